@@ -1,0 +1,74 @@
+import type { IAuthenticateGeneric, ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
+
+export class EngagementPlatformScimApi implements ICredentialType {
+	name = 'engagementPlatformScimApi';
+
+	displayName = 'Engagement Platform SCIM API';
+
+	icon = { light: 'file:../icons/engagementPlatform.svg', dark: 'file:../icons/engagementPlatform.dark.svg' } as const;
+
+	documentationUrl = 'https://github.com/n8n-nodes-engagement-platform/n8n-nodes-engagement-platform#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'SCIM Endpoint',
+			name: 'scimEndpoint',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'https://rest.your-instance.example.com',
+			description:
+				"Your workspace's REST endpoint URL, used for /scim/v2. It must use https; plain http is accepted only for localhost.",
+		},
+		{
+			displayName: 'SCIM Token',
+			name: 'scimToken',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description: "The SCIM token from the platform's security settings",
+		},
+		{
+			displayName: 'Request Origin',
+			name: 'requestOrigin',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'n8n.example.com',
+			description: 'The origin of the calling service, as registered with the SCIM token (sent as X-Request-Origin)',
+		},
+	];
+
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: {
+			headers: {
+				Authorization: '=Bearer {{$credentials.scimToken}}',
+				'X-Request-Origin': '={{$credentials.requestOrigin}}',
+			},
+		},
+	};
+
+	/**
+	 * A userName filter reads without changing anything; SCIM answers 401 for a refused token
+	 * or origin.
+	 */
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{$credentials.scimEndpoint.replace(/\\/+$/, "")}}',
+			url: '/scim/v2/Users',
+			method: 'GET',
+			qs: { filter: 'userName eq "credential-test@example.com"' },
+		},
+		rules: [
+			{
+				type: 'responseCode',
+				properties: {
+					value: 401,
+					message: 'The platform refused this SCIM token or request origin. Check both in the credential.',
+				},
+			},
+		],
+	};
+}
