@@ -1,0 +1,78 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { ItemInputError } from './itemInputError';
+
+/** Reads one item's parameters, turning wrong types into errors that name the field. */
+export class ItemReader {
+	constructor(
+		readonly context: IExecuteFunctions,
+		readonly itemIndex: number,
+	) {}
+
+	raw(name: string, fallback?: unknown): unknown {
+		return this.context.getNodeParameter(name, this.itemIndex, fallback);
+	}
+
+	/** A trimmed string, or undefined when empty. */
+	optionalString(name: string, label = name): string | undefined {
+		const value = this.raw(name, '');
+		if (value === undefined || value === null || value === '') return undefined;
+		if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+		if (typeof value !== 'string') {
+			throw new ItemInputError(label, `must be text, got ${describeType(value)}`, 'Map a text value into this field.');
+		}
+		const trimmed = value.trim();
+		return trimmed === '' ? undefined : trimmed;
+	}
+
+	string(name: string, label = name, fix = `Fill in "${label}".`): string {
+		const value = this.optionalString(name, label);
+		if (value === undefined) throw new ItemInputError(label, 'is required and was empty', fix);
+		return value;
+	}
+
+	boolean(name: string, fallback = false): boolean {
+		return Boolean(this.raw(name, fallback));
+	}
+
+	collection(name: string): IDataObject {
+		const value = this.raw(name, {});
+		return value && typeof value === 'object' ? (value as IDataObject) : {};
+	}
+
+	/** A JSON object given as an object (from an expression) or as JSON text. */
+	jsonObject(name: string, label = name): IDataObject | undefined {
+		return parseJsonValue(this.raw(name, ''), label, 'object') as IDataObject | undefined;
+	}
+
+	/** A JSON array given as an array (from an expression) or as JSON text. */
+	jsonArray(name: string, label = name): unknown[] | undefined {
+		return parseJsonValue(this.raw(name, ''), label, 'array') as unknown[] | undefined;
+	}
+}
+
+export function parseJsonValue(value: unknown, label: string, want: 'object' | 'array'): unknown {
+	if (value === undefined || value === null || value === '') return undefined;
+	const example = want === 'object' ? 'Enter a JSON object such as {"plan": "gold"}.' : 'Enter a JSON array such as [{"name": "x"}].';
+	const parsed = typeof value === 'string' ? parseJson(value) : { value };
+	if ('problem' in parsed) throw new ItemInputError(label, `is not valid JSON (${parsed.problem})`, example);
+	const isArray = Array.isArray(parsed.value);
+	if (want === 'array' ? !isArray : isArray || typeof parsed.value !== 'object' || parsed.value === null) {
+		throw new ItemInputError(label, `must be a JSON ${want}, got ${describeType(parsed.value)}`, example);
+	}
+	return parsed.value;
+}
+
+function parseJson(text: string): { value: unknown } | { problem: string } {
+	try {
+		return { value: JSON.parse(text) as unknown };
+	} catch (error) {
+		return { problem: (error as Error).message };
+	}
+}
+
+export function describeType(value: unknown): string {
+	if (value === null) return 'null';
+	if (Array.isArray(value)) return 'an array';
+	return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}

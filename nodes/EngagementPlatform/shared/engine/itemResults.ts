@@ -1,0 +1,107 @@
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import type { ItemInputError } from './itemInputError';
+import type { OperationSpec, Piece, PieceError, PieceOutcome } from './operation';
+
+/** Why an item did not succeed, in the form every error item and thrown error is built from. */
+export interface ItemFailure {
+	itemIndex: number;
+	message: string;
+	description: string;
+	/** invalid: refused before sending. not_sent: the run stopped first. */
+	delivery: 'invalid' | 'not_sent' | PieceError['delivery'];
+	field?: string;
+	httpCode?: number;
+	response?: IDataObject;
+}
+
+export interface ItemResults {
+	output: INodeExecutionData[];
+	failures: ItemFailure[];
+	succeeded: number;
+	withWarnings: number;
+}
+
+export function inputFailure(itemIndex: number, error: ItemInputError): ItemFailure {
+	return {
+		itemIndex,
+		message: `Item ${itemIndex}: "${error.field}" ${error.rule}`,
+		description: error.fix,
+		delivery: 'invalid',
+		field: error.field,
+	};
+}
+
+/** One answer per input item, in input order: its result(s), or its error. */
+export function collectItemResults<Payload>(
+	spec: OperationSpec<Payload>,
+	itemCount: number,
+	pieces: Array<Piece<Payload>>,
+	outcomes: Map<Piece<Payload>, PieceOutcome>,
+	inputErrors: Map<number, ItemInputError>,
+): ItemResults {
+	const byItem: Array<Array<Piece<Payload>> | undefined> = new Array(itemCount);
+	for (const piece of pieces) (byItem[piece.itemIndex] ??= []).push(piece);
+
+	const output: INodeExecutionData[] = [];
+	const failures: ItemFailure[] = [];
+	let succeeded = 0;
+	let withWarnings = 0;
+
+	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
+		const pairedItem = { item: itemIndex };
+		const inputError = inputErrors.get(itemIndex);
+		const failure = inputError ? inputFailure(itemIndex, inputError) : pieceFailure(itemIndex, byItem[itemIndex] ?? [], outcomes);
+		if (failure) {
+			failures.push(failure);
+			output.push({ json: errorJson(failure), pairedItem });
+			continue;
+		}
+		const itemPieces = (byItem[itemIndex] ?? []).map((piece) => ({ piece, outcome: outcomes.get(piece)! }));
+		const warnings = itemPieces.flatMap(({ outcome }) => (outcome.ok && outcome.warnings) || []);
+		if (warnings.length > 0) withWarnings++;
+		for (const json of spec.itemResult(itemIndex, itemPieces)) {
+			output.push({ json: warnings.length > 0 ? { ...json, warnings } : json, pairedItem });
+		}
+		succeeded++;
+	}
+	return { output, failures, succeeded, withWarnings };
+}
+
+/** The first failed piece decides an item's error; pieces never sent make it "not sent". */
+function pieceFailure<Payload>(
+	itemIndex: number,
+	pieces: Array<Piece<Payload>>,
+	outcomes: Map<Piece<Payload>, PieceOutcome>,
+): ItemFailure | undefined {
+	const itemOutcomes = pieces.map((piece) => outcomes.get(piece));
+	const firstError = itemOutcomes.find((outcome) => outcome && !outcome.ok);
+	if (firstError && !firstError.ok) {
+		const { error } = firstError;
+		const applied = itemOutcomes.filter((outcome) => outcome?.ok).length;
+		const partly = applied > 0 ? ` (${applied} of this item's ${pieces.length} parts were applied)` : '';
+		return {
+			itemIndex,
+			message: `${error.message}${partly}`,
+			description: error.description ?? '',
+			delivery: error.delivery,
+			httpCode: error.httpCode,
+			response: error.response,
+		};
+	}
+	if (itemOutcomes.every((outcome) => outcome !== undefined)) return undefined;
+	return {
+		itemIndex,
+		message: 'Not sent: the run stopped at an earlier failure',
+		description: 'Fix the failure reported for an earlier item, or turn on "Continue On Fail" to send the other items anyway.',
+		delivery: 'not_sent',
+	};
+}
+
+function errorJson(failure: ItemFailure): IDataObject {
+	const json: IDataObject = { error: failure.message, description: failure.description, delivery: failure.delivery };
+	if (failure.field) json.field = failure.field;
+	if (failure.httpCode) json.httpCode = failure.httpCode;
+	if (failure.response) json.response = failure.response;
+	return json;
+}

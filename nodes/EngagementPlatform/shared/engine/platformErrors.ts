@@ -1,0 +1,51 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { PieceError } from './operation';
+import type { ApiResponse } from './transport';
+
+/** The platform's own message, from `message` or the first of `errors`. */
+export function platformMessage(body: IDataObject, statusCode: number): string {
+	if (typeof body.message === 'string' && body.message && body.message !== 'success') return body.message;
+	const errors = body.errors;
+	if (Array.isArray(errors) && errors.length > 0) {
+		const first = errors[0] as unknown;
+		if (typeof first === 'string') return first;
+		if (first && typeof first === 'object') {
+			const { message, type, detail } = first as IDataObject;
+			const text = message ?? type ?? detail;
+			if (typeof text === 'string') return text;
+		}
+	}
+	if (typeof body.detail === 'string') return body.detail;
+	return `The platform answered with status ${statusCode}`;
+}
+
+/** What the user should do about a failed request, by the platform's message or status. */
+function adviceFor(message: string, statusCode: number, permission: string): string {
+	if (message.includes('Error authenticating credentials') || statusCode === 401) {
+		return 'The API key was refused. Open the credential and check the key and the endpoint of your workspace.';
+	}
+	if (message.includes('do not have permission') || statusCode === 403) {
+		return `The API key works but lacks the "${permission}" permission. Add it to the key in the platform's API settings.`;
+	}
+	if (message.includes('Invalid whitelisted IPs')) {
+		return "This n8n's address is not on the key's IP allow-list. Add it in the platform's API settings.";
+	}
+	if (statusCode >= 500) {
+		return 'The platform failed while handling the request; it may or may not have been applied. Check the platform before running these items again.';
+	}
+	if (statusCode === 404) return 'The platform does not know this resource. Check the IDs and the endpoint URL.';
+	return 'The platform refused the request. Correct the values it names and run these items again.';
+}
+
+/** A non-2xx response as the error of every piece it carried. */
+export function responseError(response: ApiResponse, permission: string, maybeApplied: boolean): PieceError {
+	const message = platformMessage(response.body, response.statusCode);
+	return {
+		message,
+		description: adviceFor(message, response.statusCode, permission),
+		delivery: maybeApplied ? 'maybe_applied' : 'not_applied',
+		httpCode: response.statusCode,
+		response: response.body,
+	};
+}

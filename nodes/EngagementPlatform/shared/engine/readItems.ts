@@ -1,0 +1,31 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { ItemInputError } from './itemInputError';
+import { ItemReader } from './itemReader';
+import type { OperationSpec, Piece } from './operation';
+
+export interface ReadItems<Payload> {
+	pieces: Array<Piece<Payload>>;
+	/** Item index → its input error, for items that break a rule. */
+	inputErrors: Map<number, ItemInputError>;
+}
+
+/** Reads and validates every item before anything is sent. */
+export function readItems<Payload>(
+	context: IExecuteFunctions,
+	spec: OperationSpec<Payload>,
+	itemCount: number,
+): ReadItems<Payload> {
+	const pieces: Array<Piece<Payload>> = [];
+	const inputErrors = new Map<number, ItemInputError>();
+	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
+		try {
+			for (const piece of spec.readItem(new ItemReader(context, itemIndex))) pieces.push(piece);
+		} catch (error) {
+			if (!(error instanceof ItemInputError)) throw new NodeOperationError(context.getNode(), error as Error, { itemIndex });
+			inputErrors.set(itemIndex, error);
+		}
+	}
+	return { pieces, inputErrors };
+}

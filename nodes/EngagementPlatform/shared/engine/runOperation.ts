@@ -1,0 +1,69 @@
+import type { IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import type { ItemFailure } from './itemResults';
+import { collectItemResults, inputFailure } from './itemResults';
+import type { OperationSpec } from './operation';
+import { planRequests } from './planner';
+import { readItems } from './readItems';
+import { sendRequests } from './sendRequests';
+
+/**
+ * Runs one operation declaration over all input items: validate every item, plan the fewest
+ * requests, send them paced, and give every item its own result or error, paired to it.
+ */
+export async function runOperation<Payload>(
+	context: IExecuteFunctions,
+	spec: OperationSpec<Payload>,
+): Promise<INodeExecutionData[][]> {
+	const itemCount = context.getInputData().length;
+	const continueOnFail = context.continueOnFail();
+	const settings = spec.settings(context);
+
+	const { pieces, inputErrors } = readItems(context, spec, itemCount);
+	if (inputErrors.size > 0 && !continueOnFail) {
+		const [itemIndex, error] = inputErrors.entries().next().value!;
+		throw invalidInputError(context, inputFailure(itemIndex, error), inputErrors.size);
+	}
+
+	const requests = planRequests(pieces, settings.packing);
+	const report = await sendRequests(context, spec, settings, requests, !continueOnFail);
+	const results = collectItemResults(spec, itemCount, pieces, report.outcomes, inputErrors);
+
+	const summary =
+		`${itemCount} items → ${report.requestsSent} requests: ${results.succeeded} succeeded, ` +
+		`${results.failures.length} failed` +
+		(report.requestsSkipped > 0 ? `, ${report.requestsSkipped} requests not sent` : '');
+	context.logger.info(`Engagement Platform ${spec.endpoint.path}: ${summary}`);
+	if (results.withWarnings > 0) {
+		context.addExecutionHints({
+			message: `${results.withWarnings} items succeeded with a warning from the platform: see "warnings" on those items.`,
+			type: 'warning',
+			location: 'outputPane',
+		});
+	}
+
+	if (results.failures.length > 0 && !continueOnFail) {
+		const cause = results.failures.find((failure) => failure.delivery !== 'not_sent') ?? results.failures[0];
+		throw sendError(context, cause, summary);
+	}
+	return [results.output];
+}
+
+function invalidInputError(context: IExecuteFunctions, failure: ItemFailure, invalidCount: number): NodeOperationError {
+	const others = invalidCount > 1 ? ` ${invalidCount - 1} more items are invalid too.` : '';
+	return new NodeOperationError(context.getNode(), failure.message, {
+		itemIndex: failure.itemIndex,
+		description: `${failure.description} Nothing was sent.${others} Turn on "Continue On Fail" to send the valid items and get an error item for each invalid one.`,
+	});
+}
+
+function sendError(context: IExecuteFunctions, failure: ItemFailure, summary: string): NodeApiError {
+	const response: JsonObject = (failure.response as JsonObject | undefined) ?? { message: failure.message };
+	return new NodeApiError(context.getNode(), response, {
+		message: `Item ${failure.itemIndex}: ${failure.message}`,
+		description: `${failure.description} (${summary}.) Turn on "Continue On Fail" to get a result or an error for every item.`,
+		itemIndex: failure.itemIndex,
+		httpCode: failure.httpCode ? String(failure.httpCode) : undefined,
+	});
+}

@@ -1,0 +1,102 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import { RATE_LIMITS } from '../pacing/limits';
+import { Pacer } from '../pacing/pacer';
+import type { OperationSpec, Piece, PieceOutcome, PlannedRequest, RunSettings } from './operation';
+import { responseError } from './platformErrors';
+import { runPool } from './pool';
+import { sendWithRetries } from './sendWithRetries';
+import { resolveEndpoint, sendRequest } from './transport';
+
+export interface SendReport<Payload> {
+	outcomes: Map<Piece<Payload>, PieceOutcome>;
+	requestsSent: number;
+	/** Requests planned but not sent, because the run stopped at the first failure. */
+	requestsSkipped: number;
+}
+
+/** Sends the planned requests, paced and in parallel, and records what happened to each piece. */
+export async function sendRequests<Payload>(
+	context: IExecuteFunctions,
+	spec: OperationSpec<Payload>,
+	settings: RunSettings,
+	requests: Array<PlannedRequest<Payload>>,
+	stopAtFirstFailure: boolean,
+): Promise<SendReport<Payload>> {
+	const outcomes = new Map<Piece<Payload>, PieceOutcome>();
+	if (requests.length === 0) return { outcomes, requestsSent: 0, requestsSkipped: 0 };
+
+	const { endpoint } = spec;
+	const baseUrl = await resolveEndpoint(context, endpoint.credentialType);
+	const log = (message: string) => context.logger.info(`Engagement Platform ${endpoint.path}: ${message}`);
+	const pacer = new Pacer(RATE_LIMITS[endpoint.rateLimitGroup], (waitMs, reason) =>
+		log(`waiting ${(waitMs / 1000).toFixed(1)} s for ${reason}`),
+	);
+	const cancelled = () => context.getExecutionCancelSignal?.()?.aborted === true;
+	const progress = progressLogger(requests.length, log);
+
+	let failed = false;
+	let requestsSent = 0;
+	let answered = 0;
+	await runPool(
+		requests,
+		settings.parallelRequests,
+		async (request) => {
+			requestsSent++;
+			const result = await sendWithRetries(
+				async () =>
+					await sendRequest(context, {
+						credentialType: endpoint.credentialType,
+						baseUrl,
+						method: endpoint.method,
+						path: spec.pathFor?.(request) ?? endpoint.path,
+						body: spec.buildBody(request),
+						timeoutMs: settings.timeoutMs,
+					}),
+				pacer,
+				{
+					safeToResend: settings.resendUnsafe || spec.isSafeToResend(request),
+					maxRateLimitWaitMs: settings.maxRateLimitWaitMs,
+					onWait: (waitMs, reason) => log(`waiting ${(waitMs / 1000).toFixed(1)} s: ${reason}`),
+				},
+			);
+			const requestOutcomes = outcomesOf(spec, request, result);
+			for (const [piece, outcome] of requestOutcomes) {
+				outcomes.set(piece, outcome);
+				if (!outcome.ok) failed = true;
+			}
+			progress(++answered);
+		},
+		() => cancelled() || (stopAtFirstFailure && failed),
+	);
+	return { outcomes, requestsSent, requestsSkipped: requests.length - requestsSent };
+}
+
+function outcomesOf<Payload>(
+	spec: OperationSpec<Payload>,
+	request: PlannedRequest<Payload>,
+	result: Awaited<ReturnType<typeof sendWithRetries>>,
+): Map<Piece<Payload>, PieceOutcome> {
+	if (result.kind === 'response' && result.response.statusCode < 300) {
+		return spec.readResponse(result.response, request);
+	}
+	if (result.kind === 'response' && !result.maybeApplied && spec.readErrorResponse) {
+		return spec.readErrorResponse(result.response, request);
+	}
+	const error =
+		result.kind === 'failure' ? result.error : responseError(result.response, spec.endpoint.permission, result.maybeApplied);
+	const outcomes = new Map<Piece<Payload>, PieceOutcome>();
+	for (const pieces of request.slots.values()) {
+		for (const piece of pieces) outcomes.set(piece, { ok: false, error });
+	}
+	return outcomes;
+}
+
+/** Logs progress at every tenth of a long run, so a 100,000-item run shows it is moving. */
+function progressLogger(total: number, log: (message: string) => void): (done: number) => void {
+	if (total < 20) return () => {};
+	const step = Math.ceil(total / 10);
+	return (done) => {
+		if (done % step === 0 || done === total) log(`${done} of ${total} requests answered`);
+	};
+}

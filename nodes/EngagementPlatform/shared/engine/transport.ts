@@ -1,0 +1,105 @@
+import type { IDataObject, IExecuteFunctions, IHttpRequestMethods } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { endpointUrlProblem } from '../credentialUrls';
+
+export interface ApiRequest {
+	credentialType: string;
+	baseUrl: string;
+	method: IHttpRequestMethods;
+	path: string;
+	body?: IDataObject;
+	qs?: IDataObject;
+	timeoutMs: number;
+}
+
+export interface ApiResponse {
+	statusCode: number;
+	headers: Record<string, string | string[] | undefined>;
+	body: IDataObject;
+}
+
+/**
+ * The request never produced a response. `reachedServer` is false only when the connection
+ * was refused or could not be opened, so the platform cannot have seen the request.
+ */
+export class TransportFailure extends Error {
+	constructor(
+		message: string,
+		readonly code: string,
+		readonly reachedServer: boolean,
+	) {
+		super(message);
+		this.name = 'TransportFailure';
+	}
+}
+
+/** Codes of failures where nothing reached the platform. */
+const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+const TIMED_OUT = new Set(['ECONNABORTED', 'ETIMEDOUT', 'ESOCKETTIMEDOUT']);
+
+/** The one place that speaks HTTP. Every status comes back as a response; only network failures throw. */
+export async function sendRequest(context: IExecuteFunctions, request: ApiRequest): Promise<ApiResponse> {
+	try {
+		const response = (await context.helpers.httpRequestWithAuthentication.call(context, request.credentialType, {
+			method: request.method,
+			url: `${request.baseUrl}${request.path}`,
+			body: request.body,
+			qs: request.qs,
+			json: true,
+			timeout: request.timeoutMs,
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+		})) as { statusCode: number; headers: ApiResponse['headers']; body: unknown };
+		return { statusCode: response.statusCode, headers: response.headers ?? {}, body: asObject(response.body) };
+	} catch (error) {
+		throw toTransportFailure(error);
+	}
+}
+
+/**
+ * Reads the endpoint URL of the credential once per run, and refuses one that would send
+ * the key in clear text before any request leaves.
+ */
+export async function resolveEndpoint(context: IExecuteFunctions, credentialType: string): Promise<string> {
+	const credentials = await context.getCredentials(credentialType);
+	const endpoint = String(credentials.restEndpoint ?? credentials.scimEndpoint ?? '').trim();
+	const problem = endpointUrlProblem(endpoint);
+	if (problem) {
+		throw new NodeOperationError(context.getNode(), problem, {
+			description: 'Open the credential and enter the endpoint URL of your workspace, starting with https://.',
+		});
+	}
+	return endpoint.replace(/\/+$/, '');
+}
+
+function asObject(body: unknown): IDataObject {
+	if (body && typeof body === 'object' && !Array.isArray(body)) return body as IDataObject;
+	if (typeof body === 'string' && body.length > 0) {
+		try {
+			const parsed: unknown = JSON.parse(body);
+			if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as IDataObject;
+		} catch {
+			// Not JSON: keep the text as the message.
+		}
+		return { message: body.slice(0, 1000) };
+	}
+	return {};
+}
+
+/**
+ * Builds a fresh error from the failure's code alone: the original carries the request
+ * configuration, headers included, and must never travel further.
+ */
+function toTransportFailure(error: unknown): TransportFailure {
+	if (error instanceof TransportFailure) return error;
+	const failure = error as { code?: string; cause?: { code?: string } };
+	const code = failure.code ?? failure.cause?.code ?? 'UNKNOWN';
+	if (NOT_CONNECTED.has(code)) {
+		return new TransportFailure(`Could not connect to the platform (${code})`, code, false);
+	}
+	if (TIMED_OUT.has(code)) {
+		return new TransportFailure('The platform did not answer before the timeout', code, true);
+	}
+	return new TransportFailure(`The connection failed before the platform answered (${code})`, code, true);
+}

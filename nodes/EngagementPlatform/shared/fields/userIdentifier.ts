@@ -1,0 +1,114 @@
+import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
+
+import { ItemInputError } from '../engine/itemInputError';
+import type { ItemReader } from '../engine/itemReader';
+import type { UserIdentifier } from '../schemas/identifiers';
+import { E164, EMAIL } from '../schemas/identifiers';
+
+type IdentifierKind = 'external_id' | 'user_alias' | 'email' | 'phone' | 'service_id';
+
+const LABELS: Record<IdentifierKind, string> = {
+	external_id: 'External ID',
+	user_alias: 'User Alias',
+	email: 'Email',
+	phone: 'Phone',
+	service_id: 'Service ID',
+};
+
+/** The field(s) of each way of identifying a user. */
+const FIELDS_BY_KIND: Record<IdentifierKind, INodeProperties[]> = {
+	external_id: [
+		{
+			displayName: 'External ID',
+			name: 'externalId',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'e.g. user-1234',
+			hint: 'Your own ID for the user, for example the CRM contact ID',
+		},
+	],
+	user_alias: [
+		{ displayName: 'Alias Name', name: 'aliasName', type: 'string', default: '', required: true, placeholder: 'e.g. 9f8e7d' },
+		{
+			displayName: 'Alias Label',
+			name: 'aliasLabel',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'e.g. shopify_customer_id',
+		},
+	],
+	email: [{ displayName: 'Email', name: 'email', type: 'string', default: '', required: true, placeholder: 'e.g. name@example.com' }],
+	phone: [
+		{
+			displayName: 'Phone',
+			name: 'phone',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'e.g. +14155552671',
+			hint: 'In E.164 format: a plus sign, the country code and the number',
+		},
+	],
+	service_id: [
+		{
+			displayName: 'Service ID',
+			name: 'serviceId',
+			type: 'string',
+			default: '',
+			required: true,
+			description: "The platform's own ID of the user",
+		},
+	],
+};
+
+/** "Identify User By" and the field(s) of each way, shown under `show`. Every list starts with external_id. */
+export function userIdentifierFields(
+	show: IDisplayOptions['show'],
+	kinds: IdentifierKind[] = Object.keys(LABELS) as IdentifierKind[],
+): INodeProperties[] {
+	return [
+		{
+			displayName: 'Identify User By',
+			name: 'identifyBy',
+			type: 'options',
+			options: kinds.map((kind) => ({ name: LABELS[kind], value: kind })),
+			default: 'external_id',
+			displayOptions: { show },
+			description: 'How the platform finds the user profile',
+		},
+		...kinds.flatMap((kind) =>
+			FIELDS_BY_KIND[kind].map((field) => ({ ...field, displayOptions: { show: { ...show, identifyBy: [kind] } } })),
+		),
+	];
+}
+
+/** Reads the identifier the item chose, checked per the spec. */
+export function readUserIdentifier(item: ItemReader): UserIdentifier {
+	const kind = item.raw('identifyBy', 'external_id') as IdentifierKind;
+	switch (kind) {
+		case 'external_id':
+			return { external_id: item.string('externalId', 'External ID') };
+		case 'user_alias':
+			return {
+				user_alias: { alias_name: item.string('aliasName', 'Alias Name'), alias_label: item.string('aliasLabel', 'Alias Label') },
+			};
+		case 'email': {
+			const email = item.string('email', 'Email');
+			if (!EMAIL.test(email)) throw new ItemInputError('Email', `"${email}" is not an email address`, 'Map an address such as name@example.com.');
+			return { email };
+		}
+		case 'phone': {
+			const phone = item.string('phone', 'Phone').replace(/[\s()-]/g, '');
+			if (!E164.test(phone)) {
+				throw new ItemInputError('Phone', `"${phone}" is not in E.164 format`, 'Write it as + country code and number, e.g. +14155552671.');
+			}
+			return { phone };
+		}
+		case 'service_id':
+			return { service_id: item.string('serviceId', 'Service ID') };
+		default:
+			throw new ItemInputError('Identify User By', `"${String(kind)}" is not a way to identify a user`, 'Pick one of the listed options.');
+	}
+}

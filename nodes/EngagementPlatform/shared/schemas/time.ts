@@ -1,0 +1,39 @@
+import { z } from 'zod';
+
+/** ISO 8601 with a date and a time, e.g. 2026-11-22T10:15:00Z or 2026-11-22T10:15:00.123+01:00. */
+const ISO_DATETIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?$/;
+/** The platform's other accepted format, yyyy-MM-dd'T'HH:mm:ss:SSSZ, e.g. 2026-11-22T10:15:00:000+0100. */
+const COLON_MILLIS = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2}):\d{3}(?:Z|[+-]\d{2}:?\d{2})$/;
+
+/** Whether a string is a datetime the platform recognises (and so, for example, may not sit inside an array). */
+export function isPlatformDatetime(value: string): boolean {
+	const match = ISO_DATETIME.exec(value) ?? COLON_MILLIS.exec(value);
+	if (!match) return false;
+	const [, year, month, day, hour, minute, second = '0'] = match;
+	const date = new Date(Date.UTC(+year, +month - 1, +day, +hour, +minute, +second));
+	return (
+		date.getUTCFullYear() === +year &&
+		date.getUTCMonth() === +month - 1 &&
+		date.getUTCDate() === +day &&
+		+hour < 24 &&
+		+minute < 60 &&
+		+second < 60
+	);
+}
+
+/** A Date or a Luxon DateTime (what n8n expressions such as {{ $now }} give) becomes an ISO string. */
+function toTimeText(value: unknown): unknown {
+	if (value instanceof Date) return Number.isNaN(value.getTime()) ? 'Invalid Date' : value.toISOString();
+	if (value && typeof value === 'object' && typeof (value as { toISO?: unknown }).toISO === 'function') {
+		return (value as { toISO: () => string | null }).toISO() ?? 'Invalid DateTime';
+	}
+	return value;
+}
+
+export const platformTime = z.preprocess(
+	toTimeText,
+	z.string({ required_error: 'is required' }).refine(isPlatformDatetime, {
+		message: "is not a datetime in ISO 8601 (2026-11-22T10:15:00Z) or yyyy-MM-dd'T'HH:mm:ss:SSSZ",
+		params: { fix: 'Give a date and time such as 2026-11-22T10:15:00Z, or an expression such as {{ $now }}.' },
+	}),
+);

@@ -1,0 +1,70 @@
+import { z } from 'zod';
+
+import { checkPropertyRules, eventProperties } from './properties';
+import { platformTime } from './time';
+
+/**
+ * The spec's event, purchase and attribute objects of /users/track, without the user
+ * identifier (the node adds the one the item chose).
+ */
+
+const SUBSCRIBE_STATES = ['opted_in', 'subscribed', 'unsubscribed'] as const;
+
+/** Event names: the spec gives no limit; we hold them to the 255 of property names. */
+export const trackEvent = z
+	.object({
+		name: z.string({ required_error: 'is required' }).min(1, 'is required').max(255, 'may have at most 255 characters'),
+		time: platformTime,
+		app_id: z.string().min(1).optional(),
+		properties: eventProperties.optional(),
+		_update_existing_only: z.boolean().optional(),
+	})
+	.strict();
+
+/**
+ * The spec does not say which purchase fields are required. As on well-known platforms:
+ * product_id, currency (ISO 4217, three letters), price and time are; quantity is 1-100,
+ * 1 when omitted.
+ */
+export const trackPurchase = z
+	.object({
+		product_id: z.string({ required_error: 'is required' }).min(1, 'is required').max(255, 'may have at most 255 characters'),
+		currency: z
+			.string({ required_error: 'is required' })
+			.regex(/^[A-Z]{3}$/, { message: 'must be a three-letter ISO 4217 code such as USD' }),
+		price: z.number({ required_error: 'is required', invalid_type_error: 'must be a number' }).finite(),
+		quantity: z.number({ invalid_type_error: 'must be a whole number' }).int('must be a whole number').min(1).max(100).optional(),
+		time: platformTime,
+		app_id: z.string().min(1).optional(),
+		properties: eventProperties.optional(),
+		_update_existing_only: z.boolean().optional(),
+	})
+	.strict();
+
+export const subscriptionGroupState = z
+	.object({
+		subscription_group_id: z.string().min(1, 'is required'),
+		subscription_state: z.enum(['subscribed', 'unsubscribed']),
+	})
+	.strict();
+
+/**
+ * Custom attributes follow the property rules; null is allowed and unsets the attribute.
+ * Standard attributes (first_name, email, ...) are not listed by the spec and pass through
+ * under the same rules.
+ */
+export const trackAttributes = z
+	.object({
+		email_subscribe: z.enum(SUBSCRIBE_STATES).optional(),
+		subscription_groups: z.array(subscriptionGroupState).optional(),
+		_update_existing_only: z.boolean().optional(),
+	})
+	.catchall(z.unknown())
+	.superRefine((value, ctx) => {
+		const { email_subscribe, subscription_groups, _update_existing_only, ...custom } = value;
+		checkPropertyRules(custom, ctx, { allowNull: true });
+	});
+
+export type TrackEvent = z.infer<typeof trackEvent>;
+export type TrackPurchase = z.infer<typeof trackPurchase>;
+export type TrackAttributes = z.infer<typeof trackAttributes>;
