@@ -1,0 +1,103 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import { keyValueOrJsonFields, readKeyValueOrJson } from '../../shared/fields/keyValueOrJson';
+import { readUserIdentifier, userIdentifierFields } from '../../shared/fields/userIdentifier';
+import { parseOrThrow } from '../../shared/schemas/parse';
+import { trackPurchase } from '../../shared/schemas/trackObjects';
+import { trackPiece, usersTrackOperation } from '../usersTrack';
+
+export const option: INodePropertyOptions = {
+	name: 'Track Purchase',
+	value: 'trackPurchase',
+	action: 'Track a purchase',
+	description: 'Record a purchase of one product by a user',
+};
+
+const show = { operation: ['trackPurchase'] };
+
+export const description: INodeProperties[] = [
+	...userIdentifierFields(show),
+	{
+		displayName: 'Product ID',
+		name: 'productId',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. sku-1234',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Currency',
+		name: 'currency',
+		type: 'string',
+		default: 'USD',
+		required: true,
+		hint: 'Three-letter ISO 4217 code, e.g. USD, EUR',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Price',
+		name: 'price',
+		type: 'number',
+		typeOptions: { numberPrecision: 2 },
+		default: 0,
+		required: true,
+		description: 'Unit price',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Quantity',
+		name: 'quantity',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: 100 },
+		default: 1,
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Time',
+		name: 'time',
+		type: 'string',
+		default: '={{ $now.toISO() }}',
+		required: true,
+		hint: 'ISO 8601, e.g. 2026-11-22T10:15:00Z',
+		displayOptions: { show },
+	},
+	...keyValueOrJsonFields({ name: 'properties', displayName: 'Purchase Properties', show, example: '{"order_id": "1001", "gift": false}' }),
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		displayOptions: { show },
+		options: [
+			{ displayName: 'App ID', name: 'app_id', type: 'string', default: '' },
+			{
+				displayName: 'Update Existing Only',
+				name: '_update_existing_only',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to record the purchase only for profiles that exist already',
+			},
+		],
+	},
+];
+
+export const operation = usersTrackOperation((item) => {
+	const identifier = readUserIdentifier(item);
+	const purchase = parseOrThrow(
+		trackPurchase,
+		{
+			product_id: item.optionalString('productId', 'Product ID'),
+			currency: item.optionalString('currency', 'Currency')?.toUpperCase(),
+			price: item.raw('price'),
+			quantity: item.raw('quantity', 1),
+			time: item.raw('time'),
+			properties: readKeyValueOrJson(item, 'properties', 'Purchase Properties'),
+			...item.collection('additionalFields'),
+		},
+		'',
+		{ product_id: 'Product ID', currency: 'Currency', price: 'Price', quantity: 'Quantity', time: 'Time', properties: 'Purchase Properties', app_id: 'App ID' },
+	);
+	return [trackPiece(item.itemIndex, 'purchases', identifier, purchase)];
+});

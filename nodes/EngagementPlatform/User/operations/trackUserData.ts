@@ -1,0 +1,58 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import { ItemInputError } from '../../shared/engine/itemInputError';
+import type { Piece } from '../../shared/engine/operation';
+import { keyValueOrJsonFields, readKeyValueOrJson } from '../../shared/fields/keyValueOrJson';
+import { readUserIdentifier, userIdentifierFields } from '../../shared/fields/userIdentifier';
+import { parseOrThrow } from '../../shared/schemas/parse';
+import { trackAttributes, trackEvent, trackPurchase } from '../../shared/schemas/trackObjects';
+import { trackPiece, usersTrackOperation } from '../usersTrack';
+
+export const option: INodePropertyOptions = {
+	name: 'Track User Data',
+	value: 'trackUserData',
+	action: 'Track attributes events and purchases of a user',
+	description: 'Send any mix of attributes, events and purchases for one user per item, e.g. an order with several products',
+};
+
+const show = { operation: ['trackUserData'] };
+
+export const description: INodeProperties[] = [
+	...userIdentifierFields(show),
+	...keyValueOrJsonFields({ name: 'attributes', displayName: 'Attributes', show, example: '{"last_order_total": 59.9}' }),
+	{
+		displayName: 'Events (JSON)',
+		name: 'eventsJson',
+		type: 'json',
+		default: '[]',
+		hint: 'An array of events, e.g. [{"name": "order_placed", "time": "2026-11-22T10:15:00Z", "properties": {"items": 2}}]',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Purchases (JSON)',
+		name: 'purchasesJson',
+		type: 'json',
+		default: '[]',
+		hint: 'An array of purchases, e.g. {{ $json.line_items.map(l => ({product_id: l.sku, currency: "USD", price: l.price, quantity: l.quantity, time: $json.created_at})) }}',
+		displayOptions: { show },
+	},
+];
+
+export const operation = usersTrackOperation((item) => {
+	const identifier = readUserIdentifier(item);
+	const pieces: Piece[] = [];
+	const attributes = readKeyValueOrJson(item, 'attributes', 'Attributes');
+	if (attributes) {
+		pieces.push(trackPiece(item.itemIndex, 'attributes', identifier, parseOrThrow(trackAttributes, attributes, 'Attributes')));
+	}
+	for (const [index, event] of (item.jsonArray('eventsJson', 'Events') ?? []).entries()) {
+		pieces.push(trackPiece(item.itemIndex, 'events', identifier, parseOrThrow(trackEvent, event, `Events[${index}]`)));
+	}
+	for (const [index, purchase] of (item.jsonArray('purchasesJson', 'Purchases') ?? []).entries()) {
+		pieces.push(trackPiece(item.itemIndex, 'purchases', identifier, parseOrThrow(trackPurchase, purchase, `Purchases[${index}]`)));
+	}
+	if (pieces.length === 0) {
+		throw new ItemInputError('Attributes, Events, Purchases', 'are all empty', 'Give at least one attribute, event or purchase.');
+	}
+	return pieces;
+});

@@ -1,0 +1,99 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import { ItemInputError } from '../../shared/engine/itemInputError';
+import { keyValueOrJsonFields, readKeyValueOrJson } from '../../shared/fields/keyValueOrJson';
+import { readUserIdentifier, userIdentifierFields } from '../../shared/fields/userIdentifier';
+import { parseOrThrow } from '../../shared/schemas/parse';
+import { trackAttributes } from '../../shared/schemas/trackObjects';
+import { trackPiece, usersTrackOperation } from '../usersTrack';
+
+export const option: INodePropertyOptions = {
+	name: 'Update Attributes',
+	value: 'updateAttributes',
+	action: 'Update user attributes',
+	description: "Set attributes, email subscription and subscription groups on users' profiles",
+};
+
+const show = { operation: ['updateAttributes'] };
+
+export const description: INodeProperties[] = [
+	...userIdentifierFields(show, ['external_id', 'user_alias', 'email', 'phone']),
+	...keyValueOrJsonFields({ name: 'attributes', displayName: 'Attributes', show, example: '{"first_name": "Ada", "plan": "gold"}' }),
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		displayOptions: { show },
+		options: [
+			{
+				displayName: 'Email Subscription',
+				name: 'email_subscribe',
+				type: 'options',
+				options: [
+					{ name: 'Opted In', value: 'opted_in' },
+					{ name: 'Subscribed', value: 'subscribed' },
+					{ name: 'Unsubscribed', value: 'unsubscribed' },
+				],
+				default: 'subscribed',
+			},
+			{
+				displayName: 'Subscription Groups',
+				name: 'subscriptionGroups',
+				type: 'fixedCollection',
+				typeOptions: { multipleValues: true },
+				placeholder: 'Add Subscription Group',
+				default: {},
+				options: [
+					{
+						displayName: 'Group',
+						name: 'groups',
+						values: [
+							{ displayName: 'Subscription Group ID', name: 'subscription_group_id', type: 'string', default: '' },
+							{
+								displayName: 'State',
+								name: 'subscription_state',
+								type: 'options',
+								options: [
+									{ name: 'Subscribed', value: 'subscribed' },
+									{ name: 'Unsubscribed', value: 'unsubscribed' },
+								],
+								default: 'subscribed',
+							},
+						],
+					},
+				],
+			},
+			{
+				displayName: 'Update Existing Only',
+				name: '_update_existing_only',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to update only profiles that exist already. Off with a user alias creates an alias-only profile; when this field is not added, an unknown alias is not created.',
+			},
+		],
+	},
+];
+
+export const operation = usersTrackOperation((item) => {
+	const identifier = readUserIdentifier(item);
+	const attributes = readKeyValueOrJson(item, 'attributes', 'Attributes') ?? {};
+	const additional = item.collection('additionalFields');
+	const groups = ((additional.subscriptionGroups as { groups?: unknown[] } | undefined)?.groups ?? []) as unknown[];
+	const object = parseOrThrow(
+		trackAttributes,
+		{
+			...attributes,
+			...(additional.email_subscribe !== undefined && { email_subscribe: additional.email_subscribe }),
+			...(groups.length > 0 && { subscription_groups: groups }),
+			...(additional._update_existing_only !== undefined && { _update_existing_only: additional._update_existing_only }),
+		},
+		'Attributes',
+	);
+	if (Object.keys(object).every((key) => key === '_update_existing_only')) {
+		throw new ItemInputError('Attributes', 'has nothing to update', 'Add at least one attribute, an email subscription or a subscription group.');
+	}
+	return [trackPiece(item.itemIndex, 'attributes', identifier, object)];
+});

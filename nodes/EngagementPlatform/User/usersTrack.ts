@@ -1,0 +1,134 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import type { ItemReader } from '../shared/engine/itemReader';
+import type { OperationSpec, Piece, PieceOutcome, PlannedRequest, RunSettings } from '../shared/engine/operation';
+import { readRequestOptions, requestOptionFields } from '../shared/fields/requestOptions';
+import type { UserIdentifier } from '../shared/schemas/identifiers';
+
+/** What the update, event and purchase operations share: one endpoint, one way to pack and answer. */
+
+export type TrackSlot = 'attributes' | 'events' | 'purchases';
+
+const MAX_PER_ARRAY = 75;
+const MAX_COMBINED = 50;
+
+export const trackOptions = (operations: string[]): INodeProperties => ({
+	displayName: 'Options',
+	name: 'options',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	displayOptions: { show: { operation: operations } },
+	options: [
+		{
+			displayName: 'Batch Size',
+			name: 'batchSize',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: MAX_PER_ARRAY },
+			default: MAX_PER_ARRAY,
+			description: 'Most attribute, event and purchase objects of each kind per request (the platform allows 75)',
+		},
+		{
+			displayName: 'Monthly Active Users Plan (50 Combined)',
+			name: 'combinedLimit',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether your workspace is on the monthly-active-users plan, which allows 50 attribute, event and purchase objects together per request',
+		},
+		{
+			displayName: 'Resend Events and Purchases After Server Errors',
+			name: 'resendEvents',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to resend requests holding events or purchases after a server error, timeout or reset. The platform may have stored them already, so this can duplicate events and purchases. Attribute-only requests are always resent.',
+		},
+		...requestOptionFields,
+	],
+});
+
+function readTrackSettings(context: IExecuteFunctions): RunSettings {
+	const options = context.getNodeParameter('options', 0, {}) as IDataObject;
+	const batchSize = Math.min(MAX_PER_ARRAY, Math.max(1, Math.floor(Number(options.batchSize ?? MAX_PER_ARRAY))));
+	return {
+		packing: {
+			perSlot: batchSize,
+			perRequest: options.combinedLimit === true ? Math.min(MAX_COMBINED, batchSize) : undefined,
+		},
+		resendUnsafe: options.resendEvents === true,
+		...readRequestOptions(options),
+	};
+}
+
+/** One object of the request body: the user's identifier and the validated object. */
+export function trackPiece(itemIndex: number, slot: TrackSlot, identifier: UserIdentifier, object: object): Piece {
+	return { itemIndex, slot, groupKey: '', payload: { ...identifier, ...object } as IDataObject, subject: identifier };
+}
+
+/** /users/track as a declaration; each operation only says how one item becomes objects. */
+export function usersTrackOperation(readItem: (item: ItemReader) => Piece[]): OperationSpec {
+	return {
+		endpoint: {
+			method: 'POST',
+			path: '/users/track',
+			rateLimitGroup: 'users.track',
+			permission: 'users.track',
+			credentialType: 'engagementPlatformApi',
+		},
+		settings: readTrackSettings,
+		readItem,
+		buildBody(request) {
+			const body: IDataObject = {};
+			for (const [slot, pieces] of request.slots) body[slot] = pieces.map((piece) => piece.payload);
+			return body;
+		},
+		// Setting the same attributes twice leaves the same profile; events and purchases would be stored twice.
+		isSafeToResend: (request) => request.slots.size === 1 && request.slots.has('attributes'),
+		readResponse: readTrackResponse,
+		itemResult(itemIndex, pieces) {
+			const result: IDataObject = { status: 'processed', ...pieces[0]?.piece.subject };
+			for (const { piece } of pieces) result[piece.slot] = ((result[piece.slot] as number | undefined) ?? 0) + 1;
+			return [result];
+		},
+	};
+}
+
+/**
+ * A 2xx answer may carry non-fatal errors. Each names the array and index of the object it
+ * refuses ({type, input_array, index}); that object's item gets the error and the rest of the
+ * request counts as processed. An error we cannot place is shown as a warning on every item
+ * of the request rather than dropped.
+ */
+function readTrackResponse(response: { body: IDataObject }, request: PlannedRequest): Map<Piece, PieceOutcome> {
+	const outcomes = new Map<Piece, PieceOutcome>();
+	const unplaced: string[] = [];
+	const errors = Array.isArray(response.body.errors) ? (response.body.errors as unknown[]) : [];
+	for (const entry of errors) {
+		const { type, input_array: inputArray, index } = (entry ?? {}) as IDataObject;
+		const piece = typeof inputArray === 'string' && typeof index === 'number' ? request.slots.get(inputArray)?.[index] : undefined;
+		const message = typeof type === 'string' ? type : typeof entry === 'string' ? entry : JSON.stringify(entry);
+		if (!piece) {
+			unplaced.push(message);
+			continue;
+		}
+		outcomes.set(piece, {
+			ok: false,
+			error: {
+				message: `The platform refused this ${singular(inputArray as TrackSlot)}: ${message}`,
+				description: 'Correct the value it names and send this item again. The other objects of the request were processed.',
+				delivery: 'not_applied',
+				response: entry as IDataObject,
+			},
+		});
+	}
+	const accepted: PieceOutcome = unplaced.length > 0 ? { ok: true, warnings: unplaced } : { ok: true };
+	for (const pieces of request.slots.values()) {
+		for (const piece of pieces) if (!outcomes.has(piece)) outcomes.set(piece, accepted);
+	}
+	return outcomes;
+}
+
+function singular(slot: TrackSlot): string {
+	return { attributes: 'attribute object', events: 'event', purchases: 'purchase' }[slot] ?? 'object';
+}
