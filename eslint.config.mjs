@@ -1,7 +1,6 @@
 import { n8nCommunityNodesPlugin } from '@n8n/eslint-plugin-community-nodes';
 import tsParser from '@typescript-eslint/parser';
 import n8nNodesBase from 'eslint-plugin-n8n-nodes-base';
-import jsoncParser from 'jsonc-eslint-parser';
 
 /**
  * The package's own sources (nodes, credentials, package.json) under both n8n rule sets:
@@ -21,9 +20,10 @@ export default [
 	{ files: ['nodes/**/*.ts', 'credentials/**/*.ts'], ...n8nCommunityNodesPlugin.configs.recommended },
 	{
 		files: ['package.json'],
-		languageOptions: { parser: jsoncParser },
-		plugins: nodesBase,
-		rules: n8nNodesBase.configs.community.rules,
+		// Both rule sets read package.json as one JavaScript object expression, as the TypeScript parser gives it.
+		languageOptions: { parser: tsParser, parserOptions: { extraFileExtensions: ['.json'] } },
+		plugins: { ...nodesBase, ...n8nCommunityNodesPlugin.configs.recommended.plugins },
+		rules: { ...n8nCommunityNodesPlugin.configs.recommended.rules, ...n8nNodesBase.configs.community.rules },
 	},
 	{
 		files: ['credentials/**/*.ts'],
