@@ -1,0 +1,114 @@
+import { STATUS_CODES, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import type { FaultRule } from '../adminApiTypes';
+import { authenticate } from './auth';
+import { delay, parseJsonBody, sendJson, type ParsedBody } from './http';
+import { rateLimitHeaders, secondsUntil, type RateLimitDecision } from './rateLimiter';
+import type { RouteDeclaration, RouteResult, RouteTable } from './route';
+import type { SandboxRuntime } from './runtime';
+
+export const RATE_LIMIT_MESSAGE = 'Rate limit exceeded';
+
+export interface ApiRequest {
+	method: string;
+	path: string;
+	query: Record<string, string>;
+	headers: IncomingHttpHeaders;
+	rawBody: Buffer;
+	receivedAt: number;
+}
+
+/**
+ * One API request, in the order a platform gateway would take it: injected fault, route, credentials,
+ * body, rate limit, endpoint. Then the configured latency, and the answer (or a reset socket).
+ */
+export async function serveApiRequest(runtime: SandboxRuntime, routes: RouteTable, request: ApiRequest, response: ServerResponse): Promise<void> {
+	const { requestLog, config } = runtime;
+	const parsed = parseJsonBody(request.headers, request.rawBody);
+	const entry = requestLog.begin({ ...request, body: parsed.ok ? parsed.value : parsed.raw }, config.logBodies);
+	const fault = runtime.faults.take(request.method, request.path);
+
+	if (fault?.kind === 'reset-before') {
+		response.socket?.destroy();
+		requestLog.complete(entry, { status: 0, response: undefined, fault: fault.kind, reset: true }, config.logBodies);
+		return;
+	}
+
+	const result = fault?.kind === 'status' ? injectedStatus(runtime, routes, request, parsed, fault) : await processRequest(runtime, routes, request, parsed);
+
+	const wait = config.latencyMs + (fault?.kind === 'slow' ? (fault.delayMs ?? 0) : 0);
+	if (wait > 0) await delay(wait);
+
+	if (fault?.kind === 'reset-after') {
+		response.socket?.destroy();
+		requestLog.complete(entry, { status: result.status, response: result.body, fault: fault.kind, reset: true }, config.logBodies);
+		return;
+	}
+	sendJson(response, result.status, result.body, result.headers);
+	requestLog.complete(entry, { status: result.status, response: result.body, fault: fault?.kind }, config.logBodies);
+}
+
+async function processRequest(runtime: SandboxRuntime, routes: RouteTable, request: ApiRequest, parsed: ParsedBody): Promise<RouteResult> {
+	const match = routes.match(request.method, request.path);
+	if (!match) {
+		return { status: 404, body: { message: `Not found: no endpoint ${request.method} ${request.path}` } };
+	}
+	const auth = authenticate(runtime.apiKeys, match.route, request.headers);
+	if (!auth.ok) return auth.failure;
+	if (!parsed.ok) return parsed.failure;
+
+	const now = new Date();
+	const group = rateLimitGroupOf(match.route, parsed.value);
+	const decision = group === null ? undefined : runtime.rateLimiter.take(auth.principal, group, now.getTime());
+	if (decision && !decision.allowed) return tooManyRequests(runtime, decision, now.getTime());
+
+	const result = await handleSafely(match.route, {
+		body: parsed.value,
+		params: match.params,
+		query: request.query,
+		headers: request.headers,
+		state: runtime.state,
+		now,
+	});
+	if (!decision) return result;
+	return { ...result, headers: { ...rateLimitHeaders(decision.limit, decision.remaining, decision.resetAtMs), ...result.headers } };
+}
+
+async function handleSafely(route: RouteDeclaration, context: Parameters<RouteDeclaration['handle']>[0]): Promise<RouteResult> {
+	try {
+		return await route.handle(context);
+	} catch (error) {
+		// A bug in the sandbox, not a platform answer: say so plainly.
+		const detail = error instanceof Error ? error.message : String(error);
+		return { status: 500, body: { message: `Sandbox internal error: ${detail}` } };
+	}
+}
+
+function rateLimitGroupOf(route: RouteDeclaration, body: unknown): string | null {
+	return typeof route.rateLimitGroup === 'function' ? route.rateLimitGroup(body) : route.rateLimitGroup;
+}
+
+function tooManyRequests(runtime: SandboxRuntime, decision: RateLimitDecision, nowMs: number): RouteResult {
+	const headers = rateLimitHeaders(decision.limit, 0, decision.resetAtMs);
+	if (runtime.config.retryAfterOn429) headers['Retry-After'] = String(secondsUntil(decision.resetAtMs, nowMs));
+	return { status: 429, body: { message: RATE_LIMIT_MESSAGE }, headers };
+}
+
+/** An injected 'status' fault: nothing is processed. A 429 looks like a real one, headers included. */
+function injectedStatus(runtime: SandboxRuntime, routes: RouteTable, request: ApiRequest, parsed: ParsedBody, fault: FaultRule): RouteResult {
+	const status = fault.status ?? 500;
+	const nowMs = Date.now();
+	const headers: Record<string, string> = {};
+	const resetInMs = fault.rateLimitResetInSeconds === undefined ? undefined : nowMs + fault.rateLimitResetInSeconds * 1000;
+	if (status === 429) {
+		const route = routes.match(request.method, request.path)?.route ?? routes.matchAnyMethod(request.path)?.route;
+		const group = route ? rateLimitGroupOf(route, parsed.ok ? parsed.value : undefined) : null;
+		const window = group === null ? undefined : runtime.rateLimiter.peek(group, nowMs);
+		const resetAtMs = resetInMs ?? window?.resetAtMs ?? nowMs + 1000;
+		Object.assign(headers, rateLimitHeaders(window?.limit ?? 0, 0, resetAtMs));
+		if (fault.retryAfterSeconds !== undefined) headers['Retry-After'] = String(fault.retryAfterSeconds);
+		else if (runtime.config.retryAfterOn429) headers['Retry-After'] = String(secondsUntil(resetAtMs, nowMs));
+		return { status, body: { message: RATE_LIMIT_MESSAGE }, headers };
+	}
+	if (resetInMs !== undefined) headers['X-RateLimit-Reset'] = String(Math.ceil(resetInMs / 1000));
+	return { status, body: { message: `${STATUS_CODES[status] ?? 'Error'} (injected fault)` }, headers };
+}

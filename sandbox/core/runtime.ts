@@ -1,0 +1,59 @@
+import type { SandboxConfigPatch, SandboxConfigView, SeedData, SeedName, SeedResult, StatsView } from '../adminApiTypes';
+import { DEMO_SEED } from '../seed';
+import { applySeed } from '../state/applySeed';
+import { PlatformState } from '../state/platformState';
+import { ApiKeyStore } from './auth';
+import { applyConfigPatch, defaultConfig, type StartupDefaults } from './config';
+import { FaultQueue } from './faults';
+import { FixedWindowRateLimiter } from './rateLimiter';
+import { RequestLog } from './requestLog';
+
+/** Everything one running sandbox holds. `reset` puts it back to how it started. */
+export class SandboxRuntime {
+	config: SandboxConfigView;
+	state = new PlatformState();
+	apiKeys = new ApiKeyStore();
+	faults = new FaultQueue();
+	requestLog = new RequestLog();
+	readonly rateLimiter = new FixedWindowRateLimiter((group) => this.config.rateLimits[group]);
+
+	constructor(
+		private readonly defaults: StartupDefaults,
+		seed: SeedName,
+	) {
+		this.config = defaultConfig(defaults);
+		this.reset(seed);
+	}
+
+	reset(seed: SeedName = 'empty'): void {
+		this.config = defaultConfig(this.defaults);
+		this.state = new PlatformState();
+		this.apiKeys = new ApiKeyStore();
+		this.faults = new FaultQueue();
+		this.requestLog = new RequestLog();
+		this.rateLimiter.clear();
+		if (seed === 'demo') this.seed(DEMO_SEED);
+	}
+
+	/** Returns the problem when the patch is invalid. Changed limits start from fresh windows. */
+	configure(patch: SandboxConfigPatch): string | undefined {
+		const problem = applyConfigPatch(this.config, patch);
+		if (!problem && patch.rateLimits) this.rateLimiter.clear();
+		return problem;
+	}
+
+	seed(data: SeedData): SeedResult {
+		for (const { key, permissions } of data.apiKeys ?? []) this.apiKeys.set(key, permissions);
+		return applySeed(this.state, data, new Date());
+	}
+
+	stats(): StatsView {
+		return {
+			profiles: this.state.profiles.size,
+			events: this.state.events.length,
+			purchases: this.state.purchases.length,
+			requests: this.requestLog.requestCount,
+			responsesByStatus: this.requestLog.responsesByStatus,
+		};
+	}
+}

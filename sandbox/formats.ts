@@ -1,0 +1,58 @@
+/** What valid identifiers and datetimes look like, wherever the spec asks for them. */
+
+// ISO 8601 with a time part: 2024-05-01T10:00, 2024-05-01T10:00:00.123Z, 2024-05-01T10:00:00+02:00.
+// A date alone is not a datetime: as a property value it stays a plain string.
+const ISO_DATETIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
+// The platform's own format yyyy-MM-dd'T'HH:mm:ss:SSSZ, e.g. 2024-05-01T10:00:00:000-0700.
+const PLATFORM_DATETIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2}):(\d{3})(Z|[+-]\d{2}:?\d{2})$/i;
+
+/** Epoch milliseconds of a datetime in either accepted format (no zone means UTC), or undefined. */
+export function parseDatetime(value: string): number | undefined {
+	const match = ISO_DATETIME.exec(value) ?? PLATFORM_DATETIME.exec(value);
+	if (!match) return undefined;
+	const [, y, mo, d, h, mi, s = '0', fraction = '0', zone] = match;
+	const [year, month, day, hour, minute, second] = [y, mo, d, h, mi, s].map(Number);
+	if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return undefined;
+	if (new Date(Date.UTC(year, month - 1, day)).getUTCDate() !== day) return undefined;
+	const millis = Number(fraction.padEnd(3, '0').slice(0, 3));
+	return Date.UTC(year, month - 1, day, hour, minute, second, millis) - zoneOffsetMinutes(zone) * 60_000;
+}
+
+export function isDatetimeString(value: unknown): value is string {
+	return typeof value === 'string' && parseDatetime(value) !== undefined;
+}
+
+function zoneOffsetMinutes(zone: string | undefined): number {
+	if (zone === undefined || zone.toUpperCase() === 'Z') return 0;
+	const digits = zone.slice(1).replace(':', '');
+	const minutes = Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2) || '0');
+	return zone.startsWith('-') ? -minutes : minutes;
+}
+
+/** yyyy-MM-dd, a real calendar date. */
+export function isDateString(value: unknown): value is string {
+	if (typeof value !== 'string') return false;
+	const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+	if (!match) return false;
+	const [year, month, day] = match.slice(1).map(Number);
+	const date = new Date(Date.UTC(year, month - 1, day));
+	return date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/** E.164: a plus sign and up to 15 digits, the first not 0. */
+export function isE164Phone(value: unknown): value is string {
+	return typeof value === 'string' && /^\+[1-9]\d{1,14}$/.test(value);
+}
+
+/** Deliberately loose (something@domain.tld): the platform's own check is not in the spec. */
+export function isEmailAddress(value: unknown): value is string {
+	return typeof value === 'string' && value.length <= 255 && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value);
+}
+
+export function isNonEmptyString(value: unknown): value is string {
+	return typeof value === 'string' && value.trim() !== '';
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,39 @@
+import type { SeedData, SeedProfile, SeedResult } from '../adminApiTypes';
+import type { PlatformState } from './platformState';
+import type { Profile } from './profileStore';
+import { profileView } from './stateView';
+
+/** Adds seed profiles and subscription groups straight into the state, without /users/track's rules. */
+export function applySeed(state: PlatformState, data: Pick<SeedData, 'profiles' | 'subscriptionGroups'>, now: Date): SeedResult {
+	for (const groupId of data.subscriptionGroups ?? []) state.subscriptionGroups.ensure(groupId);
+	const created = (data.profiles ?? []).map((seed) => seedProfile(state, seed, now));
+	return { profiles: created.map((profile) => profileView(state, profile)) };
+}
+
+function seedProfile(state: PlatformState, seed: SeedProfile, now: Date): Profile {
+	const taken = identifiersInUse(state, seed);
+	if (taken) throw new SeedError(taken);
+	const profile = state.profiles.create({ external_id: seed.external_id, email: seed.email, phone: seed.phone }, now);
+	for (const alias of seed.user_aliases ?? []) state.profiles.addAlias(profile, alias);
+	for (const id of seed.deprecated_external_ids ?? []) state.profiles.addDeprecatedExternalId(profile, id);
+	if (seed.email_subscribe) profile.email_subscribe = seed.email_subscribe;
+	Object.assign(profile.standard_attributes, seed.standard_attributes);
+	Object.assign(profile.custom_attributes, seed.custom_attributes);
+	for (const [groupId, groupState] of Object.entries(seed.subscription_groups ?? {})) {
+		state.subscriptionGroups.set(groupId, profile.service_id, groupState);
+	}
+	return profile;
+}
+
+function identifiersInUse(state: PlatformState, seed: SeedProfile): string | undefined {
+	for (const id of [seed.external_id, ...(seed.deprecated_external_ids ?? [])]) {
+		if (id !== undefined && state.profiles.byExternalId(id)) return `external_id '${id}' is already in use`;
+	}
+	for (const alias of seed.user_aliases ?? []) {
+		if (state.profiles.byAlias(alias)) return `user_alias ${alias.alias_label}::${alias.alias_name} is already in use`;
+	}
+	return undefined;
+}
+
+/** Seed data that cannot be applied (answered 400 by the admin API). */
+export class SeedError extends Error {}

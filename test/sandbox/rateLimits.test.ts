@@ -1,0 +1,73 @@
+import { useSandbox } from './sandboxTestKit';
+
+describe('sandbox: rate limits', () => {
+	const sandbox = useSandbox();
+	const oneAttribute = { attributes: [{ external_id: 'rate-user', visits: 1 }] };
+
+	it('tells every rate-limited answer its limit, what remains and when the window resets', async () => {
+		const before = Math.floor(Date.now() / 1000);
+		const answer = await sandbox.track(oneAttribute);
+		expect(answer.status).toBe(201);
+		expect(answer.headers.get('x-ratelimit-limit')).toBe('3000');
+		expect(answer.headers.get('x-ratelimit-remaining')).toBe('2999');
+		const reset = Number(answer.headers.get('x-ratelimit-reset'));
+		expect(reset).toBeGreaterThanOrEqual(before);
+		expect(reset).toBeLessThanOrEqual(before + 4);
+	});
+
+	it('answers 429 past the limit, processes nothing, and sends no Retry-After by default', async () => {
+		await sandbox.admin.configure({ rateLimits: { 'users.track': { limit: 2, windowMs: 60_000 } } });
+		expect((await sandbox.track(oneAttribute)).headers.get('x-ratelimit-remaining')).toBe('1');
+		expect((await sandbox.track(oneAttribute)).headers.get('x-ratelimit-remaining')).toBe('0');
+
+		const refused = await sandbox.track({ events: [{ external_id: 'rate-user', name: 'late', time: '2024-05-01T10:00:00Z' }] });
+		expect(refused.status).toBe(429);
+		expect(refused.body.message).toBe('Rate limit exceeded');
+		expect(refused.headers.get('x-ratelimit-limit')).toBe('2');
+		expect(refused.headers.get('x-ratelimit-remaining')).toBe('0');
+		expect(Number(refused.headers.get('x-ratelimit-reset'))).toBeGreaterThanOrEqual(Math.floor(Date.now() / 1000));
+		expect(refused.headers.get('retry-after')).toBeNull();
+		expect((await sandbox.admin.stats()).events).toBe(0);
+	});
+
+	it('adds Retry-After (whole seconds, at least 1) when configured to', async () => {
+		await sandbox.admin.configure({ rateLimits: { 'users.track': { limit: 1, windowMs: 60_000 } }, retryAfterOn429: true });
+		await sandbox.track(oneAttribute);
+		const refused = await sandbox.track(oneAttribute);
+		expect(refused.status).toBe(429);
+		const retryAfter = Number(refused.headers.get('retry-after'));
+		expect(Number.isInteger(retryAfter)).toBe(true);
+		expect(retryAfter).toBeGreaterThanOrEqual(1);
+		expect(retryAfter).toBeLessThanOrEqual(60);
+	});
+
+	it('counts each API key separately', async () => {
+		await sandbox.admin.configure({ rateLimits: { 'users.track': { limit: 1, windowMs: 60_000 } } });
+		await sandbox.admin.addApiKey('second-key', ['users.track']);
+		expect((await sandbox.track(oneAttribute)).status).toBe(201);
+		expect((await sandbox.track(oneAttribute, 'second-key')).status).toBe(201);
+		expect((await sandbox.track(oneAttribute)).status).toBe(429);
+	});
+
+	it('lifts a limit configured as null, and restores the defaults on reset', async () => {
+		await sandbox.admin.configure({ rateLimits: { 'users.track': null } });
+		const unlimited = await sandbox.track(oneAttribute);
+		expect(unlimited.status).toBe(201);
+		expect(unlimited.headers.get('x-ratelimit-limit')).toBeNull();
+
+		await sandbox.admin.reset();
+		expect((await sandbox.track(oneAttribute)).headers.get('x-ratelimit-limit')).toBe('3000');
+	});
+
+	it('starts from the spec Limits table', async () => {
+		const config = await sandbox.admin.configure({});
+		expect(config.rateLimits['users.track']).toEqual({ limit: 3000, windowMs: 3000 });
+		expect(config.rateLimits['subscription.status.set']).toEqual({ limit: 5000, windowMs: 60_000 });
+		expect(config.rateLimits['users.export.ids']).toEqual({ limit: 250, windowMs: 60_000 });
+		expect(config.rateLimits['messaging.external_ids']).toEqual({ limit: 250_000, windowMs: 3_600_000 });
+		expect(config.rateLimits['users.identify']).toEqual({ limit: 20_000, windowMs: 60_000 });
+		expect(config.rateLimits['users.external_ids.rename']).toEqual({ limit: 1000, windowMs: 60_000 });
+		expect(config.rateLimits.preference_center).toEqual({ limit: 10, windowMs: 60_000 });
+		expect(config.rateLimits.scim).toEqual({ limit: 5000, windowMs: 86_400_000 });
+	});
+});
