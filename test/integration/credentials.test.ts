@@ -1,0 +1,111 @@
+import type { ICredentialTestRequest, INodeType } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { EngagementPlatformApi } from '../../credentials/EngagementPlatformApi.credentials';
+import { runWorkflow } from '../harness';
+import { useSandbox } from './sandboxLifecycle';
+import { orderEvents, runUserNode, trackEventParameters } from './userNode';
+
+const { sandbox, client, apiKey } = useSandbox();
+
+/**
+ * Runs a credential's declarative test the way n8n's credentials tester does: a temporary
+ * node whose only property routes the test request, then the rules on the answer's status.
+ */
+async function testCredential(test: ICredentialTestRequest, credentials: { restEndpoint: string; apiKey: string }) {
+	const tester: INodeType = {
+		description: {
+			displayName: 'Credential Test',
+			name: 'credentialTest',
+			group: ['transform'],
+			version: 1,
+			description: '',
+			defaults: { name: 'Credential Test' },
+			inputs: [NodeConnectionTypes.Main],
+			outputs: [NodeConnectionTypes.Main],
+			credentials: [{ name: 'engagementPlatformApi', required: true }],
+			properties: [{ displayName: 'Temp', name: 'temp', type: 'string', default: '', routing: { request: test.request } }],
+		},
+	};
+	const result = await runWorkflow({
+		nodes: [{ name: 'Test', type: 'credentialTest', parameters: {} }],
+		connections: { Start: { main: [[{ node: 'Test', type: 'main', index: 0 }]] } },
+		nodeTypes: { credentialTest: tester },
+		credentials: { engagementPlatformApi: credentials },
+	});
+	if (!result.error) return { status: 'OK' };
+	const statusCode = Number((result.error as { httpCode?: string }).httpCode);
+	const rule = test.rules?.find((r) => r.type === 'responseCode' && r.properties.value === statusCode);
+	return { status: 'Error', message: rule?.properties.message ?? result.error.message };
+}
+
+describe('credentials', () => {
+	const credentialTest = new EngagementPlatformApi().test;
+
+	test('the credential test passes for a key with users.track, and stores nothing', async () => {
+		expect(await testCredential(credentialTest, { restEndpoint: sandbox().url, apiKey })).toEqual({ status: 'OK' });
+		expect((await client().requests())[0]).toMatchObject({ method: 'POST', path: '/users/track', status: 201 });
+		expect(await client().stats()).toMatchObject({ profiles: 0, events: 0 });
+	});
+
+	test('the credential test tells a refused key from a key without the permission', async () => {
+		await client().addApiKey('exports-only', ['users.export.ids']);
+
+		const refused = await testCredential(credentialTest, { restEndpoint: sandbox().url, apiKey: 'not-a-key' });
+		const unpermitted = await testCredential(credentialTest, { restEndpoint: sandbox().url, apiKey: 'exports-only' });
+
+		expect(refused).toEqual({ status: 'Error', message: expect.stringContaining('Error authenticating credentials') });
+		expect(unpermitted).toEqual({ status: 'Error', message: expect.stringContaining('lacks the "users.track" permission') });
+	});
+
+	test('the key is sent as a Bearer token, and a refused key fails the node with advice and without the key', async () => {
+		const secretKey = 'sk-live-5f1e9c0a7b2d4e8f';
+		const result = await runUserNode({ items: orderEvents(3), parameters: trackEventParameters(), endpoint: sandbox().url, apiKey: secretKey });
+
+		expect(result.error?.message).toBe('Item 0: Error authenticating credentials');
+		expect((result.error as { description?: string }).description).toContain('Open the credential and check the key');
+		const [request] = await client().requests();
+		expect(request.status).toBe(401);
+		expect(JSON.stringify(result.run)).not.toContain(secretKey);
+		expect(JSON.stringify(result.logs)).not.toContain(secretKey);
+		expect(`${result.error?.message} ${(result.error as { description?: string }).description}`).not.toContain(secretKey);
+	});
+
+	test('the API key appears in no output, error or log, whatever happens to the requests', async () => {
+		await client().addApiKey('sk-live-0a9b8c7d6e5f', '*');
+		await client().injectFaults([
+			{ path: '/users/track', times: 1, kind: 'reset-after' },
+			{ path: '/users/track', times: 1, kind: 'status', status: 500 },
+			{ path: '/users/track', times: 1, kind: 'status', status: 429 },
+		]);
+		const items = orderEvents(400);
+		items[10].userId = 'undefined';
+		(items[20].properties as Record<string, unknown>).$bad = 1;
+
+		const result = await runUserNode({
+			items,
+			parameters: trackEventParameters({ parallelRequests: 1 }),
+			endpoint: sandbox().url,
+			apiKey: 'sk-live-0a9b8c7d6e5f',
+			continueOnFail: true,
+		});
+
+		const output = result.output('User');
+		expect(output).toHaveLength(400);
+		expect(output.some((item) => item.json.delivery === 'maybe_applied')).toBe(true);
+		expect(JSON.stringify(result.run)).not.toContain('sk-live-0a9b8c7d6e5f');
+		expect(JSON.stringify(result.logs)).not.toContain('sk-live-0a9b8c7d6e5f');
+	});
+
+	test('an endpoint without https is refused before the key is sent', async () => {
+		const result = await runUserNode({
+			items: orderEvents(1),
+			parameters: trackEventParameters(),
+			endpoint: 'http://rest.example.com',
+			apiKey,
+		});
+
+		expect(result.error?.message).toContain('does not use https');
+		expect(await client().requests()).toHaveLength(0);
+	});
+});

@@ -1,0 +1,45 @@
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import type { RunResult } from '../harness';
+import { runWorkflow } from '../harness';
+
+export const USER_NODE = 'n8n-nodes-engagement-platform.engagementPlatformUser';
+
+export interface UserRun {
+	items: IDataObject[];
+	parameters: INodeParameters;
+	endpoint: string;
+	apiKey: string;
+	continueOnFail?: boolean;
+}
+
+/** Runs the User node on `items` in n8n's engine, as a workflow Start → User. */
+export async function runUserNode({ items, parameters, endpoint, apiKey, continueOnFail }: UserRun): Promise<RunResult> {
+	return await runWorkflow({
+		nodes: [{ name: 'User', type: USER_NODE, parameters, continueOnFail }],
+		connections: { Start: { main: [[{ node: 'User', type: 'main', index: 0 }]] } },
+		items,
+		credentials: { engagementPlatformApi: { restEndpoint: endpoint, apiKey } },
+	});
+}
+
+/** Track Event with the user, name, time and properties taken from each item. */
+export const trackEventParameters = (options: INodeParameters = {}): INodeParameters => ({
+	operation: 'trackEvent',
+	identifyBy: 'external_id',
+	externalId: '={{ $json.userId }}',
+	eventName: '={{ $json.event }}',
+	time: '={{ $json.time }}',
+	propertiesInput: 'json',
+	propertiesJson: '={{ $json.properties }}',
+	options,
+});
+
+export function orderEvents(count: number, start = 0): IDataObject[] {
+	return Array.from({ length: count }, (_, i) => ({
+		userId: `customer-${start + i}`,
+		event: 'order_placed',
+		time: new Date(Date.UTC(2026, 10, 1, 12, 0, i % 60)).toISOString(),
+		properties: { order_id: `order-${start + i}`, items: 1 + (i % 3), total: 19.9 + i },
+	}));
+}

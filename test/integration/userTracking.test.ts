@@ -1,0 +1,205 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { useSandbox } from './sandboxLifecycle';
+import { orderEvents, runUserNode, trackEventParameters } from './userNode';
+
+const { sandbox, client, apiKey } = useSandbox();
+
+const run = async (items: IDataObject[], parameters = trackEventParameters(), continueOnFail = false) =>
+	await runUserNode({ items, parameters, endpoint: sandbox().url, apiKey, continueOnFail });
+
+type TrackBody = { attributes?: unknown[]; events?: unknown[]; purchases?: unknown[] };
+const trackRequests = async () => (await client().requests({ path: '/users/track' })).map((r) => ({ ...r, body: r.body as TrackBody }));
+
+describe('User node: tracking through /users/track', () => {
+	test('1,000 orders become 14 requests and 1,000 stored events, one processed result per order', async () => {
+		const result = await run(orderEvents(1000));
+
+		expect(result.error).toBeUndefined();
+		const requests = await trackRequests();
+		expect(requests).toHaveLength(14);
+		expect(requests.map((r) => r.body.events?.length).sort((a, b) => b! - a!)).toEqual([...Array(13).fill(75), 25]);
+		const { events } = await client().state();
+		expect(events).toHaveLength(1000);
+		expect(new Set(events.map((e) => (e.properties as IDataObject).order_id)).size).toBe(1000);
+
+		const output = result.output('User');
+		expect(output).toHaveLength(1000);
+		output.forEach((item, index) => {
+			expect(item.pairedItem).toEqual({ item: index });
+			expect(item.json).toEqual({ status: 'processed', external_id: `customer-${index}`, events: 1 });
+		});
+	});
+
+	test('an order with attributes, an event and two products shares requests with the other orders', async () => {
+		const orders = Array.from({ length: 100 }, (_, i) => ({
+			userId: `shopper-${i}`,
+			attributes: { first_name: `Shopper ${i}`, lifetime_orders: i + 1 },
+			events: [{ name: 'order_placed', time: '2026-11-01T10:00:00Z', properties: { order_id: `o-${i}` } }],
+			purchases: [
+				{ product_id: 'mug', currency: 'USD', price: 12.5, quantity: 2, time: '2026-11-01T10:00:00Z' },
+				{ product_id: 'tea', currency: 'USD', price: 4, time: '2026-11-01T10:00:00Z' },
+			],
+		}));
+		const result = await run(orders, {
+			operation: 'trackUserData',
+			identifyBy: 'external_id',
+			externalId: '={{ $json.userId }}',
+			attributesInput: 'json',
+			attributesJson: '={{ $json.attributes }}',
+			eventsJson: '={{ $json.events }}',
+			purchasesJson: '={{ $json.purchases }}',
+		});
+
+		expect(result.error).toBeUndefined();
+		// 100 attributes, 100 events, 200 purchases: the 200 purchases need ceil(200 / 75) = 3 requests, and the rest rides along.
+		const requests = await trackRequests();
+		expect(requests).toHaveLength(3);
+		expect(requests.filter((r) => r.body.attributes && r.body.events && r.body.purchases)).toHaveLength(2);
+		const state = await client().state();
+		expect(state.events).toHaveLength(100);
+		expect(state.purchases).toHaveLength(200);
+		expect(state.profiles.find((p) => p.external_id === 'shopper-42')).toMatchObject({
+			custom_attributes: { lifetime_orders: 43 },
+		});
+		expect(result.output('User')[7].json).toEqual({
+			status: 'processed',
+			external_id: 'shopper-7',
+			attributes: 1,
+			events: 1,
+			purchases: 2,
+		});
+	});
+
+	test('on the monthly-active-users plan no request carries more than 50 objects in all', async () => {
+		const result = await run(orderEvents(1000), trackEventParameters({ combinedLimit: true }));
+
+		expect(result.error).toBeUndefined();
+		const requests = await trackRequests();
+		expect(requests).toHaveLength(20);
+		expect(requests.every((r) => (r.body.events?.length ?? 0) === 50)).toBe(true);
+		expect((await client().stats()).events).toBe(1000);
+	});
+
+	test('attribute updates set profiles, email subscription and subscription groups', async () => {
+		const contacts = [
+			{ id: 'crm-1', plan: 'gold', email: 'ada@example.com' },
+			{ id: 'crm-2', plan: 'silver', email: 'grace@example.com' },
+		];
+		const result = await run(contacts, {
+			operation: 'updateAttributes',
+			identifyBy: 'external_id',
+			externalId: '={{ $json.id }}',
+			attributesInput: 'keyValue',
+			attributes: {
+				pairs: [
+					{ key: 'plan', value: '={{ $json.plan }}' },
+					{ key: 'email', value: '={{ $json.email }}' },
+				],
+			},
+			additionalFields: {
+				email_subscribe: 'opted_in',
+				subscriptionGroups: { groups: [{ subscription_group_id: 'newsletter', subscription_state: 'subscribed' }] },
+			},
+		});
+
+		expect(result.error).toBeUndefined();
+		expect(result.output('User').map((item) => item.json)).toEqual([
+			{ status: 'processed', external_id: 'crm-1', attributes: 1 },
+			{ status: 'processed', external_id: 'crm-2', attributes: 1 },
+		]);
+		const state = await client().state();
+		const ada = state.profiles.find((p) => p.external_id === 'crm-1');
+		expect(ada).toMatchObject({ email: 'ada@example.com', email_subscribe: 'opted_in', custom_attributes: { plan: 'gold' } });
+		expect(Object.values(state.subscriptionGroups.newsletter ?? {})).toEqual(['subscribed', 'subscribed']);
+	});
+
+	test('a purchase with an invalid currency stops the node before anything is sent, naming the item and field', async () => {
+		const purchases = Array.from({ length: 10 }, (_, i) => ({ id: `p-${i}`, currency: i === 6 ? 'dollars' : 'EUR' }));
+		const result = await run(purchases, {
+			operation: 'trackPurchase',
+			identifyBy: 'external_id',
+			externalId: '={{ $json.id }}',
+			productId: 'sku-1',
+			currency: '={{ $json.currency }}',
+			price: 10,
+			quantity: 1,
+			time: '2026-11-01T10:00:00Z',
+		});
+
+		expect(result.error?.message).toBe('Item 6: "Currency" must be a three-letter ISO 4217 code such as USD');
+		expect((result.error as { context?: IDataObject }).context?.itemIndex).toBe(6);
+		expect(await client().requests()).toHaveLength(0);
+	});
+
+	test('with Continue On Fail, invalid items get their own error and their valid neighbours are still sent', async () => {
+		const items = orderEvents(200);
+		(items[3].properties as IDataObject).$secret = 'x';
+		items[150].time = 'yesterday';
+
+		const result = await run(items, trackEventParameters(), true);
+
+		expect(result.error).toBeUndefined();
+		const output = result.output('User');
+		expect(output).toHaveLength(200);
+		expect(output[3].json).toMatchObject({
+			error: 'Item 3: "Event Properties.$secret" name must not start with "$"',
+			field: 'Event Properties.$secret',
+			delivery: 'invalid',
+		});
+		expect(output[150].json).toMatchObject({ field: 'Time', delivery: 'invalid' });
+		expect(output.filter((item) => item.json.status === 'processed')).toHaveLength(198);
+		expect(output.map((item) => item.pairedItem)).toEqual(items.map((_, item) => ({ item })));
+		expect(await trackRequests()).toHaveLength(3);
+		expect((await client().stats()).events).toBe(198);
+	});
+
+	test("a non-fatal error from the platform lands on the item it points at, and the rest of its request is stored", async () => {
+		const items = orderEvents(100);
+		items[80].userId = 'undefined'; // the platform refuses dummy IDs in an otherwise good request
+
+		const result = await run(items, trackEventParameters(), true);
+
+		const output = result.output('User');
+		expect(output[80].json).toMatchObject({ delivery: 'not_applied' });
+		expect(String(output[80].json.error)).toContain('provided external_id is blacklisted and disallowed');
+		expect(output.filter((item) => item.json.status === 'processed')).toHaveLength(99);
+		expect((await client().stats()).events).toBe(99);
+	});
+
+	test('without Continue On Fail, a non-fatal error fails the node on that item and says what was stored', async () => {
+		const items = orderEvents(10);
+		items[4].userId = 'undefined';
+
+		const result = await run(items);
+
+		expect(result.error?.message).toContain('Item 4: The platform refused this event: provided external_id is blacklisted');
+		expect((result.error as { description?: string }).description).toContain('10 items → 1 requests: 9 succeeded, 1 failed');
+	});
+
+	test('a storm of 429s is waited out and nothing is lost', async () => {
+		await client().injectFaults([
+			{ path: '/users/track', times: 2, kind: 'status', status: 429, retryAfterSeconds: 1 },
+			{ path: '/users/track', times: 2, kind: 'status', status: 429, rateLimitResetInSeconds: 1 },
+		]);
+
+		const result = await run(orderEvents(300));
+
+		expect(result.error).toBeUndefined();
+		const requests = await trackRequests();
+		expect(requests.filter((r) => r.status === 429)).toHaveLength(4);
+		expect(requests.filter((r) => r.status === 201)).toHaveLength(4);
+		expect((await client().stats()).events).toBe(300);
+		expect(result.logs.some((log) => log.message.includes('429'))).toBe(true);
+	});
+
+	test("the platform's own rate limit window is respected: requests wait instead of failing", async () => {
+		await client().configure({ rateLimits: { 'users.track': { limit: 2, windowMs: 1000 } } });
+
+		const result = await run(orderEvents(75 * 5));
+
+		expect(result.error).toBeUndefined();
+		expect((await client().stats()).events).toBe(375);
+		expect(result.output('User').every((item) => item.json.status === 'processed')).toBe(true);
+	});
+});
