@@ -13,16 +13,11 @@ export const MAX_STRUCTURED_PAYLOAD_BYTES = 100_000;
 const nameRule = { fix: 'Rename the key: at most 255 characters, not starting with "$".' };
 
 /**
- * Checks a key/value object against the spec's event property rules (also used for custom
- * attributes): names 1-255 characters not starting with `$`; values numbers, booleans,
- * datetimes, strings up to 255 characters, arrays without datetimes, or objects; payloads
- * with arrays or objects up to 100 KB.
+ * Checks a key/value object against the spec's property rules (also used for custom
+ * attributes): names 1-255 characters not starting with `$`, each value by `valueRules`,
+ * and at most 100 KB in all when arrays or objects are among the values.
  */
-export function checkPropertyRules(
-	value: Record<string, unknown>,
-	ctx: z.RefinementCtx,
-	options: { allowNull: boolean },
-): void {
+export function checkPropertyRules(value: Record<string, unknown>, ctx: z.RefinementCtx, valueRules: ValueRules): void {
 	let structured = false;
 	for (const [name, entry] of Object.entries(value)) {
 		if (name.length === 0 || name.length > MAX_NAME_LENGTH) {
@@ -30,7 +25,7 @@ export function checkPropertyRules(
 		} else if (name.startsWith('$')) {
 			ctx.addIssue({ code: 'custom', path: [name], message: 'name must not start with "$"', params: nameRule });
 		}
-		const problem = valueProblem(entry, options.allowNull);
+		const problem = valueRules(entry);
 		if (problem) ctx.addIssue({ code: 'custom', path: [name], message: problem.rule, params: { fix: problem.fix } });
 		if (Array.isArray(entry) || (entry !== null && typeof entry === 'object')) structured = true;
 	}
@@ -46,29 +41,49 @@ export function checkPropertyRules(
 	}
 }
 
-function valueProblem(value: unknown, allowNull: boolean): { rule: string; fix: string } | undefined {
-	switch (typeof value) {
-		case 'number':
-			return Number.isFinite(value) ? undefined : { rule: 'must be a finite number', fix: 'Give a number.' };
-		case 'boolean':
-			return undefined;
-		case 'string':
-			return value.length > MAX_STRING_LENGTH
-				? { rule: `is ${value.length} characters; text values may have at most 255`, fix: 'Shorten the text.' }
-				: undefined;
-		case 'object':
-			if (value === null) {
-				return allowNull ? undefined : { rule: 'must not be null', fix: 'Remove the key or give it a value.' };
-			}
-			if (Array.isArray(value) && value.some((element) => typeof element === 'string' && isPlatformDatetime(element))) {
-				return { rule: 'is an array holding a datetime, which the platform does not allow', fix: 'Send datetimes as their own keys, not inside arrays.' };
-			}
-			return undefined;
-		default:
-			return { rule: `must be a number, boolean, text, array or object, got ${typeof value}`, fix: 'Map a plain JSON value.' };
-	}
+type ValueRules = (value: unknown) => { rule: string; fix: string } | undefined;
+
+const TOO_LONG = (value: string) => ({ rule: `is ${value.length} characters; text values may have at most 255`, fix: 'Shorten the text.' });
+
+function scalarProblem(value: unknown): { rule: string; fix: string } | undefined {
+	if (typeof value === 'number') return Number.isFinite(value) ? undefined : { rule: 'must be a finite number', fix: 'Give a number.' };
+	if (typeof value === 'string') return value.length > MAX_STRING_LENGTH ? TOO_LONG(value) : undefined;
+	if (typeof value === 'boolean') return undefined;
+	return { rule: `must be a number, boolean, text, array or object, got ${typeof value}`, fix: 'Map a plain JSON value.' };
 }
+
+function holdsDatetime(array: unknown[]): boolean {
+	return array.some((element) => (Array.isArray(element) ? holdsDatetime(element) : typeof element === 'string' && isPlatformDatetime(element)));
+}
+
+/** Event and purchase properties: numbers, booleans, datetimes, short text, arrays without datetimes, objects. */
+export const propertyValueRules: ValueRules = (value) => {
+	if (value === null) return { rule: 'must not be null', fix: 'Remove the key or give it a value.' };
+	if (Array.isArray(value)) {
+		return holdsDatetime(value)
+			? { rule: 'is an array holding a datetime, which the platform does not allow', fix: 'Send datetimes as their own keys, not inside arrays.' }
+			: undefined;
+	}
+	return typeof value === 'object' ? undefined : scalarProblem(value);
+};
+
+/**
+ * Custom attributes: the spec shows text, booleans, numbers and arrays of text; null unsets
+ * an attribute. Nested objects are not among them, so they are refused here rather than by the platform.
+ */
+export const attributeValueRules: ValueRules = (value) => {
+	if (value === null) return undefined;
+	if (Array.isArray(value)) {
+		const bad = value.find((element) => typeof element !== 'string' || element.length > MAX_STRING_LENGTH);
+		if (bad === undefined) return undefined;
+		return typeof bad === 'string' ? TOO_LONG(bad) : { rule: 'must be an array of text values', fix: 'Turn each element into text, e.g. with String().' };
+	}
+	if (typeof value === 'object') {
+		return { rule: 'is an object; attributes take text, numbers, booleans, arrays of text or null', fix: 'Send each field as its own attribute, or as text.' };
+	}
+	return scalarProblem(value);
+};
 
 export const eventProperties = z
 	.record(z.unknown())
-	.superRefine((value, ctx) => checkPropertyRules(value, ctx, { allowNull: false }));
+	.superRefine((value, ctx) => checkPropertyRules(value, ctx, propertyValueRules));

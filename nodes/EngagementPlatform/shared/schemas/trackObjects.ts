@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import { checkPropertyRules, eventProperties } from './properties';
+import { attributeValueRules, checkPropertyRules, eventProperties } from './properties';
 import { platformTime } from './time';
 
 /**
@@ -49,9 +49,9 @@ export const subscriptionGroupState = z
 	.strict();
 
 /**
- * Custom attributes follow the property rules; null is allowed and unsets the attribute.
- * Standard attributes (first_name, email, ...) are not listed by the spec and pass through
- * under the same rules.
+ * Attribute objects: the three documented fields, and custom attributes under the attribute
+ * value rules. Standard attributes (first_name, email, ...) are not listed by the spec and
+ * pass through under the same rules.
  */
 export const trackAttributes = z
 	.object({
@@ -62,7 +62,7 @@ export const trackAttributes = z
 	.catchall(z.unknown())
 	.superRefine((value, ctx) => {
 		const { email_subscribe, subscription_groups, _update_existing_only, ...custom } = value;
-		checkPropertyRules(custom, ctx, { allowNull: true });
+		checkPropertyRules(custom, ctx, attributeValueRules);
 	});
 
 export type TrackEvent = z.infer<typeof trackEvent>;
