@@ -4,6 +4,7 @@ import { keyValueOrJsonFields, readKeyValueOrJson } from '../../shared/fields/ke
 import { readUserIdentifier, userIdentifierFields } from '../../shared/fields/userIdentifier';
 import { parseOrThrow } from '../../shared/schemas/parse';
 import { trackEvent } from '../../shared/schemas/trackObjects';
+import { occurrenceAdditionalFields, timeField } from '../trackFields';
 import { trackPiece, usersTrackOperation } from '../usersTrack';
 
 export const option: INodePropertyOptions = {
@@ -26,35 +27,10 @@ export const description: INodeProperties[] = [
 		placeholder: 'e.g. form_submitted',
 		displayOptions: { show },
 	},
-	{
-		displayName: 'Time',
-		name: 'time',
-		type: 'string',
-		default: '={{ $now.toISO() }}',
-		required: true,
-		hint: "ISO 8601, e.g. 2026-11-22T10:15:00Z (or yyyy-MM-dd'T'HH:mm:ss:SSSZ)",
-		displayOptions: { show },
-	},
+	timeField(show),
 	...keyValueOrJsonFields({ name: 'properties', displayName: 'Event Properties', show, example: '{"form": "newsletter", "score": 7}' }),
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		displayOptions: { show },
-		options: [
-			{ displayName: 'App ID', name: 'app_id', type: 'string', default: '' },
-			{
-				displayName: 'Update Existing Only',
-				name: '_update_existing_only',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to record the event only for profiles that exist already. When not added, an unknown external ID gets a new profile. Events of a user alias never create a profile.',
-			},
-		],
-	},
+	occurrenceAdditionalFields(show, 'event'),
+
 ];
 
 export const operation = usersTrackOperation((item) => {

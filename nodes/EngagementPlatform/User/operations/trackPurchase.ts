@@ -4,6 +4,7 @@ import { keyValueOrJsonFields, readKeyValueOrJson } from '../../shared/fields/ke
 import { readUserIdentifier, userIdentifierFields } from '../../shared/fields/userIdentifier';
 import { parseOrThrow } from '../../shared/schemas/parse';
 import { trackPurchase } from '../../shared/schemas/trackObjects';
+import { occurrenceAdditionalFields, timeField } from '../trackFields';
 import { trackPiece, usersTrackOperation } from '../usersTrack';
 
 export const option: INodePropertyOptions = {
@@ -53,34 +54,10 @@ export const description: INodeProperties[] = [
 		default: 1,
 		displayOptions: { show },
 	},
-	{
-		displayName: 'Time',
-		name: 'time',
-		type: 'string',
-		default: '={{ $now.toISO() }}',
-		required: true,
-		hint: 'ISO 8601, e.g. 2026-11-22T10:15:00Z',
-		displayOptions: { show },
-	},
+	timeField(show),
 	...keyValueOrJsonFields({ name: 'properties', displayName: 'Purchase Properties', show, example: '{"order_id": "1001", "gift": false}' }),
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		displayOptions: { show },
-		options: [
-			{ displayName: 'App ID', name: 'app_id', type: 'string', default: '' },
-			{
-				displayName: 'Update Existing Only',
-				name: '_update_existing_only',
-				type: 'boolean',
-				default: false,
-				description: 'Whether to record the purchase only for profiles that exist already',
-			},
-		],
-	},
+	occurrenceAdditionalFields(show, 'purchase'),
+
 ];
 
 export const operation = usersTrackOperation((item) => {

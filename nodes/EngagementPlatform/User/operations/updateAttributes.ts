@@ -5,6 +5,7 @@ import { keyValueOrJsonFields, readKeyValueOrJson } from '../../shared/fields/ke
 import { readUserIdentifier, userIdentifierFields } from '../../shared/fields/userIdentifier';
 import { parseOrThrow } from '../../shared/schemas/parse';
 import { trackAttributes } from '../../shared/schemas/trackObjects';
+import { updateExistingOnlyField } from '../trackFields';
 import { trackPiece, usersTrackOperation } from '../usersTrack';
 
 export const option: INodePropertyOptions = {
@@ -65,14 +66,10 @@ export const description: INodeProperties[] = [
 					},
 				],
 			},
-			{
-				displayName: 'Update Existing Only',
-				name: '_update_existing_only',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to update only profiles that exist already. Off with a user alias creates an alias-only profile; when this field is not added, an unknown alias is not created.',
-			},
+			updateExistingOnlyField(
+				'Whether to update only profiles that exist already. Off with a user alias creates an alias-only profile; when this field is not added, an unknown alias is not created.',
+			),
+
 		],
 	},
 ];
