@@ -1,0 +1,15 @@
+import { runExampleWorkflow } from '../harness/runExampleWorkflow';
+import { expectationProblems, loadExamples } from '../support/examples';
+import { useSandbox } from './sandboxLifecycle';
+
+const { sandbox, client, apiKey } = useSandbox();
+
+describe('example workflows, run in-process (the end-to-end suite runs them in n8n)', () => {
+	test.each(loadExamples().map((example) => [example.name, example] as const))('%s does what it declares', async (_, example) => {
+		const result = await runExampleWorkflow(example.workflow, { engagementPlatformApi: { restEndpoint: sandbox().url, apiKey } });
+
+		expect(result.error).toBeUndefined();
+		const output = result.output(example.expectation.node).map((item) => item.json);
+		expect(await expectationProblems(example.expectation, output, client())).toEqual([]);
+	});
+});

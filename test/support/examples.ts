@@ -1,0 +1,84 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+
+import type { IDataObject } from 'n8n-workflow';
+
+import type { SandboxClient } from '../../sandbox';
+import type { WorkflowFile } from '../harness/runExampleWorkflow';
+
+const EXAMPLES = path.resolve(__dirname, '../../examples');
+
+/** What an example workflow declares it does, in `<name>.expect.json` beside it. */
+export interface ExampleExpectation {
+	description: string;
+	/** The node whose output items are checked. */
+	node: string;
+	items: number;
+	/** Fields every output item has. */
+	each?: IDataObject;
+	/** Fields the first output item has. */
+	first?: IDataObject;
+	/** "METHOD /path" → how many requests the sandbox received. */
+	requests?: Record<string, number>;
+	/** Counts the sandbox's stats must show. */
+	stats?: Record<string, number>;
+	/** Profiles that must exist, matched by external_id, with at least these fields. */
+	profiles?: IDataObject[];
+}
+
+export interface Example {
+	name: string;
+	file: string;
+	workflow: WorkflowFile & { id: string };
+	expectation: ExampleExpectation;
+}
+
+/** Every workflow in examples/, with its expectation. */
+export function loadExamples(): Example[] {
+	return readdirSync(EXAMPLES)
+		.filter((file) => file.endsWith('.json') && !file.endsWith('.expect.json'))
+		.map((file) => ({
+			name: file.replace(/\.json$/, ''),
+			file: path.join(EXAMPLES, file),
+			workflow: JSON.parse(readFileSync(path.join(EXAMPLES, file), 'utf8')) as Example['workflow'],
+			expectation: JSON.parse(readFileSync(path.join(EXAMPLES, file.replace(/\.json$/, '.expect.json')), 'utf8')) as ExampleExpectation,
+		}));
+}
+
+/** Whether `actual` has every field of `expected` (recursively), with equal values. */
+export function matches(expected: unknown, actual: unknown): boolean {
+	if (expected === null || typeof expected !== 'object') return expected === actual;
+	if (actual === null || typeof actual !== 'object') return false;
+	return Object.entries(expected).every(([key, value]) => matches(value, (actual as IDataObject)[key]));
+}
+
+/** What differs between an example's expectation and what its run produced; empty when all holds. */
+export async function expectationProblems(
+	expectation: ExampleExpectation,
+	output: IDataObject[],
+	client: SandboxClient,
+): Promise<string[]> {
+	const problems: string[] = [];
+	if (output.length !== expectation.items) problems.push(`${expectation.node} gave ${output.length} items, expected ${expectation.items}`);
+	output.forEach((json, index) => {
+		if (expectation.each && !matches(expectation.each, json)) problems.push(`item ${index} is ${JSON.stringify(json)}`);
+	});
+	if (expectation.first && !matches(expectation.first, output[0])) problems.push(`the first item is ${JSON.stringify(output[0])}`);
+
+	const requests = await client.requests();
+	for (const [route, count] of Object.entries(expectation.requests ?? {})) {
+		const [method, requestPath] = route.split(' ');
+		const seen = requests.filter((r) => r.method === method && r.path === requestPath).length;
+		if (seen !== count) problems.push(`${route} was sent ${seen} times, expected ${count}`);
+	}
+	const stats = (await client.stats()) as unknown as Record<string, number>;
+	for (const [key, count] of Object.entries(expectation.stats ?? {})) {
+		if (stats[key] !== count) problems.push(`the sandbox holds ${stats[key]} ${key}, expected ${count}`);
+	}
+	const { profiles } = await client.state();
+	for (const expected of expectation.profiles ?? []) {
+		const profile = profiles.find((p) => p.external_id === expected.external_id);
+		if (!matches(expected, profile)) problems.push(`profile ${String(expected.external_id)} is ${JSON.stringify(profile)}`);
+	}
+	return problems;
+}
