@@ -1,0 +1,200 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+import type { N8nApp } from './n8nApp';
+import { PROJECT_ROOT } from './n8nApp';
+
+const PACKAGE_NAME = 'n8n-nodes-engagement-platform';
+
+export interface CliResult {
+	code: number;
+	stdout: string;
+	stderr: string;
+}
+
+export interface CredentialImport {
+	id: string;
+	name: string;
+	type: string;
+	data: Record<string, string>;
+}
+
+/**
+ * One n8n application with its own user folder, the built package installed the way a user's
+ * n8n has it (`.n8n/nodes/node_modules/<package>`), SQLite, and no telemetry.
+ */
+export class N8nInstance {
+	private server?: ChildProcess;
+	private serverLog = '';
+	port = 0;
+
+	private constructor(
+		readonly app: N8nApp,
+		readonly userFolder: string,
+	) {}
+
+	/** A fresh user folder with the package from `dist/` (run `npm run build` first), copied or linked. */
+	static create(app: N8nApp, options: { link?: boolean; userFolder?: string } = {}): N8nInstance {
+		const userFolder = options.userFolder ?? mkdtempSync(path.join(os.tmpdir(), 'n8n-ep-'));
+		const packageFolder = path.join(userFolder, '.n8n/nodes/node_modules', PACKAGE_NAME);
+		rmSync(packageFolder, { recursive: true, force: true });
+		mkdirSync(path.dirname(packageFolder), { recursive: true });
+		mkdirSync(packageFolder);
+		cpSync(path.join(PROJECT_ROOT, 'package.json'), path.join(packageFolder, 'package.json'));
+		if (options.link) {
+			// npm run dev: n8n reads the dist/ that tsc --watch rewrites.
+			symlinkSync(path.join(PROJECT_ROOT, 'dist'), path.join(packageFolder, 'dist'));
+		} else {
+			cpSync(path.join(PROJECT_ROOT, 'dist'), path.join(packageFolder, 'dist'), { recursive: true });
+		}
+		return new N8nInstance(app, userFolder);
+	}
+
+	env(): NodeJS.ProcessEnv {
+		return {
+			PATH: `${path.dirname(this.app.node)}:${process.env.PATH ?? ''}`,
+			HOME: this.userFolder,
+			N8N_USER_FOLDER: this.userFolder,
+			N8N_ENCRYPTION_KEY: 'engagement-platform-e2e-key',
+			N8N_DIAGNOSTICS_ENABLED: 'false',
+			N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+			N8N_TEMPLATES_ENABLED: 'false',
+			N8N_PERSONALIZATION_ENABLED: 'false',
+			N8N_SECURE_COOKIE: 'false',
+			N8N_LISTEN_ADDRESS: '127.0.0.1',
+			N8N_HOST: '127.0.0.1',
+			N8N_PORT: String(this.port || 5678),
+			N8N_RUNNERS_ENABLED: 'false',
+			N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
+			DB_SQLITE_POOL_SIZE: '2',
+			N8N_LOG_LEVEL: process.env.N8N_LOG_LEVEL ?? 'warn',
+			NODE_ENV: 'production',
+			TZ: 'UTC',
+		};
+	}
+
+	/** Runs one n8n CLI command to its end. */
+	async cli(args: string[], timeoutMs = 120_000): Promise<CliResult> {
+		return await new Promise((resolve, reject) => {
+			const child = spawn(this.app.node, [this.app.n8n, ...args], { env: this.env(), cwd: this.userFolder });
+			let stdout = '';
+			let stderr = '';
+			child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+			child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+			const timer = setTimeout(() => {
+				child.kill('SIGKILL');
+				reject(new Error(`n8n ${args.join(' ')} did not finish in ${timeoutMs / 1000} s\n${stdout}\n${stderr}`));
+			}, timeoutMs);
+			child.once('exit', (code) => {
+				clearTimeout(timer);
+				resolve({ code: code ?? 1, stdout, stderr });
+			});
+		});
+	}
+
+	async checkedCli(args: string[], timeoutMs?: number): Promise<CliResult> {
+		const result = await this.cli(args, timeoutMs);
+		if (result.code !== 0) throw new Error(`n8n ${args.join(' ')} exited with ${result.code}\n${result.stdout}\n${result.stderr}`);
+		return result;
+	}
+
+	async importCredentials(credentials: CredentialImport[]): Promise<void> {
+		const file = path.join(this.userFolder, 'credentials.json');
+		writeFileSync(file, JSON.stringify(credentials));
+		await this.checkedCli(['import:credentials', `--input=${file}`]);
+	}
+
+	async importWorkflow(workflow: object): Promise<void> {
+		const file = path.join(this.userFolder, `workflow-${Date.now()}.json`);
+		writeFileSync(file, JSON.stringify(workflow));
+		await this.checkedCli(['import:workflow', `--input=${file}`]);
+	}
+
+	/** Executes a saved workflow headlessly and returns n8n's run data. */
+	async execute(workflowId: string): Promise<ExecutedRun> {
+		const result = await this.cli(['execute', `--id=${workflowId}`, '--rawOutput'], 300_000);
+		return parseExecuteOutput(result);
+	}
+
+	/** Starts the editor and webhook server (`n8n start`) and waits until it answers. */
+	async start(port?: number): Promise<string> {
+		this.port = port ?? (await freePort());
+		this.server = spawn(this.app.node, [this.app.n8n, 'start'], { env: this.env(), cwd: this.userFolder });
+		this.server.stdout?.on('data', (chunk: Buffer) => (this.serverLog += chunk.toString()));
+		this.server.stderr?.on('data', (chunk: Buffer) => (this.serverLog += chunk.toString()));
+		const url = `http://127.0.0.1:${this.port}`;
+		const deadline = Date.now() + 120_000;
+		while (Date.now() < deadline) {
+			if (this.server.exitCode !== null) throw new Error(`n8n start exited with ${this.server.exitCode}\n${this.serverLog}`);
+			try {
+				const response = await fetch(`${url}/healthz/readiness`);
+				if (response.ok) return url;
+			} catch {
+				// not listening yet
+			}
+			await new Promise((resolve) => setTimeout(resolve, 500));
+		}
+		throw new Error(`n8n did not become ready in 120 s\n${this.serverLog}`);
+	}
+
+	get log(): string {
+		return this.serverLog;
+	}
+
+	async stop(): Promise<void> {
+		const server = this.server;
+		if (!server || server.exitCode !== null) return;
+		await new Promise<void>((resolve) => {
+			server.once('exit', () => resolve());
+			server.kill('SIGTERM');
+			setTimeout(() => server.kill('SIGKILL'), 10_000).unref();
+		});
+	}
+
+	async dispose(): Promise<void> {
+		await this.stop();
+		rmSync(this.userFolder, { recursive: true, force: true });
+	}
+}
+
+export interface ExecutedRun {
+	ok: boolean;
+	/** Node name → the items of its last run's first output. */
+	outputs: Record<string, Array<{ json: Record<string, unknown>; pairedItem?: unknown }>>;
+	error?: { message: string; description?: string };
+	raw: CliResult;
+}
+
+/** `n8n execute --rawOutput` prints the run data as JSON after any log lines. */
+function parseExecuteOutput(result: CliResult): ExecutedRun {
+	const start = result.stdout.indexOf('{');
+	let data: { data?: { resultData?: { runData?: Record<string, Array<{ data?: { main?: unknown[][] } }>>; error?: { message: string; description?: string } } } } = {};
+	if (start >= 0) {
+		try {
+			data = JSON.parse(result.stdout.slice(start)) as typeof data;
+		} catch {
+			// not JSON: reported below through `raw`
+		}
+	}
+	const runData = data.data?.resultData?.runData ?? {};
+	const outputs: ExecutedRun['outputs'] = {};
+	for (const [node, runs] of Object.entries(runData)) {
+		outputs[node] = (runs.at(-1)?.data?.main?.[0] ?? []) as ExecutedRun['outputs'][string];
+	}
+	const error = data.data?.resultData?.error;
+	return { ok: result.code === 0 && !error, outputs, error, raw: result };
+}
+
+async function freePort(): Promise<number> {
+	return await new Promise((resolve, reject) => {
+		const server = createServer();
+		server.once('error', reject);
+		server.listen(0, '127.0.0.1', () => {
+			const { port } = server.address() as { port: number };
+			server.close(() => resolve(port));
+		});
+	});
+}
