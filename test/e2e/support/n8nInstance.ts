@@ -53,8 +53,14 @@ export class N8nInstance {
 		return new N8nInstance(app, userFolder);
 	}
 
-	env(): NodeJS.ProcessEnv {
+	/**
+	 * The environment of every n8n process of this instance. Each process gets its own task
+	 * broker port: n8n 2.x always starts one (default 5679), and two n8n processes at once
+	 * would collide on it.
+	 */
+	async env(): Promise<NodeJS.ProcessEnv> {
 		return {
+			N8N_RUNNERS_BROKER_PORT: String(await freePort()),
 			PATH: `${path.dirname(this.app.node)}:${process.env.PATH ?? ''}`,
 			HOME: this.userFolder,
 			N8N_USER_FOLDER: this.userFolder,
@@ -70,7 +76,8 @@ export class N8nInstance {
 			N8N_RUNNERS_ENABLED: 'false',
 			N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
 			DB_SQLITE_POOL_SIZE: '2',
-			N8N_LOG_LEVEL: process.env.N8N_LOG_LEVEL ?? 'warn',
+			// `n8n execute --rawOutput` prints the run through the logger at info level.
+			N8N_LOG_LEVEL: process.env.N8N_LOG_LEVEL ?? 'info',
 			NODE_ENV: 'production',
 			TZ: 'UTC',
 		};
@@ -78,8 +85,9 @@ export class N8nInstance {
 
 	/** Runs one n8n CLI command to its end. */
 	async cli(args: string[], timeoutMs = 120_000): Promise<CliResult> {
+		const env = await this.env();
 		return await new Promise((resolve, reject) => {
-			const child = spawn(this.app.node, [this.app.n8n, ...args], { env: this.env(), cwd: this.userFolder });
+			const child = spawn(this.app.node, [this.app.n8n, ...args], { env, cwd: this.userFolder });
 			let stdout = '';
 			let stderr = '';
 			child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -122,7 +130,7 @@ export class N8nInstance {
 	/** Starts the editor and webhook server (`n8n start`) and waits until it answers. */
 	async start(port?: number): Promise<string> {
 		this.port = port ?? (await freePort());
-		this.server = spawn(this.app.node, [this.app.n8n, 'start'], { env: this.env(), cwd: this.userFolder });
+		this.server = spawn(this.app.node, [this.app.n8n, 'start'], { env: await this.env(), cwd: this.userFolder });
 		this.server.stdout?.on('data', (chunk: Buffer) => (this.serverLog += chunk.toString()));
 		this.server.stderr?.on('data', (chunk: Buffer) => (this.serverLog += chunk.toString()));
 		const url = `http://127.0.0.1:${this.port}`;
@@ -168,9 +176,10 @@ export interface ExecutedRun {
 	raw: CliResult;
 }
 
-/** `n8n execute --rawOutput` prints the run data as JSON after any log lines. */
+/** `n8n execute --rawOutput` prints the run data as pretty JSON after its log lines. */
 function parseExecuteOutput(result: CliResult): ExecutedRun {
-	const start = result.stdout.indexOf('{');
+	const match = /^\{\n\s+"data"/m.exec(result.stdout);
+	const start = match ? match.index : -1;
 	let data: { data?: { resultData?: { runData?: Record<string, Array<{ data?: { main?: unknown[][] } }>>; error?: { message: string; description?: string } } } } = {};
 	if (start >= 0) {
 		try {
