@@ -22,7 +22,7 @@ const N8N_PORT = Number(process.env.N8N_PORT ?? 5678);
 async function main(): Promise<void> {
 	const app = ensureN8nApp();
 	execFileSync('npm', ['run', '-s', 'build'], { cwd: PROJECT_ROOT, stdio: 'inherit' });
-	const compiler = spawn('npx', ['tsc', '-p', 'tsconfig.build.json', '--watch', '--preserveWatchOutput'], {
+	const compiler = spawn(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--watch', '--preserveWatchOutput'], {
 		cwd: PROJECT_ROOT,
 		stdio: 'inherit',
 	});
