@@ -55,7 +55,7 @@ export const description: INodeProperties[] = [
 		displayOptions: { show },
 	},
 	timeField(show),
-	...keyValueOrJsonFields({ name: 'properties', displayName: 'Purchase Properties', show, example: '{"order_id": "1001", "gift": false}' }),
+	...keyValueOrJsonFields({ name: 'properties', displayName: 'Purchase Properties', noun: 'Property', show, example: '{"order_id": "1001", "gift": false}' }),
 	occurrenceAdditionalFields(show, 'purchase'),
 
 ];

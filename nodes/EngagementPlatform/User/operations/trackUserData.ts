@@ -19,7 +19,7 @@ const show = { operation: ['trackUserData'] };
 
 export const description: INodeProperties[] = [
 	...userIdentifierFields(show),
-	...keyValueOrJsonFields({ name: 'attributes', displayName: 'Attributes', show, example: '{"last_order_total": 59.9}' }),
+	...keyValueOrJsonFields({ name: 'attributes', displayName: 'Attributes', noun: 'Attribute', show, example: '{"last_order_total": 59.9}' }),
 	{
 		displayName: 'Events (JSON)',
 		name: 'eventsJson',

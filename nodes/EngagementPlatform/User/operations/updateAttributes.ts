@@ -19,7 +19,7 @@ const show = { operation: ['updateAttributes'] };
 
 export const description: INodeProperties[] = [
 	...userIdentifierFields(show, ['external_id', 'user_alias', 'email', 'phone']),
-	...keyValueOrJsonFields({ name: 'attributes', displayName: 'Attributes', show, example: '{"first_name": "Ada", "plan": "gold"}' }),
+	...keyValueOrJsonFields({ name: 'attributes', displayName: 'Attributes', noun: 'Attribute', show, example: '{"first_name": "Ada", "plan": "gold"}' }),
 	{
 		displayName: 'Additional Fields',
 		name: 'additionalFields',

@@ -7,12 +7,14 @@ interface KeyValueOrJsonField {
 	/** Parameter name stem: `<name>Input`, `<name>` (pairs) and `<name>Json`. */
 	name: string;
 	displayName: string;
+	/** One entry, for "Add <noun>": Property, Attribute. */
+	noun: string;
 	show: IDisplayOptions['show'];
 	example: string;
 }
 
 /** A set of named values entered as key/value pairs in the UI or as one JSON object; expressions work in both. */
-export function keyValueOrJsonFields({ name, displayName, show, example }: KeyValueOrJsonField): INodeProperties[] {
+export function keyValueOrJsonFields({ name, displayName, noun, show, example }: KeyValueOrJsonField): INodeProperties[] {
 	return [
 		{
 			displayName: `${displayName} Input`,
@@ -30,7 +32,7 @@ export function keyValueOrJsonFields({ name, displayName, show, example }: KeyVa
 			name,
 			type: 'fixedCollection',
 			typeOptions: { multipleValues: true },
-			placeholder: `Add ${displayName.replace(/s$/, '')}`,
+			placeholder: `Add ${noun}`,
 			default: {},
 			displayOptions: { show: { ...show, [`${name}Input`]: ['keyValue'] } },
 			options: [
