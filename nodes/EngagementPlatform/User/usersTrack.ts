@@ -29,20 +29,20 @@ export const trackOptions = (operations: string[]): INodeProperties => ({
 			description: 'Most attribute, event and purchase objects of each kind per request (the platform allows 75)',
 		},
 		{
-			displayName: 'Monthly Active Users Plan (50 Combined)',
+			displayName: '50 Combined Objects per Request',
 			name: 'combinedLimit',
 			type: 'boolean',
 			default: false,
 			description:
-				'Whether your workspace is on the monthly-active-users plan, which allows 50 attribute, event and purchase objects together per request',
+				'Whether to send at most 50 attribute, event and purchase objects together per request, as the monthly-active-users plan requires',
 		},
 		{
-			displayName: 'Resend Events and Purchases After Server Errors',
+			displayName: 'Resend Events on Server Errors',
 			name: 'resendEvents',
 			type: 'boolean',
 			default: false,
 			description:
-				'Whether to resend requests holding events or purchases after a server error, timeout or reset. The platform may have stored them already, so this can duplicate events and purchases. Attribute-only requests are always resent.',
+				'Whether to resend requests holding events or purchases after a server error, timeout or reset. The platform may have stored them already, so this can duplicate events and purchases. Attribute-only requests are resent either way.',
 		},
 		...requestOptionFields,
 	],
