@@ -149,6 +149,28 @@ export interface SeedProfile {
 	standard_attributes?: Record<string, unknown>;
 	custom_attributes?: Record<string, unknown>;
 	subscription_groups?: Record<string, SubscriptionState>;
+	/** Stored as they are, under this profile (time: ISO 8601 or yyyy-MM-dd'T'HH:mm:ss:SSSZ). */
+	events?: SeedEvent[];
+	purchases?: SeedPurchase[];
+}
+
+export interface SeedEvent {
+	name: string;
+	time: string;
+	properties?: Record<string, unknown>;
+	app_id?: string;
+}
+
+export interface SeedPurchase {
+	product_id: string;
+	/** Stored upper case. */
+	currency: string;
+	price: number;
+	/** Default 1. */
+	quantity?: number;
+	time: string;
+	properties?: Record<string, unknown>;
+	app_id?: string;
 }
 
 export interface SeedData {

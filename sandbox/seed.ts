@@ -9,7 +9,9 @@ export const DEMO_SUBSCRIPTION_GROUPS = {
 
 /**
  * A small workspace to look at: identified users (one with a deprecated external ID), an alias-only
- * visitor, email-only and phone-only profiles, and two profiles sharing an email (spec rule 1).
+ * visitor, email-only and phone-only profiles, and two profiles sharing an email (spec rule 1). The
+ * alias-only and email-only profiles have events to try /users/identify on (e.g. identify the visitor
+ * as demo-user-3 with merge_behavior merge, then export demo-user-3's custom_events).
  */
 export const DEMO_SEED: SeedData = {
 	subscriptionGroups: Object.values(DEMO_SUBSCRIPTION_GROUPS),
@@ -21,6 +23,11 @@ export const DEMO_SEED: SeedData = {
 			email_subscribe: 'opted_in',
 			standard_attributes: { first_name: 'Ada', last_name: 'Lovelace', country: 'GB', language: 'en' },
 			custom_attributes: { loyalty_tier: 'gold', favorite_categories: ['books', 'science'], lifetime_orders: 12 },
+			events: [
+				{ name: 'viewed_product', time: '2024-04-02T09:15:00Z', properties: { product_id: 'analytical-engine' } },
+				{ name: 'viewed_product', time: '2024-04-20T18:40:00Z', properties: { product_id: 'difference-engine' } },
+			],
+			purchases: [{ product_id: 'analytical-engine', currency: 'GBP', price: 49.5, quantity: 2, time: '2024-04-21T10:05:00Z' }],
 			subscription_groups: {
 				[DEMO_SUBSCRIPTION_GROUPS.weeklyNewsletter]: 'subscribed',
 				[DEMO_SUBSCRIPTION_GROUPS.smsAlerts]: 'subscribed',
@@ -44,15 +51,22 @@ export const DEMO_SEED: SeedData = {
 			email_subscribe: 'unsubscribed',
 			standard_attributes: { first_name: 'Alan', last_name: 'Turing', country: 'GB' },
 			custom_attributes: { loyalty_tier: 'bronze' },
+			events: [{ name: 'viewed_product', time: '2024-03-30T12:00:00Z', properties: { product_id: 'enigma' } }],
 		},
 		{
 			user_aliases: [{ alias_label: 'web_visitor', alias_name: 'visitor-7f3a9c' }],
+			standard_attributes: { home_city: 'Manchester' },
 			custom_attributes: { landing_page: '/pricing' },
+			events: [
+				{ name: 'viewed_product', time: '2024-03-28T08:30:00Z', properties: { product_id: 'enigma' } },
+				{ name: 'started_checkout', time: '2024-03-28T08:42:00Z' },
+			],
 		},
 		{
 			email: 'newsletter-fan@example.com',
 			email_subscribe: 'subscribed',
 			subscription_groups: { [DEMO_SUBSCRIPTION_GROUPS.weeklyNewsletter]: 'subscribed' },
+			events: [{ name: 'opened_newsletter', time: '2024-04-05T07:00:00Z' }],
 		},
 		{
 			// Shares demo-user-1's email: updates by that email go to demo-user-1 (the identified one).

@@ -1,5 +1,16 @@
 import type { RouteDeclaration } from '../core/route';
+import { subscriptionStatusSet, subscriptionStatusSetV1 } from './subscriptionStatusSet';
+import { usersExportIds } from './usersExportIds';
+import { usersExternalIdsRename } from './usersExternalIdsRename';
+import { usersIdentify } from './usersIdentify';
 import { usersTrack } from './usersTrack';
 
 /** Every API endpoint the sandbox serves. A new endpoint is one file in this folder and one line here. */
-export const API_ROUTES: readonly RouteDeclaration[] = [usersTrack];
+export const API_ROUTES: readonly RouteDeclaration[] = [
+	usersTrack,
+	subscriptionStatusSet,
+	subscriptionStatusSetV1,
+	usersExportIds,
+	usersIdentify,
+	usersExternalIdsRename,
+];

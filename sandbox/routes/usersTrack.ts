@@ -1,4 +1,5 @@
-import type { RouteDeclaration, RouteResult } from '../core/route';
+import { badRequest, unknownFieldsProblem } from '../badRequest';
+import type { RouteDeclaration } from '../core/route';
 import { isPlainObject } from '../formats';
 import type { InputArray } from '../track/checked';
 import { processTrackObject } from '../track/processTrackObject';
@@ -23,7 +24,7 @@ export const usersTrack: RouteDeclaration = {
 	rateLimitGroup: 'users.track',
 	handle({ body, state, now }) {
 		const fatal = fatalProblem(body);
-		if (fatal) return fatalError(fatal);
+		if (fatal) return badRequest(fatal);
 		const request = body as Partial<Record<InputArray, unknown[]>>;
 
 		// A request with no objects at all succeeds and processes nothing (our choice; the spec is silent),
@@ -50,8 +51,8 @@ export const usersTrack: RouteDeclaration = {
 function fatalProblem(body: unknown): string | undefined {
 	if (!isPlainObject(body)) return 'Request body must be a JSON object with attributes, events and/or purchases arrays';
 	// Only the spec's three fields: anything else is most likely a misspelt array that would otherwise vanish.
-	const unknown = Object.keys(body).filter((key) => !(INPUT_ARRAYS as readonly string[]).includes(key));
-	if (unknown.length > 0) return `Unknown request field(s): ${unknown.join(', ')}; accepted: attributes, events, purchases`;
+	const unknown = unknownFieldsProblem(body, INPUT_ARRAYS);
+	if (unknown) return unknown;
 	for (const input of INPUT_ARRAYS) {
 		const objects = body[input];
 		if (objects === undefined) continue;
@@ -61,9 +62,4 @@ function fatalProblem(body: unknown): string | undefined {
 		}
 	}
 	return undefined;
-}
-
-// The spec shows the fatal body but not its status: 400, as for any malformed request.
-function fatalError(message: string): RouteResult {
-	return { status: 400, body: { message, errors: [message] } };
 }

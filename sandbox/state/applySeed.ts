@@ -1,9 +1,10 @@
 import type { SeedData, SeedProfile, SeedResult } from '../adminApiTypes';
 import type { PlatformState } from './platformState';
 import type { Profile } from './profileStore';
+import { seedActivity, seedActivityProblem } from './seedActivity';
 import { profileView } from './stateView';
 
-/** Adds seed profiles and subscription groups straight into the state, without /users/track's rules. */
+/** Adds seed profiles (with their events and purchases) and subscription groups straight into the state, without /users/track's rules. */
 export function applySeed(state: PlatformState, data: Pick<SeedData, 'profiles' | 'subscriptionGroups'>, now: Date): SeedResult {
 	for (const groupId of data.subscriptionGroups ?? []) state.subscriptionGroups.ensure(groupId);
 	const created = (data.profiles ?? []).map((seed) => seedProfile(state, seed, now));
@@ -13,6 +14,8 @@ export function applySeed(state: PlatformState, data: Pick<SeedData, 'profiles' 
 function seedProfile(state: PlatformState, seed: SeedProfile, now: Date): Profile {
 	const taken = identifiersInUse(state, seed);
 	if (taken) throw new SeedError(taken);
+	const badActivity = seedActivityProblem(seed.events ?? [], seed.purchases ?? []);
+	if (badActivity) throw new SeedError(badActivity);
 	const profile = state.profiles.create({ external_id: seed.external_id, email: seed.email, phone: seed.phone }, now);
 	for (const alias of seed.user_aliases ?? []) state.profiles.addAlias(profile, alias);
 	for (const id of seed.deprecated_external_ids ?? []) state.profiles.addDeprecatedExternalId(profile, id);
@@ -22,6 +25,7 @@ function seedProfile(state: PlatformState, seed: SeedProfile, now: Date): Profil
 	for (const [groupId, groupState] of Object.entries(seed.subscription_groups ?? {})) {
 		state.subscriptionGroups.set(groupId, profile.service_id, groupState);
 	}
+	seedActivity(state, profile, seed.events ?? [], seed.purchases ?? [], now);
 	return profile;
 }
 

@@ -95,10 +95,21 @@ export class ProfileStore {
 		return [...(this.byEmailIndex.get(email.toLowerCase()) ?? [])];
 	}
 
+	allWithPhone(phone: string): Profile[] {
+		return [...(this.byPhoneIndex.get(phone) ?? [])];
+	}
+
 	setExternalId(profile: Profile, externalId: string): void {
 		if (profile.external_id !== undefined) this.byExternalIdIndex.delete(profile.external_id);
 		profile.external_id = externalId;
 		this.byExternalIdIndex.set(externalId, profile);
+	}
+
+	/** The new ID becomes primary; the old one stays as a deprecated ID that still finds the profile. */
+	renameExternalId(profile: Profile, newExternalId: string): void {
+		if (profile.external_id !== undefined) profile.deprecated_external_ids.push(profile.external_id);
+		profile.external_id = newExternalId;
+		this.byExternalIdIndex.set(newExternalId, profile);
 	}
 
 	addDeprecatedExternalId(profile: Profile, externalId: string): void {
@@ -121,6 +132,19 @@ export class ProfileStore {
 		moveInIndex(this.byPhoneIndex, profile, profile.phone, phone);
 		profile.phone = phone;
 		if (phone === undefined) delete profile.phone;
+	}
+
+	/** Drops the profile and every identifier that found it (a merged-away anonymous profile). */
+	remove(profile: Profile): void {
+		this.byServiceIdIndex.delete(profile.service_id);
+		for (const id of [profile.external_id, ...profile.deprecated_external_ids]) {
+			if (id !== undefined && this.byExternalIdIndex.get(id) === profile) this.byExternalIdIndex.delete(id);
+		}
+		for (const alias of profile.user_aliases) {
+			if (this.byAliasIndex.get(aliasKey(alias)) === profile) this.byAliasIndex.delete(aliasKey(alias));
+		}
+		moveInIndex(this.byEmailIndex, profile, profile.email?.toLowerCase(), undefined);
+		moveInIndex(this.byPhoneIndex, profile, profile.phone, undefined);
 	}
 
 	touch(profile: Profile, now: Date): void {

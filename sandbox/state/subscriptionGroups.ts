@@ -17,6 +17,11 @@ export class SubscriptionGroupStore {
 		this.groups.get(groupId)?.set(serviceId, state);
 	}
 
+	/** Drops a removed profile's states. */
+	forget(serviceId: string): void {
+		for (const members of this.groups.values()) members.delete(serviceId);
+	}
+
 	/** The groups this profile has a state in. */
 	statesOf(serviceId: string): Record<string, SubscriptionState> {
 		const out: Record<string, SubscriptionState> = {};

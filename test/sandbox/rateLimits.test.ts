@@ -59,6 +59,24 @@ describe('sandbox: rate limits', () => {
 		expect((await sandbox.track(oneAttribute)).headers.get('x-ratelimit-limit')).toBe('3000');
 	});
 
+	it('counts each new endpoint against its own group', async () => {
+		const calls: Array<[string, unknown, string]> = [
+			['/users/export/ids', { external_ids: ['x'], fields_to_export: ['external_id'] }, '250'],
+			['/users/identify', { aliases_to_identify: [{ external_id: 'x', user_alias: { alias_name: 'a', alias_label: 'b' } }] }, '20000'],
+			['/users/external_ids/rename', { external_id_renames: [{ current_external_id: 'x', new_external_id: 'y' }] }, '1000'],
+			['/v2/subscription/status/set', { subscription_groups: [{ subscription_group_id: 'g', subscription_state: 'subscribed', external_ids: ['x'] }] }, '5000'],
+		];
+		for (const [path, body, limit] of calls) {
+			const answer = await sandbox.call('POST', path, body);
+			expect([path, answer.status, answer.headers.get('x-ratelimit-limit'), answer.headers.get('x-ratelimit-remaining')]).toEqual([
+				path,
+				201,
+				limit,
+				String(Number(limit) - 1),
+			]);
+		}
+	});
+
 	it('starts from the spec Limits table', async () => {
 		const config = await sandbox.admin.configure({});
 		expect(config.rateLimits['users.track']).toEqual({ limit: 3000, windowMs: 3000 });
