@@ -12,6 +12,8 @@ const shapes: Array<[string, Piece[], Packing]> = [
 	['a shared limit above the per-slot one', [...pieces('events', 150), ...pieces('attributes', 10)], { perSlot: 75, perRequest: 80 }],
 	['groups never share', [...pieces('events', 10, 'a'), ...pieces('events', 10, 'b')], { perSlot: 75 }],
 	['a few slots per request', [...pieces('x', 3), ...pieces('y', 3), ...pieces('z', 3)], { perSlot: 50, slotsPerRequest: 2 }],
+	['elements of 50 ids, several per request', [...pieces('a', 120), ...pieces('b', 30), ...pieces('c', 10)], { perSlot: 50, slotsPerRequest: 50, repeatSlots: true }],
+	['elements of 50 ids, two per request', [...pieces('a', 120), ...pieces('b', 30), ...pieces('c', 10)], { perSlot: 50, slotsPerRequest: 2, repeatSlots: true }],
 ];
 
 describe('batch planner', () => {
@@ -26,6 +28,7 @@ describe('batch planner', () => {
 			expect(Math.max(...counts)).toBeLessThanOrEqual(packing.perSlot);
 			expect(counts.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(packing.perRequest ?? Infinity);
 			expect(new Set([...request.slots.values()].flat().map((p) => p.groupKey)).size).toBe(1);
+			expect(request.slots.size).toBeLessThanOrEqual(packing.slotsPerRequest ?? Infinity);
 		}
 	});
 });

@@ -1,8 +1,8 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { ItemReader } from '../shared/engine/itemReader';
 import type { OperationSpec, Piece, PieceOutcome, PlannedRequest, RunSettings } from '../shared/engine/operation';
-import { readRequestOptions, requestOptionFields } from '../shared/fields/requestOptions';
+import { optionsCollection, readRequestOptions } from '../shared/fields/requestOptions';
 import type { UserIdentifier } from '../shared/schemas/identifiers';
 
 /** What the update, event and purchase operations share: one endpoint, one way to pack and answer. */
@@ -12,14 +12,9 @@ export type TrackSlot = 'attributes' | 'events' | 'purchases';
 const MAX_PER_ARRAY = 75;
 const MAX_COMBINED = 50;
 
-export const trackOptions = (operations: string[]): INodeProperties => ({
-	displayName: 'Options',
-	name: 'options',
-	type: 'collection',
-	placeholder: 'Add Option',
-	default: {},
-	displayOptions: { show: { operation: operations } },
-	options: [
+/** The Options of the /users/track operations: how objects are packed and resent, then the request options. */
+export const trackOptions = (show: IDisplayOptions['show']): INodeProperties =>
+	optionsCollection(show, [
 		{
 			displayName: 'Batch Size',
 			name: 'batchSize',
@@ -44,9 +39,7 @@ export const trackOptions = (operations: string[]): INodeProperties => ({
 			description:
 				'Whether to resend requests holding events or purchases after a server error, timeout or reset. The platform may have stored them already, so this can duplicate events and purchases. Attribute-only requests are resent either way.',
 		},
-		...requestOptionFields,
-	],
-});
+	]);
 
 function readTrackSettings(context: IExecuteFunctions): RunSettings {
 	const options = context.getNodeParameter('options', 0, {}) as IDataObject;

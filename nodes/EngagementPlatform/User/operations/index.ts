@@ -1,16 +1,19 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-
-import type { OperationSpec } from '../../shared/engine/operation';
+import type { NodeOperation } from '../../shared/engine/nodeOperations';
+import * as exportUsers from './exportUsers';
+import * as identifyUsers from './identifyUsers';
+import * as renameExternalIds from './renameExternalIds';
 import * as trackEvent from './trackEvent';
 import * as trackPurchase from './trackPurchase';
 import * as trackUserData from './trackUserData';
 import * as updateAttributes from './updateAttributes';
 
-interface UserOperation {
-	option: INodePropertyOptions;
-	description: INodeProperties[];
-	operation: OperationSpec;
-}
-
 /** Every operation of the User node, in the order the operation list shows them. */
-export const userOperations: UserOperation[] = [trackEvent, trackPurchase, trackUserData, updateAttributes];
+export const userOperations: NodeOperation[] = [
+	exportUsers,
+	identifyUsers,
+	renameExternalIds,
+	trackEvent,
+	trackPurchase,
+	trackUserData,
+	updateAttributes,
+];

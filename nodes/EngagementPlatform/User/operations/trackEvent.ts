@@ -5,7 +5,7 @@ import { readUserIdentifier, userIdentifierFields } from '../../shared/fields/us
 import { parseOrThrow } from '../../shared/schemas/parse';
 import { trackEvent } from '../../shared/schemas/trackObjects';
 import { occurrenceAdditionalFields, timeField } from '../trackFields';
-import { trackPiece, usersTrackOperation } from '../usersTrack';
+import { trackOptions, trackPiece, usersTrackOperation } from '../usersTrack';
 
 export const option: INodePropertyOptions = {
 	name: 'Track Event',
@@ -31,6 +31,7 @@ export const description: INodeProperties[] = [
 	...keyValueOrJsonFields({ name: 'properties', displayName: 'Event Properties', noun: 'Property', show, example: '{"form": "newsletter", "score": 7}' }),
 	occurrenceAdditionalFields(show, 'event'),
 
+	trackOptions(show),
 ];
 
 export const operation = usersTrackOperation((item) => {

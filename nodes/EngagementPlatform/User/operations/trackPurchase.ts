@@ -5,7 +5,7 @@ import { readUserIdentifier, userIdentifierFields } from '../../shared/fields/us
 import { parseOrThrow } from '../../shared/schemas/parse';
 import { trackPurchase } from '../../shared/schemas/trackObjects';
 import { occurrenceAdditionalFields, timeField } from '../trackFields';
-import { trackPiece, usersTrackOperation } from '../usersTrack';
+import { trackOptions, trackPiece, usersTrackOperation } from '../usersTrack';
 
 export const option: INodePropertyOptions = {
 	name: 'Track Purchase',
@@ -58,6 +58,7 @@ export const description: INodeProperties[] = [
 	...keyValueOrJsonFields({ name: 'properties', displayName: 'Purchase Properties', noun: 'Property', show, example: '{"order_id": "1001", "gift": false}' }),
 	occurrenceAdditionalFields(show, 'purchase'),
 
+	trackOptions(show),
 ];
 
 export const operation = usersTrackOperation((item) => {

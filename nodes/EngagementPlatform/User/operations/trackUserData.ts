@@ -6,7 +6,7 @@ import { keyValueOrJsonFields, readKeyValueOrJson } from '../../shared/fields/ke
 import { readUserIdentifier, userIdentifierFields } from '../../shared/fields/userIdentifier';
 import { parseOrThrow } from '../../shared/schemas/parse';
 import { trackAttributes, trackEvent, trackPurchase } from '../../shared/schemas/trackObjects';
-import { trackPiece, usersTrackOperation } from '../usersTrack';
+import { trackOptions, trackPiece, usersTrackOperation } from '../usersTrack';
 
 export const option: INodePropertyOptions = {
 	name: 'Track User Data',
@@ -36,6 +36,7 @@ export const description: INodeProperties[] = [
 		hint: 'An array of purchases, e.g. {{ $json.line_items.map(l => ({product_id: l.sku, currency: "USD", price: l.price, quantity: l.quantity, time: $json.created_at})) }}',
 		displayOptions: { show },
 	},
+	trackOptions(show),
 ];
 
 export const operation = usersTrackOperation((item) => {

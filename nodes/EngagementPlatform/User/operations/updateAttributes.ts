@@ -6,7 +6,7 @@ import { readUserIdentifier, userIdentifierFields } from '../../shared/fields/us
 import { parseOrThrow } from '../../shared/schemas/parse';
 import { trackAttributes } from '../../shared/schemas/trackObjects';
 import { updateExistingOnlyField } from '../trackFields';
-import { trackPiece, usersTrackOperation } from '../usersTrack';
+import { trackOptions, trackPiece, usersTrackOperation } from '../usersTrack';
 
 export const option: INodePropertyOptions = {
 	name: 'Update Attributes',
@@ -72,6 +72,7 @@ export const description: INodeProperties[] = [
 
 		],
 	},
+	trackOptions(show),
 ];
 
 export const operation = usersTrackOperation((item) => {

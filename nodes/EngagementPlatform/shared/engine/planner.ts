@@ -6,8 +6,13 @@ export interface Packing {
 	perSlot: number;
 	/** Most pieces of all slots together in one request (e.g. 50 combined updates). */
 	perRequest?: number;
-	/** Most distinct slots in one request (e.g. elements of a subscription request). */
+	/** Most slots (or, with repeatSlots, slot chunks) in one request. */
 	slotsPerRequest?: number;
+	/**
+	 * A slot may fill several chunks of `perSlot` pieces in one request, keyed `<slot>#<n>`
+	 * (e.g. several subscription elements of 50 ids for the same group and state).
+	 */
+	repeatSlots?: boolean;
 }
 
 /**
@@ -47,12 +52,14 @@ function planGroup<Payload>(groupKey: string, pieces: Array<Piece<Payload>>, pac
 		// The slot with the most left goes first, so a shared per-request limit is spent where it is scarce.
 		slotQueues.sort((a, b) => b.queue.length - b.next - (a.queue.length - a.next));
 		for (const q of slotQueues) {
-			if (request.pieceCount >= perRequest || request.slots.size >= slotsPerRequest) break;
-			if (q.next >= q.queue.length) continue;
-			const take = Math.min(packing.perSlot, perRequest - request.pieceCount, q.queue.length - q.next);
-			request.slots.set(q.slot, q.queue.slice(q.next, q.next + take));
-			request.pieceCount += take;
-			q.next += take;
+			let chunk = 0;
+			while (q.next < q.queue.length && request.pieceCount < perRequest && request.slots.size < slotsPerRequest) {
+				const take = Math.min(packing.perSlot, perRequest - request.pieceCount, q.queue.length - q.next);
+				request.slots.set(packing.repeatSlots ? `${q.slot}#${chunk++}` : q.slot, q.queue.slice(q.next, q.next + take));
+				request.pieceCount += take;
+				q.next += take;
+				if (!packing.repeatSlots) break;
+			}
 		}
 		requests.push(request);
 	}
@@ -73,7 +80,12 @@ export function fewestRequests(pieces: Array<Piece<unknown>>, packing: Packing):
 		const all = counts.reduce((sum, n) => sum + n, 0);
 		const bySlot = Math.max(...counts.map((n) => Math.ceil(n / packing.perSlot)));
 		const byTotal = packing.perRequest ? Math.ceil(all / packing.perRequest) : 0;
-		const bySlotCount = packing.slotsPerRequest ? Math.ceil(counts.length / packing.slotsPerRequest) : 0;
+		const chunks = packing.repeatSlots ? counts.reduce((sum, n) => sum + Math.ceil(n / packing.perSlot), 0) : counts.length;
+		const bySlotCount = packing.slotsPerRequest ? Math.ceil(chunks / packing.slotsPerRequest) : 0;
+		if (packing.repeatSlots) {
+			total += Math.max(bySlotCount, byTotal, 1);
+			continue;
+		}
 		total += Math.max(bySlot, byTotal, bySlotCount);
 	}
 	return total;

@@ -1,4 +1,7 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import type { RunSettings } from '../engine/operation';
+import type { Packing } from '../engine/planner';
 
 /** Options every operation has: how long to wait, how many requests at once. */
 export const requestOptionFields: INodeProperties[] = [
@@ -41,4 +44,26 @@ export function readRequestOptions(options: IDataObject): RequestOptions {
 		parallelRequests: Math.max(1, Math.floor(Number(options.parallelRequests ?? 4))),
 		maxRateLimitWaitMs: Number(options.maxRateLimitWaitSeconds ?? 300) * 1000,
 	};
+}
+
+/** The "Options" collection of an operation: `extra` options first, then the request options. */
+export function optionsCollection(show: IDisplayOptions['show'], extra: INodeProperties[] = []): INodeProperties {
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: { show },
+		options: [...extra, ...requestOptionFields],
+	};
+}
+
+/** Settings of an operation whose packing is fixed and whose options are the request options. */
+export function fixedPackingSettings(packing: Packing): (context: IExecuteFunctions) => RunSettings {
+	return (context) => ({
+		packing,
+		resendUnsafe: false,
+		...readRequestOptions(context.getNodeParameter('options', 0, {}) as IDataObject),
+	});
 }

@@ -5,7 +5,7 @@ import type { ItemReader } from '../engine/itemReader';
 import type { UserIdentifier } from '../schemas/identifiers';
 import { E164, EMAIL } from '../schemas/identifiers';
 
-type IdentifierKind = 'external_id' | 'user_alias' | 'email' | 'phone' | 'service_id';
+export type IdentifierKind = 'external_id' | 'user_alias' | 'email' | 'phone' | 'service_id' | 'device_id';
 
 const LABELS: Record<IdentifierKind, string> = {
 	external_id: 'External ID',
@@ -13,7 +13,11 @@ const LABELS: Record<IdentifierKind, string> = {
 	email: 'Email',
 	phone: 'Phone',
 	service_id: 'Service ID',
+	device_id: 'Device ID',
 };
+
+/** The ways /users/track objects accept; export also takes a device ID. */
+const TRACK_KINDS: IdentifierKind[] = ['external_id', 'user_alias', 'email', 'phone', 'service_id'];
 
 /** The field(s) of each way of identifying a user. */
 const FIELDS_BY_KIND: Record<IdentifierKind, INodeProperties[]> = {
@@ -51,6 +55,16 @@ const FIELDS_BY_KIND: Record<IdentifierKind, INodeProperties[]> = {
 			hint: 'In E.164 format: a plus sign, the country code and the number',
 		},
 	],
+	device_id: [
+		{
+			displayName: 'Device ID',
+			name: 'deviceId',
+			type: 'string',
+			default: '',
+			required: true,
+			description: 'The device ID an SDK reports for the device',
+		},
+	],
 	service_id: [
 		{
 			displayName: 'Service ID',
@@ -66,7 +80,7 @@ const FIELDS_BY_KIND: Record<IdentifierKind, INodeProperties[]> = {
 /** "Identify User By" and the field(s) of each way, shown under `show`. Every list starts with external_id. */
 export function userIdentifierFields(
 	show: IDisplayOptions['show'],
-	kinds: IdentifierKind[] = Object.keys(LABELS) as IdentifierKind[],
+	kinds: IdentifierKind[] = TRACK_KINDS,
 ): INodeProperties[] {
 	return [
 		{
@@ -108,6 +122,8 @@ export function readUserIdentifier(item: ItemReader): UserIdentifier {
 		}
 		case 'service_id':
 			return { service_id: item.string('serviceId', 'Service ID') };
+		case 'device_id':
+			return { device_id: item.string('deviceId', 'Device ID') };
 		default:
 			throw new ItemInputError('Identify User By', `"${String(kind)}" is not a way to identify a user`, 'Pick one of the listed options.');
 	}

@@ -17,4 +17,5 @@ export type UserIdentifier =
 	| { user_alias: UserAlias }
 	| { email: string }
 	| { phone: string }
-	| { service_id: string };
+	| { service_id: string }
+	| { device_id: string };

@@ -1,0 +1,30 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import type { NodeOperation } from '../shared/engine/nodeOperations';
+import { executeChosenOperation, operationProperties } from '../shared/engine/nodeOperations';
+import * as setGroupState from './operations/setGroupState';
+
+const operations: NodeOperation[] = [setGroupState];
+
+export class EngagementPlatformSubscription implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Engagement Platform Subscription',
+		name: 'engagementPlatformSubscription',
+		icon: { light: 'file:../../../icons/engagementPlatform.svg', dark: 'file:../../../icons/engagementPlatform.dark.svg' },
+		group: ['output'],
+		version: 1,
+		subtitle: '={{$parameter["operation"]}}',
+		description: 'Subscribe and unsubscribe users from subscription groups, in batches',
+		defaults: { name: 'Engagement Platform Subscription' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'engagementPlatformApi', required: true }],
+		properties: operationProperties(operations, 'setGroupState'),
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await executeChosenOperation(this, operations);
+	}
+}

@@ -1,0 +1,177 @@
+import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import { ItemInputError } from '../../shared/engine/itemInputError';
+import type { OperationSpec, Piece, PieceOutcome, PlannedRequest } from '../../shared/engine/operation';
+import { fixedPackingSettings, optionsCollection } from '../../shared/fields/requestOptions';
+import type { IdentifierKind } from '../../shared/fields/userIdentifier';
+import { readUserIdentifier, userIdentifierFields } from '../../shared/fields/userIdentifier';
+import type { UserAlias } from '../../shared/schemas/identifiers';
+
+export const option: INodePropertyOptions = {
+	name: 'Export by Identifier',
+	value: 'exportUsers',
+	action: 'Export users by identifier',
+	description: 'Get user profiles by external ID, alias, email, phone, device ID or service ID',
+};
+
+const show = { operation: ['exportUsers'] };
+
+/** The fields of the spec's user export object. */
+const EXPORT_FIELDS = [
+	'apps', 'attributed_ad', 'attributed_adgroup', 'attributed_campaign', 'attributed_source', 'campaigns_received',
+	'canvases_received', 'cards_clicked', 'country', 'created_at', 'custom_attributes', 'custom_events', 'devices', 'dob',
+	'email', 'email_subscribe', 'external_id', 'first_name', 'gender', 'home_city', 'language', 'last_coordinates',
+	'last_name', 'phone', 'purchases', 'push_opted_in_at', 'push_subscribe', 'push_tokens', 'random_bucket',
+	'service_id', 'time_zone', 'total_revenue', 'user_aliases',
+];
+const ALL_FIELDS = '__all__';
+const DEFAULT_FIELDS = [
+	'external_id', 'user_aliases', 'service_id', 'created_at', 'first_name', 'last_name', 'email', 'phone', 'country',
+	'language', 'time_zone', 'email_subscribe', 'push_subscribe', 'custom_attributes', 'custom_events', 'purchases',
+];
+/** Always exported: they pair each returned user with the item that asked for it. */
+const PAIRING_FIELDS = ['external_id', 'user_aliases'];
+
+/** external_ids and user_aliases pack 50 to a request; the other identifiers go one per request. */
+const SLOT_OF: Record<IdentifierKind, string> = {
+	external_id: 'external_ids',
+	user_alias: 'user_aliases',
+	email: 'email_address',
+	phone: 'phone',
+	device_id: 'device_id',
+	service_id: 'service_id',
+};
+const BATCHED_SLOTS = new Set(['external_ids', 'user_aliases']);
+
+export const description: INodeProperties[] = [
+	...userIdentifierFields(show, ['external_id', 'user_alias', 'email', 'phone', 'device_id', 'service_id']),
+	{
+		displayName: 'Fields to Export',
+		name: 'fieldsToExport',
+		type: 'multiOptions',
+		options: [
+			{ name: 'All Fields', value: ALL_FIELDS },
+			...EXPORT_FIELDS.map((field) => ({ name: field, value: field })),
+		],
+		default: [...DEFAULT_FIELDS],
+		description:
+			'Which profile fields to return. Fewer fields answer faster. External ID and user aliases always come back, to pair users with items. A field missing from a profile means null, false or empty.',
+		displayOptions: { show },
+	},
+	optionsCollection(show, [
+		{
+			displayName: 'Drop Users Not Found',
+			name: 'dropNotFound',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to output nothing for an identifier that matches no user, instead of an item with status "not_found"',
+		},
+	]),
+];
+
+/** What an export piece carries: the identifier's value, the fields asked for, and the drop option. */
+interface ExportPayload extends IDataObject {
+	value: string | UserAlias;
+	fields: string[];
+	dropNotFound: boolean;
+}
+
+const payloadOf = (piece: Piece) => piece.payload as ExportPayload;
+
+export const operation: OperationSpec = {
+	endpoint: {
+		method: 'POST',
+		path: '/users/export/ids',
+		rateLimitGroup: 'users.export.ids',
+		permission: 'users.export.ids',
+		credentialType: 'engagementPlatformApi',
+	},
+	settings: fixedPackingSettings({ perSlot: 50 }),
+	readItem(item) {
+		const identifier = readUserIdentifier(item);
+		const [kind, value] = Object.entries(identifier)[0] as [IdentifierKind, string | UserAlias];
+		const chosen = item.raw('fieldsToExport', DEFAULT_FIELDS) as string[];
+		if (!Array.isArray(chosen) || chosen.length === 0) {
+			throw new ItemInputError('Fields to Export', 'is empty', 'Pick at least one field, or "All Fields".');
+		}
+		const fields = chosen.includes(ALL_FIELDS) ? EXPORT_FIELDS : [...new Set([...PAIRING_FIELDS, ...chosen])].sort();
+		const slot = SLOT_OF[kind];
+		const payload: ExportPayload = { value, fields, dropNotFound: (item.collection('options').dropNotFound as boolean) === true };
+		// Items asking for the same fields share requests; a one-per-request identifier gets its own group.
+		const groupKey = fields.join(',') + (BATCHED_SLOTS.has(slot) ? '' : `|${item.itemIndex}`);
+		return [{ itemIndex: item.itemIndex, slot, groupKey, payload, subject: identifier as IDataObject }];
+	},
+	buildBody(request) {
+		const body: IDataObject = {};
+		for (const [slot, pieces] of request.slots) {
+			body[slot] = BATCHED_SLOTS.has(slot) ? pieces.map((piece) => payloadOf(piece).value) : payloadOf(pieces[0]).value;
+			body.fields_to_export = payloadOf(pieces[0]).fields;
+		}
+		return body;
+	},
+	isSafeToResend: () => true,
+	readResponse: pairUsersWithPieces,
+	itemResult(_, [{ piece, outcome }]) {
+		const users = (outcome.ok && (outcome.data?.users as IDataObject[] | undefined)) || [];
+		if (users.length > 0) return users;
+		return payloadOf(piece).dropNotFound ? [] : [{ status: 'not_found', ...piece.subject }];
+	},
+};
+
+/**
+ * Gives each piece the exported users that answer it: by external ID or alias for batched
+ * identifiers, every returned user for a one-per-request identifier (an email may be shared).
+ * A requested external ID that matched no user directly and is not in invalid_user_ids was found
+ * under its primary ID (it was a deprecated one): when exactly one such ID and one unclaimed user
+ * remain they are paired; otherwise those items get an error asking to export them one by one.
+ */
+function pairUsersWithPieces(response: { body: IDataObject }, request: PlannedRequest): Map<Piece, PieceOutcome> {
+	const users = (Array.isArray(response.body.users) ? response.body.users : []) as IDataObject[];
+	const invalid = new Set((response.body.invalid_user_ids as string[] | undefined) ?? []);
+	const outcomes = new Map<Piece, PieceOutcome>();
+	const claimed = new Set<IDataObject>();
+	const unresolved: Piece[] = [];
+
+	for (const [slot, pieces] of request.slots) {
+		for (const piece of pieces) {
+			const { value } = payloadOf(piece);
+			const matching = BATCHED_SLOTS.has(slot) ? users.filter((user) => answers(user, slot, value)) : users;
+			matching.forEach((user) => claimed.add(user));
+			if (matching.length > 0 || !BATCHED_SLOTS.has(slot) || isInvalid(invalid, value)) {
+				outcomes.set(piece, { ok: true, data: { users: matching } });
+			} else {
+				unresolved.push(piece);
+			}
+		}
+	}
+	const unclaimed = users.filter((user) => !claimed.has(user));
+	for (const piece of unresolved) {
+		if (unresolved.length === 1 && unclaimed.length === 1) {
+			outcomes.set(piece, { ok: true, data: { users: unclaimed }, warnings: ['Found under another external ID: the one given may be deprecated'] });
+		} else {
+			outcomes.set(piece, {
+				ok: false,
+				error: {
+					message: 'The platform found this user under another external ID, and the answer cannot tell which item it belongs to',
+					description:
+						'The external ID given is probably a deprecated one. Export these items one at a time (for example through Loop Over Items with a batch size of 1) to pair each with its user.',
+					delivery: 'not_applied',
+				},
+			});
+		}
+	}
+	return outcomes;
+}
+
+function answers(user: IDataObject, slot: string, value: string | UserAlias): boolean {
+	if (slot === 'external_ids') return user.external_id === value;
+	const alias = value as UserAlias;
+	return ((user.user_aliases as UserAlias[] | undefined) ?? []).some(
+		(candidate) => candidate.alias_name === alias.alias_name && candidate.alias_label === alias.alias_label,
+	);
+}
+
+/** invalid_user_ids names external IDs as given and aliases by their alias_name. */
+function isInvalid(invalid: Set<string>, value: string | UserAlias): boolean {
+	return invalid.has(typeof value === 'string' ? value : value.alias_name);
+}

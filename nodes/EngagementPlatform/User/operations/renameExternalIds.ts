@@ -1,0 +1,95 @@
+import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import { ItemInputError } from '../../shared/engine/itemInputError';
+import type { OperationSpec, Piece, PieceOutcome, PlannedRequest } from '../../shared/engine/operation';
+import { fixedPackingSettings, optionsCollection } from '../../shared/fields/requestOptions';
+
+export const option: INodePropertyOptions = {
+	name: 'Rename External ID',
+	value: 'renameExternalIds',
+	action: 'Rename a user s external ID',
+	description: "Give a user a new external ID; the old one stays usable as a deprecated ID",
+};
+
+const show = { operation: ['renameExternalIds'] };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Current External ID',
+		name: 'currentExternalId',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. crm-1001',
+		description: "The user's primary external ID (not a deprecated one)",
+		displayOptions: { show },
+	},
+	{
+		displayName: 'New External ID',
+		name: 'newExternalId',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. 7f3c9a2e-1b4d-4c8e-9a6f-2d1e0b3c4a5f',
+		description: 'An ID no user has, as primary or deprecated ID',
+		displayOptions: { show },
+	},
+	optionsCollection(show),
+];
+
+export const operation: OperationSpec = {
+	endpoint: {
+		method: 'POST',
+		path: '/users/external_ids/rename',
+		rateLimitGroup: 'users.external_ids.rename',
+		permission: 'users.external_ids.rename',
+		credentialType: 'engagementPlatformApi',
+	},
+	settings: fixedPackingSettings({ perSlot: 50 }),
+	readItem(item) {
+		const current_external_id = item.string('currentExternalId', 'Current External ID');
+		const new_external_id = item.string('newExternalId', 'New External ID');
+		if (current_external_id === new_external_id) {
+			throw new ItemInputError('New External ID', 'is the same as the current one', 'Give a different new ID.');
+		}
+		const payload = { current_external_id, new_external_id };
+		return [{ itemIndex: item.itemIndex, slot: 'external_id_renames', groupKey: '', payload, subject: payload }];
+	},
+	buildBody: (request) => ({ external_id_renames: request.slots.get('external_id_renames')!.map((p) => p.payload) }),
+	// After an unclear failure a resend would report "does not exist" for a rename that was applied.
+	isSafeToResend: () => false,
+	readResponse: readRenameResponse,
+	itemResult: (_, [{ piece }]) => [{ status: 'renamed', ...piece.subject }],
+};
+
+/**
+ * rename_errors holds one entry per refused rename, each naming the index of its object in
+ * the request ([index, message] as the platform sends it); the rest were renamed.
+ */
+function readRenameResponse(response: { body: IDataObject }, request: PlannedRequest): Map<Piece, PieceOutcome> {
+	const pieces = request.slots.get('external_id_renames') ?? [];
+	const outcomes = new Map<Piece, PieceOutcome>();
+	for (const entry of (response.body.rename_errors as unknown[] | undefined) ?? []) {
+		const parts = Array.isArray(entry) ? entry : [entry];
+		const index = parts.find((part): part is number => typeof part === 'number') ?? indexInText(parts);
+		const message = parts.filter((part) => typeof part === 'string').join('; ') || JSON.stringify(entry);
+		const piece = index === undefined ? undefined : pieces[index];
+		if (!piece) continue;
+		outcomes.set(piece, {
+			ok: false,
+			error: {
+				message: `The platform refused this rename: ${message}`,
+				description:
+					'The current ID must be a primary (not deprecated) ID, the new ID must be unused as primary or deprecated ID, and the two must differ.',
+				delivery: 'not_applied',
+			},
+		});
+	}
+	for (const piece of pieces) if (!outcomes.has(piece)) outcomes.set(piece, { ok: true });
+	return outcomes;
+}
+
+function indexInText(parts: unknown[]): number | undefined {
+	const match = parts.map(String).join(' ').match(/index\D*(\d+)/i);
+	return match ? Number(match[1]) : undefined;
+}

@@ -1,0 +1,35 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { OperationSpec } from './operation';
+import { runOperation } from './runOperation';
+
+/** One operation of a node: its entry in the Operation list, its fields, and its declaration. */
+export interface NodeOperation {
+	option: INodePropertyOptions;
+	description: INodeProperties[];
+	operation: OperationSpec;
+}
+
+/** The Operation selector followed by every operation's fields. */
+export function operationProperties(operations: NodeOperation[], defaultOperation: string): INodeProperties[] {
+	return [
+		{
+			displayName: 'Operation',
+			name: 'operation',
+			type: 'options',
+			noDataExpression: true,
+			options: operations.map(({ option }) => option),
+			default: defaultOperation,
+		},
+		...operations.flatMap(({ description }) => description),
+	];
+}
+
+/** A node's execute: the chosen operation's declaration, run by the engine. */
+export async function executeChosenOperation(context: IExecuteFunctions, operations: NodeOperation[]): Promise<INodeExecutionData[][]> {
+	const chosen = context.getNodeParameter('operation', 0) as string;
+	const declaration = operations.find(({ option }) => option.value === chosen);
+	if (!declaration) throw new NodeOperationError(context.getNode(), `The operation "${chosen}" is not supported`);
+	return await runOperation(context, declaration.operation);
+}
