@@ -4,6 +4,7 @@ import type { RunResult } from '../harness';
 import { runWorkflow } from '../harness';
 
 export const USER_NODE = 'n8n-nodes-engagement-platform.engagementPlatformUser';
+export const SUBSCRIPTION_NODE = 'n8n-nodes-engagement-platform.engagementPlatformSubscription';
 
 export interface UserRun {
 	items: IDataObject[];
@@ -14,9 +15,14 @@ export interface UserRun {
 }
 
 /** Runs the User node on `items` in n8n's engine, as a workflow Start → User. */
-export async function runUserNode({ items, parameters, endpoint, apiKey, continueOnFail }: UserRun): Promise<RunResult> {
+export async function runUserNode(run: UserRun): Promise<RunResult> {
+	return await runNode(USER_NODE, run);
+}
+
+/** Runs one of our nodes, named "User" whatever its type, on `items`: Start → node. */
+export async function runNode(type: string, { items, parameters, endpoint, apiKey, continueOnFail }: UserRun): Promise<RunResult> {
 	return await runWorkflow({
-		nodes: [{ name: 'User', type: USER_NODE, parameters, continueOnFail }],
+		nodes: [{ name: 'User', type, parameters, continueOnFail }],
 		connections: { Start: { main: [[{ node: 'User', type: 'main', index: 0 }]] } },
 		items,
 		credentials: { engagementPlatformApi: { restEndpoint: endpoint, apiKey } },

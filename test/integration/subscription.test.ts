@@ -1,0 +1,93 @@
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { useSandbox } from './sandboxLifecycle';
+import { SUBSCRIPTION_NODE, runNode } from './userNode';
+
+const { sandbox, client, apiKey } = useSandbox();
+
+const run = async (items: IDataObject[], parameters: INodeParameters, continueOnFail = false) =>
+	await runNode(SUBSCRIPTION_NODE, { items, parameters, endpoint: sandbox().url, apiKey, continueOnFail });
+
+const setState = (identifyBy: string, field: string): INodeParameters => ({
+	operation: 'setGroupState',
+	subscriptionGroupId: '={{ $json.group }}',
+	subscriptionState: '={{ $json.state }}',
+	identifyBy,
+	[field]: '={{ $json.id }}',
+});
+
+type Element = { subscription_group_id: string; subscription_state: string; external_ids?: string[]; emails?: string[]; phones?: string[] };
+
+describe('Subscription node: Set Group State', () => {
+	test('130 newsletter sign-ups and 20 opt-outs become one request of four elements of at most 50', async () => {
+		await client().seed({ profiles: Array.from({ length: 150 }, (_, i) => ({ external_id: `crm-${i}` })) });
+		const items = Array.from({ length: 150 }, (_, i) => ({
+			id: `crm-${i}`,
+			group: 'newsletter',
+			state: i < 130 ? 'subscribed' : 'unsubscribed',
+		}));
+
+		const result = await run(items, setState('external_id', 'externalId'));
+
+		expect(result.error).toBeUndefined();
+		const requests = await client().requests({ path: '/v2/subscription/status/set' });
+		expect(requests).toHaveLength(1);
+		const elements = (requests[0].body as { subscription_groups: Element[] }).subscription_groups;
+		expect(elements.map((e) => [e.subscription_state, e.external_ids?.length])).toEqual([
+			['subscribed', 50],
+			['subscribed', 50],
+			['subscribed', 30],
+			['unsubscribed', 20],
+		]);
+		const groups = (await client().state()).subscriptionGroups.newsletter;
+		expect(Object.values(groups).filter((state) => state === 'subscribed')).toHaveLength(130);
+		expect(Object.values(groups).filter((state) => state === 'unsubscribed')).toHaveLength(20);
+		expect(result.output('User')[140]).toEqual({
+			json: { status: 'set', subscription_group_id: 'newsletter', subscription_state: 'unsubscribed', external_id: 'crm-140' },
+			pairedItem: { item: 140 },
+		});
+	});
+
+	test('an email updates every profile that shares it', async () => {
+		await client().seed({
+			profiles: [
+				{ external_id: 'web', email: 'pat@example.com' },
+				{ external_id: 'app', email: 'pat@example.com' },
+			],
+		});
+
+		await run([{ id: 'pat@example.com', group: 'offers', state: 'subscribed' }], setState('email', 'email'));
+
+		const { profiles } = await client().state();
+		expect(profiles.map((p) => p.subscription_groups.offers)).toEqual(['subscribed', 'subscribed']);
+	});
+
+	test('emails and phones never share an element', async () => {
+		const emails = [{ id: 'a@example.com', group: 'g', state: 'subscribed' }];
+		const phones = [{ id: '+14155552671', group: 'g', state: 'subscribed' }];
+
+		await run(emails, setState('email', 'email'));
+		await run(phones, setState('phone', 'phone'));
+
+		const bodies = (await client().requests({ path: '/v2/subscription/status/set' })).map((r) => (r.body as { subscription_groups: Element[] }).subscription_groups);
+		expect(bodies).toEqual([
+			[{ subscription_group_id: 'g', subscription_state: 'subscribed', emails: ['a@example.com'] }],
+			[{ subscription_group_id: 'g', subscription_state: 'subscribed', phones: ['+14155552671'] }],
+		]);
+	});
+
+	test('a phone not in E.164 is refused on its item; the others are still set', async () => {
+		const items = [
+			{ id: '+14155552671', group: 'sms', state: 'subscribed' },
+			{ id: '0171 5550', group: 'sms', state: 'subscribed' },
+		];
+
+		const result = await run(items, setState('phone', 'phone'), true);
+
+		expect(result.output('User')[0].json.status).toBe('set');
+		expect(result.output('User')[1].json).toMatchObject({ field: 'Phone', delivery: 'invalid' });
+		expect((await client().requests({ path: '/v2/subscription/status/set' }))[0].body).toEqual({
+			subscription_groups: [{ subscription_group_id: 'sms', subscription_state: 'subscribed', phones: ['+14155552671'] }],
+		});
+	});
+});
