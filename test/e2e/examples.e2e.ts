@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { Sandbox } from '../../sandbox';
 import { DEMO_API_KEY, SandboxClient, startSandbox } from '../../sandbox';
-import { expectationProblems, loadExamples } from '../support/examples';
+import { expectationProblems, loadExamples, prepareSandbox } from '../support/examples';
 import { ensureN8nApp } from './support/n8nApp';
 import { N8nInstance } from './support/n8nInstance';
 
@@ -38,7 +38,7 @@ afterAll(async () => {
 
 describe('example workflows in the n8n application', () => {
 	test.each(examples.map((example) => [example.name, example] as const))('%s does what it declares', async (_, example) => {
-		await client.reset();
+		await prepareSandbox(example.expectation, client);
 
 		const run = await n8n.execute(example.workflow.id);
 

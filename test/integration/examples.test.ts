@@ -1,11 +1,13 @@
 import { runExampleWorkflow } from '../harness/runExampleWorkflow';
-import { expectationProblems, loadExamples } from '../support/examples';
+import { expectationProblems, loadExamples, prepareSandbox } from '../support/examples';
 import { useSandbox } from './sandboxLifecycle';
 
 const { sandbox, client, apiKey } = useSandbox();
 
 describe('example workflows, run in-process (the end-to-end suite runs them in n8n)', () => {
 	test.each(loadExamples().map((example) => [example.name, example] as const))('%s does what it declares', async (_, example) => {
+		await prepareSandbox(example.expectation, client());
+
 		const result = await runExampleWorkflow(example.workflow, { engagementPlatformApi: { restEndpoint: sandbox().url, apiKey } });
 
 		expect(result.error).toBeUndefined();

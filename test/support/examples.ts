@@ -3,7 +3,7 @@ import path from 'node:path';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import type { SandboxClient } from '../../sandbox';
+import type { SandboxClient, SeedData } from '../../sandbox';
 import type { WorkflowFile } from '../harness/runExampleWorkflow';
 
 const EXAMPLES = path.resolve(__dirname, '../../examples');
@@ -11,6 +11,8 @@ const EXAMPLES = path.resolve(__dirname, '../../examples');
 /** What an example workflow declares it does, in `<name>.expect.json` beside it. */
 export interface ExampleExpectation {
 	description: string;
+	/** What the sandbox holds before the run (profiles to export, identify, rename ...). */
+	seed?: SeedData;
 	/** The node whose output items are checked. */
 	node: string;
 	items: number;
@@ -18,6 +20,8 @@ export interface ExampleExpectation {
 	each?: IDataObject;
 	/** Fields the first output item has. */
 	first?: IDataObject;
+	/** Fields the last output item has. */
+	last?: IDataObject;
 	/** "METHOD /path" → how many requests the sandbox received. */
 	requests?: Record<string, number>;
 	/** Counts the sandbox's stats must show. */
@@ -52,6 +56,12 @@ export function matches(expected: unknown, actual: unknown): boolean {
 	return Object.entries(expected).every(([key, value]) => matches(value, (actual as IDataObject)[key]));
 }
 
+/** Resets the sandbox to what the example starts from. */
+export async function prepareSandbox(expectation: ExampleExpectation, client: SandboxClient): Promise<void> {
+	await client.reset();
+	if (expectation.seed) await client.seed(expectation.seed);
+}
+
 /** What differs between an example's expectation and what its run produced; empty when all holds. */
 export async function expectationProblems(
 	expectation: ExampleExpectation,
@@ -64,6 +74,7 @@ export async function expectationProblems(
 		if (expectation.each && !matches(expectation.each, json)) problems.push(`item ${index} is ${JSON.stringify(json)}`);
 	});
 	if (expectation.first && !matches(expectation.first, output[0])) problems.push(`the first item is ${JSON.stringify(output[0])}`);
+	if (expectation.last && !matches(expectation.last, output.at(-1))) problems.push(`the last item is ${JSON.stringify(output.at(-1))}`);
 
 	const requests = await client.requests();
 	for (const [route, count] of Object.entries(expectation.requests ?? {})) {
