@@ -2,6 +2,7 @@ import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties }
 
 import type { ItemReader } from '../shared/engine/itemReader';
 import type { OperationSpec, Piece, PieceOutcome, PlannedRequest, RunSettings } from '../shared/engine/operation';
+import { settleRemaining } from '../shared/engine/outcomes';
 import { optionsCollection, readRequestOptions } from '../shared/fields/requestOptions';
 import type { UserIdentifier } from '../shared/schemas/identifiers';
 
@@ -115,11 +116,7 @@ function readTrackResponse(response: { body: IDataObject }, request: PlannedRequ
 			},
 		});
 	}
-	const accepted: PieceOutcome = unplaced.length > 0 ? { ok: true, warnings: unplaced } : { ok: true };
-	for (const pieces of request.slots.values()) {
-		for (const piece of pieces) if (!outcomes.has(piece)) outcomes.set(piece, accepted);
-	}
-	return outcomes;
+	return settleRemaining(request, unplaced.length > 0 ? { ok: true, warnings: unplaced } : { ok: true }, outcomes);
 }
 
 function singular(slot: TrackSlot): string {

@@ -1,6 +1,7 @@
 import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import type { OperationSpec, Piece, PieceOutcome, PlannedRequest } from '../../shared/engine/operation';
+import type { OperationSpec } from '../../shared/engine/operation';
+import { settleRemaining } from '../../shared/engine/outcomes';
 import { fixedPackingSettings, optionsCollection } from '../../shared/fields/requestOptions';
 import { readUserIdentifier, userIdentifierFields } from '../../shared/fields/userIdentifier';
 
@@ -78,10 +79,6 @@ export const operation: OperationSpec = {
 	}),
 	// Setting the same state twice leaves the same state.
 	isSafeToResend: () => true,
-	readResponse: (_: unknown, request: PlannedRequest) => {
-		const outcomes = new Map<Piece, PieceOutcome>();
-		for (const pieces of request.slots.values()) for (const piece of pieces) outcomes.set(piece, { ok: true });
-		return outcomes;
-	},
+	readResponse: (_, request) => settleRemaining(request, { ok: true }),
 	itemResult: (_, [{ piece }]) => [{ status: 'set', ...piece.subject }],
 };

@@ -2,6 +2,7 @@ import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-wor
 
 import { ItemInputError } from '../../shared/engine/itemInputError';
 import type { OperationSpec, Piece, PieceOutcome, PlannedRequest } from '../../shared/engine/operation';
+import { settleRemaining } from '../../shared/engine/outcomes';
 import { fixedPackingSettings, optionsCollection } from '../../shared/fields/requestOptions';
 import { EMAIL } from '../../shared/schemas/identifiers';
 
@@ -136,7 +137,5 @@ function readIdentifyResponse(response: { body: IDataObject }, request: PlannedR
 		Number.isFinite(processed) && processed < request.pieceCount
 			? [`The platform identified ${processed} of the ${request.pieceCount} profiles in this request; the others had no matching anonymous profile, or several matched`]
 			: undefined;
-	const outcomes = new Map<Piece, PieceOutcome>();
-	for (const pieces of request.slots.values()) for (const p of pieces) outcomes.set(p, { ok: true, warnings: shortfall });
-	return outcomes;
+	return settleRemaining(request, { ok: true, warnings: shortfall });
 }

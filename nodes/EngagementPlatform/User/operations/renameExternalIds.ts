@@ -2,6 +2,7 @@ import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-wor
 
 import { ItemInputError } from '../../shared/engine/itemInputError';
 import type { OperationSpec, Piece, PieceOutcome, PlannedRequest } from '../../shared/engine/operation';
+import { settleRemaining } from '../../shared/engine/outcomes';
 import { fixedPackingSettings, optionsCollection } from '../../shared/fields/requestOptions';
 
 export const option: INodePropertyOptions = {
@@ -85,8 +86,7 @@ function readRenameResponse(response: { body: IDataObject }, request: PlannedReq
 			},
 		});
 	}
-	for (const piece of pieces) if (!outcomes.has(piece)) outcomes.set(piece, { ok: true });
-	return outcomes;
+	return settleRemaining(request, { ok: true }, outcomes);
 }
 
 function indexInText(parts: unknown[]): number | undefined {

@@ -1,0 +1,13 @@
+import type { Piece, PieceOutcome, PlannedRequest } from './operation';
+
+/** Gives every piece of the request that has no outcome yet the same outcome. */
+export function settleRemaining<Payload>(
+	request: PlannedRequest<Payload>,
+	outcome: PieceOutcome,
+	outcomes = new Map<Piece<Payload>, PieceOutcome>(),
+): Map<Piece<Payload>, PieceOutcome> {
+	for (const pieces of request.slots.values()) {
+		for (const piece of pieces) if (!outcomes.has(piece)) outcomes.set(piece, outcome);
+	}
+	return outcomes;
+}
