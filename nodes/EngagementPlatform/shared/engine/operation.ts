@@ -76,6 +76,8 @@ export interface OperationSpec<Payload = IDataObject> {
 	readItem(item: ItemReader): Array<Piece<Payload>>;
 	/** The path of one request, when it depends on the group (e.g. a catalog name). */
 	pathFor?(request: PlannedRequest<Payload>): string;
+	/** The rate-limit group of one request, when it depends on what it carries (users or a segment). */
+	rateLimitGroupOf?(request: PlannedRequest<Payload>): string;
 	buildBody(request: PlannedRequest<Payload>): IDataObject;
 	/** Whether resending this request after an unclear failure cannot duplicate data. */
 	isSafeToResend(request: PlannedRequest<Payload>): boolean;

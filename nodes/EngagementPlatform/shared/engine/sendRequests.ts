@@ -29,9 +29,16 @@ export async function sendRequests<Payload>(
 	const { endpoint } = spec;
 	const baseUrl = await resolveEndpoint(context, endpoint.credentialType);
 	const log = (message: string) => context.logger.info(`Engagement Platform ${endpoint.path}: ${message}`);
-	const pacer = new Pacer(RATE_LIMITS[endpoint.rateLimitGroup], (waitMs, reason) =>
-		log(`waiting ${(waitMs / 1000).toFixed(1)} s for ${reason}`),
-	);
+	const pacers = new Map<string, Pacer>();
+	const pacerOf = (request: PlannedRequest<Payload>) => {
+		const group = spec.rateLimitGroupOf?.(request) ?? endpoint.rateLimitGroup;
+		let pacer = pacers.get(group);
+		if (!pacer) {
+			pacer = new Pacer(RATE_LIMITS[group], (waitMs, reason) => log(`waiting ${(waitMs / 1000).toFixed(1)} s for ${reason}`));
+			pacers.set(group, pacer);
+		}
+		return pacer;
+	};
 	const cancelled = () => context.getExecutionCancelSignal?.()?.aborted === true;
 	const progress = progressLogger(requests.length, log);
 
@@ -53,7 +60,7 @@ export async function sendRequests<Payload>(
 						body: spec.buildBody(request),
 						timeoutMs: settings.timeoutMs,
 					}),
-				pacer,
+				pacerOf(request),
 				{
 					safeToResend: settings.resendUnsafe || spec.isSafeToResend(request),
 					maxRateLimitWaitMs: settings.maxRateLimitWaitMs,

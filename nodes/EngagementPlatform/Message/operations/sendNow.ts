@@ -1,0 +1,115 @@
+import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import { ItemInputError } from '../../shared/engine/itemInputError';
+import { optionsCollection } from '../../shared/fields/requestOptions';
+import { channelMessages, CHANNEL_KEYS } from '../../shared/schemas/channelMessages';
+import { parseOrThrow } from '../../shared/schemas/parse';
+import { dispatchOperation, dispatchPiece } from '../dispatch';
+import { audienceField, readAudience } from '../recipientFields';
+
+export const option: INodePropertyOptions = {
+	name: 'Send Now',
+	value: 'sendNow',
+	action: 'Send a message now',
+	description: 'Send messages immediately to each item’s user, or to a segment or audience',
+};
+
+const show = { operation: ['sendNow'] };
+const toUsers = { show: { ...show, sendTo: ['users'] } };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Send To',
+		name: 'sendTo',
+		type: 'options',
+		options: [
+			{ name: 'The User of Each Item', value: 'users', description: 'Items with the same message share requests, 50 users each' },
+			{ name: 'A Segment or Audience (Broadcast)', value: 'broadcast', description: 'Each item sends one broadcast' },
+		],
+		default: 'users',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'User By',
+		name: 'userBy',
+		type: 'options',
+		options: [
+			{ name: 'External User ID', value: 'external_user_ids' },
+			{ name: 'User Alias', value: 'user_aliases' },
+		],
+		default: 'external_user_ids',
+		displayOptions: toUsers,
+	},
+	{ displayName: 'External User ID', name: 'externalUserId', type: 'string', default: '', required: true, displayOptions: { show: { ...toUsers.show, userBy: ['external_user_ids'] } } },
+	{ displayName: 'Alias Name', name: 'aliasName', type: 'string', default: '', required: true, displayOptions: { show: { ...toUsers.show, userBy: ['user_aliases'] } } },
+	{ displayName: 'Alias Label', name: 'aliasLabel', type: 'string', default: '', required: true, displayOptions: { show: { ...toUsers.show, userBy: ['user_aliases'] } } },
+	{
+		displayName: 'Messages (JSON)',
+		name: 'messages',
+		type: 'json',
+		default: '{"email": {"app_id": "your-app-id", "subject": "Hello", "body": "<p>Hello!</p>"}}',
+		required: true,
+		hint: `One message object per channel: ${CHANNEL_KEYS.join(', ')}`,
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Segment ID',
+		name: 'segmentId',
+		type: 'string',
+		default: '',
+		description: 'Send to this segment; with users, only those users who are in it receive the message',
+		displayOptions: { show },
+	},
+	audienceField(show),
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		displayOptions: { show },
+		options: [
+			{ displayName: 'Campaign ID', name: 'campaign_id', type: 'string', default: '', description: 'Needed to track campaign statistics' },
+			{ displayName: 'Override Frequency Capping', name: 'override_frequency_capping', type: 'boolean', default: false, description: 'Whether to ignore frequency capping for this send' },
+			{
+				displayName: 'Recipient Subscription State',
+				name: 'recipient_subscription_state',
+				type: 'options',
+				options: [
+					{ name: 'All', value: 'all' },
+					{ name: 'Opted In', value: 'opted_in' },
+					{ name: 'Subscribed', value: 'subscribed' },
+				],
+				default: 'subscribed',
+			},
+			{ displayName: 'Send ID', name: 'send_id', type: 'string', default: '' },
+		],
+	},
+	optionsCollection(show),
+];
+
+export const operation = dispatchOperation(
+	{ method: 'POST', path: '/messages/send', rateLimitGroup: 'messaging.external_ids', permission: 'messages.send', credentialType: 'engagementPlatformApi' },
+	(item) => {
+		const request: IDataObject = { messages: parseOrThrow(channelMessages, item.jsonObject('messages', 'Messages'), 'Messages') as IDataObject };
+		const segmentId = item.optionalString('segmentId', 'Segment ID');
+		if (segmentId) request.segment_id = segmentId;
+		const audience = readAudience(item);
+		if (audience) request.audience = audience;
+		for (const [key, value] of Object.entries(item.collection('additionalFields'))) if (value !== '') request[key] = value;
+
+		if (item.raw('sendTo', 'users') === 'broadcast') {
+			if (!segmentId && !audience) {
+				throw new ItemInputError('Segment ID', 'or an audience is needed for a broadcast', 'Give a segment ID or an audience, or send to the user of each item.');
+			}
+			return [dispatchPiece(item.itemIndex, 'broadcast', { request }, { broadcast: true })];
+		}
+		const slot = item.raw('userBy', 'external_user_ids') as string;
+		const recipient =
+			slot === 'user_aliases'
+				? { alias_name: item.string('aliasName', 'Alias Name'), alias_label: item.string('aliasLabel', 'Alias Label') }
+				: item.string('externalUserId', 'External User ID');
+		const subject = slot === 'user_aliases' ? { user_alias: recipient } : { external_user_id: recipient };
+		return [dispatchPiece(item.itemIndex, slot, { request, recipient }, subject as IDataObject)];
+	},
+);

@@ -1,0 +1,95 @@
+import { createHash } from 'node:crypto';
+
+import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import { ItemInputError } from '../../shared/engine/itemInputError';
+import type { OperationSpec } from '../../shared/engine/operation';
+import { keyValueOrJsonFields, readKeyValueOrJson } from '../../shared/fields/keyValueOrJson';
+import { fixedPackingSettings, optionsCollection } from '../../shared/fields/requestOptions';
+import { parseOrThrow } from '../../shared/schemas/parse';
+import { trackAttributes } from '../../shared/schemas/trackObjects';
+
+export const option: INodePropertyOptions = {
+	name: 'Send Transactional Email',
+	value: 'sendTransactionalEmail',
+	action: 'Send a transactional email',
+	description: 'Send a one-to-one transactional email (receipts, password resets), deduplicated on retry',
+};
+
+const show = { operation: ['sendTransactionalEmail'] };
+const EXTERNAL_SEND_ID = /^[A-Za-z0-9+/=_-]+$/;
+
+export const description: INodeProperties[] = [
+	{ displayName: 'Campaign ID', name: 'campaignId', type: 'string', default: '', required: true, description: 'A transactional email campaign', displayOptions: { show } },
+	{
+		displayName: 'Recipient By',
+		name: 'recipientBy',
+		type: 'options',
+		options: [
+			{ name: 'External User ID', value: 'external_user_id' },
+			{ name: 'User Alias', value: 'user_alias' },
+		],
+		default: 'external_user_id',
+		displayOptions: { show },
+	},
+	{ displayName: 'External User ID', name: 'externalUserId', type: 'string', default: '', required: true, displayOptions: { show: { ...show, recipientBy: ['external_user_id'] } } },
+	{ displayName: 'Alias Name', name: 'aliasName', type: 'string', default: '', required: true, displayOptions: { show: { ...show, recipientBy: ['user_alias'] } } },
+	{ displayName: 'Alias Label', name: 'aliasLabel', type: 'string', default: '', required: true, displayOptions: { show: { ...show, recipientBy: ['user_alias'] } } },
+	{
+		displayName: 'External Send ID',
+		name: 'externalSendId',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. order-1001-receipt',
+		hint: 'Letters, digits and - _ + / =. The platform sends once per ID within 24 hours. Empty: an ID derived from this execution and item, so a retry never sends twice.',
+		displayOptions: { show },
+	},
+	...keyValueOrJsonFields({ name: 'triggerProperties', displayName: 'Trigger Properties', noun: 'Property', show, example: '{"order_id": "1001", "total": "59.90"}' }),
+	...keyValueOrJsonFields({ name: 'recipientAttributes', displayName: 'Recipient Attributes', noun: 'Attribute', show, example: '{"first_name": "Ada", "email": "ada@example.com"}' }),
+	optionsCollection(show),
+];
+
+export const operation: OperationSpec = {
+	endpoint: {
+		method: 'POST',
+		path: '/transactional/v1/campaigns/{campaign_id}/send',
+		rateLimitGroup: 'transactional',
+		permission: 'transactional.send',
+		credentialType: 'engagementPlatformApi',
+	},
+	// The API is one recipient per request; requests run in parallel within the options' limit.
+	settings: fixedPackingSettings({ perSlot: 1 }),
+	readItem(item) {
+		const campaignId = item.string('campaignId', 'Campaign ID');
+		const recipient: IDataObject =
+			item.raw('recipientBy', 'external_user_id') === 'user_alias'
+				? { user_alias: { alias_name: item.string('aliasName', 'Alias Name'), alias_label: item.string('aliasLabel', 'Alias Label') } }
+				: { external_user_id: item.string('externalUserId', 'External User ID') };
+		const subject = { campaign_id: campaignId, ...recipient };
+		const attributes = readKeyValueOrJson(item, 'recipientAttributes', 'Recipient Attributes');
+		if (attributes) recipient.attributes = parseOrThrow(trackAttributes, attributes, 'Recipient Attributes') as IDataObject;
+
+		const given = item.optionalString('externalSendId', 'External Send ID');
+		if (given && !EXTERNAL_SEND_ID.test(given)) {
+			throw new ItemInputError('External Send ID', `"${given}" has characters other than letters, digits and - _ + / =`, 'Remove the other characters, e.g. spaces or dots.');
+		}
+		const body: IDataObject = { external_send_id: given ?? derivedSendId(item.context.getExecutionId(), item.context.getNode().id, item.itemIndex), recipient };
+		const properties = readKeyValueOrJson(item, 'triggerProperties', 'Trigger Properties');
+		if (properties) body.trigger_properties = properties;
+		return [{ itemIndex: item.itemIndex, slot: 'send', groupKey: String(item.itemIndex), payload: { campaignId, body }, subject: { ...subject, external_send_id: body.external_send_id } }];
+	},
+	pathFor: (request) => `/transactional/v1/campaigns/${encodeURIComponent(String(onlyPiece(request).payload.campaignId))}/send`,
+	buildBody: (request) => onlyPiece(request).payload.body as IDataObject,
+	// The external_send_id makes the platform send once however often the request arrives.
+	isSafeToResend: () => true,
+	readResponse: (response, request) =>
+		new Map([[onlyPiece(request), { ok: true, data: { dispatch_id: response.body.dispatch_id, send_status: response.body.status, metadata: response.body.metadata } }]]),
+	itemResult: (_, [{ piece, outcome }]) => [{ status: 'sent', ...piece.subject, ...(outcome.ok ? outcome.data : {}) }],
+};
+
+const onlyPiece = (request: Parameters<NonNullable<OperationSpec['pathFor']>>[0]) => [...request.slots.values()][0][0];
+
+/** Stable for one execution, node and item, so the engine's retries and n8n's resumes reuse it. */
+function derivedSendId(executionId: string, nodeId: string, itemIndex: number): string {
+	return createHash('sha256').update(`${executionId}:${nodeId}:${itemIndex}`).digest('base64url').slice(0, 32);
+}

@@ -1,0 +1,54 @@
+import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import { ItemInputError } from '../../shared/engine/itemInputError';
+import { optionsCollection } from '../../shared/fields/requestOptions';
+import { dispatchOperation, dispatchPiece } from '../dispatch';
+import { audienceField, readAudience, readRecipient, recipientFields } from '../recipientFields';
+
+export const option: INodePropertyOptions = {
+	name: 'Trigger Canvas',
+	value: 'triggerCanvas',
+	action: 'Trigger an API-triggered canvas',
+	description: 'Enter each item’s user into a canvas, or broadcast it',
+};
+
+const show = { operation: ['triggerCanvas'] };
+const MAX_ENTRY_PROPERTIES_BYTES = 50_000;
+
+export const description: INodeProperties[] = [
+	{ displayName: 'Canvas ID', name: 'canvasId', type: 'string', default: '', required: true, displayOptions: { show } },
+	...recipientFields(show, 'Canvas Entry Properties'),
+	{
+		displayName: 'Shared Canvas Entry Properties (JSON)',
+		name: 'canvasEntryProperties',
+		type: 'json',
+		default: '{}',
+		description: 'For every recipient of the request, at most 50 KB; per-recipient properties win on conflicts',
+		displayOptions: { show },
+	},
+	audienceField(show),
+	optionsCollection(show),
+];
+
+export const operation = dispatchOperation(
+	{ method: 'POST', path: '/canvas/trigger/send', rateLimitGroup: 'messaging.external_ids', permission: 'canvas.trigger.send', credentialType: 'engagementPlatformApi' },
+	(item) => {
+		const request: IDataObject = { canvas_id: item.string('canvasId', 'Canvas ID') };
+		const shared = item.jsonObject('canvasEntryProperties', 'Shared Canvas Entry Properties');
+		if (shared && Object.keys(shared).length > 0) request.canvas_entry_properties = withinLimit(shared, 'Shared Canvas Entry Properties');
+		const audience = readAudience(item);
+		if (audience) request.audience = audience;
+		const { recipient, subject } = readRecipient(item, 'canvas_entry_properties', 'Canvas Entry Properties');
+		if (recipient?.canvas_entry_properties) withinLimit(recipient.canvas_entry_properties as IDataObject, 'Canvas Entry Properties');
+		return [dispatchPiece(item.itemIndex, 'recipients', { request, recipient }, { canvas_id: request.canvas_id, ...subject })];
+	},
+);
+
+/** The spec limits canvas entry properties to 50 KB (read as 50,000 bytes, the stricter reading). */
+function withinLimit(properties: IDataObject, field: string): IDataObject {
+	const bytes = Buffer.byteLength(JSON.stringify(properties));
+	if (bytes > MAX_ENTRY_PROPERTIES_BYTES) {
+		throw new ItemInputError(field, `is ${bytes.toLocaleString('en-US')} bytes; the limit is 50 KB`, 'Send fewer or smaller properties.');
+	}
+	return properties;
+}
