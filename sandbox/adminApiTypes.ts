@@ -20,12 +20,30 @@ export interface RateLimit {
 	windowMs: number;
 }
 
+/** Where transactional status postbacks go (the dashboard's transactional event status postback setting). */
+export interface PostbackConfigPatch {
+	/** http(s) URL each status change is POSTed to; null: no postbacks. */
+	url: string | null;
+	/** Extra headers sent with every postback, e.g. a shared secret or `Authorization: Basic ...`. Default none. */
+	headers?: Record<string, string>;
+	/** Pause before each status change of a send (sent, processed, delivered, ...). Default 50. */
+	delayMs?: number;
+}
+
+export interface PostbackConfigView {
+	url: string | null;
+	headers: Record<string, string>;
+	delayMs: number;
+}
+
 export interface SandboxConfigPatch {
 	latencyMs?: number;
 	logBodies?: boolean;
 	/** Per rate-limit group; `null` turns that group's limit off. Groups not named keep their limit. */
 	rateLimits?: Record<string, RateLimit | null>;
 	retryAfterOn429?: boolean;
+	/** Replaces the whole postback setting (omitted headers and delayMs take their defaults). */
+	postbacks?: PostbackConfigPatch;
 }
 
 export interface SandboxConfigView {
@@ -33,6 +51,7 @@ export interface SandboxConfigView {
 	logBodies: boolean;
 	rateLimits: Record<string, RateLimit | null>;
 	retryAfterOn429: boolean;
+	postbacks: PostbackConfigView;
 }
 
 export type FaultKind = 'status' | 'reset-before' | 'reset-after' | 'slow';
@@ -122,12 +141,108 @@ export interface StoredPurchase {
 	received_at: string;
 }
 
+export type CampaignState = 'active' | 'paused' | 'archived';
+export type CampaignKind = 'api_triggered' | 'transactional';
+export type CanvasState = 'active' | 'paused' | 'archived' | 'stopped';
+
+export interface CampaignView {
+	id: string;
+	state: CampaignState;
+	kind: CampaignKind;
+}
+
+export interface CanvasView {
+	id: string;
+	state: CanvasState;
+}
+
+export interface SegmentView {
+	id: string;
+	/** Members by external ID (primary or deprecated), resolved when a message is sent. */
+	external_ids: string[];
+}
+
+export interface CanvasScheduleTime {
+	/** ISO 8601 datetime. */
+	time: string;
+	/** false (or absent in a seed): delivery at `time` in UTC. */
+	in_local_time?: boolean;
+	/** Braze's third schedule field; stored when sent (the spec shows only time and in_local_time). */
+	at_optimal_time?: boolean;
+}
+
+export interface CanvasScheduleView {
+	canvas_id: string;
+	schedule_id: string;
+	schedule: CanvasScheduleTime;
+	trigger_properties?: Record<string, unknown>;
+}
+
+export type DispatchEndpoint = '/messages/send' | '/campaigns/trigger/send' | '/canvas/trigger/send';
+
+export interface DispatchRecipientView {
+	service_id: string;
+	external_id?: string;
+	/** trigger_properties (campaign) or canvas_entry_properties (canvas): the request's, overridden by the recipient's. */
+	properties?: Record<string, unknown>;
+}
+
+/** One accepted request of a messaging endpoint: who the message went to. */
+export interface DispatchView {
+	dispatch_id: string;
+	endpoint: DispatchEndpoint;
+	campaign_id?: string;
+	canvas_id?: string;
+	send_id?: string;
+	recipients: DispatchRecipientView[];
+	broadcast: boolean;
+	/** Set when an inactive canvas was triggered: nothing was sent. */
+	notice?: string;
+	/** /messages/send: the channel message objects as sent. */
+	messages?: Record<string, unknown>;
+	/** /campaigns/trigger/send: the attachments as sent. */
+	attachments?: Array<{ file_name: string; url: string }>;
+	created_at: string;
+}
+
+/** sent, processed, delivered, bounced, aborted, preceded by 'queued' (the send's answer). */
+export type TransactionalStatus = 'queued' | 'sent' | 'processed' | 'delivered' | 'bounced' | 'aborted';
+
+export interface TransactionalSendView {
+	dispatch_id: string;
+	campaign_id: string;
+	external_send_id?: string;
+	service_id: string;
+	/** Every status so far, oldest first; the last is the current one. */
+	statuses: TransactionalStatus[];
+}
+
+export interface PostbackView {
+	url: string;
+	body: unknown;
+	/** null when no answer came (connection refused, timeout, reset). */
+	responseStatus: number | null;
+	/** Why no answer came, when responseStatus is null. */
+	error?: string;
+	/** ISO 8601: when the POST started. */
+	sentAt: string;
+}
+
 export interface StateView {
 	profiles: ProfileView[];
 	events: StoredEvent[];
 	purchases: StoredPurchase[];
 	/** group id → profile service_id → state. */
 	subscriptionGroups: Record<string, Record<string, SubscriptionState>>;
+	campaigns: CampaignView[];
+	canvases: CanvasView[];
+	segments: SegmentView[];
+	canvasSchedules: CanvasScheduleView[];
+	/** /messages/send, /campaigns/trigger/send, /canvas/trigger/send, oldest first. */
+	dispatches: DispatchView[];
+	transactionalSends: TransactionalSendView[];
+	/** Postbacks whose POST has finished (answered or failed), in order. */
+	postbacks: PostbackView[];
 }
 
 export interface StatsView {
@@ -173,11 +288,41 @@ export interface SeedPurchase {
 	app_id?: string;
 }
 
+export interface SeedCampaign {
+	id: string;
+	/** Default 'active'. */
+	state?: CampaignState;
+	/** Default 'api_triggered'. */
+	kind?: CampaignKind;
+}
+
+export interface SeedCanvas {
+	id: string;
+	/** Default 'active'. */
+	state?: CanvasState;
+}
+
+export interface SeedCanvasSchedule {
+	/** A canvas seeded in this call or before. */
+	canvas_id: string;
+	schedule_id: string;
+	schedule: { time: string; in_local_time?: boolean };
+	trigger_properties?: object;
+}
+
+/**
+ * Campaigns, canvases, segments and schedules are created in the dashboard, which the sandbox lacks: a
+ * seed creates them, and seeding an existing id again replaces it (e.g. to pause a campaign mid-test).
+ */
 export interface SeedData {
 	profiles?: SeedProfile[];
 	/** Group ids that exist before anyone is subscribed to them. */
 	subscriptionGroups?: string[];
 	apiKeys?: Array<{ key: string; permissions: ApiKeyPermissions }>;
+	campaigns?: SeedCampaign[];
+	canvases?: SeedCanvas[];
+	segments?: Array<{ id: string; external_ids: string[] }>;
+	canvasSchedules?: SeedCanvasSchedule[];
 }
 
 export interface SeedResult {

@@ -8,7 +8,7 @@ export { SandboxClient } from './client';
 export { DEMO_API_KEY } from './core/auth';
 export { ADMIN_PREFIX } from './admin/adminRoutes';
 export { DEFAULT_RATE_LIMITS } from './rateLimits';
-export { DEMO_SUBSCRIPTION_GROUPS } from './seed';
+export { DEMO_MESSAGING, DEMO_SUBSCRIPTION_GROUPS } from './seed';
 export type * from './adminApiTypes';
 
 export interface SandboxOptions {
@@ -51,6 +51,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		port,
 		close: () =>
 			new Promise<void>((resolve, reject) => {
+				runtime.stopBackgroundTasks();
 				server.close((error) => (error ? reject(error) : resolve()));
 				// Keep-alive connections would otherwise hold close() open until they time out.
 				server.closeAllConnections();

@@ -7,6 +7,14 @@ export const DEMO_SUBSCRIPTION_GROUPS = {
 	smsAlerts: '2f8c1a6e-5b7d-4c3e-9a10-0d1e2f3a4b03',
 } as const;
 
+/** Dashboard objects of the demo workspace, for the messaging endpoints. */
+export const DEMO_MESSAGING = {
+	campaigns: { welcome: 'welcome-campaign', paused: 'paused-campaign', archived: 'archived-campaign', orderReceipt: 'order-receipt' },
+	canvases: { onboarding: 'onboarding-canvas', paused: 'paused-canvas', archived: 'archived-canvas' },
+	segments: { loyaltyMembers: 'loyalty-members' },
+	canvasSchedules: { onboardingReminder: 'onboarding-reminder-schedule' },
+} as const;
+
 /**
  * A small workspace to look at: identified users (one with a deprecated external ID), an alias-only
  * visitor, email-only and phone-only profiles, and two profiles sharing an email (spec rule 1). The
@@ -15,6 +23,30 @@ export const DEMO_SUBSCRIPTION_GROUPS = {
  */
 export const DEMO_SEED: SeedData = {
 	subscriptionGroups: Object.values(DEMO_SUBSCRIPTION_GROUPS),
+	// Messaging: an active API-triggered campaign, a paused and an archived one, a transactional one;
+	// an active, a paused and an archived canvas; a segment of demo-user-1 and demo-user-2; one scheduled
+	// send of the onboarding canvas. Transactional sends to demo-user-4 bounce (bounce.example.com); to
+	// the alias-only web visitor, who has no email, they are aborted.
+	campaigns: [
+		{ id: DEMO_MESSAGING.campaigns.welcome },
+		{ id: DEMO_MESSAGING.campaigns.paused, state: 'paused' },
+		{ id: DEMO_MESSAGING.campaigns.archived, state: 'archived' },
+		{ id: DEMO_MESSAGING.campaigns.orderReceipt, kind: 'transactional' },
+	],
+	canvases: [
+		{ id: DEMO_MESSAGING.canvases.onboarding },
+		{ id: DEMO_MESSAGING.canvases.paused, state: 'paused' },
+		{ id: DEMO_MESSAGING.canvases.archived, state: 'archived' },
+	],
+	segments: [{ id: DEMO_MESSAGING.segments.loyaltyMembers, external_ids: ['demo-user-1', 'demo-user-2'] }],
+	canvasSchedules: [
+		{
+			canvas_id: DEMO_MESSAGING.canvases.onboarding,
+			schedule_id: DEMO_MESSAGING.canvasSchedules.onboardingReminder,
+			schedule: { time: '2030-01-15T09:00:00Z', in_local_time: true },
+			trigger_properties: { reminder: 'finish-your-profile' },
+		},
+	],
 	profiles: [
 		{
 			external_id: 'demo-user-1',
@@ -76,6 +108,12 @@ export const DEMO_SEED: SeedData = {
 		{
 			phone: '+442071838750',
 			subscription_groups: { [DEMO_SUBSCRIPTION_GROUPS.smsAlerts]: 'subscribed' },
+		},
+		{
+			// Transactional email to this address bounces.
+			external_id: 'demo-user-4',
+			email: 'mailbox-full@bounce.example.com',
+			standard_attributes: { first_name: 'Bounce', last_name: 'Tester' },
 		},
 	],
 };

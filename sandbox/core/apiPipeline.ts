@@ -68,6 +68,8 @@ async function processRequest(runtime: SandboxRuntime, routes: RouteTable, reque
 		headers: request.headers,
 		state: runtime.state,
 		now,
+		config: runtime.config,
+		tasks: runtime.tasks,
 	});
 	if (!decision) return result;
 	return { ...result, headers: { ...rateLimitHeaders(decision.limit, decision.remaining, decision.resetAtMs), ...result.headers } };

@@ -1,5 +1,6 @@
 import type { RateLimit, SandboxConfigPatch, SandboxConfigView } from '../adminApiTypes';
 import { DEFAULT_RATE_LIMITS } from '../rateLimits';
+import { defaultPostbackConfig, postbackConfigFrom, postbackConfigProblem } from '../transactional/postbackConfig';
 
 /** What the sandbox was started with; a reset returns to these. */
 export interface StartupDefaults {
@@ -14,6 +15,7 @@ export function defaultConfig(defaults: StartupDefaults): SandboxConfigView {
 		rateLimits: { ...DEFAULT_RATE_LIMITS },
 		// The platform documents X-RateLimit-Reset; Retry-After is opt-in so clients are tested without it.
 		retryAfterOn429: false,
+		postbacks: defaultPostbackConfig(),
 	};
 }
 
@@ -24,6 +26,7 @@ export function applyConfigPatch(config: SandboxConfigView, patch: SandboxConfig
 	if (patch.latencyMs !== undefined) config.latencyMs = patch.latencyMs;
 	if (patch.logBodies !== undefined) config.logBodies = patch.logBodies;
 	if (patch.retryAfterOn429 !== undefined) config.retryAfterOn429 = patch.retryAfterOn429;
+	if (patch.postbacks !== undefined) config.postbacks = postbackConfigFrom(patch.postbacks);
 	for (const [group, limit] of Object.entries(patch.rateLimits ?? {})) {
 		config.rateLimits[group] = limit === null ? null : { limit: limit.limit, windowMs: limit.windowMs };
 	}
@@ -37,6 +40,10 @@ function configPatchProblem(patch: SandboxConfigPatch): string | undefined {
 	}
 	if (patch.logBodies !== undefined && typeof patch.logBodies !== 'boolean') return 'logBodies must be a boolean';
 	if (patch.retryAfterOn429 !== undefined && typeof patch.retryAfterOn429 !== 'boolean') return 'retryAfterOn429 must be a boolean';
+	if (patch.postbacks !== undefined) {
+		const problem = postbackConfigProblem(patch.postbacks);
+		if (problem) return problem;
+	}
 	for (const [group, limit] of Object.entries(patch.rateLimits ?? {})) {
 		if (limit !== null && !isRateLimit(limit)) {
 			return `rateLimits.${group} must be null or { limit: integer >= 0, windowMs: number > 0 }`;

@@ -1,5 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import type { SandboxConfigView } from '../adminApiTypes';
 import type { PlatformState } from '../state/platformState';
+import type { BackgroundTasks } from './backgroundTasks';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -15,6 +17,10 @@ export interface RouteContext {
 	headers: IncomingHttpHeaders;
 	state: PlatformState;
 	now: Date;
+	/** The current configuration (postback settings, ...); read it, do not change it. */
+	config: Readonly<SandboxConfigView>;
+	/** For work that outlives the answer; stopped by a reset. */
+	tasks: BackgroundTasks;
 }
 
 export interface RouteResult {

@@ -3,6 +3,7 @@ import { DEMO_SEED } from '../seed';
 import { applySeed } from '../state/applySeed';
 import { PlatformState } from '../state/platformState';
 import { ApiKeyStore } from './auth';
+import { BackgroundTasks } from './backgroundTasks';
 import { applyConfigPatch, defaultConfig, type StartupDefaults } from './config';
 import { FaultQueue } from './faults';
 import { FixedWindowRateLimiter } from './rateLimiter';
@@ -15,6 +16,7 @@ export class SandboxRuntime {
 	apiKeys = new ApiKeyStore();
 	faults = new FaultQueue();
 	requestLog = new RequestLog();
+	tasks = new BackgroundTasks();
 	readonly rateLimiter = new FixedWindowRateLimiter((group) => this.config.rateLimits[group]);
 
 	constructor(
@@ -26,6 +28,8 @@ export class SandboxRuntime {
 	}
 
 	reset(seed: SeedName = 'empty'): void {
+		this.tasks.stop();
+		this.tasks = new BackgroundTasks();
 		this.config = defaultConfig(this.defaults);
 		this.state = new PlatformState();
 		this.apiKeys = new ApiKeyStore();
@@ -45,6 +49,11 @@ export class SandboxRuntime {
 	seed(data: SeedData): SeedResult {
 		for (const { key, permissions } of data.apiKeys ?? []) this.apiKeys.set(key, permissions);
 		return applySeed(this.state, data, new Date());
+	}
+
+	/** Stops what endpoints left running (the sandbox is closing). */
+	stopBackgroundTasks(): void {
+		this.tasks.stop();
 	}
 
 	stats(): StatsView {

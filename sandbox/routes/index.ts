@@ -1,5 +1,11 @@
 import type { RouteDeclaration } from '../core/route';
+import { campaignsTriggerSend } from './campaignsTriggerSend';
+import { canvasTriggerScheduleDelete } from './canvasTriggerScheduleDelete';
+import { canvasTriggerScheduleUpdate } from './canvasTriggerScheduleUpdate';
+import { canvasTriggerSend } from './canvasTriggerSend';
+import { messagesSend } from './messagesSend';
 import { subscriptionStatusSet, subscriptionStatusSetV1 } from './subscriptionStatusSet';
+import { transactionalSend } from './transactionalSend';
 import { usersExportIds } from './usersExportIds';
 import { usersExternalIdsRename } from './usersExternalIdsRename';
 import { usersIdentify } from './usersIdentify';
@@ -13,4 +19,10 @@ export const API_ROUTES: readonly RouteDeclaration[] = [
 	usersExportIds,
 	usersIdentify,
 	usersExternalIdsRename,
+	messagesSend,
+	campaignsTriggerSend,
+	canvasTriggerSend,
+	transactionalSend,
+	canvasTriggerScheduleUpdate,
+	canvasTriggerScheduleDelete,
 ];

@@ -2,10 +2,17 @@ import type { SeedData, SeedProfile, SeedResult } from '../adminApiTypes';
 import type { PlatformState } from './platformState';
 import type { Profile } from './profileStore';
 import { seedActivity, seedActivityProblem } from './seedActivity';
+import { messagingSeedProblem, seedMessagingObjects } from './seedMessagingObjects';
 import { profileView } from './stateView';
 
-/** Adds seed profiles (with their events and purchases) and subscription groups straight into the state, without /users/track's rules. */
-export function applySeed(state: PlatformState, data: Pick<SeedData, 'profiles' | 'subscriptionGroups'>, now: Date): SeedResult {
+/**
+ * Adds seed profiles (with their events and purchases), subscription groups, campaigns, canvases,
+ * segments and canvas schedules straight into the state, without the endpoints' rules.
+ */
+export function applySeed(state: PlatformState, data: Omit<SeedData, 'apiKeys'>, now: Date): SeedResult {
+	const messagingProblem = messagingSeedProblem(state, data);
+	if (messagingProblem) throw new SeedError(messagingProblem);
+	seedMessagingObjects(state, data);
 	for (const groupId of data.subscriptionGroups ?? []) state.subscriptionGroups.ensure(groupId);
 	const created = (data.profiles ?? []).map((seed) => seedProfile(state, seed, now));
 	return { profiles: created.map((profile) => profileView(state, profile)) };

@@ -8,6 +8,13 @@ export function stateView(state: PlatformState): StateView {
 		events: state.events,
 		purchases: state.purchases,
 		subscriptionGroups: state.subscriptionGroups.toJSON(),
+		campaigns: [...state.campaigns.values()],
+		canvases: [...state.canvases.values()],
+		segments: [...state.segments.values()],
+		canvasSchedules: [...state.canvasSchedules.values()],
+		dispatches: state.dispatches,
+		transactionalSends: state.transactionalSends.all().map(({ acceptedAtMs: _accepted, answeredAtMs: _answered, ...send }) => ({ ...send, statuses: [...send.statuses] })),
+		postbacks: state.postbacks,
 	};
 }
 
