@@ -5,6 +5,7 @@ import { runWorkflow } from '../harness';
 
 export const USER_NODE = 'n8n-nodes-engagement-platform.engagementPlatformUser';
 export const SUBSCRIPTION_NODE = 'n8n-nodes-engagement-platform.engagementPlatformSubscription';
+export const MESSAGE_NODE = 'n8n-nodes-engagement-platform.engagementPlatformMessage';
 
 export interface UserRun {
 	items: IDataObject[];

@@ -1,0 +1,220 @@
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { useSandbox } from './sandboxLifecycle';
+import { MESSAGE_NODE, runNode } from './userNode';
+
+const { sandbox, client, apiKey } = useSandbox();
+
+const run = async (items: IDataObject[], parameters: INodeParameters, continueOnFail = false) =>
+	await runNode(MESSAGE_NODE, { items, parameters, endpoint: sandbox().url, apiKey, continueOnFail });
+
+const profiles = (count: number) => Array.from({ length: count }, (_, i) => ({ external_id: `crm-${i}`, email: `crm${i}@example.com` }));
+const users = (count: number) => Array.from({ length: count }, (_, i) => ({ id: `crm-${i}`, order: `#${1000 + i}` }));
+
+const triggerCampaign = (overrides: INodeParameters = {}): INodeParameters => ({
+	operation: 'triggerCampaign',
+	campaignId: 'welcome-campaign',
+	sendTo: 'recipients',
+	recipientBy: 'external_user_id',
+	externalUserId: '={{ $json.id }}',
+	recipientPropertiesInput: 'json',
+	recipientPropertiesJson: '={{ { order_id: $json.order } }}',
+	...overrides,
+});
+
+type Dispatch = { dispatch_id: string; recipients: unknown[]; notice?: string };
+
+describe('Message node: Trigger Campaign and Trigger Canvas', () => {
+	beforeEach(async () => {
+		await client().seed({
+			profiles: profiles(120),
+			campaigns: [{ id: 'welcome-campaign' }, { id: 'winback-campaign' }],
+			canvases: [{ id: 'onboarding-canvas' }, { id: 'paused-canvas', state: 'paused' }],
+		});
+	});
+
+	test('120 customers become 3 requests of 50, 50 and 20 recipients; each item gets its request’s dispatch_id', async () => {
+		const result = await run(users(120), triggerCampaign());
+
+		expect(result.error).toBeUndefined();
+		const requests = await client().requests({ path: '/campaigns/trigger/send' });
+		expect(requests.map((r) => (r.body as { recipients: unknown[] }).recipients.length)).toEqual([50, 50, 20]);
+		expect((requests[0].body as { recipients: IDataObject[] }).recipients[3]).toEqual({ external_user_id: 'crm-3', trigger_properties: { order_id: '#1003' } });
+		const output = result.output('User');
+		const dispatchOf = (item: number) => output[item].json.dispatch_id;
+		expect(dispatchOf(0)).toBe(dispatchOf(49));
+		expect(dispatchOf(50)).not.toBe(dispatchOf(49));
+		expect(output[101]).toEqual({ json: { status: 'sent', campaign_id: 'welcome-campaign', external_user_id: 'crm-101', dispatch_id: dispatchOf(100) }, pairedItem: { item: 101 } });
+		const { dispatches } = (await client().state()) as unknown as { dispatches: Dispatch[] };
+		expect(dispatches.map((d) => d.recipients.length)).toEqual([50, 50, 20]);
+	});
+
+	test('items for different campaigns never share a request', async () => {
+		const items = users(10).map((user, i) => ({ ...user, campaign: i % 2 ? 'winback-campaign' : 'welcome-campaign' }));
+
+		await run(items, triggerCampaign({ campaignId: '={{ $json.campaign }}' }));
+
+		const bodies = (await client().requests({ path: '/campaigns/trigger/send' })).map((r) => r.body as { campaign_id: string; recipients: unknown[] });
+		expect(bodies.map((b) => [b.campaign_id, b.recipients.length]).sort()).toEqual([
+			['welcome-campaign', 5],
+			['winback-campaign', 5],
+		]);
+	});
+
+	test('a paused canvas answers with a notice: every item shows it as a warning, not as sent', async () => {
+		const result = await run(users(3), {
+			operation: 'triggerCanvas',
+			canvasId: 'paused-canvas',
+			sendTo: 'recipients',
+			recipientBy: 'external_user_id',
+			externalUserId: '={{ $json.id }}',
+		});
+
+		expect(result.error).toBeUndefined();
+		for (const item of result.output('User')) {
+			expect(item.json).toMatchObject({ status: 'not_sent', notice: expect.any(String), warnings: [expect.any(String)] });
+		}
+		expect(result.run.data.resultData.runData.User[0].hints).toEqual([expect.objectContaining({ type: 'warning' })]);
+	});
+
+	test('recipient rules are checked per item before sending', async () => {
+		const result = await run(
+			[{ id: 'crm-1' }, { id: 'brand-new' }],
+			triggerCampaign({ externalUserId: '={{ $json.id }}', sendToExistingOnly: '={{ $json.id === "crm-1" }}' }),
+			true,
+		);
+
+		expect(result.output('User')[0].json.status).toBe('sent');
+		expect(result.output('User')[1].json).toMatchObject({ field: 'Recipient Attributes', delivery: 'invalid' });
+	});
+
+	test('canvas entry properties over 50 KB are refused on their item', async () => {
+		const result = await run([{ id: 'crm-1', big: 'x'.repeat(60_000) }], {
+			operation: 'triggerCanvas',
+			canvasId: 'onboarding-canvas',
+			sendTo: 'recipients',
+			externalUserId: '={{ $json.id }}',
+			recipientPropertiesInput: 'json',
+			recipientPropertiesJson: '={{ { note: $json.big } }}',
+		});
+
+		expect(result.error?.message).toContain('"Canvas Entry Properties" is 60,');
+		expect(await client().requests()).toHaveLength(0);
+	});
+});
+
+describe('Message node: Send Now', () => {
+	const sendNow = (overrides: INodeParameters = {}): INodeParameters => ({
+		operation: 'sendNow',
+		sendTo: 'users',
+		userBy: 'external_user_ids',
+		externalUserId: '={{ $json.id }}',
+		messages: '{"email": {"app_id": "app", "subject": "Your order", "body": "<p>Thanks!</p>"}}',
+		...overrides,
+	});
+
+	test('60 users with the same message become 2 requests; each item gets its dispatch_id', async () => {
+		await client().seed({ profiles: profiles(60) });
+
+		const result = await run(users(60), sendNow());
+
+		const requests = await client().requests({ path: '/messages/send' });
+		expect(requests.map((r) => (r.body as { external_user_ids: string[] }).external_user_ids.length)).toEqual([50, 10]);
+		expect(result.output('User')[59].json).toMatchObject({ status: 'sent', external_user_id: 'crm-59', dispatch_id: expect.any(String) });
+	});
+
+	test('an unknown channel in the messages is refused, naming it', async () => {
+		const result = await run(users(1), sendNow({ messages: '{"carrier_pigeon": {"body": "hi"}}' }));
+
+		expect(result.error?.message).toBe('Item 0: "Messages.carrier_pigeon" is not a channel the platform knows');
+		expect(await client().requests()).toHaveLength(0);
+	});
+});
+
+describe('Message node: Send Transactional Email', () => {
+	const receipt = (overrides: INodeParameters = {}): INodeParameters => ({
+		operation: 'sendTransactionalEmail',
+		campaignId: 'order-receipt',
+		recipientBy: 'external_user_id',
+		externalUserId: '={{ $json.id }}',
+		triggerPropertiesInput: 'json',
+		triggerPropertiesJson: '={{ { order_id: $json.order } }}',
+		...overrides,
+	});
+
+	beforeEach(async () => {
+		await client().seed({ profiles: profiles(5), campaigns: [{ id: 'order-receipt', kind: 'transactional' }, { id: 'paused-receipt', kind: 'transactional', state: 'paused' }] });
+	});
+
+	test('one request per recipient, each with an external_send_id derived from the execution and item', async () => {
+		const result = await run(users(5), receipt());
+
+		expect(result.error).toBeUndefined();
+		const requests = await client().requests({ path: '/transactional/v1/campaigns/order-receipt/send' });
+		expect(requests).toHaveLength(5);
+		const sendIds = requests.map((r) => (r.body as { external_send_id: string }).external_send_id);
+		expect(new Set(sendIds).size).toBe(5);
+		sendIds.forEach((id) => expect(id).toMatch(/^[A-Za-z0-9_-]{32}$/));
+		expect(result.output('User')[2].json).toMatchObject({ status: 'sent', external_user_id: 'crm-2', dispatch_id: expect.any(String) });
+	});
+
+	test('a send whose answer was lost is resent with the same external_send_id, and the platform sends it once', async () => {
+		await client().injectFaults([{ path: '/transactional/v1/campaigns/order-receipt/send', times: 1, kind: 'reset-after' }]);
+
+		const result = await run(users(1), receipt());
+
+		expect(result.output('User')[0].json.status).toBe('sent');
+		const requests = await client().requests({ path: '/transactional/v1/campaigns/order-receipt/send' });
+		expect(requests).toHaveLength(2);
+		expect((requests[0].body as IDataObject).external_send_id).toBe((requests[1].body as IDataObject).external_send_id);
+		const { transactionalSends } = (await client().state()) as unknown as { transactionalSends: unknown[] };
+		expect(transactionalSends).toHaveLength(1);
+	});
+
+	test("the platform's validation message reaches the item: a paused campaign", async () => {
+		const result = await run(users(1), receipt({ campaignId: 'paused-receipt' }), true);
+
+		expect(result.output('User')[0].json).toMatchObject({
+			error: 'The campaign is paused. Resume the campaign in order for trigger requests to take effect.',
+			delivery: 'not_applied',
+		});
+	});
+
+	test('a given external send ID with spaces is refused before sending', async () => {
+		const result = await run(users(1), receipt({ externalSendId: 'order 1001' }));
+
+		expect(result.error?.message).toContain('"External Send ID"');
+		expect(await client().requests()).toHaveLength(0);
+	});
+});
+
+describe('Message node: scheduled canvases', () => {
+	beforeEach(async () => {
+		await client().seed({
+			canvases: [{ id: 'onboarding-canvas' }],
+			canvasSchedules: [{ canvas_id: 'onboarding-canvas', schedule_id: 'sched-1', schedule: { time: '2026-12-01T09:00:00Z', in_local_time: true } }],
+		});
+	});
+
+	test('an update replaces the whole schedule', async () => {
+		const result = await run([{}], {
+			operation: 'updateScheduledCanvas',
+			canvasId: 'onboarding-canvas',
+			scheduleId: 'sched-1',
+			time: '2026-12-02T10:00:00Z',
+		});
+
+		expect(result.output('User')[0].json).toEqual({ status: 'updated', canvas_id: 'onboarding-canvas', schedule_id: 'sched-1' });
+		const { canvasSchedules } = (await client().state()) as unknown as { canvasSchedules: IDataObject[] };
+		expect(canvasSchedules[0]).toMatchObject({ schedule: { time: '2026-12-02T10:00:00Z', in_local_time: false } });
+	});
+
+	test('a delete cancels it; an unknown schedule is an error on its item', async () => {
+		const result = await run([{ id: 'sched-1' }, { id: 'sched-404' }], { operation: 'deleteScheduledCanvas', canvasId: 'onboarding-canvas', scheduleId: '={{ $json.id }}' }, true);
+
+		expect(result.output('User')[0].json.status).toBe('deleted');
+		expect(result.output('User')[1].json).toMatchObject({ httpCode: 404 });
+		const { canvasSchedules } = (await client().state()) as unknown as { canvasSchedules: unknown[] };
+		expect(canvasSchedules).toHaveLength(0);
+	});
+});
