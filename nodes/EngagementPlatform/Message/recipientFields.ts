@@ -119,12 +119,12 @@ export const audienceField = (show: IDisplayOptions['show']): INodeProperties =>
 	displayName: 'Audience (JSON)',
 	name: 'audienceJson',
 	type: 'json',
-	default: '',
-	hint: `Only users in this audience receive it. Optional. E.g. ${AUDIENCE_EXAMPLE}`,
+	default: '{}',
+	hint: `Only users in this audience receive it; {} for no audience filter. E.g. ${AUDIENCE_EXAMPLE}`,
 	displayOptions: { show },
 });
 
 export function readAudience(item: ItemReader): IDataObject | undefined {
 	const audience = item.jsonObject('audienceJson', 'Audience');
-	return audience ? (parseOrThrow(connectedAudience as z.ZodType<unknown>, audience, 'Audience') as IDataObject) : undefined;
+	return audience && Object.keys(audience).length > 0 ? (parseOrThrow(connectedAudience as z.ZodType<unknown>, audience, 'Audience') as IDataObject) : undefined;
 }
