@@ -123,6 +123,25 @@ describe('Message node: Send Now', () => {
 		expect(result.output('User')[59].json).toMatchObject({ status: 'sent', external_user_id: 'crm-59', dispatch_id: expect.any(String) });
 	});
 
+	test('a broadcast to a segment is one request per item, with broadcast true and no users', async () => {
+		await client().seed({ profiles: profiles(3), segments: [{ id: 'vip', external_ids: ['crm-0', 'crm-2'] }] });
+
+		const result = await run([{}, {}], sendNow({ sendTo: 'broadcast', segmentId: 'vip' }));
+
+		const bodies = (await client().requests({ path: '/messages/send' })).map((r) => r.body as IDataObject);
+		expect(bodies).toHaveLength(2);
+		expect(bodies[0]).toMatchObject({ segment_id: 'vip', broadcast: true });
+		expect(bodies[0].external_user_ids).toBeUndefined();
+		expect(result.output('User').map((item) => item.json.status)).toEqual(['sent', 'sent']);
+	});
+
+	test('a connected audience that is not one of the shown shapes is refused, naming the field', async () => {
+		const result = await run(users(1), sendNow({ audienceJson: '{"NOT": [{"custom_attribute": {}}]}' }));
+
+		expect(result.error?.message).toContain('"Audience" must be {"AND": [...]}');
+		expect(await client().requests()).toHaveLength(0);
+	});
+
 	test('an unknown channel in the messages is refused, naming it', async () => {
 		const result = await run(users(1), sendNow({ messages: '{"carrier_pigeon": {"body": "hi"}}' }));
 
