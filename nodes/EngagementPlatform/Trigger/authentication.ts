@@ -1,0 +1,104 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+
+/** Request headers as Node gives them (lower-case names). */
+export type RequestHeaders = Record<string, string | string[] | undefined>;
+
+export type PostbackAuthentication = 'none' | 'headerAuth' | 'basicAuth';
+
+/** The fields of the engagementPlatformPostbackAuth credential. */
+export interface PostbackAuthCredential {
+	headerName?: string;
+	headerToken?: string;
+	user?: string;
+	password?: string;
+}
+
+export const MIN_TOKEN_LENGTH = 16;
+
+/** RFC 9110 token characters: what a header name may be made of. */
+const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+/** Headers that n8n, proxies or HTTP itself set or rewrite: a secret in them would not arrive intact. */
+const RESERVED_HEADERS = new Set([
+	'content-type',
+	'content-length',
+	'content-encoding',
+	'transfer-encoding',
+	'host',
+	'connection',
+	'cookie',
+	'expect',
+	'upgrade',
+]);
+
+const filled = (value: string | undefined): value is string => typeof value === 'string' && value !== '';
+
+/** What keeps the header pair from being used, or undefined when it is usable. */
+export function headerPairProblem(credential: PostbackAuthCredential): string | undefined {
+	const { headerName, headerToken } = credential;
+	if (!filled(headerName?.trim()) || !filled(headerToken)) return 'Header Token authentication needs a header name and a token';
+	const name = headerName.trim();
+	if (!HEADER_NAME.test(name)) return `"${name}" is not a valid header name: use letters, digits and hyphens, e.g. X-Postback-Token`;
+	if (RESERVED_HEADERS.has(name.toLowerCase())) return `"${name}" is set by HTTP itself and cannot carry a token: use e.g. X-Postback-Token`;
+	if (headerToken.length < MIN_TOKEN_LENGTH) return `The token is shorter than ${MIN_TOKEN_LENGTH} characters: use a long random value`;
+	return undefined;
+}
+
+/** What keeps the user/password pair from being used, or undefined when it is usable. */
+export function basicPairProblem(credential: PostbackAuthCredential): string | undefined {
+	const { user, password } = credential;
+	if (!filled(user) || !filled(password)) return 'Basic Auth authentication needs a user and a password';
+	if (user.includes(':')) return 'The user must not contain ":" (Basic Auth separates user and password with it)';
+	return undefined;
+}
+
+export function credentialProblem(
+	authentication: Exclude<PostbackAuthentication, 'none'>,
+	credential: PostbackAuthCredential,
+): string | undefined {
+	return authentication === 'headerAuth' ? headerPairProblem(credential) : basicPairProblem(credential);
+}
+
+const digest = (value: string): Buffer => createHash('sha256').update(value, 'utf8').digest();
+
+/**
+ * Compares a presented secret with the expected one in constant time: both are hashed first, so the
+ * buffers compared are always of equal length and the time taken says nothing about either.
+ */
+export function sameSecret(presented: string | undefined, expected: string): boolean {
+	const equal = timingSafeEqual(digest(presented ?? ''), digest(expected));
+	return equal && presented !== undefined;
+}
+
+function singleHeader(headers: RequestHeaders, name: string): string | undefined {
+	const value = headers[name.toLowerCase()];
+	return typeof value === 'string' ? value : undefined;
+}
+
+/** `Authorization: Basic base64(user:password)` → its two parts. */
+function basicCredentials(headers: RequestHeaders): { user: string; password: string } | undefined {
+	const match = /^Basic[ \t]+([A-Za-z0-9+/=._~-]+)[ \t]*$/i.exec(singleHeader(headers, 'authorization') ?? '');
+	if (!match) return undefined;
+	const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+	const separator = decoded.indexOf(':');
+	if (separator < 0) return undefined;
+	return { user: decoded.slice(0, separator), password: decoded.slice(separator + 1) };
+}
+
+/**
+ * Whether the request carries the credential's secret. Call only with a usable credential
+ * (see credentialProblem). Both parts of a Basic pair are always compared.
+ */
+export function isAuthorized(
+	authentication: Exclude<PostbackAuthentication, 'none'>,
+	credential: PostbackAuthCredential,
+	headers: RequestHeaders,
+): boolean {
+	if (authentication === 'headerAuth') {
+		return sameSecret(singleHeader(headers, (credential.headerName ?? '').trim()), credential.headerToken ?? '');
+	}
+	const presented = basicCredentials(headers);
+	const userMatches = sameSecret(presented?.user, credential.user ?? '');
+	const passwordMatches = sameSecret(presented?.password, credential.password ?? '');
+	return userMatches && passwordMatches;
+}

@@ -1,0 +1,69 @@
+import type { IDataObject } from 'n8n-workflow';
+import { z } from 'zod';
+
+/** The statuses of a transactional send, in the order they usually arrive (spec: "Transactional email status postback"). */
+export const POSTBACK_STATUSES = ['sent', 'processed', 'delivered', 'bounced', 'aborted'] as const;
+
+export type PostbackStatus = (typeof POSTBACK_STATUSES)[number];
+
+/** The metadata field that holds the time of each status. */
+const STATUS_TIME_FIELD: Record<PostbackStatus, string> = {
+	sent: 'sent_at',
+	processed: 'processed_at',
+	delivered: 'delivered_at',
+	bounced: 'bounced_at',
+	aborted: 'aborted_at',
+};
+
+const postbackSchema = z.object({
+	dispatch_id: z
+		.string({ required_error: 'dispatch_id is missing', invalid_type_error: 'dispatch_id must be a string' })
+		.min(1, 'dispatch_id is empty'),
+	status: z.enum(POSTBACK_STATUSES, {
+		errorMap: (issue, ctx) => ({
+			message:
+				issue.code === z.ZodIssueCode.invalid_type && ctx.data === undefined
+					? 'status is missing'
+					: `status ${JSON.stringify(ctx.data)} is not one of ${POSTBACK_STATUSES.join(', ')}`,
+		}),
+	}),
+	metadata: z.record(z.unknown(), {
+		errorMap: (_issue, ctx) => ({
+			message: ctx.data === undefined ? 'metadata is missing' : 'metadata must be a JSON object',
+		}),
+	}),
+});
+
+export type Postback = z.infer<typeof postbackSchema>;
+
+export type ParsedPostback = { ok: true; postback: Postback } | { ok: false; problem: string };
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+	typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Checks a parsed request body against the spec's postback shape; `problem` says what is wrong, for the 400 answer. */
+export function parsePostback(body: unknown): ParsedPostback {
+	if (!isPlainObject(body)) return { ok: false, problem: 'The body must be a JSON object' };
+	const result = postbackSchema.safeParse(body);
+	if (result.success) return { ok: true, postback: result.data };
+	return { ok: false, problem: result.error.issues[0].message };
+}
+
+const textOrNull = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+
+/**
+ * The trigger's output item: the fields a workflow branches on, flat, and the raw metadata
+ * (which keeps every per-status datetime, e.g. received_at and enqueued_at of a "sent").
+ */
+export function postbackItem(postback: Postback): IDataObject {
+	const { dispatch_id, status, metadata } = postback;
+	return {
+		dispatch_id,
+		status,
+		external_send_id: textOrNull(metadata.external_send_id),
+		campaign_api_id: textOrNull(metadata.campaign_api_id),
+		status_time: textOrNull(metadata[STATUS_TIME_FIELD[status]]),
+		reason: textOrNull(metadata.reason),
+		metadata: metadata as IDataObject,
+	};
+}
