@@ -95,6 +95,10 @@ async function addThroughNodePanelUnprefixed(node: PackageNode): Promise<string[
 				return problems;
 			}
 			await clickAction(page, actionLabel(chosen));
+		} else {
+			// A community node without operations opens its "Node details" view first, with an "Add to workflow" button.
+			const addButton = page.getByRole('button', { name: /Add to workflow/i }).first();
+			if (await addButton.isVisible({ timeout: 5_000 }).catch(() => false)) await addButton.click();
 		}
 		const onCanvas = await page
 			.locator(`[data-test-id="canvas-node"][data-node-type="${node.type}"]`)
