@@ -3,6 +3,7 @@ import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow
 import { ItemInputError } from '../shared/engine/itemInputError';
 import type { ItemReader } from '../shared/engine/itemReader';
 import { keyValueOrJsonFields, readKeyValueOrJson } from '../shared/fields/keyValueOrJson';
+import { prioritizationField, readPrioritization } from '../shared/fields/prioritization';
 import type { z } from 'zod';
 
 import { AUDIENCE_EXAMPLE, connectedAudience } from '../shared/schemas/audience';
@@ -11,14 +12,6 @@ import { parseOrThrow } from '../shared/schemas/parse';
 import { trackAttributes } from '../shared/schemas/trackObjects';
 
 /** Who receives a campaign or canvas trigger: each item's recipient, or a broadcast. */
-
-const PRIORITIZATIONS: Record<string, string[]> = {
-	identified: ['identified'],
-	identifiedThenRecent: ['identified', 'most_recently_updated'],
-	recent: ['most_recently_updated'],
-	unidentified: ['unidentified'],
-	unidentifiedThenRecent: ['unidentified', 'most_recently_updated'],
-};
 
 export function recipientFields(show: IDisplayOptions['show'], propertiesLabel: string): INodeProperties[] {
 	const perRecipient = { ...show, sendTo: ['recipients'] };
@@ -51,21 +44,7 @@ export function recipientFields(show: IDisplayOptions['show'], propertiesLabel: 
 		{ displayName: 'Alias Name', name: 'aliasName', type: 'string', default: '', required: true, displayOptions: by('user_alias') },
 		{ displayName: 'Alias Label', name: 'aliasLabel', type: 'string', default: '', required: true, displayOptions: by('user_alias') },
 		{ displayName: 'Email', name: 'email', type: 'string', default: '', required: true, placeholder: 'e.g. name@example.com', displayOptions: by('email') },
-		{
-			displayName: 'Prioritization',
-			name: 'prioritization',
-			type: 'options',
-			options: [
-				{ name: 'Identified', value: 'identified' },
-				{ name: 'Identified, Then Most Recently Updated', value: 'identifiedThenRecent' },
-				{ name: 'Most Recently Updated', value: 'recent' },
-				{ name: 'Unidentified', value: 'unidentified' },
-				{ name: 'Unidentified, Then Most Recently Updated', value: 'unidentifiedThenRecent' },
-			],
-			default: 'identifiedThenRecent',
-			description: 'Which profile with this email receives the message when several have it',
-			displayOptions: by('email'),
-		},
+		prioritizationField(by('email'), 'identifiedThenRecent', 'Which profile with this email receives the message when several have it'),
 		...keyValueOrJsonFields({ name: 'recipientProperties', displayName: propertiesLabel, noun: 'Property', show: perRecipient, example: '{"first_order": true}' }),
 		...keyValueOrJsonFields({ name: 'recipientAttributes', displayName: 'Recipient Attributes', noun: 'Attribute', show: perRecipient, example: '{"plan": "gold"}' }),
 		{
@@ -91,7 +70,7 @@ export function readRecipient(item: ItemReader, propertiesKey: string, propertie
 		const email = item.string('email', 'Email');
 		if (!EMAIL.test(email)) throw new ItemInputError('Email', `"${email}" is not an email address`, 'Map an address such as name@example.com.');
 		recipient.email = email;
-		recipient.prioritization = PRIORITIZATIONS[item.raw('prioritization', 'identifiedThenRecent') as string];
+		recipient.prioritization = readPrioritization(item, 'identifiedThenRecent');
 	} else {
 		recipient.external_user_id = item.string('externalUserId', 'External User ID');
 	}

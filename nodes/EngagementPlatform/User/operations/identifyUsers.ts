@@ -3,6 +3,7 @@ import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-wor
 import { ItemInputError } from '../../shared/engine/itemInputError';
 import type { OperationSpec, Piece, PieceOutcome, PlannedRequest } from '../../shared/engine/operation';
 import { settleRemaining } from '../../shared/engine/outcomes';
+import { prioritizationField, readPrioritization } from '../../shared/fields/prioritization';
 import { fixedPackingSettings, optionsCollection } from '../../shared/fields/requestOptions';
 import { EMAIL } from '../../shared/schemas/identifiers';
 
@@ -16,15 +17,6 @@ export const option: INodePropertyOptions = {
 const show = { operation: ['identifyUsers'] };
 const whenAlias = { show: { ...show, profileType: ['alias'] } };
 const whenEmail = { show: { ...show, profileType: ['email'] } };
-
-/** Orders the spec allows: at most one of identified / unidentified, optionally then most recently updated. */
-const PRIORITIZATIONS: Record<string, string[]> = {
-	unidentified: ['unidentified'],
-	unidentifiedThenRecent: ['unidentified', 'most_recently_updated'],
-	identified: ['identified'],
-	identifiedThenRecent: ['identified', 'most_recently_updated'],
-	recent: ['most_recently_updated'],
-};
 
 export const description: INodeProperties[] = [
 	{
@@ -51,21 +43,11 @@ export const description: INodeProperties[] = [
 	{ displayName: 'Alias Name', name: 'aliasName', type: 'string', default: '', required: true, displayOptions: whenAlias },
 	{ displayName: 'Alias Label', name: 'aliasLabel', type: 'string', default: '', required: true, displayOptions: whenAlias },
 	{ displayName: 'Email', name: 'email', type: 'string', default: '', required: true, placeholder: 'e.g. name@example.com', displayOptions: whenEmail },
-	{
-		displayName: 'Prioritization',
-		name: 'prioritization',
-		type: 'options',
-		options: [
-			{ name: 'Identified', value: 'identified' },
-			{ name: 'Identified, Then Most Recently Updated', value: 'identifiedThenRecent' },
-			{ name: 'Most Recently Updated', value: 'recent' },
-			{ name: 'Unidentified', value: 'unidentified' },
-			{ name: 'Unidentified, Then Most Recently Updated', value: 'unidentifiedThenRecent' },
-		],
-		default: 'unidentifiedThenRecent',
-		description: 'Which profile with this email to merge when several have it. If several still match, nothing is merged.',
-		displayOptions: whenEmail,
-	},
+	prioritizationField(
+		whenEmail,
+		'unidentifiedThenRecent',
+		'Which profile with this email to merge when several have it. If several still match, nothing is merged.',
+	),
 	{
 		displayName: 'Merge Behavior',
 		name: 'mergeBehavior',
@@ -104,8 +86,7 @@ export const operation: OperationSpec = {
 		if (item.raw('profileType', 'alias') === 'email') {
 			const email = item.string('email', 'Email');
 			if (!EMAIL.test(email)) throw new ItemInputError('Email', `"${email}" is not an email address`, 'Map an address such as name@example.com.');
-			const prioritization = PRIORITIZATIONS[item.raw('prioritization', 'unidentifiedThenRecent') as string];
-			if (!prioritization) throw new ItemInputError('Prioritization', 'is not one of the listed orders', 'Pick one of the listed options.');
+			const prioritization = readPrioritization(item, 'unidentifiedThenRecent');
 			return [piece(item.itemIndex, 'emails_to_identify', mergeBehavior, { external_id, email, prioritization })];
 		}
 		const user_alias = { alias_name: item.string('aliasName', 'Alias Name'), alias_label: item.string('aliasLabel', 'Alias Label') };
