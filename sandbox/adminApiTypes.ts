@@ -228,6 +228,29 @@ export interface PostbackView {
 	sentAt: string;
 }
 
+/** Declared type of a catalog field (Braze's catalog field types; catalog definition is not in the spec). */
+export type CatalogFieldType = 'string' | 'number' | 'boolean' | 'time' | 'array' | 'object';
+
+export interface CatalogField {
+	name: string;
+	type: CatalogFieldType;
+}
+
+/** A catalog as seeded; every item carries a string `id` plus declared fields. */
+export interface SeedCatalog {
+	/** Letters, numbers, hyphens, underscores (as item IDs). */
+	name: string;
+	fields: CatalogField[];
+	items?: Array<Record<string, unknown>>;
+}
+
+export interface CatalogView {
+	name: string;
+	fields: CatalogField[];
+	/** In creation order; an item replaced by PUT keeps its place. */
+	items: Array<Record<string, unknown>>;
+}
+
 export interface StateView {
 	profiles: ProfileView[];
 	events: StoredEvent[];
@@ -243,6 +266,8 @@ export interface StateView {
 	transactionalSends: TransactionalSendView[];
 	/** Postbacks whose POST has finished (answered or failed), in order. */
 	postbacks: PostbackView[];
+	/** Catalogs (seeded) with their items as the catalog item endpoints left them. */
+	catalogs: CatalogView[];
 }
 
 export interface StatsView {
@@ -323,6 +348,8 @@ export interface SeedData {
 	canvases?: SeedCanvas[];
 	segments?: Array<{ id: string; external_ids: string[] }>;
 	canvasSchedules?: SeedCanvasSchedule[];
+	/** Catalog definition is not in the spec: a seed creates catalogs (a name seeded again is replaced). */
+	catalogs?: SeedCatalog[];
 }
 
 export interface SeedResult {

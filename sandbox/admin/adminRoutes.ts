@@ -94,7 +94,7 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
 		method: 'POST',
 		path: 'seed',
 		handle(runtime, { body }) {
-			if (!isPlainObject(body)) fail('body must be seed data: { profiles?, subscriptionGroups?, apiKeys?, campaigns?, canvases?, segments?, canvasSchedules? }');
+			if (!isPlainObject(body)) fail('body must be seed data: { profiles?, subscriptionGroups?, apiKeys?, campaigns?, canvases?, segments?, canvasSchedules?, catalogs? }');
 			try {
 				return runtime.seed(body as SeedData);
 			} catch (error) {

@@ -1,5 +1,8 @@
 import type { RouteDeclaration } from '../core/route';
 import { campaignsTriggerSend } from './campaignsTriggerSend';
+import { catalogItemsDelete } from './catalogItemsDelete';
+import { catalogItemsPatch } from './catalogItemsPatch';
+import { catalogItemsPut } from './catalogItemsPut';
 import { canvasTriggerScheduleDelete } from './canvasTriggerScheduleDelete';
 import { canvasTriggerScheduleUpdate } from './canvasTriggerScheduleUpdate';
 import { canvasTriggerSend } from './canvasTriggerSend';
@@ -25,4 +28,7 @@ export const API_ROUTES: readonly RouteDeclaration[] = [
 	transactionalSend,
 	canvasTriggerScheduleUpdate,
 	canvasTriggerScheduleDelete,
+	catalogItemsPatch,
+	catalogItemsPut,
+	catalogItemsDelete,
 ];

@@ -1,18 +1,22 @@
 import type { SeedData, SeedProfile, SeedResult } from '../adminApiTypes';
 import type { PlatformState } from './platformState';
 import type { Profile } from './profileStore';
+import { catalogSeedProblem, seedCatalogs } from './seedCatalogs';
 import { seedActivity, seedActivityProblem } from './seedActivity';
 import { messagingSeedProblem, seedMessagingObjects } from './seedMessagingObjects';
 import { profileView } from './stateView';
 
 /**
  * Adds seed profiles (with their events and purchases), subscription groups, campaigns, canvases,
- * segments and canvas schedules straight into the state, without the endpoints' rules.
+ * segments, canvas schedules and catalogs straight into the state, without the endpoints' rules.
  */
 export function applySeed(state: PlatformState, data: Omit<SeedData, 'apiKeys'>, now: Date): SeedResult {
 	const messagingProblem = messagingSeedProblem(state, data);
 	if (messagingProblem) throw new SeedError(messagingProblem);
+	const catalogProblem = catalogSeedProblem(data.catalogs);
+	if (catalogProblem) throw new SeedError(catalogProblem);
 	seedMessagingObjects(state, data);
+	seedCatalogs(state, data.catalogs);
 	for (const groupId of data.subscriptionGroups ?? []) state.subscriptionGroups.ensure(groupId);
 	const created = (data.profiles ?? []).map((seed) => seedProfile(state, seed, now));
 	return { profiles: created.map((profile) => profileView(state, profile)) };

@@ -8,6 +8,7 @@ import type {
 	StoredEvent,
 	StoredPurchase,
 } from '../adminApiTypes';
+import type { Catalog } from './catalogStore';
 import { IdGenerator } from './ids';
 import { ProfileStore } from './profileStore';
 import { SubscriptionGroupStore } from './subscriptionGroups';
@@ -30,4 +31,6 @@ export class PlatformState {
 	readonly dispatches: DispatchView[] = [];
 	readonly transactionalSends = new TransactionalSendStore();
 	readonly postbacks: PostbackView[] = [];
+	/** Seeded catalogs by name, with their items. */
+	readonly catalogs = new Map<string, Catalog>();
 }

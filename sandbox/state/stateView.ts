@@ -1,4 +1,5 @@
 import type { ProfileView, StateView } from '../adminApiTypes';
+import { catalogView } from './catalogStore';
 import type { PlatformState } from './platformState';
 import type { Profile } from './profileStore';
 
@@ -15,6 +16,7 @@ export function stateView(state: PlatformState): StateView {
 		dispatches: state.dispatches,
 		transactionalSends: state.transactionalSends.all().map(({ acceptedAtMs: _accepted, answeredAtMs: _answered, ...send }) => ({ ...send, statuses: [...send.statuses] })),
 		postbacks: state.postbacks,
+		catalogs: [...state.catalogs.values()].map(catalogView),
 	};
 }
 
