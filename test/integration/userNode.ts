@@ -6,6 +6,7 @@ import { runWorkflow } from '../harness';
 export const USER_NODE = 'n8n-nodes-engagement-platform.engagementPlatformUser';
 export const SUBSCRIPTION_NODE = 'n8n-nodes-engagement-platform.engagementPlatformSubscription';
 export const MESSAGE_NODE = 'n8n-nodes-engagement-platform.engagementPlatformMessage';
+export const CATALOG_NODE = 'n8n-nodes-engagement-platform.engagementPlatformCatalog';
 
 export interface UserRun {
 	items: IDataObject[];

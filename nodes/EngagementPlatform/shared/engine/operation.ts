@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, IHttpRequestMethods } from 'n8n-workflow';
 
+import type { ItemInputError } from './itemInputError';
 import type { ItemReader } from './itemReader';
 import type { Packing } from './planner';
 import type { ApiResponse } from './transport';
@@ -74,6 +75,8 @@ export interface OperationSpec<Payload = IDataObject> {
 	settings(context: IExecuteFunctions): RunSettings;
 	/** Reads and validates one item. Throws an ItemInputError naming the field when invalid. */
 	readItem(item: ItemReader): Array<Piece<Payload>>;
+	/** Rules across items (e.g. IDs unique within a catalog); returns the items that break them. */
+	checkAcrossItems?(pieces: Array<Piece<Payload>>): Map<number, ItemInputError>;
 	/** The path of one request, when it depends on the group (e.g. a catalog name). */
 	pathFor?(request: PlannedRequest<Payload>): string;
 	/** The rate-limit group of one request, when it depends on what it carries (users or a segment). */

@@ -27,5 +27,8 @@ export function readItems<Payload>(
 			inputErrors.set(itemIndex, error);
 		}
 	}
-	return { pieces, inputErrors };
+	const acrossItems = spec.checkAcrossItems?.(pieces);
+	if (!acrossItems?.size) return { pieces, inputErrors };
+	for (const [itemIndex, error] of acrossItems) if (!inputErrors.has(itemIndex)) inputErrors.set(itemIndex, error);
+	return { pieces: pieces.filter((piece) => !acrossItems.has(piece.itemIndex)), inputErrors };
 }

@@ -22,8 +22,8 @@ export async function runOperation<Payload>(
 
 	const { pieces, inputErrors } = readItems(context, spec, itemCount);
 	if (inputErrors.size > 0 && !continueOnFail) {
-		const [itemIndex, error] = inputErrors.entries().next().value!;
-		throw invalidInputError(context, inputFailure(itemIndex, error), inputErrors.size);
+		const itemIndex = Math.min(...inputErrors.keys());
+		throw invalidInputError(context, inputFailure(itemIndex, inputErrors.get(itemIndex)!), inputErrors.size);
 	}
 
 	const requests = planRequests(pieces, settings.packing);

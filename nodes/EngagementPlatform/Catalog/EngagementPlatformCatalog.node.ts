@@ -1,0 +1,27 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { executeChosenOperation, operationProperties } from '../shared/engine/nodeOperations';
+import { catalogOperations } from './operations';
+
+export class EngagementPlatformCatalog implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Engagement Platform Catalog',
+		name: 'engagementPlatformCatalog',
+		icon: { light: 'file:../../../icons/engagementPlatform.svg', dark: 'file:../../../icons/engagementPlatform.dark.svg' },
+		group: ['output'],
+		version: 1,
+		subtitle: '={{$parameter["operation"]}}',
+		description: 'Edit, replace and delete catalog items, 50 per request',
+		defaults: { name: 'Engagement Platform Catalog' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'engagementPlatformApi', required: true }],
+		properties: operationProperties(catalogOperations, 'replaceItems'),
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await executeChosenOperation(this, catalogOperations);
+	}
+}

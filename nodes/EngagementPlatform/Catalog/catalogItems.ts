@@ -1,0 +1,170 @@
+import type { IDataObject, IHttpRequestMethods, INodeProperties } from 'n8n-workflow';
+
+import { ItemInputError } from '../shared/engine/itemInputError';
+import type { ItemReader } from '../shared/engine/itemReader';
+import type { OperationSpec, Piece, PieceOutcome, PlannedRequest } from '../shared/engine/operation';
+import { settleRemaining } from '../shared/engine/outcomes';
+import { keyValueOrJsonFields, readKeyValueOrJson } from '../shared/fields/keyValueOrJson';
+import { fixedPackingSettings, optionsCollection } from '../shared/fields/requestOptions';
+
+/**
+ * /catalogs/{catalog_name}/items as a declaration for the three methods: 50 items per request
+ * for the same catalog; the spec's item rules checked before sending; a 400's errors mapped to
+ * the items they name.
+ */
+
+const ITEM_ID = /^[A-Za-z0-9_-]{1,250}$/;
+const MAX_VALUE_LENGTH = 5000;
+const MAX_DEPTH = 50;
+const UPDATE_OPERATORS = new Set(['$add', '$remove']);
+
+export type CatalogMethod = 'PATCH' | 'PUT' | 'DELETE';
+
+export function catalogItemFields(show: { operation: string[] }, method: CatalogMethod): INodeProperties[] {
+	const fields: INodeProperties[] = [
+		{ displayName: 'Catalog Name', name: 'catalogName', type: 'string', default: '', required: true, placeholder: 'e.g. restaurants', displayOptions: { show } },
+		{
+			displayName: 'Item ID',
+			name: 'itemId',
+			type: 'string',
+			default: '',
+			required: true,
+			hint: 'Up to 250 letters, digits, hyphens and underscores',
+			displayOptions: { show },
+		},
+	];
+	if (method === 'DELETE') return [...fields, optionsCollection(show)];
+	const example = method === 'PATCH' ? '{"rating": 4.5, "tags": {"$add": ["vegan"]}}' : '{"name": "Pizza Place", "rating": 4.5, "tags": ["pizza"]}';
+	return [...fields, ...keyValueOrJsonFields({ name: 'fields', displayName: 'Fields', noun: 'Field', show, example }), optionsCollection(show)];
+}
+
+export function catalogItemsOperation(method: CatalogMethod, status: string): OperationSpec {
+	const permission = { PATCH: 'catalogs.update_items', PUT: 'catalogs.replace_items', DELETE: 'catalogs.delete_items' }[method];
+	return {
+		endpoint: { method: method as IHttpRequestMethods, path: '/catalogs/{catalog_name}/items', rateLimitGroup: 'catalogs', permission, credentialType: 'engagementPlatformApi' },
+		settings: fixedPackingSettings({ perSlot: 50 }),
+		readItem: (item) => [readCatalogItem(item, method)],
+		checkAcrossItems: uniqueIdsPerCatalog,
+		pathFor: (request) => `/catalogs/${encodeURIComponent(request.groupKey)}/items`,
+		buildBody: (request) => ({ items: request.slots.get('items')!.map((piece) => piece.payload) }),
+		// Replacing, editing with the same values, or deleting again ends in the same catalog;
+		// $add and $remove are the exception, so PATCH is not resent.
+		isSafeToResend: () => method !== 'PATCH',
+		readResponse: (_, request) => settleRemaining(request, { ok: true }),
+		readErrorResponse: readCatalogErrors,
+		itemResult: (_, [{ piece }]) => [{ status, ...piece.subject }],
+	};
+}
+
+function readCatalogItem(item: ItemReader, method: CatalogMethod): Piece {
+	const catalog = item.string('catalogName', 'Catalog Name');
+	const id = item.string('itemId', 'Item ID');
+	if (!ITEM_ID.test(id)) {
+		throw new ItemInputError('Item ID', `"${id.slice(0, 60)}" must be 1 to 250 letters, digits, hyphens or underscores`, 'Remove other characters, or shorten it.');
+	}
+	const payload: IDataObject = { id };
+	if (method !== 'DELETE') {
+		const fields = readKeyValueOrJson(item, 'fields', 'Fields') ?? {};
+		if ('id' in fields) throw new ItemInputError('Fields.id', 'is set in Item ID', 'Remove "id" from the fields.');
+		for (const [name, value] of Object.entries(fields)) {
+			if (name.includes('.') || name.includes('$')) {
+				throw new ItemInputError(`Fields.${name}`, 'is a field name with "." or "$", which the platform refuses', 'Rename the field.');
+			}
+			checkValue(value, `Fields.${name}`, method, 1);
+		}
+		Object.assign(payload, fields);
+	}
+	return { itemIndex: item.itemIndex, slot: 'items', groupKey: catalog, payload, subject: { catalog_name: catalog, id } };
+}
+
+/** Keys without "." or "$" (but $add / $remove on PATCH), values up to 5,000 characters, nesting up to 50. */
+function checkValue(value: unknown, field: string, method: CatalogMethod, depth: number): void {
+	if (depth > MAX_DEPTH) throw new ItemInputError(field, 'is nested more than 50 levels deep', 'Flatten the value.');
+	if (typeof value === 'string' && value.length > MAX_VALUE_LENGTH) {
+		throw new ItemInputError(field, `is ${value.length} characters; values may have at most 5,000`, 'Shorten the value.');
+	}
+	if (Array.isArray(value)) value.forEach((element, index) => checkValue(element, `${field}[${index}]`, method, depth + 1));
+	else if (value !== null && typeof value === 'object') {
+		for (const [key, inner] of Object.entries(value)) {
+			const operator = UPDATE_OPERATORS.has(key) && depth === 1;
+			if (operator && method !== 'PATCH') {
+				throw new ItemInputError(`${field}.${key}`, 'is an update operator, allowed only when editing items', 'Use Edit Items, or give the whole array.');
+			}
+			if (!operator && (key.includes('.') || key.includes('$'))) {
+				throw new ItemInputError(`${field}.${key}`, 'is a key with "." or "$", which the platform refuses', 'Rename the key.');
+			}
+			checkValue(inner, `${field}.${key}`, method, depth + 1);
+		}
+	}
+}
+
+/** The platform refuses a request whose item IDs repeat: a repeated ID in one catalog is refused here. */
+function uniqueIdsPerCatalog(pieces: Piece[]): Map<number, ItemInputError> {
+	const firstSeen = new Map<string, number>();
+	const errors = new Map<number, ItemInputError>();
+	for (const piece of pieces) {
+		const key = `${piece.groupKey}\u0000${String(piece.payload.id)}`;
+		const first = firstSeen.get(key);
+		if (first === undefined) firstSeen.set(key, piece.itemIndex);
+		else {
+			errors.set(
+				piece.itemIndex,
+				new ItemInputError('Item ID', `"${String(piece.payload.id)}" is also given by item ${first} for this catalog`, 'Merge the two items into one, or remove one.'),
+			);
+		}
+	}
+	return errors;
+}
+
+/**
+ * A 400 lists errors, each naming the item IDs (or fields) it concerns in `parameters` and
+ * `parameter_values`. Those items get that error; catalog-not-found concerns them all. The
+ * platform applies nothing of a refused request, so the other items say so and can be resent.
+ */
+function readCatalogErrors(response: { statusCode: number; body: IDataObject }, request: PlannedRequest): Map<Piece, PieceOutcome> {
+	const pieces = request.slots.get('items') ?? [];
+	const outcomes = new Map<Piece, PieceOutcome>();
+	const errors = (Array.isArray(response.body.errors) ? response.body.errors : []) as IDataObject[];
+	for (const error of errors) {
+		const named = [...((error.parameters as unknown[]) ?? []), ...((error.parameter_values as unknown[]) ?? [])].map(String);
+		const concerned =
+			error.id === 'catalog-not-found'
+				? pieces
+				: pieces.filter((piece) => named.includes(String(piece.payload.id)) || Object.keys(piece.payload).some((key) => key !== 'id' && named.includes(key)));
+		for (const piece of concerned.length > 0 ? concerned : pieces) {
+			if (outcomes.has(piece)) continue;
+			outcomes.set(piece, {
+				ok: false,
+				error: {
+					message: `${String(error.id ?? 'error')}: ${String(error.message ?? response.body.message ?? 'the platform refused this item')}`,
+					description: catalogAdvice(String(error.id)),
+					delivery: 'not_applied',
+					httpCode: response.statusCode,
+					response: error,
+				},
+			});
+		}
+	}
+	return settleRemaining(request, {
+		ok: false,
+		error: {
+			message: 'Not applied: another item of the same request was refused, and the platform applies all or nothing',
+			description: 'Fix the refused items and run these again.',
+			delivery: 'not_applied',
+			httpCode: response.statusCode,
+		},
+	}, outcomes);
+}
+
+function catalogAdvice(id: string): string {
+	switch (id) {
+		case 'catalog-not-found':
+			return 'Check the catalog name; it must be an existing catalog of this workspace.';
+		case 'invalid-fields':
+			return 'Send only fields the catalog declares, or add the field to the catalog first.';
+		case 'unable-to-coerce-value':
+			return "Give the value in the type the catalog's field declares (e.g. a number, not text).";
+		default:
+			return 'Correct the item as the message says and run it again.';
+	}
+}
