@@ -1,6 +1,7 @@
 import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import type { OperationSpec } from '../../shared/engine/operation';
+import { ownRequestPiece, onlyPiece } from '../../shared/engine/ownRequests';
 import { settleRemaining } from '../../shared/engine/outcomes';
 import { fixedPackingSettings, optionsCollection } from '../../shared/fields/requestOptions';
 import { parseOrThrow } from '../../shared/schemas/parse';
@@ -60,9 +61,9 @@ function scheduleOperation(path: string, permission: string, readBody: (item: Pa
 		settings: fixedPackingSettings({ perSlot: 1 }),
 		readItem(item) {
 			const body = { canvas_id: item.string('canvasId', 'Canvas ID'), schedule_id: item.string('scheduleId', 'Schedule ID'), ...readBody(item) };
-			return [{ itemIndex: item.itemIndex, slot: 'schedule', groupKey: String(item.itemIndex), payload: body, subject: { canvas_id: body.canvas_id, schedule_id: body.schedule_id } }];
+			return [ownRequestPiece(item.itemIndex, body, { canvas_id: body.canvas_id, schedule_id: body.schedule_id })];
 		},
-		buildBody: (request) => [...request.slots.values()][0][0].payload,
+		buildBody: (request) => onlyPiece(request).payload,
 		// Setting the same schedule, or deleting it, twice ends in the same place.
 		isSafeToResend: () => true,
 		readResponse: (_, request) => settleRemaining(request, { ok: true }),

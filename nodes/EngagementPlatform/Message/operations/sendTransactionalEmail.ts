@@ -4,6 +4,7 @@ import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-wor
 
 import { ItemInputError } from '../../shared/engine/itemInputError';
 import type { OperationSpec } from '../../shared/engine/operation';
+import { onlyPiece, ownRequestPiece } from '../../shared/engine/ownRequests';
 import { keyValueOrJsonFields, readKeyValueOrJson } from '../../shared/fields/keyValueOrJson';
 import { fixedPackingSettings, optionsCollection } from '../../shared/fields/requestOptions';
 import { parseOrThrow } from '../../shared/schemas/parse';
@@ -76,7 +77,7 @@ export const operation: OperationSpec = {
 		const body: IDataObject = { external_send_id: given ?? derivedSendId(item.context.getExecutionId(), item.context.getNode().id, item.itemIndex), recipient };
 		const properties = readKeyValueOrJson(item, 'triggerProperties', 'Trigger Properties');
 		if (properties) body.trigger_properties = properties;
-		return [{ itemIndex: item.itemIndex, slot: 'send', groupKey: String(item.itemIndex), payload: { campaignId, body }, subject: { ...subject, external_send_id: body.external_send_id } }];
+		return [ownRequestPiece(item.itemIndex, { campaignId, body }, { ...subject, external_send_id: body.external_send_id })];
 	},
 	pathFor: (request) => `/transactional/v1/campaigns/${encodeURIComponent(String(onlyPiece(request).payload.campaignId))}/send`,
 	buildBody: (request) => onlyPiece(request).payload.body as IDataObject,
@@ -86,8 +87,6 @@ export const operation: OperationSpec = {
 		new Map([[onlyPiece(request), { ok: true, data: { dispatch_id: response.body.dispatch_id, send_status: response.body.status, metadata: response.body.metadata } }]]),
 	itemResult: (_, [{ piece, outcome }]) => [{ status: 'sent', ...piece.subject, ...(outcome.ok ? outcome.data : {}) }],
 };
-
-const onlyPiece = (request: Parameters<NonNullable<OperationSpec['pathFor']>>[0]) => [...request.slots.values()][0][0];
 
 /** Stable for one execution, node and item, so the engine's retries and n8n's resumes reuse it. */
 function derivedSendId(executionId: string, nodeId: string, itemIndex: number): string {

@@ -14,6 +14,11 @@ export interface Endpoint {
 	/** The API key permission the endpoint needs, named in errors. */
 	permission: string;
 	credentialType: 'engagementPlatformApi' | 'engagementPlatformScimApi';
+	/**
+	 * Where the platform's method is uncertain: the method to use for the rest of the run once
+	 * it answers 405 Method Not Allowed to `method`.
+	 */
+	fallbackMethod?: IHttpRequestMethods;
 }
 
 /**
@@ -81,7 +86,10 @@ export interface OperationSpec<Payload = IDataObject> {
 	pathFor?(request: PlannedRequest<Payload>): string;
 	/** The rate-limit group of one request, when it depends on what it carries (users or a segment). */
 	rateLimitGroupOf?(request: PlannedRequest<Payload>): string;
-	buildBody(request: PlannedRequest<Payload>): IDataObject;
+	/** The JSON body of one request; none when absent (GET, DELETE). */
+	buildBody?(request: PlannedRequest<Payload>): IDataObject | undefined;
+	/** The query parameters of one request. */
+	queryFor?(request: PlannedRequest<Payload>): IDataObject | undefined;
 	/** Whether resending this request after an unclear failure cannot duplicate data. */
 	isSafeToResend(request: PlannedRequest<Payload>): boolean;
 	/** Maps a 2xx response back to each piece, in the order of `request.slots`. */

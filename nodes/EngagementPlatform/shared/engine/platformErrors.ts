@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { PieceError } from './operation';
+import type { Endpoint, PieceError } from './operation';
 import type { ApiResponse } from './transport';
 
 /** The platform's own message, from `message` or the first of `errors`. */
@@ -21,12 +21,17 @@ export function platformMessage(body: IDataObject, statusCode: number): string {
 }
 
 /** What the user should do about a failed request, by the platform's message or status. */
-function adviceFor(message: string, statusCode: number, permission: string): string {
+function adviceFor(message: string, statusCode: number, endpoint: Endpoint): string {
+	const scim = endpoint.credentialType === 'engagementPlatformScimApi';
 	if (message.includes('Error authenticating credentials') || statusCode === 401) {
-		return 'The API key was refused. Open the credential and check the key and the endpoint of your workspace.';
+		return scim
+			? 'The SCIM token or the request origin was refused. Open the credential and check both, and the endpoint of your workspace.'
+			: 'The API key was refused. Open the credential and check the key and the endpoint of your workspace.';
 	}
 	if (message.includes('do not have permission') || statusCode === 403) {
-		return `The API key works but lacks the "${permission}" permission. Add it to the key in the platform's API settings.`;
+		return scim
+			? 'The SCIM token may not do this. Check its settings in the platform.'
+			: `The API key works but lacks the "${endpoint.permission}" permission. Add it to the key in the platform's API settings.`;
 	}
 	if (message.includes('Invalid whitelisted IPs')) {
 		return "This n8n's address is not on the key's IP allow-list. Add it in the platform's API settings.";
@@ -35,15 +40,16 @@ function adviceFor(message: string, statusCode: number, permission: string): str
 		return 'The platform failed while handling the request; it may or may not have been applied. Check the platform before running these items again.';
 	}
 	if (statusCode === 404) return 'The platform does not know this resource. Check the IDs and the endpoint URL.';
+	if (statusCode === 405) return 'The platform does not take this method at this address. Check the endpoint URL in the credential.';
 	return 'The platform refused the request. Correct the values it names and run these items again.';
 }
 
 /** A non-2xx response as the error of every piece it carried. */
-export function responseError(response: ApiResponse, permission: string, maybeApplied: boolean): PieceError {
+export function responseError(response: ApiResponse, endpoint: Endpoint, maybeApplied: boolean): PieceError {
 	const message = platformMessage(response.body, response.statusCode);
 	return {
 		message,
-		description: adviceFor(message, response.statusCode, permission),
+		description: adviceFor(message, response.statusCode, endpoint),
 		delivery: maybeApplied ? 'maybe_applied' : 'not_applied',
 		httpCode: response.statusCode,
 		response: response.body,

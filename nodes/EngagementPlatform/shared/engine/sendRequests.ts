@@ -2,6 +2,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { RATE_LIMITS } from '../pacing/limits';
 import { Pacer } from '../pacing/pacer';
+import { MethodChoice } from './methodChoice';
 import type { OperationSpec, Piece, PieceOutcome, PlannedRequest, RunSettings } from './operation';
 import { responseError } from './platformErrors';
 import { runPool } from './pool';
@@ -39,6 +40,7 @@ export async function sendRequests<Payload>(
 		}
 		return pacer;
 	};
+	const methods = new MethodChoice(endpoint, log);
 	const cancelled = () => context.getExecutionCancelSignal?.()?.aborted === true;
 	const progress = progressLogger(requests.length, log);
 
@@ -52,14 +54,18 @@ export async function sendRequests<Payload>(
 			requestsSent++;
 			const result = await sendWithRetries(
 				async () =>
-					await sendRequest(context, {
-						credentialType: endpoint.credentialType,
-						baseUrl,
-						method: endpoint.method,
-						path: spec.pathFor?.(request) ?? endpoint.path,
-						body: spec.buildBody(request),
-						timeoutMs: settings.timeoutMs,
-					}),
+					await methods.send(
+						async (method) =>
+							await sendRequest(context, {
+								credentialType: endpoint.credentialType,
+								baseUrl,
+								method,
+								path: spec.pathFor?.(request) ?? endpoint.path,
+								body: spec.buildBody?.(request),
+								qs: spec.queryFor?.(request),
+								timeoutMs: settings.timeoutMs,
+							}),
+					),
 				pacerOf(request),
 				{
 					safeToResend: settings.resendUnsafe || spec.isSafeToResend(request),
@@ -91,7 +97,7 @@ function outcomesOf<Payload>(
 		return spec.readErrorResponse(result.response, request);
 	}
 	const error =
-		result.kind === 'failure' ? result.error : responseError(result.response, spec.endpoint.permission, result.maybeApplied);
+		result.kind === 'failure' ? result.error : responseError(result.response, spec.endpoint, result.maybeApplied);
 	const outcomes = new Map<Piece<Payload>, PieceOutcome>();
 	for (const pieces of request.slots.values()) {
 		for (const piece of pieces) outcomes.set(piece, { ok: false, error });

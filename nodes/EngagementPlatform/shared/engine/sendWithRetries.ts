@@ -34,7 +34,8 @@ export async function sendWithRetries(
 	let attempts = 0;
 
 	for (;;) {
-		await pacer.acquire();
+		const acquired = await pacer.acquire(policy.maxRateLimitWaitMs - rateLimitWaited);
+		if (!acquired.ok) return { kind: 'failure', error: rateLimitExhausted(acquired.waitMs, rateLimitWaited) };
 		attempts++;
 		let response: ApiResponse;
 		try {
@@ -55,11 +56,12 @@ export async function sendWithRetries(
 
 		if (response.statusCode === 429) {
 			const waitMs = rateLimitWaitMs(response, rateLimitHits++);
+			// The other requests of this group learn of the wait too, and fail fast when it is too long.
+			pacer.pauseUntil(Date.now() + waitMs);
 			if (rateLimitWaited + waitMs > policy.maxRateLimitWaitMs) {
-				return { kind: 'failure', error: rateLimitExhausted(response, waitMs, rateLimitWaited) };
+				return { kind: 'failure', error: rateLimitExhausted(waitMs, rateLimitWaited, response) };
 			}
 			rateLimitWaited += waitMs;
-			pacer.pauseUntil(Date.now() + waitMs);
 			policy.onWait(waitMs, 'the platform answered 429 (rate limit exceeded)');
 			continue;
 		}
@@ -98,15 +100,30 @@ function transportError(failure: TransportFailure, attempts: number): PieceError
 	};
 }
 
-function rateLimitExhausted(response: ApiResponse, nextWaitMs: number, waitedMs: number): PieceError {
-	const seconds = (ms: number) => Math.ceil(ms / 1000);
+/**
+ * The rate limit would hold this request longer than the node may wait: say when it resets
+ * (for a daily limit that can be hours away) instead of sleeping until then.
+ */
+function rateLimitExhausted(nextWaitMs: number, waitedMs: number, response?: ApiResponse): PieceError {
+	const resetsAt = new Date(Date.now() + nextWaitMs).toISOString().replace(/\.\d{3}Z$/, 'Z');
+	const waited = waitedMs > 0 ? ` after ${formatDuration(waitedMs)} of waiting` : '';
 	return {
-		message: `Rate limited by the platform: nothing from this request was stored`,
+		message: `Rate limited: the platform's limit resets at ${resetsAt}, in ${formatDuration(nextWaitMs)}; nothing from this request was stored`,
 		description:
-			`The platform asked to wait ${seconds(nextWaitMs)} s more after ${seconds(waitedMs)} s of waiting, which is past ` +
-			`this node's limit for waiting. Run these items again later, or raise "Max Rate Limit Wait" in the node's options.`,
+			`That is longer than this node may wait${waited} ("Max Rate Limit Wait" in the options). ` +
+			'Run these items again after that time, or raise "Max Rate Limit Wait".',
 		delivery: 'not_applied',
-		httpCode: response.statusCode,
-		response: response.body,
+		httpCode: response?.statusCode,
+		response: response?.body,
 	};
+}
+
+/** 42 s, 7 min 5 s, 6 h 12 min. */
+function formatDuration(ms: number): string {
+	const seconds = Math.ceil(ms / 1000);
+	if (seconds < 60) return `${seconds} s`;
+	const minutes = Math.floor(seconds / 60);
+	if (minutes < 60) return seconds % 60 === 0 ? `${minutes} min` : `${minutes} min ${seconds % 60} s`;
+	const hours = Math.floor(minutes / 60);
+	return minutes % 60 === 0 ? `${hours} h` : `${hours} h ${minutes % 60} min`;
 }

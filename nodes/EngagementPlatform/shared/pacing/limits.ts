@@ -24,7 +24,9 @@ export const RATE_LIMITS: Record<string, RateLimit | undefined> = {
 	'users.external_ids.rename': { requests: 1000, windowMs: MINUTE },
 	scim: { requests: 5000, windowMs: DAY },
 	preference_center: { requests: 10, windowMs: MINUTE },
-	translations: { requests: 250_000, windowMs: HOUR },
+	// "250,000 requests per hour each".
+	'translations.campaigns': { requests: 250_000, windowMs: HOUR },
+	'translations.canvas': { requests: 250_000, windowMs: HOUR },
 	'canvas.schedule': { requests: 250_000, windowMs: HOUR },
 	catalogs: undefined,
 	transactional: undefined,

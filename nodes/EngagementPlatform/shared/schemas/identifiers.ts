@@ -19,3 +19,6 @@ export type UserIdentifier =
 	| { phone: string }
 	| { service_id: string }
 	| { device_id: string };
+
+/** The platform's API identifiers of messages, steps and locales. */
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
