@@ -28,6 +28,8 @@ export interface ExampleExpectation {
 	stats?: Record<string, number>;
 	/** Profiles that must exist, matched by external_id, with at least these fields. */
 	profiles?: IDataObject[];
+	/** By a list of the sandbox's state (catalogs, preferenceCenters, dashboardUsers ...): entries some element must match. */
+	state?: Record<string, IDataObject[]>;
 }
 
 export interface Example {
@@ -90,6 +92,13 @@ export async function expectationProblems(
 	for (const expected of expectation.profiles ?? []) {
 		const profile = profiles.find((p) => p.external_id === expected.external_id);
 		if (!matches(expected, profile)) problems.push(`profile ${String(expected.external_id)} is ${JSON.stringify(profile)}`);
+	}
+	const state = (await client.state()) as unknown as Record<string, unknown>;
+	for (const [list, entries] of Object.entries(expectation.state ?? {})) {
+		const held = Array.isArray(state[list]) ? (state[list] as unknown[]) : [];
+		for (const expected of entries) {
+			if (!held.some((actual) => matches(expected, actual))) problems.push(`state.${list} has nothing like ${JSON.stringify(expected)}`);
+		}
 	}
 	return problems;
 }
