@@ -2,6 +2,7 @@
  * Shapes that cross the admin API (`/_admin/...`): what tests, benchmarks and demos send to the sandbox
  * and what they read back. Shared by the server and by SandboxClient, which may run in another process.
  */
+import type { DashboardDirectoryView, ScimUserView, SeedDashboardDirectory, SeedDashboardUser } from './dashboardApiTypes';
 
 export type SubscriptionState = 'subscribed' | 'unsubscribed';
 export type EmailSubscribeState = 'opted_in' | 'subscribed' | 'unsubscribed';
@@ -44,6 +45,8 @@ export interface SandboxConfigPatch {
 	retryAfterOn429?: boolean;
 	/** Replaces the whole postback setting (omitted headers and delayMs take their defaults). */
 	postbacks?: PostbackConfigPatch;
+	/** Methods the preference center update answers (default both); the other is answered 405. */
+	preferenceCenterMethods?: PreferenceCenterMethod[];
 }
 
 export interface SandboxConfigView {
@@ -52,6 +55,7 @@ export interface SandboxConfigView {
 	rateLimits: Record<string, RateLimit | null>;
 	retryAfterOn429: boolean;
 	postbacks: PostbackConfigView;
+	preferenceCenterMethods: PreferenceCenterMethod[];
 }
 
 export type FaultKind = 'status' | 'reset-before' | 'reset-after' | 'slow';
@@ -149,11 +153,15 @@ export interface CampaignView {
 	id: string;
 	state: CampaignState;
 	kind: CampaignKind;
+	/** Present when seeded: the campaign's message variations (translations endpoint). */
+	messages?: MessageView[];
 }
 
 export interface CanvasView {
 	id: string;
 	state: CanvasState;
+	/** Present when seeded: the canvas steps and their messages (translations endpoint). */
+	steps?: CanvasStepView[];
 }
 
 export interface SegmentView {
@@ -268,6 +276,14 @@ export interface StateView {
 	postbacks: PostbackView[];
 	/** Catalogs (seeded) with their items as the catalog item endpoints left them. */
 	catalogs: CatalogView[];
+	/** Seeded preference centers as the update endpoint left them, in creation order. */
+	preferenceCenters: PreferenceCenterView[];
+	/** The workspace's multi-language settings; null when never seeded. */
+	multiLanguage: MultiLanguageView | null;
+	/** Dashboard user accounts as the SCIM endpoints answer them, in creation order. */
+	dashboardUsers: ScimUserView[];
+	/** App groups with their teams, roles and permission sets, every id filled in. */
+	dashboardDirectory: DashboardDirectoryView;
 }
 
 export interface StatsView {
@@ -319,12 +335,14 @@ export interface SeedCampaign {
 	state?: CampaignState;
 	/** Default 'api_triggered'. */
 	kind?: CampaignKind;
+	messages?: SeedMessage[];
 }
 
 export interface SeedCanvas {
 	id: string;
 	/** Default 'active'. */
 	state?: CanvasState;
+	steps?: SeedCanvasStep[];
 }
 
 export interface SeedCanvasSchedule {
@@ -333,6 +351,108 @@ export interface SeedCanvasSchedule {
 	schedule_id: string;
 	schedule: { time: string; in_local_time?: boolean };
 	trigger_properties?: object;
+}
+
+export type PreferenceCenterMethod = 'PUT' | 'POST';
+export type PreferenceCenterState = 'active' | 'draft';
+export type PreferenceCenterLinkRel = 'icon' | 'shortcut icon' | 'apple-touch-icon';
+export type PreferenceCenterLinkType = 'image/png' | 'image/svg' | 'image/gif' | 'image/x-icon' | 'image/svg+xml' | 'mask-icon';
+
+/** An element of `options.links-tags`: a `<link>` tag of the preference center page. */
+export interface PreferenceCenterLinkTag {
+	rel: PreferenceCenterLinkRel;
+	type?: PreferenceCenterLinkType;
+	sizes?: string;
+	/** Only with type mask-icon. */
+	color?: string;
+	href: string;
+}
+
+export interface PreferenceCenterOptions {
+	/** Only the `content` value of the meta tag. */
+	'meta-viewport-content'?: string;
+	'links-tags'?: PreferenceCenterLinkTag[];
+}
+
+/** The fields the update endpoint sets (each one replaces the stored one; options whole). */
+export interface PreferenceCenterFields {
+	name?: string;
+	preference_center_title?: string;
+	preference_center_page_html?: string;
+	confirmation_page_html?: string;
+	state?: PreferenceCenterState;
+	options?: PreferenceCenterOptions;
+}
+
+export interface SeedPreferenceCenter extends PreferenceCenterFields {
+	external_id: string;
+	name: string;
+	/** ISO 8601; default: when seeded. */
+	created_at?: string;
+}
+
+/** A preference center; fields never set are absent. */
+export interface PreferenceCenterView extends PreferenceCenterFields {
+	external_id: string;
+	/** The external_id: the update path names a preference center by this id. */
+	preference_center_api_id: string;
+	name: string;
+	created_at: string;
+	updated_at: string;
+}
+
+/** Channels a seeded message may have; only email can be translated. */
+export type MessageChannel = 'email' | 'push' | 'sms' | 'in_app' | 'content_card' | 'webhook' | 'whatsapp';
+
+/** A message variation of a campaign or canvas step, with its translations. */
+export interface SeedMessage {
+	/** A UUID, unique across campaigns and canvases. */
+	message_variation_id: string;
+	channel: MessageChannel;
+	/** Multi-language turned on for this message. Default true for email, false otherwise. */
+	multi_language?: boolean;
+	/** locale id → translation_map (string id → translated text). */
+	translations?: Record<string, Record<string, string>>;
+}
+
+export interface MessageView {
+	message_variation_id: string;
+	channel: MessageChannel;
+	multi_language: boolean;
+	translations: Record<string, Record<string, string>>;
+}
+
+export interface SeedCanvasStep {
+	/** A UUID, unique across canvases. */
+	step_id: string;
+	messages: SeedMessage[];
+}
+
+export interface CanvasStepView {
+	step_id: string;
+	messages: MessageView[];
+}
+
+/** A locale of the workspace's multi-language settings. */
+export interface WorkspaceLocale {
+	/** A UUID: the `locale_id` of the translation endpoints. */
+	id: string;
+	/** e.g. fr-FR. */
+	name: string;
+	country: string;
+	language: string;
+}
+
+export interface SeedMultiLanguage {
+	/** Default true. */
+	enabled?: boolean;
+	/** In the order the dashboard lists them (the order of translation answers). */
+	locales: WorkspaceLocale[];
+}
+
+export interface MultiLanguageView {
+	enabled: boolean;
+	locales: WorkspaceLocale[];
 }
 
 /**
@@ -350,6 +470,16 @@ export interface SeedData {
 	canvasSchedules?: SeedCanvasSchedule[];
 	/** Catalog definition is not in the spec: a seed creates catalogs (a name seeded again is replaced). */
 	catalogs?: SeedCatalog[];
+	/** Preference center creation is not in the spec: a seed creates them (an external_id seeded again is replaced). */
+	preferenceCenters?: SeedPreferenceCenter[];
+	/** The workspace's multi-language settings (dashboard); seeded again, replaced whole. */
+	multiLanguage?: SeedMultiLanguage;
+	/** SCIM tokens and the X-Request-Origin each must come with (added to the demo token). */
+	scimTokens?: Array<{ token: string; origin: string }>;
+	/** The dashboard's app groups, teams, roles and permission sets that SCIM permissions name; replaced whole. */
+	dashboardDirectory?: SeedDashboardDirectory;
+	/** Dashboard user accounts (SCIM); an id seeded again is replaced. */
+	dashboardUsers?: SeedDashboardUser[];
 }
 
 export interface SeedResult {

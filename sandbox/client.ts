@@ -32,6 +32,11 @@ export class SandboxClient {
 		await this.call('POST', 'api-keys', { key, permissions });
 	}
 
+	/** Adds a SCIM token, valid only with `X-Request-Origin: <origin>` (or moves an existing one there). */
+	async addScimToken(token: string, origin: string): Promise<void> {
+		await this.call('POST', 'scim-tokens', { token, origin });
+	}
+
 	/** Changes part of the configuration and returns all of it. */
 	configure(config: SandboxConfigPatch): Promise<SandboxConfigView> {
 		return this.call('POST', 'config', config);

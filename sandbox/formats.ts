@@ -56,3 +56,13 @@ export function isNonEmptyString(value: unknown): value is string {
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+/** 8-4-4-4-12 hex digits, any version, either case. */
+export function isUuid(value: unknown): value is string {
+	return typeof value === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
+}
+
+/** UUIDs compare without regard to case (RFC 9562). */
+export function sameUuid(a: string, b: string): boolean {
+	return a.toLowerCase() === b.toLowerCase();
+}

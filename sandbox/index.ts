@@ -6,10 +6,12 @@ import { API_ROUTES } from './routes';
 
 export { SandboxClient } from './client';
 export { DEMO_API_KEY } from './core/auth';
+export { DEMO_SCIM_ORIGIN, DEMO_SCIM_TOKEN } from './core/scimTokenStore';
 export { ADMIN_PREFIX } from './admin/adminRoutes';
 export { DEFAULT_RATE_LIMITS } from './rateLimits';
-export { DEMO_MESSAGING, DEMO_SUBSCRIPTION_GROUPS } from './seed';
+export { DEMO_DASHBOARD, DEMO_MESSAGING, DEMO_PREFERENCE_CENTERS, DEMO_SUBSCRIPTION_GROUPS, DEMO_TRANSLATIONS } from './seed';
 export type * from './adminApiTypes';
+export type * from './dashboardApiTypes';
 
 export interface SandboxOptions {
 	/** Default 0: a free port. */

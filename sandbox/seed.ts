@@ -1,4 +1,7 @@
 import type { SeedData } from './adminApiTypes';
+import { DEMO_DASHBOARD_SEED } from './demoDashboard';
+
+export { DEMO_DASHBOARD } from './demoDashboard';
 
 /** Subscription groups of the demo workspace (the platform identifies groups by UUID). */
 export const DEMO_SUBSCRIPTION_GROUPS = {
@@ -16,6 +19,37 @@ export const DEMO_MESSAGING = {
 } as const;
 
 /**
+ * Multi-language settings of the demo workspace and its translated messages (UUIDs, as the platform's).
+ * The welcome campaign has an email translated into fr-FR and es-MX (not de-DE) and a push message; a
+ * step of the onboarding canvas has an email translated into fr-FR and de-DE (not es-MX).
+ */
+export const DEMO_TRANSLATIONS = {
+	locales: {
+		frFR: { id: 'a3f1c2d4-5e6b-4c7d-8e9f-0a1b2c3d4e01', name: 'fr-FR', country: 'FR', language: 'fr' },
+		deDE: { id: 'a3f1c2d4-5e6b-4c7d-8e9f-0a1b2c3d4e02', name: 'de-DE', country: 'DE', language: 'de' },
+		esMX: { id: 'a3f1c2d4-5e6b-4c7d-8e9f-0a1b2c3d4e03', name: 'es-MX', country: 'MX', language: 'es' },
+	},
+	campaign: {
+		id: DEMO_MESSAGING.campaigns.welcome,
+		emailMessage: 'b4e2d3c5-6f7a-4b8c-9d0e-1f2a3b4c5d01',
+		pushMessage: 'b4e2d3c5-6f7a-4b8c-9d0e-1f2a3b4c5d02',
+	},
+	canvas: {
+		id: DEMO_MESSAGING.canvases.onboarding,
+		step: 'c5f3e4d6-7a8b-4c9d-8e1f-2a3b4c5d6e01',
+		emailMessage: 'd6a4f5e7-8b9c-4dae-9f20-3b4c5d6e7f01',
+	},
+} as const;
+
+/** Preference centers of the demo workspace, by external ID (also their API IDs). */
+export const DEMO_PREFERENCE_CENTERS = {
+	newsletter: 'newsletter-preferences',
+	smsAlerts: 'sms-alerts-preferences',
+} as const;
+
+const { frFR, deDE, esMX } = DEMO_TRANSLATIONS.locales;
+
+/**
  * A small workspace to look at: identified users (one with a deprecated external ID), an alias-only
  * visitor, email-only and phone-only profiles, and two profiles sharing an email (spec rule 1). The
  * alias-only and email-only profiles have events to try /users/identify on (e.g. identify the visitor
@@ -23,20 +57,75 @@ export const DEMO_MESSAGING = {
  */
 export const DEMO_SEED: SeedData = {
 	subscriptionGroups: Object.values(DEMO_SUBSCRIPTION_GROUPS),
+	// SCIM: two app groups (one with two teams), a role, a permission set and two dashboard users (DEMO_DASHBOARD).
+	...DEMO_DASHBOARD_SEED,
 	// Messaging: an active API-triggered campaign, a paused and an archived one, a transactional one;
 	// an active, a paused and an archived canvas; a segment of demo-user-1 and demo-user-2; one scheduled
-	// send of the onboarding canvas. Transactional sends to demo-user-4 bounce (bounce.example.com); to
+	// send of the onboarding canvas; translations (DEMO_TRANSLATIONS) and preference centers. Transactional sends to demo-user-4 bounce (bounce.example.com); to
 	// the alias-only web visitor, who has no email, they are aborted.
 	campaigns: [
-		{ id: DEMO_MESSAGING.campaigns.welcome },
+		{
+			id: DEMO_MESSAGING.campaigns.welcome,
+			messages: [
+				{
+					message_variation_id: DEMO_TRANSLATIONS.campaign.emailMessage,
+					channel: 'email',
+					translations: {
+						[frFR.id]: { id_0: 'Bienvenue !', id_1: 'Merci de vous être inscrit.' },
+						[esMX.id]: { id_0: '¡Bienvenido!', id_1: 'Gracias por registrarte.' },
+					},
+				},
+				{ message_variation_id: DEMO_TRANSLATIONS.campaign.pushMessage, channel: 'push' },
+			],
+		},
 		{ id: DEMO_MESSAGING.campaigns.paused, state: 'paused' },
 		{ id: DEMO_MESSAGING.campaigns.archived, state: 'archived' },
 		{ id: DEMO_MESSAGING.campaigns.orderReceipt, kind: 'transactional' },
 	],
 	canvases: [
-		{ id: DEMO_MESSAGING.canvases.onboarding },
+		{
+			id: DEMO_MESSAGING.canvases.onboarding,
+			steps: [
+				{
+					step_id: DEMO_TRANSLATIONS.canvas.step,
+					messages: [
+						{
+							message_variation_id: DEMO_TRANSLATIONS.canvas.emailMessage,
+							channel: 'email',
+							translations: {
+								[frFR.id]: { id_0: 'Complétez votre profil', id_1: 'Il ne reste qu’une étape.' },
+								[deDE.id]: { id_0: 'Vervollständigen Sie Ihr Profil', id_1: 'Nur noch ein Schritt.' },
+							},
+						},
+					],
+				},
+			],
+		},
 		{ id: DEMO_MESSAGING.canvases.paused, state: 'paused' },
 		{ id: DEMO_MESSAGING.canvases.archived, state: 'archived' },
+	],
+	multiLanguage: { locales: [frFR, deDE, esMX] },
+	preferenceCenters: [
+		{
+			external_id: DEMO_PREFERENCE_CENTERS.newsletter,
+			name: 'Newsletter preferences',
+			preference_center_title: 'Choose your newsletters',
+			preference_center_page_html: '<html><body><h1>Choose your newsletters</h1></body></html>',
+			confirmation_page_html: '<html><body><p>Your preferences are saved.</p></body></html>',
+			state: 'active',
+			options: {
+				'meta-viewport-content': 'width=device-width, initial-scale=1',
+				'links-tags': [{ rel: 'icon', type: 'image/png', sizes: '32x32', href: 'https://example.com/favicon-32.png' }],
+			},
+			created_at: '2024-03-01T09:00:00Z',
+		},
+		{
+			external_id: DEMO_PREFERENCE_CENTERS.smsAlerts,
+			name: 'SMS alert preferences',
+			preference_center_title: 'SMS alerts',
+			state: 'draft',
+			created_at: '2024-03-15T09:00:00Z',
+		},
 	],
 	segments: [{ id: DEMO_MESSAGING.segments.loyaltyMembers, external_ids: ['demo-user-1', 'demo-user-2'] }],
 	canvasSchedules: [

@@ -2,6 +2,7 @@ import type { ApiKeyPermissions, FaultRule, SandboxConfigPatch, SeedData } from 
 import type { HttpMethod } from '../core/route';
 import type { SandboxRuntime } from '../core/runtime';
 import { faultRuleProblem } from '../core/faults';
+import { scimTokenProblem } from '../core/scimTokenStore';
 import { isNonEmptyString, isPlainObject } from '../formats';
 import { SeedError } from '../state/applySeed';
 import { stateView } from '../state/stateView';
@@ -44,6 +45,17 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
 				fail("permissions must be an array of permission names or '*'");
 			}
 			runtime.apiKeys.set(key, permissions as ApiKeyPermissions);
+			return { ok: true };
+		},
+	},
+	{
+		method: 'POST',
+		path: 'scim-tokens',
+		handle(runtime, { body }) {
+			const problem = scimTokenProblem(body);
+			if (problem) fail(`body must be { token, origin }: ${problem}`);
+			const { token, origin } = body as { token: string; origin: string };
+			runtime.scimTokens.set(token, origin);
 			return { ok: true };
 		},
 	},
@@ -94,7 +106,7 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
 		method: 'POST',
 		path: 'seed',
 		handle(runtime, { body }) {
-			if (!isPlainObject(body)) fail('body must be seed data: { profiles?, subscriptionGroups?, apiKeys?, campaigns?, canvases?, segments?, canvasSchedules?, catalogs? }');
+			if (!isPlainObject(body)) fail('body must be seed data: { profiles?, subscriptionGroups?, apiKeys?, campaigns?, canvases?, segments?, canvasSchedules?, catalogs?, preferenceCenters?, multiLanguage?, scimTokens?, dashboardDirectory?, dashboardUsers? }');
 			try {
 				return runtime.seed(body as SeedData);
 			} catch (error) {

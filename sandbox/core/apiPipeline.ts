@@ -1,9 +1,10 @@
 import { STATUS_CODES, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { FaultRule } from '../adminApiTypes';
 import { authenticate } from './auth';
-import { delay, parseJsonBody, sendJson, type ParsedBody } from './http';
+import { delay, parseJsonBody, sendResult, type ParsedBody } from './http';
 import { rateLimitHeaders, secondsUntil, type RateLimitDecision } from './rateLimiter';
 import type { RouteDeclaration, RouteResult, RouteTable } from './route';
+import { asScimError } from './scimErrorBody';
 import type { SandboxRuntime } from './runtime';
 
 export const RATE_LIMIT_MESSAGE = 'Rate limit exceeded';
@@ -18,8 +19,8 @@ export interface ApiRequest {
 }
 
 /**
- * One API request, in the order a platform gateway would take it: injected fault, route, credentials,
- * body, rate limit, endpoint. Then the configured latency, and the answer (or a reset socket).
+ * One API request, in the order a platform gateway would take it: injected fault, route, the route's
+ * gateway answer (a method turned off), credentials, body, rate limit, endpoint. Then the configured latency, and the answer (or a reset socket).
  */
 export async function serveApiRequest(runtime: SandboxRuntime, routes: RouteTable, request: ApiRequest, response: ServerResponse): Promise<void> {
 	const { requestLog, config } = runtime;
@@ -43,7 +44,7 @@ export async function serveApiRequest(runtime: SandboxRuntime, routes: RouteTabl
 		requestLog.complete(entry, { status: result.status, response: result.body, fault: fault.kind, reset: true }, config.logBodies);
 		return;
 	}
-	sendJson(response, result.status, result.body, result.headers);
+	sendResult(response, result);
 	requestLog.complete(entry, { status: result.status, response: result.body, fault: fault?.kind }, config.logBodies);
 }
 
@@ -52,14 +53,16 @@ async function processRequest(runtime: SandboxRuntime, routes: RouteTable, reque
 	if (!match) {
 		return { status: 404, body: { message: `Not found: no endpoint ${request.method} ${request.path}` } };
 	}
-	const auth = authenticate(runtime.apiKeys, match.route, request.headers);
+	const gatewayAnswer = match.route.gatewayAnswer?.(runtime.config);
+	if (gatewayAnswer) return gatewayAnswer;
+	const auth = authenticate(runtime, match.route, request.headers);
 	if (!auth.ok) return auth.failure;
-	if (!parsed.ok) return parsed.failure;
+	if (!parsed.ok) return inRouteErrorShape(match.route, parsed.failure);
 
 	const now = new Date();
 	const group = rateLimitGroupOf(match.route, parsed.value);
 	const decision = group === null ? undefined : runtime.rateLimiter.take(auth.principal, group, now.getTime());
-	if (decision && !decision.allowed) return tooManyRequests(runtime, decision, now.getTime());
+	if (decision && !decision.allowed) return inRouteErrorShape(match.route, tooManyRequests(runtime, decision, now.getTime()));
 
 	const result = await handleSafely(match.route, {
 		body: parsed.value,
@@ -85,6 +88,11 @@ async function handleSafely(route: RouteDeclaration, context: Parameters<RouteDe
 	}
 }
 
+/** SCIM endpoints answer every error in the SCIM error shape, the pipeline's own included. */
+function inRouteErrorShape(route: RouteDeclaration | undefined, failure: RouteResult): RouteResult {
+	return route?.auth === 'scim' ? asScimError(failure) : failure;
+}
+
 function rateLimitGroupOf(route: RouteDeclaration, body: unknown): string | null {
 	return typeof route.rateLimitGroup === 'function' ? route.rateLimitGroup(body) : route.rateLimitGroup;
 }
@@ -97,12 +105,16 @@ function tooManyRequests(runtime: SandboxRuntime, decision: RateLimitDecision, n
 
 /** An injected 'status' fault: nothing is processed. A 429 looks like a real one, headers included. */
 function injectedStatus(runtime: SandboxRuntime, routes: RouteTable, request: ApiRequest, parsed: ParsedBody, fault: FaultRule): RouteResult {
+	const route = routes.match(request.method, request.path)?.route ?? routes.matchAnyMethod(request.path)?.route;
+	return inRouteErrorShape(route, injectedStatusAnswer(runtime, route, parsed, fault));
+}
+
+function injectedStatusAnswer(runtime: SandboxRuntime, route: RouteDeclaration | undefined, parsed: ParsedBody, fault: FaultRule): RouteResult {
 	const status = fault.status ?? 500;
 	const nowMs = Date.now();
 	const headers: Record<string, string> = {};
 	const resetInMs = fault.rateLimitResetInSeconds === undefined ? undefined : nowMs + fault.rateLimitResetInSeconds * 1000;
 	if (status === 429) {
-		const route = routes.match(request.method, request.path)?.route ?? routes.matchAnyMethod(request.path)?.route;
 		const group = route ? rateLimitGroupOf(route, parsed.ok ? parsed.value : undefined) : null;
 		const window = group === null ? undefined : runtime.rateLimiter.peek(group, nowMs);
 		const resetAtMs = resetInMs ?? window?.resetAtMs ?? nowMs + 1000;

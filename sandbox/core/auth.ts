@@ -1,6 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ApiKeyPermissions } from '../adminApiTypes';
 import type { RouteDeclaration, RouteResult } from './route';
+import { scimError } from './scimErrorBody';
+import type { ScimTokenStore } from './scimTokenStore';
 
 export const DEMO_API_KEY = 'sandbox-demo-key';
 
@@ -25,19 +27,19 @@ export class ApiKeyStore {
 
 export type AuthOutcome = { ok: true; principal: string } | { ok: false; failure: RouteResult };
 
+/** What requests may authenticate with. */
+export interface Credentials {
+	apiKeys: ApiKeyStore;
+	scimTokens: ScimTokenStore;
+}
+
 /** Checks the credentials a route's auth scheme asks for; `principal` is what rate limits count per. */
-export function authenticate(
-	keys: ApiKeyStore,
-	route: RouteDeclaration,
-	headers: IncomingHttpHeaders,
-): AuthOutcome {
+export function authenticate(credentials: Credentials, route: RouteDeclaration, headers: IncomingHttpHeaders): AuthOutcome {
 	switch (route.auth) {
 		case 'rest':
-			return authenticateApiKey(keys, route.permission, headers);
+			return authenticateApiKey(credentials.apiKeys, route.permission, headers);
 		case 'scim':
-			// Hook for the SCIM endpoints: a SCIM token plus X-Request-Origin. No SCIM token is accepted
-			// until those endpoints and their token store exist.
-			return deny(401, INVALID_CREDENTIALS_MESSAGE);
+			return authenticateScimToken(credentials.scimTokens, headers);
 	}
 }
 
@@ -47,6 +49,20 @@ function authenticateApiKey(keys: ApiKeyStore, permission: string, headers: Inco
 	if (key === undefined || permissions === undefined) return deny(401, INVALID_CREDENTIALS_MESSAGE);
 	if (permissions !== '*' && !permissions.has(permission)) return deny(403, MISSING_PERMISSION_MESSAGE);
 	return { ok: true, principal: key };
+}
+
+/**
+ * A known SCIM token, sent from the origin it was issued for. Not shown: the status and body of a refusal.
+ * 401 in the spec's SCIM error shape with the spec's "invalid credentials" text, whichever part is wrong
+ * (the token, or a missing or different X-Request-Origin), so the answer does not reveal which.
+ */
+function authenticateScimToken(tokens: ScimTokenStore, headers: IncomingHttpHeaders): AuthOutcome {
+	const token = bearerToken(headers.authorization);
+	const origin = headers['x-request-origin'];
+	if (token === undefined || origin === undefined || tokens.originOf(token) !== origin) {
+		return { ok: false, failure: scimError(401, INVALID_CREDENTIALS_MESSAGE) };
+	}
+	return { ok: true, principal: token };
 }
 
 export function bearerToken(header: string | undefined): string | undefined {

@@ -1,4 +1,5 @@
 import type { RateLimit, SandboxConfigPatch, SandboxConfigView } from '../adminApiTypes';
+import { defaultPreferenceCenterMethods, preferenceCenterMethodsProblem } from '../preferenceCenters/methodsConfig';
 import { DEFAULT_RATE_LIMITS } from '../rateLimits';
 import { defaultPostbackConfig, postbackConfigFrom, postbackConfigProblem } from '../transactional/postbackConfig';
 
@@ -16,6 +17,7 @@ export function defaultConfig(defaults: StartupDefaults): SandboxConfigView {
 		// The platform documents X-RateLimit-Reset; Retry-After is opt-in so clients are tested without it.
 		retryAfterOn429: false,
 		postbacks: defaultPostbackConfig(),
+		preferenceCenterMethods: defaultPreferenceCenterMethods(),
 	};
 }
 
@@ -27,6 +29,7 @@ export function applyConfigPatch(config: SandboxConfigView, patch: SandboxConfig
 	if (patch.logBodies !== undefined) config.logBodies = patch.logBodies;
 	if (patch.retryAfterOn429 !== undefined) config.retryAfterOn429 = patch.retryAfterOn429;
 	if (patch.postbacks !== undefined) config.postbacks = postbackConfigFrom(patch.postbacks);
+	if (patch.preferenceCenterMethods !== undefined) config.preferenceCenterMethods = [...patch.preferenceCenterMethods];
 	for (const [group, limit] of Object.entries(patch.rateLimits ?? {})) {
 		config.rateLimits[group] = limit === null ? null : { limit: limit.limit, windowMs: limit.windowMs };
 	}
@@ -42,6 +45,10 @@ function configPatchProblem(patch: SandboxConfigPatch): string | undefined {
 	if (patch.retryAfterOn429 !== undefined && typeof patch.retryAfterOn429 !== 'boolean') return 'retryAfterOn429 must be a boolean';
 	if (patch.postbacks !== undefined) {
 		const problem = postbackConfigProblem(patch.postbacks);
+		if (problem) return problem;
+	}
+	if (patch.preferenceCenterMethods !== undefined) {
+		const problem = preferenceCenterMethodsProblem(patch.preferenceCenterMethods);
 		if (problem) return problem;
 	}
 	for (const [group, limit] of Object.entries(patch.rateLimits ?? {})) {

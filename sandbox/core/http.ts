@@ -20,6 +20,21 @@ export function sendJson(response: ServerResponse, status: number, body: unknown
 	response.end(text);
 }
 
+/** A route's answer: JSON, or its text as it is when the route asked for text/plain. */
+export function sendResult(response: ServerResponse, result: RouteResult): void {
+	if (result.format !== 'text') {
+		sendJson(response, result.status, result.body, result.headers);
+		return;
+	}
+	const text = String(result.body);
+	response.writeHead(result.status, {
+		'Content-Type': 'text/plain; charset=utf-8',
+		'Content-Length': String(Buffer.byteLength(text)),
+		...result.headers,
+	});
+	response.end(text);
+}
+
 export type ParsedBody = { ok: true; value: unknown } | { ok: false; failure: RouteResult; raw: string };
 
 /** The JSON body of a request: undefined when there is none. */

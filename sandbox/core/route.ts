@@ -25,8 +25,11 @@ export interface RouteContext {
 
 export interface RouteResult {
 	status: number;
+	/** A string when `format` is 'text'. */
 	body: unknown;
 	headers?: Record<string, string>;
+	/** 'text': the body is sent as it is, text/plain (the spec's plain-text error samples). Default 'json'. */
+	format?: 'json' | 'text';
 }
 
 /** One endpoint of the platform. A file in routes/ exports one of these; the core knows nothing more. */
@@ -42,6 +45,11 @@ export interface RouteDeclaration {
 	 * when the group depends on the body (messaging: segment versus external IDs).
 	 */
 	rateLimitGroup: string | null | ((body: unknown) => string | null);
+	/**
+	 * What the platform's gateway answers before credentials are read (e.g. 405 for a method the
+	 * configuration turns off), or undefined to go on. Such an answer counts against no rate limit.
+	 */
+	gatewayAnswer?(config: Readonly<SandboxConfigView>): RouteResult | undefined;
 	handle(context: RouteContext): RouteResult | Promise<RouteResult>;
 }
 

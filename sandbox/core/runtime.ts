@@ -1,6 +1,6 @@
 import type { SandboxConfigPatch, SandboxConfigView, SeedData, SeedName, SeedResult, StatsView } from '../adminApiTypes';
 import { DEMO_SEED } from '../seed';
-import { applySeed } from '../state/applySeed';
+import { applySeed, SeedError } from '../state/applySeed';
 import { PlatformState } from '../state/platformState';
 import { ApiKeyStore } from './auth';
 import { BackgroundTasks } from './backgroundTasks';
@@ -8,12 +8,14 @@ import { applyConfigPatch, defaultConfig, type StartupDefaults } from './config'
 import { FaultQueue } from './faults';
 import { FixedWindowRateLimiter } from './rateLimiter';
 import { RequestLog } from './requestLog';
+import { ScimTokenStore, scimTokensProblem } from './scimTokenStore';
 
 /** Everything one running sandbox holds. `reset` puts it back to how it started. */
 export class SandboxRuntime {
 	config: SandboxConfigView;
 	state = new PlatformState();
 	apiKeys = new ApiKeyStore();
+	scimTokens = new ScimTokenStore();
 	faults = new FaultQueue();
 	requestLog = new RequestLog();
 	tasks = new BackgroundTasks();
@@ -33,6 +35,7 @@ export class SandboxRuntime {
 		this.config = defaultConfig(this.defaults);
 		this.state = new PlatformState();
 		this.apiKeys = new ApiKeyStore();
+		this.scimTokens = new ScimTokenStore();
 		this.faults = new FaultQueue();
 		this.requestLog = new RequestLog();
 		this.rateLimiter.clear();
@@ -47,7 +50,10 @@ export class SandboxRuntime {
 	}
 
 	seed(data: SeedData): SeedResult {
+		const tokenProblem = scimTokensProblem(data.scimTokens);
+		if (tokenProblem) throw new SeedError(tokenProblem);
 		for (const { key, permissions } of data.apiKeys ?? []) this.apiKeys.set(key, permissions);
+		for (const { token, origin } of data.scimTokens ?? []) this.scimTokens.set(token, origin);
 		return applySeed(this.state, data, new Date());
 	}
 

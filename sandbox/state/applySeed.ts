@@ -2,21 +2,32 @@ import type { SeedData, SeedProfile, SeedResult } from '../adminApiTypes';
 import type { PlatformState } from './platformState';
 import type { Profile } from './profileStore';
 import { catalogSeedProblem, seedCatalogs } from './seedCatalogs';
+import { readDashboardSeed, storeDashboardSeed } from './seedDashboard';
 import { seedActivity, seedActivityProblem } from './seedActivity';
 import { messagingSeedProblem, seedMessagingObjects } from './seedMessagingObjects';
+import { multiLanguageSeedProblem, seedMultiLanguage } from './seedMultiLanguage';
+import { preferenceCentersSeedProblem, seedPreferenceCenters } from './seedPreferenceCenters';
 import { profileView } from './stateView';
 
 /**
  * Adds seed profiles (with their events and purchases), subscription groups, campaigns, canvases,
- * segments, canvas schedules and catalogs straight into the state, without the endpoints' rules.
+ * segments, canvas schedules, catalogs, preference centers, multi-language settings, the dashboard
+ * directory and dashboard users straight into the state, without the endpoints' rules.
  */
 export function applySeed(state: PlatformState, data: Omit<SeedData, 'apiKeys'>, now: Date): SeedResult {
 	const messagingProblem = messagingSeedProblem(state, data);
 	if (messagingProblem) throw new SeedError(messagingProblem);
 	const catalogProblem = catalogSeedProblem(data.catalogs);
 	if (catalogProblem) throw new SeedError(catalogProblem);
+	const settingsProblem = multiLanguageSeedProblem(data.multiLanguage) ?? preferenceCentersSeedProblem(data.preferenceCenters);
+	if (settingsProblem) throw new SeedError(settingsProblem);
+	const dashboard = readDashboardSeed(state, data, now);
+	if (!dashboard.ok) throw new SeedError(dashboard.error);
 	seedMessagingObjects(state, data);
 	seedCatalogs(state, data.catalogs);
+	seedMultiLanguage(state, data.multiLanguage);
+	seedPreferenceCenters(state, data.preferenceCenters, now);
+	storeDashboardSeed(state, dashboard.value);
 	for (const groupId of data.subscriptionGroups ?? []) state.subscriptionGroups.ensure(groupId);
 	const created = (data.profiles ?? []).map((seed) => seedProfile(state, seed, now));
 	return { profiles: created.map((profile) => profileView(state, profile)) };

@@ -3,12 +3,16 @@ import type {
 	CanvasScheduleView,
 	CanvasView,
 	DispatchView,
+	MultiLanguageView,
 	PostbackView,
+	PreferenceCenterView,
 	SegmentView,
 	StoredEvent,
 	StoredPurchase,
 } from '../adminApiTypes';
 import type { Catalog } from './catalogStore';
+import { DashboardDirectory } from './dashboardDirectory';
+import { DashboardUserStore } from './dashboardUserStore';
 import { IdGenerator } from './ids';
 import { ProfileStore } from './profileStore';
 import { SubscriptionGroupStore } from './subscriptionGroups';
@@ -33,4 +37,12 @@ export class PlatformState {
 	readonly postbacks: PostbackView[] = [];
 	/** Seeded catalogs by name, with their items. */
 	readonly catalogs = new Map<string, Catalog>();
+	/** Seeded preference centers by external_id. */
+	readonly preferenceCenters = new Map<string, PreferenceCenterView>();
+	/** The dashboard's multi-language settings; undefined until seeded (multi-language not enabled). */
+	multiLanguage: MultiLanguageView | undefined;
+	/** App groups, teams, roles and permission sets (seeded) that SCIM permissions name. */
+	dashboardDirectory = new DashboardDirectory();
+	/** Dashboard user accounts (SCIM). */
+	readonly dashboardUsers = new DashboardUserStore();
 }

@@ -1,6 +1,8 @@
 import type { CampaignKind, CampaignState, CanvasState, SeedData } from '../adminApiTypes';
 import { isDatetimeString, isNonEmptyString, isPlainObject } from '../formats';
+import { messageIdsInUseProblem } from './messageIdsInUse';
 import type { PlatformState } from './platformState';
+import { messagesSeedProblem, messageView, stepsSeedProblem, stepView } from './seedMessages';
 
 type MessagingSeed = Pick<SeedData, 'campaigns' | 'canvases' | 'segments' | 'canvasSchedules'>;
 
@@ -17,11 +19,17 @@ export function messagingSeedProblem(state: PlatformState, data: MessagingSeed):
 		if (!isPlainObject(campaign) || !isNonEmptyString(campaign.id)) return `campaigns[${i}].id must be a non-empty string`;
 		if (campaign.state !== undefined && !CAMPAIGN_STATES.includes(campaign.state)) return `campaigns[${i}].state must be one of ${CAMPAIGN_STATES.join(', ')}`;
 		if (campaign.kind !== undefined && !CAMPAIGN_KINDS.includes(campaign.kind)) return `campaigns[${i}].kind must be one of ${CAMPAIGN_KINDS.join(', ')}`;
+		const messagesProblem = campaign.messages === undefined ? undefined : messagesSeedProblem(`campaigns[${i}].messages`, campaign.messages);
+		if (messagesProblem) return messagesProblem;
 	}
 	for (const [i, canvas] of listOf(data.canvases).entries()) {
 		if (!isPlainObject(canvas) || !isNonEmptyString(canvas.id)) return `canvases[${i}].id must be a non-empty string`;
 		if (canvas.state !== undefined && !CANVAS_STATES.includes(canvas.state)) return `canvases[${i}].state must be one of ${CANVAS_STATES.join(', ')}`;
+		const stepsProblem = canvas.steps === undefined ? undefined : stepsSeedProblem(`canvases[${i}].steps`, canvas.steps);
+		if (stepsProblem) return stepsProblem;
 	}
+	const idsInUse = messageIdsInUseProblem(state, listOf(data.campaigns), listOf(data.canvases));
+	if (idsInUse) return idsInUse;
 	for (const [i, segment] of listOf(data.segments).entries()) {
 		if (!isPlainObject(segment) || !isNonEmptyString(segment.id)) return `segments[${i}].id must be a non-empty string`;
 		if (!Array.isArray(segment.external_ids) || !segment.external_ids.every(isNonEmptyString)) {
@@ -45,12 +53,15 @@ export function messagingSeedProblem(state: PlatformState, data: MessagingSeed):
 	return undefined;
 }
 
-/** Stores them (an id seeded again is replaced). Call messagingSeedProblem first. */
+/** Stores them (an id seeded again is replaced, messages and steps included). Call messagingSeedProblem first. */
 export function seedMessagingObjects(state: PlatformState, data: MessagingSeed): void {
-	for (const { id, state: campaignState = 'active', kind = 'api_triggered' } of listOf(data.campaigns)) {
-		state.campaigns.set(id, { id, state: campaignState, kind });
+	// Messages and steps appear only when seeded, so campaigns and canvases seeded without them look as before.
+	for (const { id, state: campaignState = 'active', kind = 'api_triggered', messages } of listOf(data.campaigns)) {
+		state.campaigns.set(id, { id, state: campaignState, kind, ...(messages === undefined ? {} : { messages: messages.map(messageView) }) });
 	}
-	for (const { id, state: canvasState = 'active' } of listOf(data.canvases)) state.canvases.set(id, { id, state: canvasState });
+	for (const { id, state: canvasState = 'active', steps } of listOf(data.canvases)) {
+		state.canvases.set(id, { id, state: canvasState, ...(steps === undefined ? {} : { steps: steps.map(stepView) }) });
+	}
 	for (const { id, external_ids } of listOf(data.segments)) state.segments.set(id, { id, external_ids: [...external_ids] });
 	for (const schedule of listOf(data.canvasSchedules)) {
 		state.canvasSchedules.set(schedule.schedule_id, {

@@ -1,4 +1,5 @@
 import type { ProfileView, StateView } from '../adminApiTypes';
+import { scimUserView } from '../scim/scimUserView';
 import { catalogView } from './catalogStore';
 import type { PlatformState } from './platformState';
 import type { Profile } from './profileStore';
@@ -17,6 +18,10 @@ export function stateView(state: PlatformState): StateView {
 		transactionalSends: state.transactionalSends.all().map(({ acceptedAtMs: _accepted, answeredAtMs: _answered, ...send }) => ({ ...send, statuses: [...send.statuses] })),
 		postbacks: state.postbacks,
 		catalogs: [...state.catalogs.values()].map(catalogView),
+		preferenceCenters: [...state.preferenceCenters.values()].map((center) => structuredClone(center)),
+		multiLanguage: state.multiLanguage ?? null,
+		dashboardUsers: state.dashboardUsers.all().map(scimUserView),
+		dashboardDirectory: state.dashboardDirectory.view(),
 	};
 }
 

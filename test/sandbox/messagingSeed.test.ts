@@ -47,13 +47,13 @@ describe('sandbox: seeding campaigns, canvases, segments and schedules', () => {
 		it('has campaigns in every state, canvases, a segment and a schedule', async () => {
 			const state = await sandbox.admin.state();
 			expect(state.campaigns).toEqual([
-				{ id: 'welcome-campaign', state: 'active', kind: 'api_triggered' },
+				{ id: 'welcome-campaign', state: 'active', kind: 'api_triggered', messages: expect.any(Array) },
 				{ id: 'paused-campaign', state: 'paused', kind: 'api_triggered' },
 				{ id: 'archived-campaign', state: 'archived', kind: 'api_triggered' },
 				{ id: 'order-receipt', state: 'active', kind: 'transactional' },
 			]);
 			expect(state.canvases).toEqual([
-				{ id: 'onboarding-canvas', state: 'active' },
+				{ id: 'onboarding-canvas', state: 'active', steps: expect.any(Array) },
 				{ id: 'paused-canvas', state: 'paused' },
 				{ id: 'archived-canvas', state: 'archived' },
 			]);
