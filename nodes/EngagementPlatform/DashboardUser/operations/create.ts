@@ -1,0 +1,31 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import { optionsCollection } from '../../shared/fields/requestOptions';
+import { isEmptyPermissions, permissionFields, readPermissions } from '../permissionFields';
+import { SCIM_USER_SCHEMA, scimUserOperation } from '../scimUserOperation';
+import { emailField, profileFields, readEmail, readProfile } from '../userFields';
+
+export const option: INodePropertyOptions = {
+	name: 'Create',
+	value: 'create',
+	action: 'Create a dashboard user',
+	description: 'Create a dashboard user account with its permissions',
+};
+
+const show = { operation: ['create'] };
+
+export const description: INodeProperties[] = [emailField(show), ...profileFields(show, false), ...permissionFields(show), optionsCollection(show)];
+
+export const operation = scimUserOperation({
+	method: 'POST',
+	byId: false,
+	// A second create after a lost answer would be refused as a duplicate (409): not resent.
+	safeToResend: false,
+	read(item) {
+		const userName = readEmail(item);
+		const permissions = readPermissions(item);
+		const body = { schemas: [SCIM_USER_SCHEMA], userName, ...readProfile(item, false), ...(isEmptyPermissions(permissions) ? {} : { permissions }) };
+		return { call: { body }, subject: { userName } };
+	},
+	result: (user) => [user],
+});

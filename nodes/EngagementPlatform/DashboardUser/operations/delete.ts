@@ -1,0 +1,28 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import { optionsCollection } from '../../shared/fields/requestOptions';
+import { scimUserOperation } from '../scimUserOperation';
+import { userIdField } from '../userFields';
+
+export const option: INodePropertyOptions = {
+	name: 'Delete',
+	value: 'delete',
+	action: 'Delete a dashboard user',
+	description: 'Delete a dashboard user account (standard SCIM 2.0 DELETE)',
+};
+
+const show = { operation: ['delete'] };
+
+export const description: INodeProperties[] = [userIdField(show), optionsCollection(show)];
+
+export const operation = scimUserOperation({
+	method: 'DELETE',
+	byId: true,
+	// A resend after a lost answer would get 404 for a user it did delete: reported as "may have been applied" instead.
+	safeToResend: false,
+	read: (item) => {
+		const id = item.string('userId', 'User ID');
+		return { call: { id }, subject: { id } };
+	},
+	result: (_, subject) => [{ deleted: true, ...subject }],
+});

@@ -1,0 +1,34 @@
+import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import { optionsCollection } from '../../shared/fields/requestOptions';
+import { scimUserOperation } from '../scimUserOperation';
+import { emailField, readEmail } from '../userFields';
+
+export const option: INodePropertyOptions = {
+	name: 'Find by Email',
+	value: 'findByEmail',
+	action: 'Find a dashboard user by email',
+	description: 'Look a dashboard user up by email, e.g. to get the ID for Update or Delete (standard SCIM 2.0 filter)',
+};
+
+const show = { operation: ['findByEmail'] };
+
+export const description: INodeProperties[] = [emailField(show), optionsCollection(show)];
+
+export const operation = scimUserOperation({
+	method: 'GET',
+	byId: false,
+	safeToResend: true,
+	read(item) {
+		const userName = readEmail(item);
+		// RFC 7644 §3.4.2.2: the compared value is a JSON string, so quotes and backslashes are escaped.
+		return { call: { query: { filter: `userName eq ${JSON.stringify(userName)}` } }, subject: { userName } };
+	},
+	// The spec does not show this response: it is read as RFC 7644's ListResponse. An item
+	// always gets a result, so a miss says found: false.
+	result(list, subject) {
+		const users = Array.isArray(list.Resources) ? (list.Resources as IDataObject[]) : [];
+		if (users.length === 0) return [{ found: false, ...subject }];
+		return users.map((user) => ({ found: true, ...user }));
+	},
+});

@@ -1,0 +1,27 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import { optionsCollection } from '../../shared/fields/requestOptions';
+import { scimUserOperation } from '../scimUserOperation';
+import { userIdField } from '../userFields';
+
+export const option: INodePropertyOptions = {
+	name: 'Get',
+	value: 'get',
+	action: 'Get a dashboard user',
+	description: 'Read a dashboard user account by its ID',
+};
+
+const show = { operation: ['get'] };
+
+export const description: INodeProperties[] = [userIdField(show), optionsCollection(show)];
+
+export const operation = scimUserOperation({
+	method: 'GET',
+	byId: true,
+	safeToResend: true,
+	read: (item) => {
+		const id = item.string('userId', 'User ID');
+		return { call: { id }, subject: { id } };
+	},
+	result: (user) => [user],
+});

@@ -1,0 +1,74 @@
+import type { IDataObject, IHttpRequestMethods } from 'n8n-workflow';
+
+import type { ItemReader } from '../shared/engine/itemReader';
+import type { Endpoint, OperationSpec, PieceError } from '../shared/engine/operation';
+import { onlyPiece, ownRequestPiece } from '../shared/engine/ownRequests';
+import { responseError } from '../shared/engine/platformErrors';
+import type { ApiResponse } from '../shared/engine/transport';
+import { fixedPackingSettings } from '../shared/fields/requestOptions';
+
+export const SCIM_USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
+
+/** What one item asks of /scim/v2/Users. */
+export interface ScimCall extends IDataObject {
+	id?: string;
+	body?: IDataObject;
+	query?: IDataObject;
+}
+
+interface ScimUserOperation {
+	method: IHttpRequestMethods;
+	/** `/scim/v2/Users/{id}` rather than the collection. */
+	byId: boolean;
+	/** A resend after an unclear failure cannot change more than the first request (GET, PUT). */
+	safeToResend: boolean;
+	read(item: ItemReader): { call: ScimCall; subject: IDataObject };
+	/** The output items of an answered item, from the response body (empty for a 204). */
+	result(body: IDataObject, subject: IDataObject): IDataObject[];
+}
+
+/**
+ * A SCIM 2.0 request on dashboard users (RFC 7644) as a declaration: one request per item, paced
+ * against the 5,000 requests a day all SCIM endpoints share, SCIM errors given by their detail.
+ */
+export function scimUserOperation({ method, byId, safeToResend, read, result }: ScimUserOperation): OperationSpec {
+	const endpoint: Endpoint = {
+		method,
+		path: byId ? '/scim/v2/Users/{id}' : '/scim/v2/Users',
+		rateLimitGroup: 'scim',
+		permission: 'SCIM token',
+		credentialType: 'engagementPlatformScimApi',
+	};
+	return {
+		endpoint,
+		settings: fixedPackingSettings({ perSlot: 1 }),
+		readItem(item) {
+			const { call, subject } = read(item);
+			return [ownRequestPiece(item.itemIndex, call, subject)];
+		},
+		pathFor: byId ? (request) => `/scim/v2/Users/${encodeURIComponent(String(onlyPiece(request).payload.id))}` : undefined,
+		buildBody: (request) => onlyPiece(request).payload.body as IDataObject | undefined,
+		queryFor: (request) => onlyPiece(request).payload.query as IDataObject | undefined,
+		isSafeToResend: () => safeToResend,
+		readResponse: (response, request) => new Map([[onlyPiece(request), { ok: true, data: response.body }]]),
+		readErrorResponse: (response, request) => new Map([[onlyPiece(request), { ok: false, error: scimError(response, endpoint) }]]),
+		itemResult: (_, [{ piece, outcome }]) => result(outcome.ok ? (outcome.data ?? {}) : {}, piece.subject ?? {}),
+	};
+}
+
+/** A SCIM error (`schemas`, `detail`, `status`) with advice for the cases the spec names. */
+function scimError(response: ApiResponse, endpoint: Endpoint): PieceError {
+	const error = responseError(response, endpoint, false);
+	const detail = typeof response.body.detail === 'string' ? response.body.detail : undefined;
+	if (!detail) return error;
+	switch (response.statusCode) {
+		case 404:
+			return { ...error, message: detail, description: 'No dashboard user has this ID. Get the ID with Find by Email; the user may have been deleted.' };
+		case 409:
+			return { ...error, message: detail, description: 'A dashboard user with this email already exists. Get its ID with Find by Email, then use Update.' };
+		case 400:
+			return { ...error, message: detail, description: 'Correct the value the platform names and run the item again.' };
+		default:
+			return { ...error, message: detail };
+	}
+}

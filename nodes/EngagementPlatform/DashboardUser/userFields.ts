@@ -1,0 +1,52 @@
+import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow';
+
+import { ItemInputError } from '../shared/engine/itemInputError';
+import type { ItemReader } from '../shared/engine/itemReader';
+import { EMAIL } from '../shared/schemas/identifiers';
+
+/** Fields several operations share: the user's ID, email, name and department. */
+
+export function userIdField(show: IDisplayOptions['show']): INodeProperties {
+	return {
+		displayName: 'User ID',
+		name: 'userId',
+		type: 'string',
+		default: '',
+		required: true,
+		description: 'The SCIM resource ID of the dashboard user (from Create or Find by Email)',
+		displayOptions: { show },
+	};
+}
+
+export function emailField(show: IDisplayOptions['show']): INodeProperties {
+	return { displayName: 'Email', name: 'email', type: 'string', placeholder: 'name@email.com', default: '', required: true, description: "The user's email, their SCIM userName", displayOptions: { show } };
+}
+
+export function profileFields(show: IDisplayOptions['show'], departmentRequired: boolean): INodeProperties[] {
+	return [
+		{ displayName: 'Given Name', name: 'givenName', type: 'string', default: '', required: true, displayOptions: { show } },
+		{ displayName: 'Family Name', name: 'familyName', type: 'string', default: '', required: true, displayOptions: { show } },
+		{
+			displayName: 'Department',
+			name: 'department',
+			type: 'string',
+			default: '',
+			required: departmentRequired,
+			placeholder: 'e.g. marketing',
+			displayOptions: { show },
+		},
+	];
+}
+
+export function readEmail(item: ItemReader): string {
+	const email = item.string('email', 'Email');
+	if (!EMAIL.test(email)) throw new ItemInputError('Email', `"${email.slice(0, 80)}" is not an email address`, 'Map the email address of the dashboard user.');
+	return email;
+}
+
+export function readProfile(item: ItemReader, departmentRequired: boolean): IDataObject {
+	const profile: IDataObject = { name: { givenName: item.string('givenName', 'Given Name'), familyName: item.string('familyName', 'Family Name') } };
+	const department = departmentRequired ? item.string('department', 'Department') : item.optionalString('department', 'Department');
+	if (department !== undefined) profile.department = department;
+	return profile;
+}

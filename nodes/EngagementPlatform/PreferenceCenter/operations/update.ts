@@ -1,0 +1,143 @@
+import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import { ItemInputError } from '../../shared/engine/itemInputError';
+import type { ItemReader } from '../../shared/engine/itemReader';
+import type { OperationSpec, Piece } from '../../shared/engine/operation';
+import { onlyPiece, ownRequestPiece } from '../../shared/engine/ownRequests';
+import { fixedPackingSettings, optionsCollection } from '../../shared/fields/requestOptions';
+import { linkTagsField, readLinkTags } from './linkTags';
+
+export const option: INodePropertyOptions = {
+	name: 'Update',
+	value: 'update',
+	action: 'Update a preference center',
+	description: 'Change the name, title, pages, state or icons of a preference center',
+};
+
+const show = { operation: ['update'] };
+
+/** UI name → body field, for the fields sent as they are. */
+const TEXT_FIELDS: Record<string, string> = {
+	name: 'Name',
+	preference_center_title: 'Title',
+	preference_center_page_html: 'Page HTML',
+	confirmation_page_html: 'Confirmation Page HTML',
+};
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Preference Center ID',
+		name: 'preferenceCenterId',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. newsletter-preferences',
+		description: "The preference center's API ID, as the platform lists it",
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Update Fields',
+		name: 'updateFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		displayOptions: { show },
+		options: [
+			{ displayName: 'Confirmation Page HTML', name: 'confirmation_page_html', type: 'string', typeOptions: { rows: 6 }, default: '', description: 'HTML of the page shown after saving' },
+			linkTagsField,
+			{ displayName: 'Meta Viewport Content', name: 'metaViewportContent', type: 'string', default: '', placeholder: 'width=device-width, initial-scale=1', description: 'Only the content value of the viewport meta tag' },
+			{ displayName: 'Name', name: 'name', type: 'string', default: '' },
+			{ displayName: 'Page HTML', name: 'preference_center_page_html', type: 'string', typeOptions: { rows: 6 }, default: '', description: 'HTML of the preference center page' },
+			{
+				displayName: 'State',
+				name: 'state',
+				type: 'options',
+				// The spec shows only "active"; "draft" is the platform's other state for a preference center.
+				options: [
+					{ name: 'Active', value: 'active' },
+					{ name: 'Draft', value: 'draft' },
+				],
+				default: 'active',
+			},
+			{ displayName: 'Title', name: 'preference_center_title', type: 'string', default: '', description: 'Title of the page' },
+		],
+	},
+	optionsCollection(show),
+];
+
+export const operation: OperationSpec = {
+	// PUT, as the endpoint's heading says: it names the resource in the path and replaces the
+	// fields given, so a resend changes nothing more. The spec's sample writes POST, so a 405
+	// to PUT switches the run to POST (see MethodChoice).
+	endpoint: {
+		method: 'PUT',
+		fallbackMethod: 'POST',
+		path: '/preference_center/v1/{preferenceCenterExternalID}',
+		rateLimitGroup: 'preference_center',
+		permission: 'preference_center.update',
+		credentialType: 'engagementPlatformApi',
+	},
+	// One preference center per request, at the spec's 10 per minute: the pacer waits (and logs the wait).
+	settings: fixedPackingSettings({ perSlot: 1 }),
+	readItem: (item) => [readUpdate(item)],
+	checkAcrossItems: onePerPreferenceCenter,
+	pathFor: (request) => `/preference_center/v1/${encodeURIComponent(String(onlyPiece(request).subject?.preference_center_id))}`,
+	buildBody: (request) => onlyPiece(request).payload,
+	isSafeToResend: () => true,
+	readResponse: (response, request) =>
+		new Map([
+			[
+				onlyPiece(request),
+				{
+					ok: true,
+					data: {
+						preference_center_api_id: response.body.preference_center_api_id,
+						created_at: response.body.created_at,
+						updated_at: response.body.updated_at,
+					},
+				},
+			],
+		]),
+	itemResult: (_, [{ piece, outcome }]) => [{ status: 'updated', ...piece.subject, ...(outcome.ok ? outcome.data : {}) }],
+};
+
+function readUpdate(item: ItemReader): Piece {
+	const id = item.string('preferenceCenterId', 'Preference Center ID');
+	const fields = item.collection('updateFields');
+	const body: IDataObject = {};
+	for (const [name, label] of Object.entries(TEXT_FIELDS)) {
+		const value = fields[name];
+		if (value === undefined || value === '') continue;
+		if (typeof value !== 'string') throw new ItemInputError(`Update Fields.${label}`, 'must be text', 'Map a text value into this field.');
+		body[name] = value;
+	}
+	if (fields.state !== undefined) body.state = fields.state;
+	const options: IDataObject = {};
+	const viewport = typeof fields.metaViewportContent === 'string' ? fields.metaViewportContent.trim() : '';
+	if (viewport) options['meta-viewport-content'] = viewport;
+	const linkTags = readLinkTags(fields.linkTags);
+	if (linkTags) options['links-tags'] = linkTags;
+	if (Object.keys(options).length > 0) body.options = options;
+	if (Object.keys(body).length === 0) {
+		throw new ItemInputError('Update Fields', 'is empty, so there is nothing to update', 'Add at least one field under "Update Fields".');
+	}
+	return ownRequestPiece(item.itemIndex, body, { preference_center_id: id });
+}
+
+/** Two updates of one preference center in one run would race; the later item could lose. */
+function onePerPreferenceCenter(pieces: Piece[]): Map<number, ItemInputError> {
+	const firstItem = new Map<string, number>();
+	const errors = new Map<number, ItemInputError>();
+	for (const piece of pieces) {
+		const id = String(piece.subject?.preference_center_id);
+		const first = firstItem.get(id);
+		if (first === undefined) firstItem.set(id, piece.itemIndex);
+		else {
+			errors.set(
+				piece.itemIndex,
+				new ItemInputError('Preference Center ID', `"${id}" is also updated by item ${first}, and the two updates would race`, 'Merge the two items into one.'),
+			);
+		}
+	}
+	return errors;
+}

@@ -1,0 +1,31 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import type { NodeOperation } from '../shared/engine/nodeOperations';
+import { executeChosenOperation, operationProperties } from '../shared/engine/nodeOperations';
+import * as getCampaignTranslations from './operations/getCampaignTranslations';
+import * as getCanvasTranslations from './operations/getCanvasTranslations';
+
+const operations: NodeOperation[] = [getCampaignTranslations, getCanvasTranslations];
+
+export class EngagementPlatformTranslation implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Engagement Platform Translation',
+		name: 'engagementPlatformTranslation',
+		icon: { light: 'file:../../../icons/engagementPlatform.svg', dark: 'file:../../../icons/engagementPlatform.dark.svg' },
+		group: ['input'],
+		version: 1,
+		subtitle: '={{$parameter["operation"]}}',
+		description: 'Read the translations of campaign and canvas email messages',
+		defaults: { name: 'Engagement Platform Translation' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'engagementPlatformApi', required: true }],
+		properties: operationProperties(operations, 'getCampaignTranslations'),
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await executeChosenOperation(this, operations);
+	}
+}
