@@ -7,6 +7,9 @@ export const USER_NODE = 'n8n-nodes-engagement-platform.engagementPlatformUser';
 export const SUBSCRIPTION_NODE = 'n8n-nodes-engagement-platform.engagementPlatformSubscription';
 export const MESSAGE_NODE = 'n8n-nodes-engagement-platform.engagementPlatformMessage';
 export const CATALOG_NODE = 'n8n-nodes-engagement-platform.engagementPlatformCatalog';
+export const PREFERENCE_CENTER_NODE = 'n8n-nodes-engagement-platform.engagementPlatformPreferenceCenter';
+export const TRANSLATION_NODE = 'n8n-nodes-engagement-platform.engagementPlatformTranslation';
+export const DASHBOARD_USER_NODE = 'n8n-nodes-engagement-platform.engagementPlatformDashboardUser';
 
 export interface UserRun {
 	items: IDataObject[];
