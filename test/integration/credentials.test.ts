@@ -2,6 +2,8 @@ import type { ICredentialTestRequest, INodeType } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { EngagementPlatformApi } from '../../credentials/EngagementPlatformApi.credentials';
+import { EngagementPlatformScimApi } from '../../credentials/EngagementPlatformScimApi.credentials';
+import { DEMO_SCIM_ORIGIN, DEMO_SCIM_TOKEN } from '../../sandbox';
 import { runWorkflow } from '../harness';
 import { useSandbox } from './sandboxLifecycle';
 import { orderEvents, runUserNode, trackEventParameters } from './userNode';
@@ -12,7 +14,7 @@ const { sandbox, client, apiKey } = useSandbox();
  * Runs a credential's declarative test the way n8n's credentials tester does: a temporary
  * node whose only property routes the test request, then the rules on the answer's status.
  */
-async function testCredential(test: ICredentialTestRequest, credentials: { restEndpoint: string; apiKey: string }) {
+async function testCredential(test: ICredentialTestRequest, credentials: Record<string, string>, credentialType = 'engagementPlatformApi') {
 	const tester: INodeType = {
 		description: {
 			displayName: 'Credential Test',
@@ -23,7 +25,7 @@ async function testCredential(test: ICredentialTestRequest, credentials: { restE
 			defaults: { name: 'Credential Test' },
 			inputs: [NodeConnectionTypes.Main],
 			outputs: [NodeConnectionTypes.Main],
-			credentials: [{ name: 'engagementPlatformApi', required: true }],
+			credentials: [{ name: credentialType, required: true }],
 			properties: [{ displayName: 'Temp', name: 'temp', type: 'string', default: '', routing: { request: test.request } }],
 		},
 	};
@@ -31,7 +33,7 @@ async function testCredential(test: ICredentialTestRequest, credentials: { restE
 		nodes: [{ name: 'Test', type: 'credentialTest', parameters: {} }],
 		connections: { Start: { main: [[{ node: 'Test', type: 'main', index: 0 }]] } },
 		nodeTypes: { credentialTest: tester },
-		credentials: { engagementPlatformApi: credentials },
+		credentials: { [credentialType]: credentials },
 	});
 	if (!result.error) return { status: 'OK' };
 	const statusCode = Number((result.error as { httpCode?: string }).httpCode);
@@ -107,5 +109,27 @@ describe('credentials', () => {
 
 		expect(result.error?.message).toContain('does not use https');
 		expect(await client().requests()).toHaveLength(0);
+	});
+
+	describe('SCIM credential', () => {
+		const scimTest = new EngagementPlatformScimApi().test;
+		const scim = (overrides: Record<string, string> = {}) =>
+			({ scimEndpoint: sandbox().url, scimToken: DEMO_SCIM_TOKEN, requestOrigin: DEMO_SCIM_ORIGIN, ...overrides });
+
+		test('the test reads a userName filter with the token and the origin, and changes nothing', async () => {
+			expect(await testCredential(scimTest, scim(), 'engagementPlatformScimApi')).toEqual({ status: 'OK' });
+			const [request] = await client().requests();
+			expect(request).toMatchObject({ method: 'GET', path: '/scim/v2/Users', status: 200, query: { filter: 'userName eq "credential-test@example.com"' } });
+			expect(request.headers['x-request-origin']).toBe(DEMO_SCIM_ORIGIN);
+		});
+
+		test('a refused token or origin fails the test with what to check', async () => {
+			for (const overrides of [{ scimToken: 'not-a-token' }, { requestOrigin: 'elsewhere.example.com' }]) {
+				expect(await testCredential(scimTest, scim(overrides), 'engagementPlatformScimApi')).toEqual({
+					status: 'Error',
+					message: 'The platform refused this SCIM token or request origin. Check both in the credential.',
+				});
+			}
+		});
 	});
 });
