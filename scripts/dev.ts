@@ -15,6 +15,7 @@ import { PROJECT_ROOT, ensureN8nApp } from '../test/e2e/support/n8nApp';
 import { N8nInstance } from '../test/e2e/support/n8nInstance';
 import { setUpOwner, DEV_OWNER } from '../test/e2e/support/owner';
 import { loadExamples } from '../test/support/examples';
+import { sandboxCredentials } from '../test/support/sandboxCredentials';
 
 const SANDBOX_PORT = Number(process.env.SANDBOX_PORT ?? 4010);
 const N8N_PORT = Number(process.env.N8N_PORT ?? 5678);
@@ -29,14 +30,7 @@ async function main(): Promise<void> {
 
 	const sandbox = await startSandbox({ port: SANDBOX_PORT, seed: 'demo' });
 	const n8n = N8nInstance.create(app, { link: true, userFolder: path.join(PROJECT_ROOT, '.n8n-dev') });
-	await n8n.importCredentials([
-		{
-			id: 'epSandboxCredential',
-			name: 'Engagement Platform (sandbox)',
-			type: 'engagementPlatformApi',
-			data: { restEndpoint: sandbox.url, apiKey: DEMO_API_KEY },
-		},
-	]);
+	await n8n.importCredentials(sandboxCredentials(sandbox.url));
 	for (const example of loadExamples()) await n8n.importWorkflow(example.workflow);
 	const editor = await n8n.start(N8N_PORT);
 	await setUpOwner(editor);
@@ -44,7 +38,7 @@ async function main(): Promise<void> {
 	console.log(`
   n8n editor        ${editor}   (sign in as ${DEV_OWNER.email} / ${DEV_OWNER.password})
   sandbox           ${sandbox.url}   (API key ${DEMO_API_KEY}; admin API under /_admin/)
-  credential        "Engagement Platform (sandbox)", already set up
+  credentials       "Engagement Platform (sandbox)" and "Engagement Platform SCIM (sandbox)", already set up
   example workflows ${loadExamples().map((e) => e.workflow.name).join('; ')}
 
   Edit nodes/ or credentials/: tsc rebuilds dist/ and n8n restarts to load it. Ctrl+C stops everything.

@@ -1,8 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Sandbox } from '../../sandbox';
-import { DEMO_API_KEY, SandboxClient, startSandbox } from '../../sandbox';
+import { SandboxClient, startSandbox } from '../../sandbox';
 import { expectationProblems, loadExamples, prepareSandbox } from '../support/examples';
+import { sandboxCredentials } from '../support/sandboxCredentials';
 import { ensureN8nApp } from './support/n8nApp';
 import { N8nInstance } from './support/n8nInstance';
 
@@ -20,14 +21,7 @@ beforeAll(async () => {
 	sandbox = await startSandbox();
 	client = new SandboxClient(sandbox.url);
 	n8n = N8nInstance.create(ensureN8nApp());
-	await n8n.importCredentials([
-		{
-			id: 'epSandboxCredential',
-			name: 'Engagement Platform (sandbox)',
-			type: 'engagementPlatformApi',
-			data: { restEndpoint: sandbox.url, apiKey: DEMO_API_KEY },
-		},
-	]);
+	await n8n.importCredentials(sandboxCredentials(sandbox.url));
 	for (const example of examples) await n8n.importWorkflow(example.workflow);
 });
 

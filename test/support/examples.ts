@@ -30,6 +30,8 @@ export interface ExampleExpectation {
 	profiles?: IDataObject[];
 	/** By a list of the sandbox's state (catalogs, preferenceCenters, dashboardUsers ...): entries some element must match. */
 	state?: Record<string, IDataObject[]>;
+	/** How many entries a list of the sandbox's state holds after the run. */
+	stateCounts?: Record<string, number>;
 }
 
 export interface Example {
@@ -99,6 +101,10 @@ export async function expectationProblems(
 		for (const expected of entries) {
 			if (!held.some((actual) => matches(expected, actual))) problems.push(`state.${list} has nothing like ${JSON.stringify(expected)}`);
 		}
+	}
+	for (const [list, count] of Object.entries(expectation.stateCounts ?? {})) {
+		const held = Array.isArray(state[list]) ? (state[list] as unknown[]).length : undefined;
+		if (held !== count) problems.push(`state.${list} holds ${held} entries, expected ${count}`);
 	}
 	return problems;
 }
