@@ -124,7 +124,8 @@ describe('credentials', () => {
 		});
 
 		test('a refused token or origin fails the test with what to check', async () => {
-			for (const overrides of [{ scimToken: 'not-a-token' }, { requestOrigin: 'elsewhere.example.com' }]) {
+			const refusals: Array<Record<string, string>> = [{ scimToken: 'not-a-token' }, { requestOrigin: 'elsewhere.example.com' }];
+			for (const overrides of refusals) {
 				expect(await testCredential(scimTest, scim(overrides), 'engagementPlatformScimApi')).toEqual({
 					status: 'Error',
 					message: 'The platform refused this SCIM token or request origin. Check both in the credential.',
