@@ -4,6 +4,7 @@ import { ItemInputError } from '../shared/engine/itemInputError';
 import type { ItemReader } from '../shared/engine/itemReader';
 import type { OperationSpec, Piece, PieceOutcome, PlannedRequest } from '../shared/engine/operation';
 import { settleRemaining } from '../shared/engine/outcomes';
+import { refuseRepeatedKeys } from '../shared/engine/repeatedKeys';
 import { keyValueOrJsonFields, readKeyValueOrJson } from '../shared/fields/keyValueOrJson';
 import { fixedPackingSettings, optionsCollection } from '../shared/fields/requestOptions';
 
@@ -100,20 +101,11 @@ function checkValue(value: unknown, field: string, method: CatalogMethod, depth:
 
 /** The platform refuses a request whose item IDs repeat: a repeated ID in one catalog is refused here. */
 function uniqueIdsPerCatalog(pieces: Piece[]): Map<number, ItemInputError> {
-	const firstSeen = new Map<string, number>();
-	const errors = new Map<number, ItemInputError>();
-	for (const piece of pieces) {
-		const key = `${piece.groupKey}\u0000${String(piece.payload.id)}`;
-		const first = firstSeen.get(key);
-		if (first === undefined) firstSeen.set(key, piece.itemIndex);
-		else {
-			errors.set(
-				piece.itemIndex,
-				new ItemInputError('Item ID', `"${String(piece.payload.id)}" is also given by item ${first} for this catalog`, 'Merge the two items into one, or remove one.'),
-			);
-		}
-	}
-	return errors;
+	return refuseRepeatedKeys(
+		pieces,
+		(piece) => `${piece.groupKey}\u0000${String(piece.payload.id)}`,
+		(key, first) => new ItemInputError('Item ID', `"${key.split('\u0000')[1]}" is also given by item ${first} for this catalog`, 'Merge the two items into one, or remove one.'),
+	);
 }
 
 /**

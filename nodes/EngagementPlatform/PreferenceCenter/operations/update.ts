@@ -4,6 +4,7 @@ import { ItemInputError } from '../../shared/engine/itemInputError';
 import type { ItemReader } from '../../shared/engine/itemReader';
 import type { OperationSpec, Piece } from '../../shared/engine/operation';
 import { onlyPiece, ownRequestPiece } from '../../shared/engine/ownRequests';
+import { refuseRepeatedKeys } from '../../shared/engine/repeatedKeys';
 import { fixedPackingSettings, optionsCollection } from '../../shared/fields/requestOptions';
 import { linkTagsField, readLinkTags } from './linkTags';
 
@@ -126,18 +127,9 @@ function readUpdate(item: ItemReader): Piece {
 
 /** Two updates of one preference center in one run would race; the later item could lose. */
 function onePerPreferenceCenter(pieces: Piece[]): Map<number, ItemInputError> {
-	const firstItem = new Map<string, number>();
-	const errors = new Map<number, ItemInputError>();
-	for (const piece of pieces) {
-		const id = String(piece.subject?.preference_center_id);
-		const first = firstItem.get(id);
-		if (first === undefined) firstItem.set(id, piece.itemIndex);
-		else {
-			errors.set(
-				piece.itemIndex,
-				new ItemInputError('Preference Center ID', `"${id}" is also updated by item ${first}, and the two updates would race`, 'Merge the two items into one.'),
-			);
-		}
-	}
-	return errors;
+	return refuseRepeatedKeys(
+		pieces,
+		(piece) => String(piece.subject?.preference_center_id),
+		(id, first) => new ItemInputError('Preference Center ID', `"${id}" is also updated by item ${first}, and the two updates would race`, 'Merge the two items into one.'),
+	);
 }
