@@ -1,16 +1,18 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { ItemInputError } from './itemInputError';
+import { ParameterReader } from './parameterReader';
 
 /** Reads one item's parameters, turning wrong types into errors that name the field. */
 export class ItemReader {
 	constructor(
 		readonly context: IExecuteFunctions,
 		readonly itemIndex: number,
+		private readonly parameters = new ParameterReader(context),
 	) {}
 
 	raw(name: string, fallback?: unknown): unknown {
-		return this.context.getNodeParameter(name, this.itemIndex, fallback);
+		return this.parameters.value(name, this.itemIndex, fallback);
 	}
 
 	/** A trimmed string, or undefined when empty. */

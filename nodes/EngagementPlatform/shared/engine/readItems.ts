@@ -4,6 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { ItemInputError } from './itemInputError';
 import { ItemReader } from './itemReader';
 import type { OperationSpec, Piece } from './operation';
+import { ParameterReader } from './parameterReader';
 
 export interface ReadItems<Payload> {
 	pieces: Array<Piece<Payload>>;
@@ -19,9 +20,10 @@ export function readItems<Payload>(
 ): ReadItems<Payload> {
 	const pieces: Array<Piece<Payload>> = [];
 	const inputErrors = new Map<number, ItemInputError>();
+	const parameters = new ParameterReader(context);
 	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
 		try {
-			for (const piece of spec.readItem(new ItemReader(context, itemIndex))) pieces.push(piece);
+			for (const piece of spec.readItem(new ItemReader(context, itemIndex, parameters))) pieces.push(piece);
 		} catch (error) {
 			if (!(error instanceof ItemInputError)) throw new NodeOperationError(context.getNode(), error as Error, { itemIndex });
 			inputErrors.set(itemIndex, error);
