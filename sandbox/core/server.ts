@@ -14,13 +14,17 @@ export interface ServerParts {
 /** The HTTP front door: admin requests under ADMIN_PREFIX, everything else to the API pipeline. */
 export function createSandboxServer({ runtime, apiRoutes, adminRoutes }: ServerParts): Server {
 	const routes = new RouteTable(apiRoutes);
-	return createServer((request, response) => {
+	const server = createServer((request, response) => {
 		serve(runtime, routes, adminRoutes, request, response).catch((error: unknown) => {
 			if (!response.headersSent && !response.destroyed) {
 				sendJson(response, 500, { message: `Sandbox internal error: ${error instanceof Error ? error.message : String(error)}` });
 			}
 		});
 	});
+	// Node's default closes an idle connection after 5 s, which races a client reusing it after a
+	// long pause (an admin call after a minute-long run fails with "other side closed").
+	server.keepAliveTimeout = 65_000;
+	return server;
 }
 
 async function serve(

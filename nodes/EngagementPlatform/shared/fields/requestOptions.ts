@@ -18,7 +18,7 @@ export const requestOptionFields: INodeProperties[] = [
 		name: 'parallelRequests',
 		type: 'number',
 		typeOptions: { minValue: 1, maxValue: 16 },
-		default: 4,
+		default: 8,
 		description: "How many requests may be under way at once. The platform's rate limits are respected either way.",
 	},
 	{
@@ -41,7 +41,7 @@ export interface RequestOptions {
 export function readRequestOptions(options: IDataObject): RequestOptions {
 	return {
 		timeoutMs: Number(options.timeoutSeconds ?? 30) * 1000,
-		parallelRequests: Math.max(1, Math.floor(Number(options.parallelRequests ?? 4))),
+		parallelRequests: Math.max(1, Math.floor(Number(options.parallelRequests ?? 8))),
 		maxRateLimitWaitMs: Number(options.maxRateLimitWaitSeconds ?? 300) * 1000,
 	};
 }

@@ -1,0 +1,158 @@
+/**
+ * npm run bench: every batched operation through n8n's engine against the sandbox in another
+ * process, each run in a fresh process of its own; the HTTP Request node as the peer; and the
+ * sandbox enforcing /users/track's rate limit. Prints tables and writes bench/results/<time>.json.
+ *
+ *   npm run bench                          N = 1,000, 10,000, 100,000; 20 ms latency per request
+ *   npm run bench -- --n 1000,10000 --latency 5
+ *   npm run bench -- --full                 also the runs the spec's limits make slow, and the peer at 100,000
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+import type { IDataObject } from 'n8n-workflow';
+
+import { SandboxClient } from '../sandbox';
+import type { RunFigures } from './measureOne';
+import type { BenchOperation } from './operations';
+import { BENCH_OPERATIONS, TRACK_EVENTS } from './operations';
+import type { SandboxProcess } from './sandboxProcess';
+import { startSandboxProcess } from './sandboxProcess';
+
+const argument = (name: string, fallback: string) => {
+	const index = process.argv.indexOf(`--${name}`);
+	return index >= 0 ? process.argv[index + 1] : fallback;
+};
+const sizes = argument('n', '1000,10000,100000').split(',').map(Number);
+const latencyMs = Number(argument('latency', '20'));
+const full = process.argv.includes('--full');
+const only = argument('only', '');
+
+/** The spec's /users/track limit (3,000 per 3 s) scaled down 10×, so one machine's run can exceed it. */
+const ENFORCED_LIMIT = { limit: 300, windowMs: 3000 };
+const PEER_SIZES = full ? sizes : sizes.filter((size) => size <= 10_000);
+
+function measureOne(name: string, count: number, sandboxUrl: string): RunFigures {
+	const output = execFileSync(process.execPath, ['--expose-gc', '-r', 'ts-node/register/transpile-only', path.join(__dirname, 'measureOne.ts'), name, String(count), sandboxUrl], {
+		cwd: path.resolve(__dirname, '..'),
+		encoding: 'utf8',
+		maxBuffer: 16 * 1024 * 1024,
+		stdio: ['ignore', 'pipe', 'inherit'],
+	});
+	return JSON.parse(output.trim().split('\n').at(-1)!) as RunFigures;
+}
+
+async function prepare(client: SandboxClient, operation: BenchOperation, count: number, rateLimits: Record<string, { limit: number; windowMs: number } | null>): Promise<void> {
+	await client.reset();
+	await client.configure({ latencyMs, logBodies: false, rateLimits });
+	if (operation.seed) await client.seed(operation.seed(count));
+}
+
+/** The sandbox enforces nothing here: the node's own pacing is what keeps it within the spec. */
+async function noLimits(client: SandboxClient): Promise<Record<string, null>> {
+	const { rateLimits } = await client.configure({});
+	return Object.fromEntries(Object.keys(rateLimits).map((group) => [group, null]));
+}
+
+async function row(client: SandboxClient, sandbox: SandboxProcess, operation: BenchOperation, count: number, name = operation.name): Promise<IDataObject> {
+	const figures = measureOne(name, count, sandbox.url);
+	const stats = await client.stats();
+	return {
+		operation: name === 'peer' ? 'peer: HTTP Request node, track events' : operation.name,
+		items: count,
+		requests: stats.requests,
+		fewest: operation.fewest(count),
+		wallMs: figures.wallMs,
+		itemsPerSecond: Math.round(count / (figures.wallMs / 1000)),
+		cpuMsPer1000: +((figures.cpuMs / count) * 1000).toFixed(1),
+		peakRssMb: figures.peakRssMb,
+		rssGrowthMb: figures.peakRssMb - figures.baselineRssMb,
+		itemsMb: figures.itemsMb,
+		failed: figures.failedItems,
+		'429s': stats.responsesByStatus['429'] ?? 0,
+	};
+}
+
+async function main(): Promise<void> {
+	const sandbox = await startSandboxProcess(latencyMs);
+	const client = new SandboxClient(sandbox.url);
+	const results: IDataObject = { startedAt: new Date().toISOString(), latencyMs, node: process.version };
+	try {
+		const open = await noLimits(client);
+
+		console.log(`\n1. Every batched operation, ${latencyMs} ms sandbox latency per request, the sandbox enforcing no limit\n`);
+		const operations: IDataObject[] = [];
+		for (const operation of BENCH_OPERATIONS.filter((candidate) => !only || candidate.name.includes(only))) {
+			for (const count of sizes) {
+				if (!full && operation.slowFrom !== undefined && count >= operation.slowFrom) {
+					console.log(`   (${operation.name} at ${count}: skipped without --full; ${operation.slowBecause})`);
+					continue;
+				}
+				await prepare(client, operation, count, open);
+				operations.push(await row(client, sandbox, operation, count));
+			}
+		}
+		console.table(operations);
+		results.operations = operations;
+
+		console.log(`\n2. The peer: n8n's HTTP Request node, one request per item, batching 1,000 a second (the spec's limit), ${latencyMs} ms latency\n`);
+		const peer: IDataObject[] = [];
+		for (const count of PEER_SIZES) {
+			await prepare(client, TRACK_EVENTS, count, open);
+			const theirs = await row(client, sandbox, TRACK_EVENTS, count, 'peer');
+			const ours = operations.find((entry) => entry.operation === TRACK_EVENTS.name && entry.items === count);
+			peer.push(theirs);
+			if (ours) {
+				peer.push({
+					operation: 'ratio ours / peer',
+					items: count,
+					requests: +(Number(ours.requests) / Number(theirs.requests)).toFixed(4),
+					wallMs: +(Number(ours.wallMs) / Number(theirs.wallMs)).toFixed(4),
+					faster: `${(Number(theirs.wallMs) / Number(ours.wallMs)).toFixed(1)}×`,
+				});
+			}
+		}
+		console.table(peer);
+		results.peer = peer;
+
+		const largest = Math.max(...sizes);
+		console.log(`\n3. Overhead: track events at ${largest} items with 0 ms latency\n`);
+		await client.configure({ latencyMs: 0 });
+		await prepare(client, TRACK_EVENTS, largest, open);
+		await client.configure({ latencyMs: 0 });
+		const overhead = await row(client, sandbox, TRACK_EVENTS, largest);
+		console.table([overhead]);
+		console.log(
+			`   memory: peak RSS ${String(overhead.peakRssMb)} MB, ${String(overhead.rssGrowthMb)} MB above the process before the items existed; the input items take ${String(overhead.itemsMb)} MB of heap`,
+		);
+		results.overhead = overhead;
+
+		console.log(`\n4. The sandbox enforcing /users/track at ${ENFORCED_LIMIT.limit} requests per ${ENFORCED_LIMIT.windowMs / 1000} s (the spec's 3,000 per 3 s scaled down 10×), ${latencyMs} ms latency\n`);
+		await prepare(client, TRACK_EVENTS, largest, { ...open, 'users.track': ENFORCED_LIMIT });
+		const limited = await row(client, sandbox, TRACK_EVENTS, largest);
+		const stats = await client.stats();
+		const limitPerSecond = ENFORCED_LIMIT.limit / (ENFORCED_LIMIT.windowMs / 1000);
+		const accepted = Number(limited.requests) - Number(limited['429s']);
+		const sustained = accepted / (Number(limited.wallMs) / 1000);
+		const enforced = {
+			...limited,
+			acceptedRequestsPerSecond: +sustained.toFixed(1),
+			limitPerSecond,
+			fractionOfLimit: +(sustained / limitPerSecond).toFixed(3),
+			eventsStored: stats.events,
+			itemsLost: largest - stats.events,
+		};
+		console.table([enforced]);
+		results.enforcedLimit = enforced;
+	} finally {
+		sandbox.stop();
+	}
+	const folder = path.join(__dirname, 'results');
+	mkdirSync(folder, { recursive: true });
+	const file = path.join(folder, `${String(results.startedAt).replace(/[:.]/g, '-')}.json`);
+	writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+	console.log(`\nwritten: ${path.relative(process.cwd(), file)}`);
+}
+
+void main();
