@@ -122,7 +122,14 @@ async function main(): Promise<void> {
 		await prepare(client, TRACK_EVENTS, largest, open);
 		await client.configure({ latencyMs: 0 });
 		const overhead = await row(client, sandbox, TRACK_EVENTS, largest);
-		console.table([overhead]);
+		await prepare(client, TRACK_EVENTS, largest, open);
+		await client.configure({ latencyMs: 0 });
+		const baseline: IDataObject = { ...(await row(client, sandbox, TRACK_EVENTS, largest, 'baseline')), operation: 'baseline: the same requests sent by a bare node' };
+		const ownCpu = Number(overhead.cpuMsPer1000) - Number(baseline.cpuMsPer1000);
+		console.table([overhead, baseline, { operation: 'our own overhead (ours − baseline)', items: largest, cpuMsPer1000: +ownCpu.toFixed(1) }]);
+		console.log(`   CPU per item: ${String(overhead.cpuMsPer1000)} µs in all; ${String(baseline.cpuMsPer1000)} µs is n8n's engine and HTTP helpers sending the same requests; ${ownCpu.toFixed(1)} µs is our node's own work (reading, validating, planning, pacing, per-item results)`);
+		results.baseline = baseline;
+		results.ownCpuMicrosecondsPerItem = +ownCpu.toFixed(1);
 		console.log(
 			`   memory: peak RSS ${String(overhead.peakRssMb)} MB, ${String(overhead.rssGrowthMb)} MB above the process before the items existed; the input items take ${String(overhead.itemsMb)} MB of heap`,
 		);
