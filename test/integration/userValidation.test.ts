@@ -49,7 +49,7 @@ const cases: Array<[string, INodeParameters, IDataObject, IDataObject, string, s
 	['a datetime inside an array', trackEventParameters(), event(), event({ properties: { dates: ['2026-11-01T10:00:00Z'] } }), 'Event Properties.dates', 'array holding a datetime'],
 	['properties over 100 KB', trackEventParameters(), event(), event({ properties: { list: Array(30_000).fill('abcd') } }), 'Event Properties', '100 KB'],
 	['properties that are not JSON', trackEventParameters(), event(), event({ properties: '{plan: gold' }), 'Event Properties', 'not valid JSON'],
-	['a quantity of zero', purchase, { userId: 'u-1' }, { userId: 'u-2', quantity: 0 }, 'Quantity', 'greater than or equal to 1'],
+	['a quantity of zero', purchase, { userId: 'u-1' }, { userId: 'u-2', quantity: 0 }, 'Quantity', 'must be at least 1'],
 	['a price that is text', purchase, { userId: 'u-1' }, { userId: 'u-2', price: 'ten' }, 'Price', 'must be a number'],
 	['an attribute that is an object', attributes, { userId: 'u-1', attributes: { plan: 'gold' } }, { userId: 'u-2', attributes: { address: { city: 'Oslo' } } }, 'Attributes.address', 'is an object'],
 	['nothing to update', attributes, { userId: 'u-1', attributes: { plan: 'gold' } }, { userId: 'u-2', attributes: {} }, 'Attributes', 'nothing to update'],

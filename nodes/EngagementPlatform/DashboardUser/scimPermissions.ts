@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/v4';
 
 /**
  * The SCIM user's `permissions` as the platform takes them. Keys only responses carry
@@ -10,24 +10,24 @@ const names = z.array(z.string().trim().min(1, 'must not be empty'));
 const responseOnly = z.unknown().optional();
 
 const role = z
-	.object({ roleName: z.string().trim().min(1).optional(), roleId: z.string().trim().min(1).optional(), appGroup: responseOnly })
+	.object({ roleName: z.string().trim().min(1, 'must not be empty').optional(), roleId: z.string().trim().min(1, 'must not be empty').optional(), appGroup: responseOnly })
 	.strict()
 	.refine((value) => value.roleName !== undefined || value.roleId !== undefined, { message: 'needs a roleName or a roleId', params: { fix: 'Give the role by name or by ID.' } })
 	.transform(({ roleName, roleId }) => ({ ...(roleName ? { roleName } : {}), ...(roleId ? { roleId } : {}) }));
 
 const team = z
-	.object({ teamName: z.string().trim().min(1), teamPermissions: names.optional(), teamId: responseOnly })
+	.object({ teamName: z.string().trim().min(1, 'must not be empty'), teamPermissions: names.optional(), teamId: responseOnly })
 	.strict()
 	.transform(({ teamId: _teamId, ...kept }) => kept);
 
 const permissionSet = z
-	.object({ appGroupPermissionSetName: z.string().trim().min(1), appGroupPermissionSetId: responseOnly, permissions: responseOnly })
+	.object({ appGroupPermissionSetName: z.string().trim().min(1, 'must not be empty'), appGroupPermissionSetId: responseOnly, permissions: responseOnly })
 	.strict()
 	.transform(({ appGroupPermissionSetName }) => ({ appGroupPermissionSetName }));
 
 const appGroup = z
 	.object({
-		appGroupName: z.string().trim().min(1),
+		appGroupName: z.string().trim().min(1, 'must not be empty'),
 		appGroupPermissions: names.optional(),
 		team: z.array(team).optional(),
 		appGroupPermissionSets: z.array(permissionSet).optional(),

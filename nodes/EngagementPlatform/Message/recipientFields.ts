@@ -4,7 +4,7 @@ import { ItemInputError } from '../shared/engine/itemInputError';
 import type { ItemReader } from '../shared/engine/itemReader';
 import { keyValueOrJsonFields, readKeyValueOrJson } from '../shared/fields/keyValueOrJson';
 import { prioritizationField, readPrioritization } from '../shared/fields/prioritization';
-import type { z } from 'zod';
+import type { z } from 'zod/v4';
 
 import { AUDIENCE_EXAMPLE, connectedAudience } from '../shared/schemas/audience';
 import { EMAIL } from '../shared/schemas/identifiers';

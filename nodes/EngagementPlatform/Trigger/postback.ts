@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import { z } from 'zod';
+import { z } from 'zod/v4';
 
 /** The statuses of a transactional send, in the order they usually arrive (spec: "Transactional email status postback"). */
 export const POSTBACK_STATUSES = ['sent', 'processed', 'delivered', 'bounced', 'aborted'] as const;
@@ -17,20 +17,14 @@ const STATUS_TIME_FIELD: Record<PostbackStatus, string> = {
 
 const postbackSchema = z.object({
 	dispatch_id: z
-		.string({ required_error: 'dispatch_id is missing', invalid_type_error: 'dispatch_id must be a string' })
+		.string({ error: (issue) => (issue.input === undefined ? 'dispatch_id is missing' : 'dispatch_id must be a string') })
 		.min(1, 'dispatch_id is empty'),
 	status: z.enum(POSTBACK_STATUSES, {
-		errorMap: (issue, ctx) => ({
-			message:
-				issue.code === z.ZodIssueCode.invalid_type && ctx.data === undefined
-					? 'status is missing'
-					: `status ${JSON.stringify(ctx.data)} is not one of ${POSTBACK_STATUSES.join(', ')}`,
-		}),
+		error: (issue) =>
+			issue.input === undefined ? 'status is missing' : `status ${JSON.stringify(issue.input)} is not one of ${POSTBACK_STATUSES.join(', ')}`,
 	}),
-	metadata: z.record(z.unknown(), {
-		errorMap: (_issue, ctx) => ({
-			message: ctx.data === undefined ? 'metadata is missing' : 'metadata must be a JSON object',
-		}),
+	metadata: z.record(z.string(), z.unknown(), {
+		error: (issue) => (issue.input === undefined ? 'metadata is missing' : 'metadata must be a JSON object'),
 	}),
 });
 

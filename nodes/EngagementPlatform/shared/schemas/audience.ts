@@ -1,11 +1,11 @@
-import { z } from 'zod';
+import { z } from 'zod/v4';
 
 /**
  * The connected audience object: AND / OR nodes over the four leaf kinds the spec shows. The
  * spec calls its comparison list incomplete, so any non-empty comparison name is let through;
  * the platform judges the rest.
  */
-const comparison = z.string({ required_error: 'comparison is required' }).min(1, 'comparison is required');
+const comparison = z.string({ error: 'comparison is required' }).min(1, 'comparison is required');
 
 const leaves = {
 	custom_attribute: z
@@ -18,18 +18,16 @@ const leaves = {
 
 type AudienceNode = { AND: AudienceNode[] } | { OR: AudienceNode[] } | Record<string, unknown>;
 
-export const connectedAudience: z.ZodType<AudienceNode> = z.lazy(() =>
+export const connectedAudience: z.ZodType<AudienceNode> = z.lazy((): z.ZodType<AudienceNode> =>
 	z.union(
 		[
-			z.object({ AND: z.array(connectedAudience).min(1) }).strict(),
-			z.object({ OR: z.array(connectedAudience).min(1) }).strict(),
+			z.object({ AND: z.array(connectedAudience).min(1, 'must hold at least one condition') }).strict(),
+			z.object({ OR: z.array(connectedAudience).min(1, 'must hold at least one condition') }).strict(),
 			...Object.entries(leaves).map(([kind, leaf]) => z.object({ [kind]: leaf }).strict()),
-		] as unknown as [z.ZodTypeAny, z.ZodTypeAny, ...z.ZodTypeAny[]],
+		] as unknown as [z.ZodType<AudienceNode>, z.ZodType<AudienceNode>, ...Array<z.ZodType<AudienceNode>>],
 		{
-			errorMap: () => ({
-				message:
-					'must be {"AND": [...]}, {"OR": [...]} or one condition: custom_attribute, push_subscription_status, email_subscription_status or last_used_app',
-			}),
+			error: () =>
+				'must be {"AND": [...]}, {"OR": [...]} or one condition: custom_attribute, push_subscription_status, email_subscription_status or last_used_app',
 		},
 	),
 );

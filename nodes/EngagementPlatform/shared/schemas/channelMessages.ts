@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/v4';
 
 /** The channel keys of `messages` in /messages/send; their objects' fields are not shown by the spec. */
 export const CHANNEL_KEYS = [
@@ -14,7 +14,7 @@ export const CHANNEL_KEYS = [
 ] as const;
 
 export const channelMessages = z
-	.record(z.record(z.unknown(), { invalid_type_error: 'each channel must hold a message object' }))
+	.record(z.string(), z.record(z.string(), z.unknown(), { error: 'each channel must hold a message object' }))
 	.superRefine((messages, ctx) => {
 		const keys = Object.keys(messages);
 		if (keys.length === 0) {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/v4';
 
 export const E164 = /^\+[1-9]\d{6,14}$/;
 /** Deliberately loose: the platform is the judge of deliverability; this only catches obvious slips. */

@@ -1,13 +1,14 @@
-import type { z } from 'zod';
+import type { z } from 'zod/v4';
 
 import { ItemInputError } from '../engine/itemInputError';
 
 /** Zod issues can carry the fix in `params.fix`; built-in issues get a fix by their code. */
-const FIX_BY_CODE: Partial<Record<z.ZodIssueCode, string>> = {
+const FIX_BY_CODE: Partial<Record<z.core.$ZodIssue['code'], string>> = {
 	invalid_type: 'Map a value of the right type into this field.',
 	too_big: 'Shorten the value.',
 	too_small: 'Fill in a value.',
-	invalid_enum_value: 'Pick one of the allowed values.',
+	invalid_value: 'Pick one of the allowed values.',
+	invalid_format: 'Correct the format of the value.',
 	unrecognized_keys: 'Remove the unknown keys.',
 };
 
@@ -16,7 +17,7 @@ const FIX_BY_CODE: Partial<Record<z.ZodIssueCode, string>> = {
  * field as the user sees it: `labels` maps a top-level key (product_id) to its UI name (Product ID).
  */
 export function parseOrThrow<T>(
-	schema: z.ZodType<T, z.ZodTypeDef, unknown>,
+	schema: z.ZodType<T, unknown>,
 	value: unknown,
 	field: string,
 	labels: Record<string, string> = {},

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/v4';
 
 import { isPlatformDatetime } from './time';
 
@@ -85,5 +85,5 @@ export const attributeValueRules: ValueRules = (value) => {
 };
 
 export const eventProperties = z
-	.record(z.unknown())
+	.record(z.string(), z.unknown())
 	.superRefine((value, ctx) => checkPropertyRules(value, ctx, propertyValueRules));

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/v4';
 
 /** ISO 8601 with a date and a time, e.g. 2026-11-22T10:15:00Z or 2026-11-22T10:15:00.123+01:00. */
 const ISO_DATETIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?$/;
@@ -32,7 +32,7 @@ function toTimeText(value: unknown): unknown {
 
 export const platformTime = z.preprocess(
 	toTimeText,
-	z.string({ required_error: 'is required' }).refine(isPlatformDatetime, {
+	z.string({ error: (issue) => (issue.input === undefined ? 'is required' : undefined) }).refine(isPlatformDatetime, {
 		message: "is not a datetime in ISO 8601 (2026-11-22T10:15:00Z) or yyyy-MM-dd'T'HH:mm:ss:SSSZ",
 		params: { fix: 'Give a date and time such as 2026-11-22T10:15:00Z, or an expression such as {{ $now }}.' },
 	}),

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/v4';
 
 import { attributeValueRules, checkPropertyRules, eventProperties } from './properties';
 import { platformTime } from './time';
@@ -8,14 +8,17 @@ import { platformTime } from './time';
  * identifier (the node adds the one the item chose).
  */
 
+/** A missing value is "required"; other type errors keep zod's own message. */
+const required = (issue: { input?: unknown }) => (issue.input === undefined ? 'is required' : undefined);
+
 const SUBSCRIBE_STATES = ['opted_in', 'subscribed', 'unsubscribed'] as const;
 
 /** Event names: the spec gives no limit; we hold them to the 255 of property names. */
 export const trackEvent = z
 	.object({
-		name: z.string({ required_error: 'is required' }).min(1, 'is required').max(255, 'may have at most 255 characters'),
+		name: z.string({ error: required }).min(1, 'is required').max(255, 'may have at most 255 characters'),
 		time: platformTime,
-		app_id: z.string().min(1).optional(),
+		app_id: z.string().min(1, 'must not be empty').optional(),
 		properties: eventProperties.optional(),
 		_update_existing_only: z.boolean().optional(),
 	})
@@ -28,14 +31,14 @@ export const trackEvent = z
  */
 export const trackPurchase = z
 	.object({
-		product_id: z.string({ required_error: 'is required' }).min(1, 'is required').max(255, 'may have at most 255 characters'),
+		product_id: z.string({ error: required }).min(1, 'is required').max(255, 'may have at most 255 characters'),
 		currency: z
-			.string({ required_error: 'is required' })
+			.string({ error: required })
 			.regex(/^[A-Z]{3}$/, { message: 'must be a three-letter ISO 4217 code such as USD' }),
-		price: z.number({ required_error: 'is required', invalid_type_error: 'must be a number' }).finite(),
-		quantity: z.number({ invalid_type_error: 'must be a whole number' }).int('must be a whole number').min(1).max(100).optional(),
+		price: z.number({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a number') }),
+		quantity: z.number({ error: 'must be a whole number' }).int('must be a whole number').min(1, 'must be at least 1').max(100, 'may be at most 100').optional(),
 		time: platformTime,
-		app_id: z.string().min(1).optional(),
+		app_id: z.string().min(1, 'must not be empty').optional(),
 		properties: eventProperties.optional(),
 		_update_existing_only: z.boolean().optional(),
 	})
