@@ -69,6 +69,7 @@ async function row(client: SandboxClient, sandbox: SandboxProcess, operation: Be
 		peakRssMb: figures.peakRssMb,
 		rssGrowthMb: figures.peakRssMb - figures.baselineRssMb,
 		itemsMb: figures.itemsMb,
+		retainedMb: figures.retainedMb,
 		failed: figures.failedItems,
 		'429s': stats.responsesByStatus['429'] ?? 0,
 	};
@@ -131,7 +132,7 @@ async function main(): Promise<void> {
 		results.baseline = baseline;
 		results.ownCpuMicrosecondsPerItem = +ownCpu.toFixed(1);
 		console.log(
-			`   memory: peak RSS ${String(overhead.peakRssMb)} MB, ${String(overhead.rssGrowthMb)} MB above the process before the items existed; the input items take ${String(overhead.itemsMb)} MB of heap`,
+			`   memory: peak RSS ${String(overhead.peakRssMb)} MB, ${String(overhead.rssGrowthMb)} MB above the process before the items existed; the input items take ${String(overhead.itemsMb)} MB of heap, and after the run its output and n8n's run data hold ${String(overhead.retainedMb)} MB more`,
 		);
 		results.overhead = overhead;
 
