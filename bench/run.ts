@@ -6,6 +6,7 @@
  *   npm run bench                          N = 1,000, 10,000, 100,000; 20 ms latency per request
  *   npm run bench -- --n 1000,10000 --latency 5
  *   npm run bench -- --full                 also the runs the spec's limits make slow, and the peer at 100,000
+ *   npm run bench -- --only rename          only the operations whose name holds "rename" (section 1 alone)
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -96,63 +97,7 @@ async function main(): Promise<void> {
 		}
 		console.table(operations);
 		results.operations = operations;
-
-		console.log(`\n2. The peer: n8n's HTTP Request node, one request per item, batching 1,000 a second (the spec's limit), ${latencyMs} ms latency\n`);
-		const peer: IDataObject[] = [];
-		for (const count of PEER_SIZES) {
-			await prepare(client, TRACK_EVENTS, count, open);
-			const theirs = await row(client, sandbox, TRACK_EVENTS, count, 'peer');
-			const ours = operations.find((entry) => entry.operation === TRACK_EVENTS.name && entry.items === count);
-			peer.push(theirs);
-			if (ours) {
-				peer.push({
-					operation: 'ratio ours / peer',
-					items: count,
-					requests: +(Number(ours.requests) / Number(theirs.requests)).toFixed(4),
-					wallMs: +(Number(ours.wallMs) / Number(theirs.wallMs)).toFixed(4),
-					faster: `${(Number(theirs.wallMs) / Number(ours.wallMs)).toFixed(1)}×`,
-				});
-			}
-		}
-		console.table(peer);
-		results.peer = peer;
-
-		const largest = Math.max(...sizes);
-		console.log(`\n3. Overhead: track events at ${largest} items with 0 ms latency\n`);
-		await client.configure({ latencyMs: 0 });
-		await prepare(client, TRACK_EVENTS, largest, open);
-		await client.configure({ latencyMs: 0 });
-		const overhead = await row(client, sandbox, TRACK_EVENTS, largest);
-		await prepare(client, TRACK_EVENTS, largest, open);
-		await client.configure({ latencyMs: 0 });
-		const baseline: IDataObject = { ...(await row(client, sandbox, TRACK_EVENTS, largest, 'baseline')), operation: 'baseline: the same requests sent by a bare node' };
-		const ownCpu = Number(overhead.cpuMsPer1000) - Number(baseline.cpuMsPer1000);
-		console.table([overhead, baseline, { operation: 'our own overhead (ours − baseline)', items: largest, cpuMsPer1000: +ownCpu.toFixed(1) }]);
-		console.log(`   CPU per item: ${String(overhead.cpuMsPer1000)} µs in all; ${String(baseline.cpuMsPer1000)} µs is n8n's engine and HTTP helpers sending the same requests; ${ownCpu.toFixed(1)} µs is our node's own work (reading, validating, planning, pacing, per-item results)`);
-		results.baseline = baseline;
-		results.ownCpuMicrosecondsPerItem = +ownCpu.toFixed(1);
-		console.log(
-			`   memory: peak RSS ${String(overhead.peakRssMb)} MB, ${String(overhead.rssGrowthMb)} MB above the process before the items existed; the input items take ${String(overhead.itemsMb)} MB of heap, and after the run its output and n8n's run data hold ${String(overhead.retainedMb)} MB more`,
-		);
-		results.overhead = overhead;
-
-		console.log(`\n4. The sandbox enforcing /users/track at ${ENFORCED_LIMIT.limit} requests per ${ENFORCED_LIMIT.windowMs / 1000} s (the spec's 3,000 per 3 s scaled down 10×), ${latencyMs} ms latency\n`);
-		await prepare(client, TRACK_EVENTS, largest, { ...open, 'users.track': ENFORCED_LIMIT });
-		const limited = await row(client, sandbox, TRACK_EVENTS, largest);
-		const stats = await client.stats();
-		const limitPerSecond = ENFORCED_LIMIT.limit / (ENFORCED_LIMIT.windowMs / 1000);
-		const accepted = Number(limited.requests) - Number(limited['429s']);
-		const sustained = accepted / (Number(limited.wallMs) / 1000);
-		const enforced = {
-			...limited,
-			acceptedRequestsPerSecond: +sustained.toFixed(1),
-			limitPerSecond,
-			fractionOfLimit: +(sustained / limitPerSecond).toFixed(3),
-			eventsStored: stats.events,
-			itemsLost: largest - stats.events,
-		};
-		console.table([enforced]);
-		results.enforcedLimit = enforced;
+		if (!only) await peerOverheadAndLimit(client, sandbox, open, operations, results);
 	} finally {
 		sandbox.stop();
 	}
@@ -161,6 +106,72 @@ async function main(): Promise<void> {
 	const file = path.join(folder, `${String(results.startedAt).replace(/[:.]/g, '-')}.json`);
 	writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
 	console.log(`\nwritten: ${path.relative(process.cwd(), file)}`);
+}
+
+/** Sections 2 to 4: the peer, our own overhead at the largest size, and the enforced limit. */
+async function peerOverheadAndLimit(
+	client: SandboxClient,
+	sandbox: SandboxProcess,
+	open: Record<string, null>,
+	operations: IDataObject[],
+	results: IDataObject,
+): Promise<void> {
+	console.log(`\n2. The peer: n8n's HTTP Request node, one request per item, batching 1,000 a second (the spec's limit), ${latencyMs} ms latency\n`);
+	const peer: IDataObject[] = [];
+	for (const count of PEER_SIZES) {
+		await prepare(client, TRACK_EVENTS, count, open);
+		const theirs = await row(client, sandbox, TRACK_EVENTS, count, 'peer');
+		const ours = operations.find((entry) => entry.operation === TRACK_EVENTS.name && entry.items === count);
+		peer.push(theirs);
+		if (ours) {
+			peer.push({
+				operation: 'ratio ours / peer',
+				items: count,
+				requests: +(Number(ours.requests) / Number(theirs.requests)).toFixed(4),
+				wallMs: +(Number(ours.wallMs) / Number(theirs.wallMs)).toFixed(4),
+				faster: `${(Number(theirs.wallMs) / Number(ours.wallMs)).toFixed(1)}×`,
+			});
+		}
+	}
+	console.table(peer);
+	results.peer = peer;
+
+	const largest = Math.max(...sizes);
+	console.log(`\n3. Overhead: track events at ${largest} items with 0 ms latency\n`);
+	await client.configure({ latencyMs: 0 });
+	await prepare(client, TRACK_EVENTS, largest, open);
+	await client.configure({ latencyMs: 0 });
+	const overhead = await row(client, sandbox, TRACK_EVENTS, largest);
+	await prepare(client, TRACK_EVENTS, largest, open);
+	await client.configure({ latencyMs: 0 });
+	const baseline: IDataObject = { ...(await row(client, sandbox, TRACK_EVENTS, largest, 'baseline')), operation: 'baseline: the same requests sent by a bare node' };
+	const ownCpu = Number(overhead.cpuMsPer1000) - Number(baseline.cpuMsPer1000);
+	console.table([overhead, baseline, { operation: 'our own overhead (ours − baseline)', items: largest, cpuMsPer1000: +ownCpu.toFixed(1) }]);
+	console.log(`   CPU per item: ${String(overhead.cpuMsPer1000)} µs in all; ${String(baseline.cpuMsPer1000)} µs is n8n's engine and HTTP helpers sending the same requests; ${ownCpu.toFixed(1)} µs is our node's own work (reading, validating, planning, pacing, per-item results)`);
+	results.baseline = baseline;
+	results.ownCpuMicrosecondsPerItem = +ownCpu.toFixed(1);
+	console.log(
+		`   memory: peak RSS ${String(overhead.peakRssMb)} MB, ${String(overhead.rssGrowthMb)} MB above the process before the items existed; the input items take ${String(overhead.itemsMb)} MB of heap, and after the run its output and n8n's run data hold ${String(overhead.retainedMb)} MB more`,
+	);
+	results.overhead = overhead;
+
+	console.log(`\n4. The sandbox enforcing /users/track at ${ENFORCED_LIMIT.limit} requests per ${ENFORCED_LIMIT.windowMs / 1000} s (the spec's 3,000 per 3 s scaled down 10×), ${latencyMs} ms latency\n`);
+	await prepare(client, TRACK_EVENTS, largest, { ...open, 'users.track': ENFORCED_LIMIT });
+	const limited = await row(client, sandbox, TRACK_EVENTS, largest);
+	const stats = await client.stats();
+	const limitPerSecond = ENFORCED_LIMIT.limit / (ENFORCED_LIMIT.windowMs / 1000);
+	const accepted = Number(limited.requests) - Number(limited['429s']);
+	const sustained = accepted / (Number(limited.wallMs) / 1000);
+	const enforced = {
+		...limited,
+		acceptedRequestsPerSecond: +sustained.toFixed(1),
+		limitPerSecond,
+		fractionOfLimit: +(sustained / limitPerSecond).toFixed(3),
+		eventsStored: stats.events,
+		itemsLost: largest - stats.events,
+	};
+	console.table([enforced]);
+	results.enforcedLimit = enforced;
 }
 
 void main();
