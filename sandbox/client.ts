@@ -69,11 +69,7 @@ export class SandboxClient {
 	}
 
 	private async call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
-		const response = await fetch(`${this.baseUrl}/_admin/${path}`, {
-			method,
-			headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
-			body: body === undefined ? undefined : JSON.stringify(body),
-		});
+		const response = await this.send(method, path, body);
 		const text = await response.text();
 		const parsed: unknown = text === '' ? undefined : JSON.parse(text);
 		if (!response.ok) {
@@ -81,5 +77,23 @@ export class SandboxClient {
 			throw new Error(`Sandbox admin ${method} /_admin/${path} failed with ${response.status}: ${message}`);
 		}
 		return parsed as T;
+	}
+
+	/**
+	 * Sends one admin request. After a long pause the server may already have closed the pooled
+	 * connection fetch picks; that request never reached it, so it is sent once more, on a new one.
+	 */
+	private async send(method: 'GET' | 'POST', path: string, body: unknown, retried = false): Promise<Response> {
+		try {
+			return await fetch(`${this.baseUrl}/_admin/${path}`, {
+				method,
+				headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+				body: body === undefined ? undefined : JSON.stringify(body),
+			});
+		} catch (error) {
+			const code = (error as { cause?: { code?: string } }).cause?.code;
+			if (retried || !['UND_ERR_SOCKET', 'EPIPE', 'ECONNRESET'].includes(code ?? '')) throw error;
+			return await this.send(method, path, body, true);
+		}
 	}
 }
