@@ -8,9 +8,10 @@
  *   npm run bench -- --full                 also the runs the spec's limits make slow, and the peer at 100,000
  *   npm run bench -- --only rename          only the operations whose name holds "rename" (section 1 alone)
  */
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { promisify } from 'node:util';
 
 import type { IDataObject } from 'n8n-workflow';
 
@@ -34,14 +35,14 @@ const only = argument('only', '');
 const ENFORCED_LIMIT = { limit: 300, windowMs: 3000 };
 const PEER_SIZES = full ? sizes : sizes.filter((size) => size <= 10_000);
 
-function measureOne(name: string, count: number, sandboxUrl: string): RunFigures {
-	const output = execFileSync(process.execPath, ['--expose-gc', '-r', 'ts-node/register/transpile-only', path.join(__dirname, 'measureOne.ts'), name, String(count), sandboxUrl], {
+/** Runs one measurement in a child process; this process's event loop stays free meanwhile. */
+async function measureOne(name: string, count: number, sandboxUrl: string): Promise<RunFigures> {
+	const { stdout } = await promisify(execFile)(process.execPath, ['--expose-gc', '-r', 'ts-node/register/transpile-only', path.join(__dirname, 'measureOne.ts'), name, String(count), sandboxUrl], {
 		cwd: path.resolve(__dirname, '..'),
 		encoding: 'utf8',
 		maxBuffer: 16 * 1024 * 1024,
-		stdio: ['ignore', 'pipe', 'inherit'],
 	});
-	return JSON.parse(output.trim().split('\n').at(-1)!) as RunFigures;
+	return JSON.parse(stdout.trim().split('\n').at(-1)!) as RunFigures;
 }
 
 async function prepare(client: SandboxClient, operation: BenchOperation, count: number, rateLimits: Record<string, { limit: number; windowMs: number } | null>): Promise<void> {
@@ -57,7 +58,7 @@ async function noLimits(client: SandboxClient): Promise<Record<string, null>> {
 }
 
 async function row(client: SandboxClient, sandbox: SandboxProcess, operation: BenchOperation, count: number, name = operation.name): Promise<IDataObject> {
-	const figures = measureOne(name, count, sandbox.url);
+	const figures = await measureOne(name, count, sandbox.url);
 	const stats = await client.stats();
 	return {
 		operation: name === 'peer' ? 'peer: HTTP Request node, track events' : operation.name,

@@ -81,9 +81,10 @@ export class SandboxClient {
 
 	/**
 	 * Sends one admin request. After a long pause the server may already have closed the pooled
-	 * connection fetch picks; that request never reached it, so it is sent once more, on a new one.
+	 * connections fetch picks from; such a request never reached it, so it is sent again (a few
+	 * times, as several pooled connections may be stale).
 	 */
-	private async send(method: 'GET' | 'POST', path: string, body: unknown, retried = false): Promise<Response> {
+	private async send(method: 'GET' | 'POST', path: string, body: unknown, attempt = 1): Promise<Response> {
 		try {
 			return await fetch(`${this.baseUrl}/_admin/${path}`, {
 				method,
@@ -92,8 +93,8 @@ export class SandboxClient {
 			});
 		} catch (error) {
 			const code = (error as { cause?: { code?: string } }).cause?.code;
-			if (retried || !['UND_ERR_SOCKET', 'EPIPE', 'ECONNRESET'].includes(code ?? '')) throw error;
-			return await this.send(method, path, body, true);
+			if (attempt >= 4 || !['UND_ERR_SOCKET', 'EPIPE', 'ECONNRESET'].includes(code ?? '')) throw error;
+			return await this.send(method, path, body, attempt + 1);
 		}
 	}
 }
