@@ -55,9 +55,13 @@ function readTrackSettings(context: IExecuteFunctions): RunSettings {
 	};
 }
 
-/** One object of the request body: the user's identifier and the validated object. */
+/**
+ * One object of the request body: the validated object with the user's identifier added. The
+ * schema's output is this item's own copy, so it is extended in place: a spread into a third
+ * object costs about 250 bytes per item, which a 100,000-item run holds until it is answered.
+ */
 export function trackPiece(itemIndex: number, slot: TrackSlot, identifier: UserIdentifier, object: object): Piece {
-	return { itemIndex, slot, groupKey: '', payload: { ...identifier, ...object } as IDataObject, subject: identifier };
+	return { itemIndex, slot, groupKey: '', payload: Object.assign(object, identifier) as IDataObject, subject: identifier };
 }
 
 /** /users/track as a declaration; each operation only says how one item becomes objects. */
