@@ -51,9 +51,6 @@ export async function sendWithRetries(
 			return { kind: 'failure', error: transportError(error, attempts) };
 		}
 
-		const resetsAt = spentWindowResetsAt(response);
-		if (resetsAt !== undefined) pacer.pauseUntil(resetsAt);
-
 		if (response.statusCode === 429) {
 			const waitMs = rateLimitWaitMs(response, rateLimitHits++);
 			// The other requests of this group learn of the wait too, and fail fast when it is too long.
@@ -65,6 +62,10 @@ export async function sendWithRetries(
 			policy.onWait(waitMs, 'the platform answered 429 (rate limit exceeded)');
 			continue;
 		}
+
+		// A spent window holds back the group's next requests; a 429's own Retry-After, read above, outranks it.
+		const resetsAt = spentWindowResetsAt(response);
+		if (resetsAt !== undefined) pacer.pauseUntil(resetsAt);
 
 		if (response.statusCode >= 500) {
 			if (policy.safeToResend && attempts < MAX_ATTEMPTS) {
