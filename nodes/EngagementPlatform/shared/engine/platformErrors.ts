@@ -48,7 +48,8 @@ function adviceFor(message: string, statusCode: number, endpoint: Endpoint): str
 export function responseError(response: ApiResponse, endpoint: Endpoint, maybeApplied: boolean): PieceError {
 	const message = platformMessage(response.body, response.statusCode);
 	return {
-		message,
+		// The unclear outcome leads the error, where a user skimming failed items reads it.
+		message: maybeApplied ? `${message}: this item may or may not have been applied` : message,
 		description: adviceFor(message, response.statusCode, endpoint),
 		delivery: maybeApplied ? 'maybe_applied' : 'not_applied',
 		httpCode: response.statusCode,
