@@ -55,7 +55,13 @@ export const updateDescription: INodeProperties[] = [
 ];
 export const deleteDescription: INodeProperties[] = [...idFields.map((field) => ({ ...field, displayOptions: { show: deleteShow } })), optionsCollection(deleteShow)];
 
-function scheduleOperation(path: string, permission: string, readBody: (item: Parameters<OperationSpec['readItem']>[0]) => IDataObject, status: string): OperationSpec {
+function scheduleOperation(
+	path: string,
+	permission: string,
+	readBody: (item: Parameters<OperationSpec['readItem']>[0]) => IDataObject,
+	status: string,
+	safeToResend: boolean,
+): OperationSpec {
 	return {
 		endpoint: { method: 'POST', path, rateLimitGroup: 'canvas.schedule', permission, credentialType: 'engagementPlatformApi' },
 		settings: fixedPackingSettings({ perSlot: 1 }),
@@ -64,8 +70,7 @@ function scheduleOperation(path: string, permission: string, readBody: (item: Pa
 			return [ownRequestPiece(item.itemIndex, body, { canvas_id: body.canvas_id, schedule_id: body.schedule_id })];
 		},
 		buildBody: (request) => onlyPiece(request).payload,
-		// Setting the same schedule, or deleting it, twice ends in the same place.
-		isSafeToResend: () => true,
+		isSafeToResend: () => safeToResend,
 		readResponse: (_, request) => settleRemaining(request, { ok: true }),
 		itemResult: (_, [{ piece }]) => [{ status, ...piece.subject }],
 	};
@@ -81,5 +86,14 @@ export const updateOperation = scheduleOperation(
 		return body;
 	},
 	'updated',
+	// Setting the same schedule twice ends in the same place.
+	true,
 );
-export const deleteOperation = scheduleOperation('/canvas/trigger/schedule/delete', 'canvas.trigger.schedule.delete', () => ({}), 'deleted');
+export const deleteOperation = scheduleOperation(
+	'/canvas/trigger/schedule/delete',
+	'canvas.trigger.schedule.delete',
+	() => ({}),
+	'deleted',
+	// A resend after a lost answer would meet 404 for a schedule it did delete: reported as "may have been applied" instead.
+	false,
+);
