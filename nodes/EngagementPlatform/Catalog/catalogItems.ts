@@ -17,7 +17,7 @@ import { fixedPackingSettings, optionsCollection } from '../shared/fields/reques
 const ITEM_ID = /^[A-Za-z0-9_-]{1,250}$/;
 const MAX_VALUE_LENGTH = 5000;
 const MAX_DEPTH = 50;
-const UPDATE_OPERATORS = new Set(['$add', '$remove']);
+const UPDATE_OPERATORS: ReadonlySet<string> = new Set(['$add', '$remove']);
 
 export type CatalogMethod = 'PATCH' | 'PUT' | 'DELETE';
 

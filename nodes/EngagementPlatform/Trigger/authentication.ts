@@ -19,7 +19,7 @@ export const MIN_TOKEN_LENGTH = 16;
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
 /** Headers that n8n, proxies or HTTP itself set or rewrite: a secret in them would not arrive intact. */
-const RESERVED_HEADERS = new Set([
+const RESERVED_HEADERS: ReadonlySet<string> = new Set([
 	'content-type',
 	'content-length',
 	'content-encoding',

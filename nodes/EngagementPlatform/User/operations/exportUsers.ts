@@ -41,7 +41,7 @@ const SLOT_OF: Record<IdentifierKind, string> = {
 	device_id: 'device_id',
 	service_id: 'service_id',
 };
-const BATCHED_SLOTS = new Set(['external_ids', 'user_aliases']);
+const BATCHED_SLOTS: ReadonlySet<string> = new Set(['external_ids', 'user_aliases']);
 
 export const description: INodeProperties[] = [
 	...userIdentifierFields(show, ['external_id', 'user_alias', 'email', 'phone', 'device_id', 'service_id']),

@@ -35,8 +35,8 @@ export class TransportFailure extends Error {
 }
 
 /** Codes of failures where nothing reached the platform. */
-const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
-const TIMED_OUT = new Set(['ECONNABORTED', 'ETIMEDOUT', 'ESOCKETTIMEDOUT']);
+const NOT_CONNECTED: ReadonlySet<string> = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+const TIMED_OUT: ReadonlySet<string> = new Set(['ECONNABORTED', 'ETIMEDOUT', 'ESOCKETTIMEDOUT']);
 
 /** The one place that speaks HTTP. Every status comes back as a response; only network failures throw. */
 export async function sendRequest(context: IExecuteFunctions, request: ApiRequest): Promise<ApiResponse> {
