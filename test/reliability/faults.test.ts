@@ -1,0 +1,115 @@
+/**
+ * Every operation under every fault the sandbox can inject on its first request, run by n8n's
+ * engine with Continue On Fail on, asserting item by item: nothing lost, nothing stored twice,
+ * resent only where DESIGN.md allows, an unclear outcome reported as such, no secret anywhere.
+ * Each case has its own sandbox and its own made-up key, so cases run side by side.
+ */
+import type { ICredentialDataDecryptedObject, IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+
+import type { Sandbox } from '../../sandbox';
+import { SandboxClient, startSandbox } from '../../sandbox';
+import type { RunResult } from '../harness';
+import { runWorkflow } from '../harness';
+import type { FaultKind } from './faultKinds';
+import { FAULT_KINDS } from './faultKinds';
+import type { OperationUnderFault } from './operationsUnderFault';
+import { OPERATIONS_UNDER_FAULT } from './operationsUnderFault';
+import { freshSecret, leakedSecrets } from './secrets';
+
+const SCIM_ORIGIN = 'faults.example.com';
+const tally = { runs: 0, items: 0, lost: 0, duplicated: 0, leaked: 0, resends: 0, maybeApplied: 0 };
+
+afterAll(() => {
+	// eslint-disable-next-line no-console
+	console.log(
+		`fault injection: ${FAULT_KINDS.length} faults × ${OPERATIONS_UNDER_FAULT.length} operations = ${tally.runs} runs, ${tally.items} items; ` +
+			`lost ${tally.lost}, stored twice ${tally.duplicated}, secrets leaked ${tally.leaked}; ` +
+			`${tally.resends} requests resent, ${tally.maybeApplied} items reported "may or may not have been applied"`,
+	);
+});
+
+describe.each(OPERATIONS_UNDER_FAULT)('$name', (operation) => {
+	test.concurrent.each(FAULT_KINDS)('$name', async (fault) => {
+		const sandbox = await startSandbox();
+		try {
+			await runUnderFault(sandbox, operation, fault);
+		} finally {
+			await sandbox.close();
+		}
+	});
+});
+
+async function runUnderFault(sandbox: Sandbox, operation: OperationUnderFault, fault: FaultKind): Promise<void> {
+	const client = new SandboxClient(sandbox.url);
+	const secret = freshSecret(operation.credential === 'api' ? 'key' : 'scim');
+	if (operation.credential === 'api') await client.addApiKey(secret, '*');
+	else await client.addScimToken(secret, SCIM_ORIGIN);
+	await client.seed(operation.seed);
+	const before = operation.applied?.(await client.state()) ?? 0;
+	await client.injectFaults(fault.rules(operation.firstRequest));
+
+	const result = await run(sandbox.url, secret, operation, fault);
+	const output = result.output('Node');
+	const state = await client.state();
+	const requests = await client.requests();
+	const itemCount = operation.items.length;
+
+	tally.runs++;
+	tally.items += itemCount;
+	const answered = new Set(output.map((item) => (item.pairedItem as { item: number }).item));
+	tally.lost += itemCount - answered.size;
+	const applied = (operation.applied?.(state) ?? 0) - before;
+	tally.duplicated += Math.max(0, applied - itemCount);
+	const leaked = leakedSecrets(result, [secret]);
+	tally.leaked += leaked.length;
+
+	expect(requests[0]).toMatchObject(operation.firstRequest);
+	expect(result.error).toBeUndefined();
+	expect([...answered].sort()).toEqual(operation.items.map((_, index) => index));
+	expect(leaked).toEqual([]);
+	expect(applied).toBeLessThanOrEqual(itemCount);
+
+	const planned = operation.requestPerItem ? itemCount : 1;
+	tally.resends += requests.length - planned;
+	const faulted = operation.requestPerItem ? [0] : operation.items.map((_, index) => index);
+
+	if (fault.rateLimited || operation.resendsAfterServerError) {
+		// Waited out or resent: every item succeeds, the faulted request was sent once more per fault.
+		const extra = fault.rateLimited ? 2 : 1;
+		expect(requests).toHaveLength(planned + extra);
+		expect(errorsOf(output)).toEqual([]);
+		if (operation.applied) expect(applied).toBe(itemCount);
+		return;
+	}
+
+	// Not resendable: sent once, and the faulted items say their outcome is unknown.
+	expect(requests).toHaveLength(planned);
+	const errors = errorsOf(output);
+	expect(errors.map(({ index }) => index)).toEqual(faulted);
+	for (const { json } of errors) {
+		expect(json).toMatchObject({ delivery: 'maybe_applied', error: expect.stringMatching(/may or may not have been applied/) });
+	}
+	tally.maybeApplied += errors.length;
+	if (operation.applied) expect(applied).toBe(fault.processed ? itemCount : itemCount - faulted.length);
+}
+
+async function run(url: string, secret: string, operation: OperationUnderFault, fault: FaultKind): Promise<RunResult> {
+	const options: INodeParameters = { parallelRequests: 1, ...(fault.timeoutSeconds && { timeoutSeconds: fault.timeoutSeconds }) };
+	const credentials: Record<string, ICredentialDataDecryptedObject> =
+		operation.credential === 'api'
+			? { engagementPlatformApi: { restEndpoint: url, apiKey: secret } }
+			: { engagementPlatformScimApi: { scimEndpoint: url, scimToken: secret, requestOrigin: SCIM_ORIGIN } };
+	return await runWorkflow({
+		nodes: [{ name: 'Node', type: operation.nodeType, parameters: { ...operation.parameters, options }, continueOnFail: true }],
+		connections: { Start: { main: [[{ node: 'Node', type: 'main', index: 0 }]] } },
+		items: operation.items,
+		credentials,
+	});
+}
+
+function errorsOf(output: INodeExecutionData[]): Array<{ index: number; json: IDataObject }> {
+	return output
+		.filter((item) => item.json.error !== undefined)
+		.map((item) => ({ index: (item.pairedItem as { item: number }).item, json: item.json }));
+}
+
