@@ -47,7 +47,8 @@ export class EngagementPlatformApi implements ICredentialType {
 	 */
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL: '={{$credentials.restEndpoint.replace(/\\/+$/, "")}}',
+			// Plain http to anything but this machine is sent as https: the test never carries the key unencrypted.
+			baseURL: '={{$credentials.restEndpoint.replace(/\\/+$/, "").replace(/^http:\\/\\/(?!(localhost|127\\.0\\.0\\.1|\\[::1\\])(:|\\/|$))/i, "https://")}}',
 			url: '/users/track',
 			method: 'POST',
 			body: { attributes: [] },

@@ -56,7 +56,8 @@ export class EngagementPlatformScimApi implements ICredentialType {
 	 */
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL: '={{$credentials.scimEndpoint.replace(/\\/+$/, "")}}',
+			// Plain http to anything but this machine is sent as https: the test never carries the key unencrypted.
+			baseURL: '={{$credentials.scimEndpoint.replace(/\\/+$/, "").replace(/^http:\\/\\/(?!(localhost|127\\.0\\.0\\.1|\\[::1\\])(:|\\/|$))/i, "https://")}}',
 			url: '/scim/v2/Users',
 			method: 'GET',
 			qs: { filter: 'userName eq "credential-test@example.com"' },
