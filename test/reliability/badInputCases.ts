@@ -1,0 +1,5 @@
+/** Every operation that takes item data, as the bad-input suite drives it. */
+import type { BadInputCase } from './badInputRun';
+import { USER_CASES } from './badInputUserCases';
+
+export const BAD_INPUT_CASES: BadInputCase[] = [...USER_CASES];
