@@ -1,6 +1,6 @@
 /**
  * One measured run in a process of its own, so its CPU time and peak RSS are its alone:
- * `measureOne.ts <operation name | peer | baseline> <items> <sandbox url>` prints one JSON line.
+ * `measureOne.ts <operation name | peer | baseline | passThrough> <items> <sandbox url>` prints one JSON line.
  * Run by bench/run.ts with --expose-gc; the sandbox is prepared by the caller.
  */
 import type { INodeType, IVersionedNodeType } from 'n8n-workflow';
@@ -11,6 +11,7 @@ import { HTTP_REQUEST_TYPE, httpRequestParameters, loadHttpRequestNode } from '.
 import type { HarnessNode } from '../test/harness';
 import type { BenchOperation } from './operations';
 import { BENCH_OPERATIONS, TRACK_EVENTS, TRACK_EVENT_PEER_BODY } from './operations';
+import { PASS_THROUGH_TYPE, passThrough } from './passThrough';
 import { TRANSPORT_BASELINE_TYPE, transportBaseline } from './transportBaseline';
 
 export interface RunFigures {
@@ -33,16 +34,21 @@ async function main(): Promise<void> {
 	const count = Number(countText);
 	const peer = name === 'peer';
 	const baseline = name === 'baseline';
-	const operation = peer || baseline ? TRACK_EVENTS : BENCH_OPERATIONS.find((candidate) => candidate.name === name);
+	const holdOnly = name === 'passThrough';
+	const operation = peer || baseline || holdOnly ? TRACK_EVENTS : BENCH_OPERATIONS.find((candidate) => candidate.name === name);
 	if (!operation) throw new Error(`unknown operation "${name}"`);
 
 	const nodeTypes: Record<string, INodeType | IVersionedNodeType> = peer
 		? { [HTTP_REQUEST_TYPE]: loadHttpRequestNode() }
 		: baseline
 			? { [TRANSPORT_BASELINE_TYPE]: transportBaseline }
-			: {};
+			: holdOnly
+				? { [PASS_THROUGH_TYPE]: passThrough }
+				: {};
 	const node: HarnessNode = baseline
 		? { name: 'Node', type: TRANSPORT_BASELINE_TYPE, parameters: {} }
+		: holdOnly
+		? { name: 'Node', type: PASS_THROUGH_TYPE, parameters: {} }
 		: peer
 		? // 1,000 requests a second: the spec's 3,000 per 3 seconds for /users/track.
 			{ name: 'Node', type: HTTP_REQUEST_TYPE, typeVersion: 4.2, parameters: httpRequestParameters(`${sandboxUrl}/users/track`, DEMO_API_KEY, TRACK_EVENT_PEER_BODY, 1000), continueOnFail: true }

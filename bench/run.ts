@@ -122,8 +122,10 @@ async function peerOverheadAndLimit(
 	for (const count of PEER_SIZES) {
 		await prepare(client, TRACK_EVENTS, count, open);
 		const theirs = await row(client, sandbox, TRACK_EVENTS, count, 'peer');
+		await prepare(client, TRACK_EVENTS, count, open);
+		const bare: IDataObject = { ...(await row(client, sandbox, TRACK_EVENTS, count, 'baseline')), operation: 'bare node: the same requests as ours, nothing else' };
 		const ours = operations.find((entry) => entry.operation === TRACK_EVENTS.name && entry.items === count);
-		peer.push(theirs);
+		peer.push(theirs, bare);
 		if (ours) {
 			peer.push({
 				operation: 'ratio ours / peer',
@@ -133,6 +135,8 @@ async function peerOverheadAndLimit(
 				faster: `${(Number(theirs.wallMs) / Number(ours.wallMs)).toFixed(1)}×`,
 			});
 		}
+		// What any node sending through n8n's HTTP helpers could reach against the peer.
+		peer.push({ operation: 'ceiling: peer / bare node', items: count, faster: `${(Number(theirs.wallMs) / Number(bare.wallMs)).toFixed(1)}×` });
 	}
 	console.table(peer);
 	results.peer = peer;
@@ -146,14 +150,21 @@ async function peerOverheadAndLimit(
 	await prepare(client, TRACK_EVENTS, largest, open);
 	await client.configure({ latencyMs: 0 });
 	const baseline: IDataObject = { ...(await row(client, sandbox, TRACK_EVENTS, largest, 'baseline')), operation: 'baseline: the same requests sent by a bare node' };
+	await prepare(client, TRACK_EVENTS, largest, open);
+	const holding: IDataObject = { ...(await row(client, sandbox, TRACK_EVENTS, largest, 'passThrough')), operation: 'n8n holding the same items (a pass-through node)' };
 	const ownCpu = Number(overhead.cpuMsPer1000) - Number(baseline.cpuMsPer1000);
-	console.table([overhead, baseline, { operation: 'our own overhead (ours − baseline)', items: largest, cpuMsPer1000: +ownCpu.toFixed(1) }]);
+	console.table([overhead, baseline, holding, { operation: 'our own overhead (ours − baseline)', items: largest, cpuMsPer1000: +ownCpu.toFixed(1) }]);
 	console.log(`   CPU per item: ${String(overhead.cpuMsPer1000)} µs in all; ${String(baseline.cpuMsPer1000)} µs is n8n's engine and HTTP helpers sending the same requests; ${ownCpu.toFixed(1)} µs is our node's own work (reading, validating, planning, pacing, per-item results)`);
 	results.baseline = baseline;
 	results.ownCpuMicrosecondsPerItem = +ownCpu.toFixed(1);
 	console.log(
 		`   memory: peak RSS ${String(overhead.peakRssMb)} MB, ${String(overhead.rssGrowthMb)} MB above the process before the items existed; the input items take ${String(overhead.itemsMb)} MB of heap, and after the run its output and n8n's run data hold ${String(overhead.retainedMb)} MB more`,
 	);
+	console.log(
+		`   peak RSS against n8n holding the same items: ${String(overhead.peakRssMb)} / ${String(holding.peakRssMb)} MB = ${(Number(overhead.peakRssMb) / Number(holding.peakRssMb)).toFixed(2)}×; ` +
+			`growth over the items' own ${String(overhead.itemsMb)} MB: ${(Number(overhead.rssGrowthMb) / Number(overhead.itemsMb)).toFixed(1)}× (the bare node's: ${(Number(baseline.rssGrowthMb) / Number(baseline.itemsMb)).toFixed(1)}×)`,
+	);
+	results.holding = holding;
 	results.overhead = overhead;
 
 	console.log(`\n4. The sandbox enforcing /users/track at ${ENFORCED_LIMIT.limit} requests per ${ENFORCED_LIMIT.windowMs / 1000} s (the spec's 3,000 per 3 s scaled down 10×), ${latencyMs} ms latency\n`);

@@ -6,7 +6,7 @@
  */
 import type { ICredentialDataDecryptedObject, IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import type { Sandbox } from '../../sandbox';
+import type { FaultRule, Sandbox } from '../../sandbox';
 import { SandboxClient, startSandbox } from '../../sandbox';
 import type { RunResult } from '../harness';
 import { runWorkflow } from '../harness';
@@ -22,31 +22,62 @@ const tally = { runs: 0, items: 0, lost: 0, duplicated: 0, leaked: 0, resends: 0
 afterAll(() => {
 	// eslint-disable-next-line no-console
 	console.log(
-		`fault injection: ${FAULT_KINDS.length} faults × ${OPERATIONS_UNDER_FAULT.length} operations = ${tally.runs} runs, ${tally.items} items; ` +
+		`fault injection: ${FAULT_KINDS.length} faults × ${OPERATIONS_UNDER_FAULT.length} operations with Continue On Fail, 401 and 503 without it: ${tally.runs} runs, ${tally.items} items; ` +
 			`lost ${tally.lost}, stored twice ${tally.duplicated}, secrets leaked ${tally.leaked}; ` +
 			`${tally.resends} requests resent, ${tally.maybeApplied} items reported "may or may not have been applied"`,
 	);
 });
 
 describe.each(OPERATIONS_UNDER_FAULT)('$name', (operation) => {
-	test.concurrent.each(FAULT_KINDS)('$name', async (fault) => {
-		const sandbox = await startSandbox();
-		try {
-			await runUnderFault(sandbox, operation, fault);
-		} finally {
-			await sandbox.close();
-		}
-	});
+	test.concurrent.each(FAULT_KINDS)('$name', async (fault) => await withSandbox(async (sandbox) => await runUnderFault(sandbox, operation, fault)));
 });
 
-async function runUnderFault(sandbox: Sandbox, operation: OperationUnderFault, fault: FaultKind): Promise<void> {
+/** With Continue On Fail off the node throws: a refused key or a server error, and what it throws holds no secret. */
+describe.each(OPERATIONS_UNDER_FAULT)('$name, Continue On Fail off', (operation) => {
+	test.concurrent.each([401, 503])('%i', async (status) => await withSandbox(async (sandbox) => await throwUnderFault(sandbox, operation, status)));
+});
+
+async function withSandbox(work: (sandbox: Sandbox) => Promise<void>): Promise<void> {
+	const sandbox = await startSandbox();
+	try {
+		await work(sandbox);
+	} finally {
+		await sandbox.close();
+	}
+}
+
+/** A sandbox holding the operation's seed, with a key or token of its own, the fault waiting for the first request. */
+async function prepare(sandbox: Sandbox, operation: OperationUnderFault, rules: FaultRule[]): Promise<{ client: SandboxClient; secret: string; before: number }> {
 	const client = new SandboxClient(sandbox.url);
 	const secret = freshSecret(operation.credential === 'api' ? 'key' : 'scim');
 	if (operation.credential === 'api') await client.addApiKey(secret, '*');
 	else await client.addScimToken(secret, SCIM_ORIGIN);
 	await client.seed(operation.seed);
 	const before = operation.applied?.(await client.state()) ?? 0;
-	await client.injectFaults(fault.rules(operation.firstRequest));
+	await client.injectFaults(rules);
+	return { client, secret, before };
+}
+
+async function throwUnderFault(sandbox: Sandbox, operation: OperationUnderFault, status: number): Promise<void> {
+	const { secret } = await prepare(sandbox, operation, [{ ...operation.firstRequest, times: 1, kind: 'status', status }]);
+
+	const result = await run(sandbox.url, secret, operation, { timeoutSeconds: undefined }, false);
+
+	tally.runs++;
+	const leaked = leakedSecrets(result, [secret]);
+	tally.leaked += leaked.length;
+	expect(leaked).toEqual([]);
+	if (status === 503 && operation.resendsAfterServerError) {
+		expect(result.error).toBeUndefined();
+		return;
+	}
+	expect(result.error?.name).toBe('NodeApiError');
+	expect(result.error?.message).toMatch(/^Item \d+: /);
+	if (status === 503) expect(result.error?.message).toMatch(/may or may not have been applied/);
+}
+
+async function runUnderFault(sandbox: Sandbox, operation: OperationUnderFault, fault: FaultKind): Promise<void> {
+	const { client, secret, before } = await prepare(sandbox, operation, fault.rules(operation.firstRequest));
 
 	const result = await run(sandbox.url, secret, operation, fault);
 	const output = result.output('Node');
@@ -93,14 +124,14 @@ async function runUnderFault(sandbox: Sandbox, operation: OperationUnderFault, f
 	if (operation.applied) expect(applied).toBe(fault.processed ? itemCount : itemCount - faulted.length);
 }
 
-async function run(url: string, secret: string, operation: OperationUnderFault, fault: FaultKind): Promise<RunResult> {
+async function run(url: string, secret: string, operation: OperationUnderFault, fault: Pick<FaultKind, 'timeoutSeconds'>, continueOnFail = true): Promise<RunResult> {
 	const options: INodeParameters = { parallelRequests: 1, ...(fault.timeoutSeconds && { timeoutSeconds: fault.timeoutSeconds }) };
 	const credentials: Record<string, ICredentialDataDecryptedObject> =
 		operation.credential === 'api'
 			? { engagementPlatformApi: { restEndpoint: url, apiKey: secret } }
 			: { engagementPlatformScimApi: { scimEndpoint: url, scimToken: secret, requestOrigin: SCIM_ORIGIN } };
 	return await runWorkflow({
-		nodes: [{ name: 'Node', type: operation.nodeType, parameters: { ...operation.parameters, options }, continueOnFail: true }],
+		nodes: [{ name: 'Node', type: operation.nodeType, parameters: { ...operation.parameters, options }, continueOnFail }],
 		connections: { Start: { main: [[{ node: 'Node', type: 'main', index: 0 }]] } },
 		items: operation.items,
 		credentials,
