@@ -7,6 +7,7 @@ import { settleRemaining } from '../shared/engine/outcomes';
 import { refuseRepeatedKeys } from '../shared/engine/repeatedKeys';
 import { keyValueOrJsonFields, readKeyValueOrJson } from '../shared/fields/keyValueOrJson';
 import { fixedPackingSettings, optionsCollection } from '../shared/fields/requestOptions';
+import { readPathSegment } from '../shared/fields/pathSegment';
 
 /**
  * /catalogs/{catalog_name}/items as a declaration for the three methods: 50 items per request
@@ -58,7 +59,7 @@ export function catalogItemsOperation(method: CatalogMethod, status: string): Op
 }
 
 function readCatalogItem(item: ItemReader, method: CatalogMethod): Piece {
-	const catalog = item.string('catalogName', 'Catalog Name');
+	const catalog = readPathSegment(item, 'catalogName', 'Catalog Name');
 	const id = item.string('itemId', 'Item ID');
 	if (!ITEM_ID.test(id)) {
 		throw new ItemInputError('Item ID', `"${id.slice(0, 60)}" must be 1 to 250 letters, digits, hyphens or underscores`, 'Remove other characters, or shorten it.');

@@ -3,6 +3,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { optionsCollection } from '../../shared/fields/requestOptions';
 import { scimUserOperation } from '../scimUserOperation';
 import { userIdField } from '../userFields';
+import { readPathSegment } from '../../shared/fields/pathSegment';
 
 export const option: INodePropertyOptions = {
 	name: 'Delete',
@@ -21,7 +22,7 @@ export const operation = scimUserOperation({
 	// A resend after a lost answer would get 404 for a user it did delete: reported as "may have been applied" instead.
 	safeToResend: false,
 	read: (item) => {
-		const id = item.string('userId', 'User ID');
+		const id = readPathSegment(item, 'userId', 'User ID');
 		return { call: { id }, subject: { id } };
 	},
 	result: (_, subject) => [{ deleted: true, ...subject }],

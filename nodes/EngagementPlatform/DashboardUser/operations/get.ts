@@ -3,6 +3,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { optionsCollection } from '../../shared/fields/requestOptions';
 import { scimUserOperation } from '../scimUserOperation';
 import { userIdField } from '../userFields';
+import { readPathSegment } from '../../shared/fields/pathSegment';
 
 export const option: INodePropertyOptions = {
 	name: 'Get',
@@ -20,7 +21,7 @@ export const operation = scimUserOperation({
 	byId: true,
 	safeToResend: true,
 	read: (item) => {
-		const id = item.string('userId', 'User ID');
+		const id = readPathSegment(item, 'userId', 'User ID');
 		return { call: { id }, subject: { id } };
 	},
 	result: (user) => [user],

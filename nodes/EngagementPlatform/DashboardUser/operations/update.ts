@@ -5,6 +5,7 @@ import { optionsCollection } from '../../shared/fields/requestOptions';
 import { isEmptyPermissions, permissionFields, readPermissions } from '../permissionFields';
 import { SCIM_USER_SCHEMA, scimUserOperation } from '../scimUserOperation';
 import { profileFields, readProfile, userIdField } from '../userFields';
+import { readPathSegment } from '../../shared/fields/pathSegment';
 
 export const option: INodePropertyOptions = {
 	name: 'Update',
@@ -35,7 +36,7 @@ export const operation = scimUserOperation({
 	// The same replacement twice leaves the same user.
 	safeToResend: true,
 	read(item) {
-		const id = item.string('userId', 'User ID');
+		const id = readPathSegment(item, 'userId', 'User ID');
 		const permissions = readPermissions(item);
 		// Empty fields most likely mean none were filled in, not "remove every permission".
 		if (isEmptyPermissions(permissions) && item.raw('permissionsInput', 'fields') === 'fields') {

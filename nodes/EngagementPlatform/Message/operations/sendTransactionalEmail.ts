@@ -9,6 +9,7 @@ import { keyValueOrJsonFields, readKeyValueOrJson } from '../../shared/fields/ke
 import { fixedPackingSettings, optionsCollection } from '../../shared/fields/requestOptions';
 import { parseOrThrow } from '../../shared/schemas/parse';
 import { trackAttributes } from '../../shared/schemas/trackObjects';
+import { readPathSegment } from '../../shared/fields/pathSegment';
 
 export const option: INodePropertyOptions = {
 	name: 'Send Transactional Email',
@@ -61,7 +62,7 @@ export const operation: OperationSpec = {
 	// The API is one recipient per request; requests run in parallel within the options' limit.
 	settings: fixedPackingSettings({ perSlot: 1 }),
 	readItem(item) {
-		const campaignId = item.string('campaignId', 'Campaign ID');
+		const campaignId = readPathSegment(item, 'campaignId', 'Campaign ID');
 		const recipient: IDataObject =
 			item.raw('recipientBy', 'external_user_id') === 'user_alias'
 				? { user_alias: { alias_name: item.string('aliasName', 'Alias Name'), alias_label: item.string('aliasLabel', 'Alias Label') } }

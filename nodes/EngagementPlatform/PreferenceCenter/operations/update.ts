@@ -7,6 +7,7 @@ import { onlyPiece, ownRequestPiece } from '../../shared/engine/ownRequests';
 import { refuseRepeatedKeys } from '../../shared/engine/repeatedKeys';
 import { fixedPackingSettings, optionsCollection } from '../../shared/fields/requestOptions';
 import { linkTagsField, readLinkTags } from './linkTags';
+import { readPathSegment } from '../../shared/fields/pathSegment';
 
 export const option: INodePropertyOptions = {
 	name: 'Update',
@@ -103,7 +104,7 @@ export const operation: OperationSpec = {
 };
 
 function readUpdate(item: ItemReader): Piece {
-	const id = item.string('preferenceCenterId', 'Preference Center ID');
+	const id = readPathSegment(item, 'preferenceCenterId', 'Preference Center ID');
 	const fields = item.collection('updateFields');
 	const body: IDataObject = {};
 	for (const [name, label] of Object.entries(TEXT_FIELDS)) {

@@ -1,0 +1,18 @@
+import { ItemInputError } from '../engine/itemInputError';
+import type { ItemReader } from '../engine/itemReader';
+
+/** Half of a UTF-16 surrogate pair without its other half: text cut in the middle of an emoji. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * A required value that goes into the request's URL path (a campaign, catalog, preference center
+ * or user ID). A lone surrogate cannot be written in a URL, so it is refused with the item's other
+ * input errors rather than failing the run once requests are being sent.
+ */
+export function readPathSegment(item: ItemReader, name: string, label: string): string {
+	const value = item.string(name, label);
+	if (LONE_SURROGATE.test(value)) {
+		throw new ItemInputError(label, 'holds a broken character (half of an emoji or other surrogate pair) that cannot be sent in a URL', 'Remove the broken character; it often comes from text cut in the middle of an emoji.');
+	}
+	return value;
+}
