@@ -1,7 +1,9 @@
 import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import type { OperationSpec } from '../../shared/engine/operation';
+import { ItemInputError } from '../../shared/engine/itemInputError';
+import type { OperationSpec, Piece } from '../../shared/engine/operation';
 import { ownRequestPiece, onlyPiece } from '../../shared/engine/ownRequests';
+import { refuseRepeatedKeys } from '../../shared/engine/repeatedKeys';
 import { settleRemaining } from '../../shared/engine/outcomes';
 import { fixedPackingSettings, optionsCollection } from '../../shared/fields/requestOptions';
 import { parseOrThrow } from '../../shared/schemas/parse';
@@ -69,6 +71,7 @@ function scheduleOperation(
 			const body = { canvas_id: item.string('canvasId', 'Canvas ID'), schedule_id: item.string('scheduleId', 'Schedule ID'), ...readBody(item) };
 			return [ownRequestPiece(item.itemIndex, body, { canvas_id: body.canvas_id, schedule_id: body.schedule_id })];
 		},
+		checkAcrossItems: oneItemPerSchedule,
 		buildBody: (request) => onlyPiece(request).payload,
 		isSafeToResend: () => safeToResend,
 		readResponse: (_, request) => settleRemaining(request, { ok: true }),
@@ -97,3 +100,15 @@ export const deleteOperation = scheduleOperation(
 	// A resend after a lost answer would meet 404 for a schedule it did delete: reported as "may have been applied" instead.
 	false,
 );
+
+/**
+ * One schedule changed by two items of a run: two deletes meet 404 for the second, two updates
+ * race and the later item could lose (each replaces the schedule whole).
+ */
+function oneItemPerSchedule(pieces: Piece[]): Map<number, ItemInputError> {
+	return refuseRepeatedKeys(
+		pieces,
+		(piece) => JSON.stringify([piece.subject?.canvas_id, piece.subject?.schedule_id]),
+		(key, first) => new ItemInputError('Schedule ID', `"${String(JSON.parse(key)[1])}" of this canvas is also given by item ${first}`, 'Merge the two items into one, or remove one.'),
+	);
+}
