@@ -1,5 +1,6 @@
 /** Every operation that takes item data, as the bad-input suite drives it. */
 import type { BadInputCase } from './badInputRun';
+import { MESSAGE_CASES } from './badInputMessageCases';
 import { USER_CASES } from './badInputUserCases';
 
-export const BAD_INPUT_CASES: BadInputCase[] = [...USER_CASES];
+export const BAD_INPUT_CASES: BadInputCase[] = [...USER_CASES, ...MESSAGE_CASES];
