@@ -11,7 +11,7 @@ import { BAD_INPUT_CASES } from './badInputCases';
 import { checkBadInput, tally } from './badInputRun';
 
 const SEED = 20_260_601;
-const RUNS = 12;
+const RUNS = 20;
 
 const { sandbox, client } = useSandbox();
 

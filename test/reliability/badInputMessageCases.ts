@@ -87,7 +87,7 @@ const sendTransactionalEmail: BadInputCase = {
 		triggerPropertiesJson: '={{ $json.properties }}',
 	},
 	seed: { profiles, campaigns: [{ id: 'receipt', kind: 'transactional' }] },
-	numRuns: 8,
+	numRuns: 12,
 	items: batchOf(
 		properties.map((props) => (index: number): IDataObject => ({ campaign: 'receipt', id: `crm-${index}`, sendId: `receipt-${index}`, properties: props })),
 		[
@@ -112,7 +112,7 @@ const updateScheduledCanvas: BadInputCase = {
 	nodeType: MESSAGE_NODE,
 	parameters: { operation: 'updateScheduledCanvas', canvasId: 'onboarding', scheduleId: '={{ $json.id }}', time: '={{ $json.time }}', triggerProperties: '={{ $json.properties }}' },
 	seed: { canvases: [{ id: 'onboarding' }], canvasSchedules: schedules },
-	numRuns: 8,
+	numRuns: 12,
 	items: batchOf(
 		scheduleItem,
 		[
@@ -134,7 +134,7 @@ const deleteScheduledCanvas: BadInputCase = {
 	nodeType: MESSAGE_NODE,
 	parameters: { operation: 'deleteScheduledCanvas', canvasId: 'onboarding', scheduleId: '={{ $json.id }}' },
 	seed: { canvases: [{ id: 'onboarding' }], canvasSchedules: schedules },
-	numRuns: 8,
+	numRuns: 12,
 	items: batchOf(
 		scheduleItem,
 		[

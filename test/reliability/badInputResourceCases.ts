@@ -120,7 +120,7 @@ const updatePreferenceCenter: BadInputCase = {
 	nodeType: PREFERENCE_CENTER_NODE,
 	parameters: { operation: 'update', preferenceCenterId: '={{ $json.id }}', updateFields: { preference_center_title: '={{ $json.title }}' } },
 	seed: { preferenceCenters: Array.from({ length: PREFERENCE_CENTERS }, (_, i) => ({ external_id: `pc-${i}`, name: `pc-${i}` })) },
-	numRuns: 6,
+	numRuns: 8,
 	items: batchOf(
 		unicodeText.map((title) => (index: number): IDataObject => ({ id: `pc-${index}`, title })),
 		[
@@ -193,7 +193,7 @@ const createDashboardUser: BadInputCase = {
 	nodeType: DASHBOARD_USER_NODE,
 	parameters: { operation: 'create', email: '={{ $json.email }}', ...names },
 	seed: {},
-	numRuns: 8,
+	numRuns: 12,
 	items: batchOf(
 		person.map((who) => (index: number): IDataObject => ({ email: `new${index}@example.com`, ...who })),
 		[
@@ -211,7 +211,7 @@ const updateDashboardUser: BadInputCase = {
 	nodeType: DASHBOARD_USER_NODE,
 	parameters: { operation: 'update', userId: '={{ $json.id }}', department: '={{ $json.department }}', ...names },
 	seed: { dashboardUsers: Array.from({ length: DASHBOARD_USERS }, (_, i) => ({ id: userId(i), userName: `u${i}@example.com`, department: 'sales' })) },
-	numRuns: 8,
+	numRuns: 12,
 	items: batchOf(
 		person.map((who) => (index: number): IDataObject => ({ id: userId(index), department: 'support', ...who })),
 		[
