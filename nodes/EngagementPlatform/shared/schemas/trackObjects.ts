@@ -1,6 +1,7 @@
 import { z } from 'zod/v4';
 
 import { attributeValueRules, checkPropertyRules, eventProperties } from './properties';
+import { STANDARD_ATTRIBUTE_RULES } from './standardAttributes';
 import { platformTime } from './time';
 
 /**
@@ -52,9 +53,8 @@ export const subscriptionGroupState = z
 	.strict();
 
 /**
- * Attribute objects: the three documented fields, and custom attributes under the attribute
- * value rules. Standard attributes (first_name, email, ...) are not listed by the spec and
- * pass through under the same rules.
+ * Attribute objects: the three documented fields, standard attributes (first_name, email,
+ * country, ...) under their own rules, and custom attributes under the attribute value rules.
  */
 export const trackAttributes = z
 	.object({
@@ -64,7 +64,16 @@ export const trackAttributes = z
 	})
 	.catchall(z.unknown())
 	.superRefine((value, ctx) => {
-		const { email_subscribe, subscription_groups, _update_existing_only, ...custom } = value;
+		const { email_subscribe, subscription_groups, _update_existing_only, ...rest } = value;
+		const custom: Record<string, unknown> = {};
+		for (const [name, entry] of Object.entries(rest)) {
+			const standardRule = STANDARD_ATTRIBUTE_RULES[name];
+			if (!standardRule) custom[name] = entry;
+			else if (entry !== null) {
+				const problem = standardRule(entry);
+				if (problem) ctx.addIssue({ code: 'custom', path: [name], message: problem.rule, params: { fix: problem.fix } });
+			}
+		}
 		checkPropertyRules(custom, ctx, attributeValueRules);
 	});
 

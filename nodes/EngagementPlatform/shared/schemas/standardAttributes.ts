@@ -1,0 +1,81 @@
+import { EMAIL } from './identifiers';
+import { isPlatformDatetime } from './time';
+
+/** Why a value does not fit a standard attribute, and how to fix it. */
+type StandardRule = (value: unknown) => { rule: string; fix: string } | undefined;
+
+const SUBSCRIBE_STATES = ['opted_in', 'subscribed', 'unsubscribed'];
+const GENDERS = ['M', 'F', 'O', 'N', 'P', 'U'];
+
+const check =
+	(holds: (value: unknown) => boolean, rule: string, fix: string): StandardRule =>
+	(value) =>
+		holds(value) ? undefined : { rule, fix };
+
+const text = check((value) => typeof value === 'string' && value.length <= 255, 'must be text of at most 255 characters', 'Map a short text value.');
+const flag = check((value) => typeof value === 'boolean', 'must be true or false', 'Map a boolean.');
+const datetime = check(
+	(value) => typeof value === 'string' && isPlatformDatetime(value),
+	'must be an ISO 8601 datetime',
+	'Give a date and time such as 2026-11-22T10:15:00Z.',
+);
+
+function isCalendarDate(value: unknown): boolean {
+	const match = typeof value === 'string' ? /^(\d{4})-(\d{2})-(\d{2})$/.exec(value) : null;
+	if (!match) return false;
+	const [year, month, day] = match.slice(1).map(Number);
+	const date = new Date(Date.UTC(year, month - 1, day));
+	return date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+function isTimeZone(value: unknown): boolean {
+	if (typeof value !== 'string' || value === '') return false;
+	try {
+		new Intl.DateTimeFormat('en-US', { timeZone: value });
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+/**
+ * The profile's built-in attributes. The spec does not list them; these are the ones a
+ * well-known engagement platform has, with its rules, so a value the platform would refuse is
+ * refused on its item before anything is sent. `null` unsets any of them. Other keys are custom
+ * attributes, under the custom rules.
+ */
+export const STANDARD_ATTRIBUTE_RULES: Readonly<Record<string, StandardRule>> = {
+	first_name: text,
+	last_name: text,
+	phone: text,
+	home_city: text,
+	image_url: text,
+	email: check(
+		(value) => typeof value === 'string' && value.length <= 255 && EMAIL.test(value),
+		'must be an email address',
+		'Map an address such as name@example.com.',
+	),
+	country: check((value) => typeof value === 'string' && /^[A-Za-z]{2}$/.test(value), 'must be a two-letter ISO 3166-1 country code', 'Give a code such as DE or US.'),
+	language: check((value) => typeof value === 'string' && /^[A-Za-z]{2}$/.test(value), 'must be a two-letter ISO 639-1 language code', 'Give a code such as de or en.'),
+	gender: check(
+		(value) => typeof value === 'string' && GENDERS.includes(value.toUpperCase()),
+		`must be one of ${GENDERS.join(', ')}`,
+		'Give M (male), F (female), O (other), N (not applicable), P (prefer not to say) or U (unknown).',
+	),
+	dob: check(isCalendarDate, 'must be a date in the form YYYY-MM-DD', 'Give the date of birth such as 1990-04-21.'),
+	time_zone: check(isTimeZone, 'must be an IANA time zone name', 'Give a name such as Europe/Berlin.'),
+	push_subscribe: check((value) => typeof value === 'string' && SUBSCRIBE_STATES.includes(value), `must be one of ${SUBSCRIBE_STATES.join(', ')}`, 'Give one of those states.'),
+	email_open_tracking_disabled: flag,
+	email_click_tracking_disabled: flag,
+	date_of_first_session: datetime,
+	date_of_last_session: datetime,
+	marked_email_as_spam_at: datetime,
+	current_location: check(
+		(value) => {
+			const location = value as { latitude?: unknown; longitude?: unknown } | null;
+			return typeof value === 'object' && location !== null && !Array.isArray(value) && typeof location.latitude === 'number' && typeof location.longitude === 'number';
+		},
+		'must be an object with numbers "latitude" and "longitude"',
+		'Give {"latitude": 52.52, "longitude": 13.4}.',
+	),
+};
