@@ -116,11 +116,39 @@ const trackPurchase: BadInputCase = {
 
 /** Custom attribute names; prefixed so none is one of the platform's standard attributes (email, country, ...). */
 const attributeName = fc.oneof(fc.stringMatching(/^c_[a-z_]{1,10}$/), unicodeText.map((text) => `c_${text}`));
-const validAttributes = fc.dictionary(
-	attributeName,
-	fc.oneof(fc.integer(), fc.boolean(), unicodeText, fc.array(unicodeText, { maxLength: 3 }), fc.constant(null)),
-	{ minKeys: 1, maxKeys: 4 },
+/** Standard attributes with values the platform takes, and with values it refuses. */
+const validStandardAttributes = fc.record(
+	{
+		country: fc.constantFrom('DE', 'us', 'Jp'),
+		language: fc.constantFrom('de', 'EN'),
+		gender: fc.constantFrom('M', 'f', 'O', 'N', 'P', 'U'),
+		dob: fc.constantFrom('1990-04-21', '2000-02-29'),
+		email: fc.constantFrom('ada@example.com', 'x.y+z@sub.example.org'),
+		time_zone: fc.constantFrom('Europe/Berlin', 'America/New_York', 'UTC'),
+		current_location: fc.record({ latitude: fc.double({ min: -90, max: 90, noNaN: true }), longitude: fc.double({ min: -180, max: 180, noNaN: true }) }),
+		first_name: fc.constant(null),
+	},
+	{ requiredKeys: [] },
 );
+const refusedStandardAttribute = fc.constantFrom<Record<string, unknown>>(
+	{ country: 'Germany' },
+	{ language: 'deu' },
+	{ gender: 'X' },
+	{ dob: '1990-02-30' },
+	{ dob: '21.04.1990' },
+	{ email: 'not-an-email' },
+	{ time_zone: 'Mars/Olympus_Mons' },
+	{ current_location: { latitude: '52.5', longitude: 13.4 } },
+	{ push_subscribe: 'yes' },
+	{ email_open_tracking_disabled: 'true' },
+	{ date_of_first_session: '2026-13-01T00:00:00Z' },
+);
+const validAttributes = fc
+	.tuple(
+		fc.dictionary(attributeName, fc.oneof(fc.integer(), fc.boolean(), unicodeText, fc.array(unicodeText, { maxLength: 3 }), fc.constant(null)), { minKeys: 1, maxKeys: 4 }),
+		validStandardAttributes,
+	)
+	.map(([custom, standard]) => ({ ...custom, ...standard }));
 
 const badAttributes: Array<fc.Arbitrary<Mutation>> = [
 	setting('attributes', 'object attribute', 'Attributes', fc.constant({ c_address: { city: 'Oslo' } })),
@@ -130,6 +158,7 @@ const badAttributes: Array<fc.Arbitrary<Mutation>> = [
 	setting('attributes', 'nothing to update', 'Attributes', fc.constant({})),
 	setting('attributes', 'attributes not an object', 'Attributes', fc.constantFrom<unknown>('{plan', [{ plan: 'gold' }], 42)),
 	setting('attributes', 'dotted attribute name', 'Attributes', dottedKey.map((key) => ({ [key]: 'x' })), 'either'),
+	setting('attributes', 'standard attribute the platform refuses', 'Attributes', refusedStandardAttribute),
 ];
 
 const updateAttributes: BadInputCase = {
