@@ -154,26 +154,32 @@ describe('User node: tracking through /users/track', () => {
 		expect((await client().stats()).events).toBe(198);
 	});
 
-	test("a non-fatal error from the platform lands on the item it points at, and the rest of its request is stored", async () => {
-		const items = orderEvents(100);
-		items[80].userId = 'undefined'; // the platform refuses dummy IDs in an otherwise good request
+	/** Events for website visitors by alias: the platform records them only for aliases it knows, which only it can tell. */
+	const visitorEvents = async (count: number, unknownVisitor: number) => {
+		const items = orderEvents(count).map((item, i) => ({ ...item, userId: i === unknownVisitor ? 'visitor-never-seen' : `visitor-${i}` }));
+		await client().seed({ profiles: Array.from({ length: count }, (_, i) => ({ user_aliases: [{ alias_name: `visitor-${i}`, alias_label: 'web' }] })) });
+		return items;
+	};
+	const byAlias = { ...trackEventParameters(), identifyBy: 'user_alias', aliasName: '={{ $json.userId }}', aliasLabel: 'web' };
 
-		const result = await run(items, trackEventParameters(), true);
+	test("a non-fatal error from the platform lands on the item it points at, and the rest of its request is stored", async () => {
+		const items = await visitorEvents(100, 80);
+
+		const result = await run(items, byAlias, true);
 
 		const output = result.output('User');
 		expect(output[80].json).toMatchObject({ delivery: 'not_applied' });
-		expect(String(output[80].json.error)).toContain('provided external_id is blacklisted and disallowed');
+		expect(String(output[80].json.error)).toContain("no profile has user_alias (alias_label 'web', alias_name 'visitor-never-seen')");
 		expect(output.filter((item) => item.json.status === 'processed')).toHaveLength(99);
 		expect((await client().stats()).events).toBe(99);
 	});
 
 	test('without Continue On Fail, a non-fatal error fails the node on that item and says what was stored', async () => {
-		const items = orderEvents(10);
-		items[4].userId = 'undefined';
+		const items = await visitorEvents(10, 4);
 
-		const result = await run(items);
+		const result = await run(items, byAlias);
 
-		expect(result.error?.message).toContain('Item 4: The platform refused this event: provided external_id is blacklisted');
+		expect(result.error?.message).toContain('Item 4: The platform refused this event: no profile has user_alias');
 		expect((result.error as { description?: string }).description).toContain('10 items → 1 requests: 9 succeeded, 1 failed');
 	});
 
@@ -191,6 +197,16 @@ describe('User node: tracking through /users/track', () => {
 		expect(requests.filter((r) => r.status === 201)).toHaveLength(4);
 		expect((await client().stats()).events).toBe(300);
 		expect(result.logs.some((log) => log.message.includes('429'))).toBe(true);
+	});
+
+	test('a placeholder external ID (what a mapping of a missing field gives) is refused before sending', async () => {
+		const items = orderEvents(3);
+		items[1].userId = 'undefined';
+
+		const result = await run(items, trackEventParameters(), true);
+
+		expect(result.output('User')[1].json).toMatchObject({ field: 'External ID', delivery: 'invalid', error: expect.stringContaining('a placeholder the platform refuses') });
+		expect((await client().stats()).events).toBe(2);
 	});
 
 	test("the platform's own rate limit window is respected: requests wait instead of failing", async () => {

@@ -6,6 +6,7 @@ import { settleRemaining } from '../../shared/engine/outcomes';
 import { prioritizationField, readPrioritization } from '../../shared/fields/prioritization';
 import { fixedPackingSettings, optionsCollection } from '../../shared/fields/requestOptions';
 import { EMAIL } from '../../shared/schemas/identifiers';
+import { readExternalId } from '../../shared/fields/externalId';
 
 export const option: INodePropertyOptions = {
 	name: 'Identify',
@@ -81,7 +82,7 @@ export const operation: OperationSpec = {
 	// "Up to 50 aliases per request"; emails are not counted separately in the spec, so 50 in all.
 	settings: fixedPackingSettings({ perSlot: 50, perRequest: 50 }),
 	readItem(item) {
-		const external_id = item.string('externalId', 'External ID');
+		const external_id = readExternalId(item, 'externalId', 'External ID');
 		const mergeBehavior = item.raw('mergeBehavior', 'merge') as string;
 		if (item.raw('profileType', 'alias') === 'email') {
 			const email = item.string('email', 'Email');

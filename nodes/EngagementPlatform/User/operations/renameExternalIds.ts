@@ -4,6 +4,7 @@ import { ItemInputError } from '../../shared/engine/itemInputError';
 import type { OperationSpec, Piece, PieceOutcome, PlannedRequest } from '../../shared/engine/operation';
 import { settleRemaining } from '../../shared/engine/outcomes';
 import { fixedPackingSettings, optionsCollection } from '../../shared/fields/requestOptions';
+import { readExternalId } from '../../shared/fields/externalId';
 
 export const option: INodePropertyOptions = {
 	name: 'Rename External ID',
@@ -49,7 +50,7 @@ export const operation: OperationSpec = {
 	settings: fixedPackingSettings({ perSlot: 50 }),
 	readItem(item) {
 		const current_external_id = item.string('currentExternalId', 'Current External ID');
-		const new_external_id = item.string('newExternalId', 'New External ID');
+		const new_external_id = readExternalId(item, 'newExternalId', 'New External ID');
 		if (current_external_id === new_external_id) {
 			throw new ItemInputError('New External ID', 'is the same as the current one', 'Give a different new ID.');
 		}

@@ -4,6 +4,7 @@ import { ItemInputError } from '../engine/itemInputError';
 import type { ItemReader } from '../engine/itemReader';
 import type { UserIdentifier } from '../schemas/identifiers';
 import { E164, EMAIL } from '../schemas/identifiers';
+import { readExternalId } from './externalId';
 
 export type IdentifierKind = 'external_id' | 'user_alias' | 'email' | 'phone' | 'service_id' | 'device_id';
 
@@ -103,7 +104,7 @@ export function readUserIdentifier(item: ItemReader): UserIdentifier {
 	const kind = item.raw('identifyBy', 'external_id') as IdentifierKind;
 	switch (kind) {
 		case 'external_id':
-			return { external_id: item.string('externalId', 'External ID') };
+			return { external_id: readExternalId(item, 'externalId', 'External ID') };
 		case 'user_alias':
 			return {
 				user_alias: { alias_name: item.string('aliasName', 'Alias Name'), alias_label: item.string('aliasLabel', 'Alias Label') },
