@@ -37,10 +37,14 @@ function badProperties(field: string): Array<fc.Arbitrary<Mutation>> {
 	];
 }
 
+/** External IDs that mean "no real user", in the cases a mapping or a person writes them; the platform refuses them as dummy users. */
+const placeholderId = fc.constantFrom('undefined', 'null', 'NULL', ' None ', 'n/a', '0', '-1', 'test', 'Anonymous', 'unknown', '[object Object]', 'nil');
+
 const badUser: Array<fc.Arbitrary<Mutation>> = [
 	removing('userId', 'missing identifier', 'External ID'),
 	setting('userId', 'blank identifier', 'External ID', blank),
 	setting('userId', 'identifier not text', 'External ID', notText),
+	setting('userId', 'placeholder external ID', 'External ID', placeholderId),
 ];
 
 const validEvent: fc.Arbitrary<ValidItem> = fc
@@ -233,6 +237,7 @@ const identifyUsers: BadInputCase = {
 		[
 			removing('id', 'missing external ID', 'External ID'),
 			setting('id', 'external ID not text', 'External ID', notText),
+			setting('id', 'placeholder external ID', 'External ID', placeholderId),
 			setting('visitor', 'blank alias name', 'Alias Name', blank),
 			setting('visitor', 'alias name not text', 'Alias Name', notText),
 		],
@@ -252,6 +257,7 @@ const renameExternalIds: BadInputCase = {
 			removing('id', 'missing current ID', 'Current External ID'),
 			setting('newId', 'blank new ID', 'New External ID', blank),
 			setting('newId', 'new ID not text', 'New External ID', notText),
+			setting('newId', 'placeholder new ID', 'New External ID', placeholderId),
 			fc.constant<Mutation>({ kind: 'same ID twice', verdict: 'refused', field: 'New External ID', apply: (json: IDataObject) => ({ ...json, newId: json.id }) }),
 		],
 		MAX_ITEMS,
