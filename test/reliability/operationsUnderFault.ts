@@ -301,6 +301,25 @@ export const OPERATIONS_UNDER_FAULT: OperationUnderFault[] = [
 		resendsAfterServerError: true,
 	},
 	{
+		name: 'Translation: Get Canvas Translations',
+		nodeType: TRANSLATION_NODE,
+		credential: 'api',
+		parameters: { operation: 'getCanvasTranslations', stepId: uuid(20), messageVariationId: '={{ $json.message }}', localeId: uuid(1) },
+		seed: {
+			multiLanguage: { locales: [{ id: uuid(1), name: 'fr-FR', country: 'FR', language: 'fr' }] },
+			canvases: [
+				{
+					id: 'onboarding',
+					steps: [{ step_id: uuid(20), messages: ids.map((i) => ({ message_variation_id: uuid(30 + i), channel: 'email', translations: { [uuid(1)]: { subject: 'Bonjour' } } })) }],
+				},
+			],
+		},
+		items: ids.map((i) => ({ message: uuid(30 + i) })),
+		firstRequest: { method: 'GET', path: '/canvas/translations' },
+		requestPerItem: true,
+		resendsAfterServerError: true,
+	},
+	{
 		name: 'Dashboard User: Create',
 		nodeType: DASHBOARD_USER_NODE,
 		credential: 'scim',
