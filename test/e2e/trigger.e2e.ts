@@ -71,9 +71,14 @@ async function rest<T>(route: string): Promise<T> {
 	return ((await response.json()) as { data: T }).data;
 }
 
+/**
+ * The workflow's executions, one per id: n8n lists an execution that is just finishing twice, once
+ * as running (from memory) and once as stored, so a count taken at that moment would be one too many.
+ */
 async function executions(): Promise<ExecutionSummary[]> {
 	const filter = encodeURIComponent(JSON.stringify({ workflowId: WORKFLOW_ID }));
-	return (await rest<{ results: ExecutionSummary[] }>(`/executions?filter=${filter}`)).results;
+	const { results } = await rest<{ results: ExecutionSummary[] }>(`/executions?filter=${filter}`);
+	return [...new Map(results.map((execution) => [execution.id, execution])).values()];
 }
 
 async function finishedRun(id: string): Promise<RunData> {
