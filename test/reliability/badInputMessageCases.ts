@@ -106,6 +106,11 @@ const sendTransactionalEmail: BadInputCase = {
 const SCHEDULES = 40;
 const schedules = Array.from({ length: SCHEDULES }, (_, i) => ({ canvas_id: 'onboarding', schedule_id: `s-${i}`, schedule: { time: '2026-12-01T09:00:00Z' } }));
 const scheduleItem = fc.constant((index: number): IDataObject => ({ id: `s-${index}`, time: '2026-12-02T10:00:00Z' }));
+const badScheduleId = [
+	setting('id', 'blank schedule ID', 'Schedule ID', blank),
+	setting('id', 'schedule ID not text', 'Schedule ID', notText),
+	duplicating('id', 'Schedule ID'),
+];
 
 const updateScheduledCanvas: BadInputCase = {
 	name: 'Message: Update Scheduled Canvas',
@@ -116,9 +121,7 @@ const updateScheduledCanvas: BadInputCase = {
 	items: batchOf(
 		scheduleItem,
 		[
-			setting('id', 'blank schedule ID', 'Schedule ID', blank),
-			setting('id', 'schedule ID not text', 'Schedule ID', notText),
-			duplicating('id', 'Schedule ID'),
+			...badScheduleId,
 			setting('time', 'invalid date', 'Send Time', invalidDate),
 			setting('time', 'missing date', 'Send Time', blank),
 			setting('properties', 'trigger properties not an object', 'Trigger Properties', fc.constantFrom<unknown>('{a:', [1], 5)),
@@ -137,11 +140,7 @@ const deleteScheduledCanvas: BadInputCase = {
 	numRuns: 12,
 	items: batchOf(
 		scheduleItem,
-		[
-			setting('id', 'blank schedule ID', 'Schedule ID', blank),
-			setting('id', 'schedule ID not text', 'Schedule ID', notText),
-			duplicating('id', 'Schedule ID'),
-		],
+		badScheduleId,
 		ONE_REQUEST_PER_ITEM,
 	),
 	received: answeredCount,
