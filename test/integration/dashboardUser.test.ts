@@ -111,6 +111,21 @@ describe('Dashboard User node (SCIM)', () => {
 		expect(created).toMatchObject({ userName: 'noah@example.com' });
 	});
 
+	test('two items of one run for the same user are refused on the second, before anything is sent', async () => {
+		await seedUsers('mia@example.com');
+		const [mia] = await users();
+
+		const created = await run({ items: [{ email: 'ada@example.com', given: 'Ada', family: 'L' }, { email: 'ADA@example.com', given: 'Ada', family: 'L' }], parameters: createParameters(), continueOnFail: true });
+		const deleted = await run({ items: [{ id: mia.id }, { id: mia.id }], parameters: { operation: 'delete', userId: '={{ $json.id }}' }, continueOnFail: true });
+
+		expect(created.output('Dashboard')[1].json).toMatchObject({ field: 'Email', delivery: 'invalid', error: 'Item 1: "Email" names the same user as item 0' });
+		expect(deleted.output('Dashboard').map((item) => item.json)).toEqual([
+			{ deleted: true, id: mia.id },
+			expect.objectContaining({ field: 'User ID', delivery: 'invalid', error: 'Item 1: "User ID" names the same user as item 0' }),
+		]);
+		expect((await client().requests()).map((request) => request.method)).toEqual(['POST', 'DELETE']);
+	});
+
 	test('find by email: the SCIM filter finds the account (any case); a miss says found: false', async () => {
 		await seedUsers('mia@example.com');
 

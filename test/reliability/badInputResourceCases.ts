@@ -199,6 +199,7 @@ const createDashboardUser: BadInputCase = {
 		[
 			setting('email', 'not an email', 'Email', fc.constantFrom('ada', 'ada@', '@example.com', 'ada @example.com', 'ada@example')),
 			setting('email', 'blank email', 'Email', blank),
+			duplicating('email', 'Email'),
 			...badNames,
 		],
 		DASHBOARD_USERS,
@@ -217,6 +218,7 @@ const updateDashboardUser: BadInputCase = {
 		[
 			setting('id', 'blank user ID', 'User ID', blank),
 			setting('id', 'user ID with a lone surrogate', 'User ID', withLoneSurrogate),
+			duplicating('id', 'User ID'),
 			setting('department', 'blank department', 'Department', blank),
 			...badNames,
 		],

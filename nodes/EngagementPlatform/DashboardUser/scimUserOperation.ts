@@ -1,9 +1,11 @@
 import type { IDataObject, IHttpRequestMethods } from 'n8n-workflow';
 
+import { ItemInputError } from '../shared/engine/itemInputError';
 import type { ItemReader } from '../shared/engine/itemReader';
 import type { Endpoint, OperationSpec, PieceError } from '../shared/engine/operation';
 import { onlyPiece, ownRequestPiece } from '../shared/engine/ownRequests';
 import { responseError } from '../shared/engine/platformErrors';
+import { refuseRepeatedKeys } from '../shared/engine/repeatedKeys';
 import type { ApiResponse } from '../shared/engine/transport';
 import { fixedPackingSettings } from '../shared/fields/requestOptions';
 
@@ -25,13 +27,18 @@ interface ScimUserOperation {
 	read(item: ItemReader): { call: ScimCall; subject: IDataObject };
 	/** The output items of an answered item, from the response body (empty for a 204). */
 	result(body: IDataObject, subject: IDataObject): IDataObject[];
+	/**
+	 * Where two items of one run may not name the same user: a second create meets 409, a second
+	 * delete 404, and two updates race (each replaces the user whole).
+	 */
+	oneItemPerUser?: { field: string; keyOf(subject: IDataObject): string };
 }
 
 /**
  * A SCIM 2.0 request on dashboard users (RFC 7644) as a declaration: one request per item, paced
  * against the 5,000 requests a day all SCIM endpoints share, SCIM errors given by their detail.
  */
-export function scimUserOperation({ method, byId, safeToResend, read, result }: ScimUserOperation): OperationSpec {
+export function scimUserOperation({ method, byId, safeToResend, read, result, oneItemPerUser }: ScimUserOperation): OperationSpec {
 	const endpoint: Endpoint = {
 		method,
 		path: byId ? '/scim/v2/Users/{id}' : '/scim/v2/Users',
@@ -46,6 +53,14 @@ export function scimUserOperation({ method, byId, safeToResend, read, result }: 
 			const { call, subject } = read(item);
 			return [ownRequestPiece(item.itemIndex, call, subject)];
 		},
+		checkAcrossItems: oneItemPerUser
+			? (pieces) =>
+					refuseRepeatedKeys(
+						pieces,
+						(piece) => oneItemPerUser.keyOf(piece.subject ?? {}),
+						(key, first) => new ItemInputError(oneItemPerUser.field, `names the same user as item ${first}`, 'Merge the two items into one, or remove one.'),
+					)
+			: undefined,
 		pathFor: byId ? (request) => `/scim/v2/Users/${encodeURIComponent(String(onlyPiece(request).payload.id))}` : undefined,
 		buildBody: (request) => onlyPiece(request).payload.body as IDataObject | undefined,
 		queryFor: (request) => onlyPiece(request).payload.query as IDataObject | undefined,

@@ -28,4 +28,6 @@ export const operation = scimUserOperation({
 		return { call: { body }, subject: { userName } };
 	},
 	result: (user) => [user],
+	// userName is unique without regard to case (RFC 7643).
+	oneItemPerUser: { field: 'Email', keyOf: (subject) => String(subject.userName).toLowerCase() },
 });

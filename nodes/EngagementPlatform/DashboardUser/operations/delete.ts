@@ -26,4 +26,5 @@ export const operation = scimUserOperation({
 		return { call: { id }, subject: { id } };
 	},
 	result: (_, subject) => [{ deleted: true, ...subject }],
+	oneItemPerUser: { field: 'User ID', keyOf: (subject) => String(subject.id) },
 });

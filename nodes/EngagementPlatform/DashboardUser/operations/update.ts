@@ -49,4 +49,5 @@ export const operation = scimUserOperation({
 		return { call: { id, body: { schemas: [SCIM_USER_SCHEMA], ...readProfile(item, true), permissions } }, subject: { id } };
 	},
 	result: (user) => [user],
+	oneItemPerUser: { field: 'User ID', keyOf: (subject) => String(subject.id) },
 });
