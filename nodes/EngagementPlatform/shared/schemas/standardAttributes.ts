@@ -4,7 +4,8 @@ import { isPlatformDatetime } from './time';
 /** Why a value does not fit a standard attribute, and how to fix it. */
 type StandardRule = (value: unknown) => { rule: string; fix: string } | undefined;
 
-const SUBSCRIBE_STATES = ['opted_in', 'subscribed', 'unsubscribed'];
+/** Email and push subscription states, shared with the attribute object's email_subscribe. */
+export const SUBSCRIBE_STATES = ['opted_in', 'subscribed', 'unsubscribed'] as const;
 const GENDERS = ['M', 'F', 'O', 'N', 'P', 'U'];
 
 const check =
@@ -64,7 +65,7 @@ export const STANDARD_ATTRIBUTE_RULES: Readonly<Record<string, StandardRule>> = 
 	),
 	dob: check(isCalendarDate, 'must be a date in the form YYYY-MM-DD', 'Give the date of birth such as 1990-04-21.'),
 	time_zone: check(isTimeZone, 'must be an IANA time zone name', 'Give a name such as Europe/Berlin.'),
-	push_subscribe: check((value) => typeof value === 'string' && SUBSCRIBE_STATES.includes(value), `must be one of ${SUBSCRIBE_STATES.join(', ')}`, 'Give one of those states.'),
+	push_subscribe: check((value) => typeof value === 'string' && (SUBSCRIBE_STATES as readonly string[]).includes(value), `must be one of ${SUBSCRIBE_STATES.join(', ')}`, 'Give one of those states.'),
 	email_open_tracking_disabled: flag,
 	email_click_tracking_disabled: flag,
 	date_of_first_session: datetime,

@@ -1,7 +1,7 @@
 import { z } from 'zod/v4';
 
 import { attributeValueRules, checkPropertyRules, eventProperties } from './properties';
-import { STANDARD_ATTRIBUTE_RULES } from './standardAttributes';
+import { STANDARD_ATTRIBUTE_RULES, SUBSCRIBE_STATES } from './standardAttributes';
 import { platformTime } from './time';
 
 /**
@@ -11,8 +11,6 @@ import { platformTime } from './time';
 
 /** A missing value is "required"; other type errors keep zod's own message. */
 const required = (issue: { input?: unknown }) => (issue.input === undefined ? 'is required' : undefined);
-
-const SUBSCRIBE_STATES = ['opted_in', 'subscribed', 'unsubscribed'] as const;
 
 /** Event names: the spec gives no limit; we hold them to the 255 of property names. */
 export const trackEvent = z
