@@ -6,9 +6,41 @@ const ISO_DATETIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:[.,]
 // The platform's own format yyyy-MM-dd'T'HH:mm:ss:SSSZ, e.g. 2024-05-01T10:00:00:000-0700.
 const PLATFORM_DATETIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2}):(\d{3})(Z|[+-]\d{2}:?\d{2})$/i;
 
-/** Epoch milliseconds of a datetime in either accepted format (no zone means UTC), or undefined. */
+/**
+ * Epoch milliseconds of a datetime in either format (no zone means UTC), or undefined. Only events (and
+ * event properties) take the platform's own format; elsewhere the spec says "ISO 8601 datetime".
+ */
 export function parseDatetime(value: string): number | undefined {
-	const match = ISO_DATETIME.exec(value) ?? PLATFORM_DATETIME.exec(value);
+	return fromMatch(ISO_DATETIME.exec(value) ?? PLATFORM_DATETIME.exec(value));
+}
+
+/** Epoch milliseconds of an ISO 8601 datetime (no zone means UTC), or undefined. */
+export function parseIsoDatetime(value: string): number | undefined {
+	return fromMatch(ISO_DATETIME.exec(value));
+}
+
+/** An ISO 8601 datetime or yyyy-MM-dd'T'HH:mm:ss:SSSZ. */
+export function isDatetimeString(value: unknown): value is string {
+	return typeof value === 'string' && parseDatetime(value) !== undefined;
+}
+
+export function isIsoDatetimeString(value: unknown): value is string {
+	return typeof value === 'string' && parseIsoDatetime(value) !== undefined;
+}
+
+/**
+ * Why `value` is not the ISO 8601 datetime `field` must be, or undefined. Where the spec says "ISO 8601
+ * datetime" the platform's own format is refused too (only events take it), with a message of its own.
+ */
+export function isoDatetimeProblem(field: string, value: unknown): string | undefined {
+	if (isIsoDatetimeString(value)) return undefined;
+	if (isDatetimeString(value)) {
+		return `${field} ${JSON.stringify(value)} is in the format yyyy-MM-dd'T'HH:mm:ss:SSSZ, which only event times take; send an ISO 8601 datetime (e.g. 2024-05-01T10:00:00Z)`;
+	}
+	return `${field} is required: an ISO 8601 datetime (e.g. 2024-05-01T10:00:00Z), got ${JSON.stringify(value)}`;
+}
+
+function fromMatch(match: RegExpExecArray | null): number | undefined {
 	if (!match) return undefined;
 	const [, y, mo, d, h, mi, s = '0', fraction = '0', zone] = match;
 	const [year, month, day, hour, minute, second] = [y, mo, d, h, mi, s].map(Number);
@@ -16,10 +48,6 @@ export function parseDatetime(value: string): number | undefined {
 	if (new Date(Date.UTC(year, month - 1, day)).getUTCDate() !== day) return undefined;
 	const millis = Number(fraction.padEnd(3, '0').slice(0, 3));
 	return Date.UTC(year, month - 1, day, hour, minute, second, millis) - zoneOffsetMinutes(zone) * 60_000;
-}
-
-export function isDatetimeString(value: unknown): value is string {
-	return typeof value === 'string' && parseDatetime(value) !== undefined;
 }
 
 function zoneOffsetMinutes(zone: string | undefined): number {

@@ -14,9 +14,10 @@ export const DEFAULT_RATE_LIMITS: Readonly<Record<string, RateLimit | null>> = {
 	// Shared by /v2/subscription/status/set and /subscription/status/set.
 	'subscription.status.set': { limit: 5000, windowMs: MINUTE },
 	'users.export.ids': { limit: 250, windowMs: MINUTE },
-	// /canvas/trigger/send, /campaigns/trigger/send, /messages/send aimed at a segment or connected audience.
+	// /canvas/trigger/send, /campaigns/trigger/send, /messages/send with a segment or connected audience
+	// (or a broadcast), whether or not they also name users: see messaging/rateLimitGroup.ts.
 	'messaging.segment': { limit: 250, windowMs: MINUTE },
-	// The same three endpoints aimed at external IDs: one shared budget.
+	// The same three endpoints aimed at users alone: one shared budget.
 	'messaging.external_ids': { limit: 250_000, windowMs: HOUR },
 	// Shared with /users/delete, /users/alias/new, /users/merge, /users/alias/update.
 	'users.identify': { limit: 20_000, windowMs: MINUTE },

@@ -29,6 +29,12 @@ export function readExportRequest(body: unknown): Checked<ExportRequest> {
 	if (!externalIds.ok) return externalIds;
 	const userAliases = readList(body.user_aliases, 'user_aliases', isAlias, 'an object with non-empty strings alias_name and alias_label');
 	if (!userAliases.ok) return userAliases;
+	// Spec Limits: "up to 50 external_ids or user_aliases". Read strictly, as one budget for the two
+	// together (a platform counting each on its own takes whatever this accepts).
+	const named = externalIds.value.length + userAliases.value.length;
+	if (named > MAX_IDS) {
+		return refuse(`external_ids and user_aliases may name at most ${MAX_IDS} users per request together; received ${externalIds.value.length} + ${userAliases.value.length} = ${named}`);
+	}
 
 	const lookup: ExportLookup = {
 		externalIds: externalIds.value,

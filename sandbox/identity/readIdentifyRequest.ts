@@ -28,7 +28,7 @@ const ACCEPTED = ['aliases_to_identify', 'emails_to_identify', 'merge_behavior']
 
 /** Checks a /users/identify body; a problem refuses the whole request. */
 export function readIdentifyRequest(body: unknown): Checked<IdentifyRequest> {
-	if (!isPlainObject(body)) return refuse('Request body must be a JSON object with aliases_to_identify and/or emails_to_identify');
+	if (!isPlainObject(body)) return refuse('Request body must be a JSON object with aliases_to_identify (and optionally emails_to_identify)');
 	const unknown = unknownFieldsProblem(body, ACCEPTED);
 	if (unknown) return refuse(unknown);
 	const { merge_behavior: mergeBehavior = 'none' } = body;
@@ -36,6 +36,11 @@ export function readIdentifyRequest(body: unknown): Checked<IdentifyRequest> {
 		return refuse(`merge_behavior must be none or merge, got ${JSON.stringify(mergeBehavior)}`);
 	}
 
+	// Spec: aliases_to_identify is required (emails_to_identify's status is unresolved). A request
+	// identifying by email alone carries it empty.
+	if (body.aliases_to_identify === undefined) {
+		return refuse(`aliases_to_identify is required: an array of at most ${MAX_PER_ARRAY} {external_id, user_alias} objects, [] when only emails_to_identify is given`);
+	}
 	const aliases = readArray(body.aliases_to_identify, 'aliases_to_identify', readAliasToIdentify);
 	if (!aliases.ok) return aliases;
 	const emails = readArray(body.emails_to_identify, 'emails_to_identify', readEmailToIdentify);

@@ -1,9 +1,13 @@
 import { isPlainObject } from '../formats';
-import { readAttributeObject, type AttributeUpdate } from '../track/attributes';
+import { readAttributes, type AttributeUpdate } from '../track/attributes';
 import { accept, refuse, type Checked } from '../track/checked';
+import type { Identifier } from '../track/identifiers';
 
 // The recipient object names the user; the attributes object only describes them.
 const IDENTIFIER_KEYS = ['external_id', 'user_alias', 'service_id', '_update_existing_only'];
+// A placeholder, never looked up: not an external_id, so applyAttributeUpdate keeps subscription changes
+// on the recipient's profile; not email or phone, so those keys are read as attributes.
+const RECIPIENT: Identifier = { kind: 'service_id', serviceId: 'recipient' };
 
 /**
  * The `attributes` of a recipient (triggered and transactional sends), read with /users/track's
@@ -21,8 +25,7 @@ export function readRecipientAttributes(attributes: unknown, path: string, optio
 		// Refused rather than dropped, so the caller learns nothing would change.
 		return refuse(`${path}.subscription_groups is not allowed: subscription groups cannot be updated through canvas recipient attributes`);
 	}
-	// A placeholder service_id makes the object readable by the /users/track reader; it is never looked up.
-	const update = readAttributeObject({ ...attributes, service_id: 'recipient' });
+	const update = readAttributes(attributes, RECIPIENT, undefined);
 	if (!update.ok) return refuse(`${path}: ${update.error}`);
 	return accept(update.value);
 }

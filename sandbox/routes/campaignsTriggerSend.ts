@@ -15,7 +15,7 @@ export const campaignsTriggerSend: RouteDeclaration = {
 	path: '/campaigns/trigger/send',
 	auth: 'rest',
 	permission: 'campaigns.trigger.send',
-	rateLimitGroup: messagingRateLimitGroup('recipients'),
+	rateLimitGroup: messagingRateLimitGroup({ users: ['recipients'], audiences: ['audience'] }),
 	handle({ body, state, now }) {
 		const request = readTriggerSend(body, 'campaign');
 		if (!request.ok) return badRequest(request.error);

@@ -15,7 +15,7 @@ export const canvasTriggerSend: RouteDeclaration = {
 	path: '/canvas/trigger/send',
 	auth: 'rest',
 	permission: 'canvas.trigger.send',
-	rateLimitGroup: messagingRateLimitGroup('recipients'),
+	rateLimitGroup: messagingRateLimitGroup({ users: ['recipients'], audiences: ['audience'] }),
 	handle({ body, state, now }) {
 		const request = readTriggerSend(body, 'canvas');
 		if (!request.ok) return badRequest(request.error);

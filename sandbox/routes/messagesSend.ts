@@ -15,7 +15,7 @@ export const messagesSend: RouteDeclaration = {
 	path: '/messages/send',
 	auth: 'rest',
 	permission: 'messages.send',
-	rateLimitGroup: messagingRateLimitGroup('external_user_ids', 'user_aliases'),
+	rateLimitGroup: messagingRateLimitGroup({ users: ['external_user_ids', 'user_aliases'], audiences: ['segment_id', 'audience'] }),
 	handle({ body, state, now }) {
 		const request = readMessagesSend(body);
 		if (!request.ok) return badRequest(request.error);

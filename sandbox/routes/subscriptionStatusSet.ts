@@ -4,8 +4,8 @@ import { applySubscriptionUpdate } from '../subscription/applySubscriptionUpdate
 import { readSubscriptionGroups } from '../subscription/readSubscriptionGroups';
 
 /**
- * POST /v2/subscription/status/set: group states for up to 50 users per element. Every element is
- * checked before any is applied, so a refused request changes nothing.
+ * POST /v2/subscription/status/set: group states for up to 50 users per call, all elements together.
+ * Every element is checked before any is applied, so a refused request changes nothing.
  */
 export const subscriptionStatusSet: RouteDeclaration = {
 	method: 'POST',

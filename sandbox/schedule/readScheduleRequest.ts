@@ -1,6 +1,6 @@
 import type { CanvasScheduleTime } from '../adminApiTypes';
 import { unknownFieldsProblem } from '../badRequest';
-import { isDatetimeString, isNonEmptyString, isPlainObject } from '../formats';
+import { isNonEmptyString, isPlainObject, isoDatetimeProblem } from '../formats';
 import { accept, refuse, type Checked } from '../track/checked';
 
 export interface ScheduleTarget {
@@ -37,13 +37,15 @@ export function readScheduleUpdate(body: unknown): Checked<ScheduleUpdate> {
 	if (!isPlainObject(schedule)) return refuse('schedule is required: an object {time, in_local_time?}');
 	const unknownInSchedule = unknownFieldsProblem(schedule, SCHEDULE_FIELDS);
 	if (unknownInSchedule) return refuse(`schedule: ${unknownInSchedule}`);
-	// Updates near or after send time are best-effort on the platform; a past time is not refused here.
-	if (!isDatetimeString(schedule.time)) return refuse(`schedule.time is required: an ISO 8601 datetime (e.g. 2024-05-01T10:00:00Z), got ${JSON.stringify(schedule.time)}`);
+	// Spec: "ISO 8601 datetime" (yyyy-MM-dd'T'HH:mm:ss:SSSZ is for events only). Updates near or after send
+	// time are best-effort on the platform; a past time is not refused here.
+	const timeProblem = isoDatetimeProblem('schedule.time', schedule.time);
+	if (timeProblem) return refuse(timeProblem);
 	for (const flag of ['in_local_time', 'at_optimal_time']) {
 		if (schedule[flag] !== undefined && typeof schedule[flag] !== 'boolean') return refuse(`schedule.${flag} must be a boolean`);
 	}
 	// Spec: the new schedule fully replaces the old one; omitting in_local_time means UTC.
-	const replacement: CanvasScheduleTime = { time: schedule.time, in_local_time: schedule.in_local_time === true };
+	const replacement: CanvasScheduleTime = { time: schedule.time as string, in_local_time: schedule.in_local_time === true };
 	if (schedule.at_optimal_time !== undefined) replacement.at_optimal_time = schedule.at_optimal_time as boolean;
 
 	if (triggerProperties !== undefined && !isPlainObject(triggerProperties)) return refuse('trigger_properties must be an object of key-value pairs');

@@ -12,6 +12,9 @@ export interface SubscriptionUpdate {
 }
 
 const MAX_IDS = 50;
+// Spec, "What the service does": "set subscription-group state for up to 50 users per call". Read as
+// the IDs of every element together, next to the per-field "up to 50" of each element.
+const MAX_USERS_PER_CALL = 50;
 const ID_FIELDS = ['external_ids', 'emails', 'phones'] as const;
 
 /** Checks a /v2/subscription/status/set body; any problem refuses the whole request, naming the element and field. */
@@ -28,6 +31,12 @@ export function readSubscriptionGroups(body: unknown): Checked<SubscriptionUpdat
 		const update = readElement(element, `subscription_groups[${index}]`);
 		if (!update.ok) return update;
 		updates.push(update.value);
+	}
+	const users = updates.reduce((sum, update) => sum + update.targets.values.length, 0);
+	if (users > MAX_USERS_PER_CALL) {
+		return refuse(
+			`subscription_groups may name at most ${MAX_USERS_PER_CALL} users per request (external_ids, emails and phones of all elements together); received ${users}`,
+		);
 	}
 	return accept(updates);
 }

@@ -18,7 +18,7 @@ export interface AttributeUpdate {
 	subscriptionGroups: Array<{ groupId: string; state: SubscriptionState }>;
 }
 
-const IDENTIFIER_KEYS = new Set(['external_id', 'user_alias', 'service_id']);
+const IDENTIFIER_KEYS = new Set(['external_id', 'user_alias']);
 const MAX_CUSTOM_STRING_LENGTH = 255;
 
 /** Reads one attribute object; nothing is changed until applyAttributeUpdate. */
@@ -27,16 +27,17 @@ export function readAttributeObject(object: Record<string, unknown>): Checked<At
 	if (!identifier.ok) return identifier;
 	const updateExistingOnly = readUpdateExistingOnly(object);
 	if (!updateExistingOnly.ok) return updateExistingOnly;
-	const update: AttributeUpdate = {
-		identifier: identifier.value,
-		updateExistingOnly: updateExistingOnly.value,
-		standard: {},
-		custom: {},
-		subscriptionGroups: [],
-	};
+	return readAttributes(object, identifier.value, updateExistingOnly.value);
+}
 
+/**
+ * The attributes an object sets for the user `identifier` names (also the `attributes` of a messaging
+ * recipient, whose user the recipient object names). The identifier's own key is not an attribute.
+ */
+export function readAttributes(object: Record<string, unknown>, identifier: Identifier, updateExistingOnly: boolean | undefined): Checked<AttributeUpdate> {
+	const update: AttributeUpdate = { identifier, updateExistingOnly, standard: {}, custom: {}, subscriptionGroups: [] };
 	for (const [key, value] of Object.entries(object)) {
-		if (IDENTIFIER_KEYS.has(key) || key === '_update_existing_only' || key === identifier.value.kind) continue;
+		if (IDENTIFIER_KEYS.has(key) || key === '_update_existing_only' || key === identifier.kind) continue;
 		if (key === 'email_subscribe') {
 			if (!isSubscribeState(value)) return refuse('email_subscribe must be one of opted_in, subscribed, unsubscribed');
 			update.emailSubscribe = value as EmailSubscribeState;

@@ -42,7 +42,8 @@ export function readEventObject(object: Record<string, unknown>): Checked<EventO
 	if (!isNonEmptyString(name) || name.length > MAX_NAME_LENGTH) {
 		return refuse(`name is required: a non-empty string of at most ${MAX_NAME_LENGTH} characters`);
 	}
-	const timeProblem = requiredTimeProblem(time);
+	// Spec: "ISO 8601 datetime, or the format yyyy-MM-dd'T'HH:mm:ss:SSSZ" (events only).
+	const timeProblem = eventTimeProblem(time);
 	if (timeProblem) return refuse(timeProblem);
 	if (appId !== undefined && typeof appId !== 'string') return refuse('app_id must be a string');
 	if (properties !== undefined) {
@@ -59,7 +60,7 @@ export function readEventObject(object: Record<string, unknown>): Checked<EventO
 	});
 }
 
-export function requiredTimeProblem(time: unknown): string | undefined {
+function eventTimeProblem(time: unknown): string | undefined {
 	if (time === undefined || time === null) return "time is required: an ISO 8601 datetime or yyyy-MM-dd'T'HH:mm:ss:SSSZ";
 	if (!isDatetimeString(time)) {
 		return `time ${JSON.stringify(time)} is not an ISO 8601 datetime (e.g. 2024-05-01T10:00:00Z) or yyyy-MM-dd'T'HH:mm:ss:SSSZ`;

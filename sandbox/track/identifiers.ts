@@ -12,38 +12,53 @@ export type Identifier =
 	| { kind: 'email'; email: string }
 	| { kind: 'phone'; phone: string };
 
-const PRIMARY = ['external_id', 'user_alias', 'service_id'] as const;
-const ALL = [...PRIMARY, 'email', 'phone'] as const;
+type IdentifierKey = Identifier['kind'];
+
+const ALL: readonly IdentifierKey[] = ['external_id', 'user_alias', 'service_id', 'email', 'phone'];
+// Spec: the identifiers each object is addressed by. Attribute objects "external_id / user_alias /
+// email / phone"; event objects "one identifier of five"; purchase objects "external_id / user_alias /
+// email". An identifier outside its object's list is refused, not ignored.
+const ACCEPTED: Readonly<Record<InputArray, readonly IdentifierKey[]>> = {
+	attributes: ['external_id', 'user_alias', 'email', 'phone'],
+	events: ALL,
+	purchases: ['external_id', 'user_alias', 'email'],
+};
+// On an attribute object these name the profile; email and phone beside one of them are attributes.
+const ATTRIBUTE_PRIMARY: readonly IdentifierKey[] = ['external_id', 'user_alias'];
+const OBJECT_NAMES: Readonly<Record<InputArray, string>> = { attributes: 'an attribute object', events: 'an event object', purchases: 'a purchase object' };
 
 function present(object: Record<string, unknown>, key: string): boolean {
 	return object[key] !== undefined && object[key] !== null;
 }
 
+function orList(keys: readonly string[]): string {
+	return `${keys.slice(0, -1).join(', ')} or ${keys[keys.length - 1]}`;
+}
+
 /**
- * The one identifier of an object. Events and purchases carry exactly one of the five. On an attribute
- * object, `email` and `phone` next to external_id, user_alias or service_id are attributes to set, not
- * identifiers; with neither of those, email identifies the profile (and a phone beside it is set), else phone.
+ * The one identifier of an object. Events and purchases carry exactly one of theirs. On an attribute
+ * object, `email` and `phone` next to external_id or user_alias are attributes to set, not identifiers;
+ * with neither of those, email identifies the profile (and a phone beside it is set), else phone.
  */
 export function readIdentifier(object: Record<string, unknown>, input: InputArray): Checked<Identifier> {
-	const primaries = PRIMARY.filter((key) => present(object, key));
+	const accepted = ACCEPTED[input];
+	// Even null: on an attribute object it would otherwise read as a custom attribute to unset.
+	const outside = ALL.find((key) => object[key] !== undefined && !accepted.includes(key));
+	if (outside !== undefined) return refuse(`${outside} cannot identify the user of ${OBJECT_NAMES[input]}; use ${orList(accepted)}`);
+	let key: IdentifierKey | undefined;
 	if (input !== 'attributes') {
-		const given = ALL.filter((key) => present(object, key));
-		if (given.length !== 1) {
-			return refuse(
-				given.length === 0
-					? 'one identifier is required: external_id, user_alias, service_id, email or phone'
-					: `exactly one identifier is allowed, got ${given.join(' and ')}`,
-			);
-		}
-	} else if (primaries.length > 1) {
-		return refuse(`only one of external_id, user_alias, service_id may identify the profile, got ${primaries.join(' and ')}`);
+		const given = accepted.filter((candidate) => present(object, candidate));
+		if (given.length > 1) return refuse(`exactly one identifier is allowed, got ${given.join(' and ')}`);
+		key = given[0];
+	} else {
+		const primaries = ATTRIBUTE_PRIMARY.filter((candidate) => present(object, candidate));
+		if (primaries.length > 1) return refuse(`only one of ${ATTRIBUTE_PRIMARY.join(', ')} may identify the profile, got ${primaries.join(' and ')}`);
+		key = primaries[0] ?? (present(object, 'email') ? 'email' : present(object, 'phone') ? 'phone' : undefined);
 	}
-	const key: (typeof ALL)[number] | undefined =
-		primaries.length > 0 ? primaries[0] : present(object, 'email') ? 'email' : present(object, 'phone') ? 'phone' : undefined;
 	const value = key === undefined ? undefined : object[key];
 	switch (key) {
 		case undefined:
-			return refuse('one identifier is required: external_id, user_alias, service_id, email or phone');
+			return refuse(`one identifier is required: ${orList(accepted)}`);
 		case 'external_id':
 			if (!isNonEmptyString(value)) return refuse('external_id must be a non-empty string');
 			if (isBlockedExternalId(value)) return refuse(BLOCKED_EXTERNAL_ID_MESSAGE);

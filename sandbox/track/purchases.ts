@@ -1,9 +1,8 @@
 import type { StoredPurchase } from '../adminApiTypes';
-import { isNonEmptyString } from '../formats';
+import { isNonEmptyString, isoDatetimeProblem } from '../formats';
 import type { PlatformState } from '../state/platformState';
 import type { Profile } from '../state/profileStore';
 import { accept, refuse, type Checked } from './checked';
-import { requiredTimeProblem } from './events';
 import { readIdentifier, readUpdateExistingOnly, type Identifier } from './identifiers';
 import { unknownFieldProblem } from './knownFields';
 import { propertiesProblem } from './properties';
@@ -20,14 +19,12 @@ export interface PurchaseOccurrence {
 	properties?: Record<string, unknown>;
 }
 
-// The spec shows external_id, user_alias and email for purchases; we also take service_id and phone
-// (as on events), and `_update_existing_only` with the same meaning as on events.
+// Spec: a purchase is addressed by external_id, user_alias or email (service_id and phone, which events
+// take, are refused by readIdentifier). We also take `_update_existing_only`, with its meaning on events.
 const PURCHASE_FIELDS = new Set([
 	'external_id',
 	'user_alias',
-	'service_id',
 	'email',
-	'phone',
 	'app_id',
 	'product_id',
 	'currency',
@@ -46,10 +43,11 @@ const MAX_QUANTITY = 100;
  * optional, an integer from 1 to 100, default 1.
  */
 export function readPurchaseObject(object: Record<string, unknown>): Checked<PurchaseOccurrence> {
-	const unknown = unknownFieldProblem(object, PURCHASE_FIELDS, 'purchase');
-	if (unknown) return unknown;
+	// The identifier first, so service_id and phone are answered as identifiers, not unknown fields.
 	const identifier = readIdentifier(object, 'purchases');
 	if (!identifier.ok) return identifier;
+	const unknown = unknownFieldProblem(object, PURCHASE_FIELDS, 'purchase');
+	if (unknown) return unknown;
 	const updateExistingOnly = readUpdateExistingOnly(object);
 	if (!updateExistingOnly.ok) return updateExistingOnly;
 	const { product_id: productId, currency, price, quantity = 1, time, app_id: appId, properties } = object;
@@ -63,7 +61,8 @@ export function readPurchaseObject(object: Record<string, unknown>): Checked<Pur
 	if (!Number.isInteger(quantity) || (quantity as number) < 1 || (quantity as number) > MAX_QUANTITY) {
 		return refuse(`quantity must be an integer from 1 to ${MAX_QUANTITY}`);
 	}
-	const timeProblem = requiredTimeProblem(time);
+	// Spec: "ISO 8601 datetime"; the alternate format is the event object's alone.
+	const timeProblem = isoDatetimeProblem('time', time);
 	if (timeProblem) return refuse(timeProblem);
 	if (appId !== undefined && typeof appId !== 'string') return refuse('app_id must be a string');
 	if (properties !== undefined) {

@@ -38,6 +38,12 @@ describe('sandbox: POST /canvas/trigger/schedule/update and /delete', () => {
 		['no schedule_id', { canvas_id: 'reminders', schedule: { time: '2030-03-01T10:30:00Z' } }, /^schedule_id is required/],
 		['a time that is not a datetime', { canvas_id: 'reminders', schedule_id: 'sched-1', schedule: { time: 'tomorrow' } }, /^schedule\.time is required: an ISO 8601 datetime/],
 		['a date without time', { canvas_id: 'reminders', schedule_id: 'sched-1', schedule: { time: '2030-03-01' } }, /^schedule\.time is required/],
+		[
+			"a time in the events' alternate format",
+			{ canvas_id: 'reminders', schedule_id: 'sched-1', schedule: { time: '2026-11-22T10:10:00:000+0100' } },
+			/^schedule\.time "2026-11-22T10:10:00:000\+0100" is in the format yyyy-MM-dd'T'HH:mm:ss:SSSZ, which only event times take; send an ISO 8601 datetime \(e\.g\. 2024-05-01T10:00:00Z\)$/,
+		],
+		['a time in that format with Z', { canvas_id: 'reminders', schedule_id: 'sched-1', schedule: { time: '2030-03-01T10:30:00:000Z' } }, /^schedule\.time "2030-03-01T10:30:00:000Z" is in the format yyyy-MM-dd'T'HH:mm:ss:SSSZ/],
 		['a non-boolean in_local_time', { canvas_id: 'reminders', schedule_id: 'sched-1', schedule: { time: '2030-03-01T10:30:00Z', in_local_time: 'yes' } }, /^schedule\.in_local_time must be a boolean/],
 		['an unknown schedule field', { canvas_id: 'reminders', schedule_id: 'sched-1', schedule: { time: '2030-03-01T10:30:00Z', repeat: 'daily' } }, /^schedule: Unknown request field\(s\): repeat/],
 		['an unknown field', { canvas_id: 'reminders', schedule_id: 'sched-1', schedule: { time: '2030-03-01T10:30:00Z' }, recipients: [] }, /^Unknown request field\(s\): recipients/],

@@ -77,6 +77,32 @@ describe('sandbox: rate limits', () => {
 		}
 	});
 
+	it('counts a messaging request with a segment or an audience per minute, even when it also names users', async () => {
+		// Scaled down: 2 a minute with a segment or audience, 1,000 an hour to external IDs.
+		await sandbox.admin.configure({ rateLimits: { 'messaging.segment': { limit: 2, windowMs: 60_000 }, 'messaging.external_ids': { limit: 1000, windowMs: 3_600_000 } } });
+		await sandbox.admin.seed({
+			profiles: [{ external_id: 'u1', custom_attributes: { tier: 'gold' } }],
+			campaigns: [{ id: 'welcome' }],
+			canvases: [{ id: 'onboarding' }],
+			segments: [{ id: 'seg-1', external_ids: ['u1'] }],
+		});
+		const EMAIL = { email: { app_id: 'app', subject: 'Hello', body: '<p>Hi</p>' } };
+		const audience = { custom_attribute: { custom_attribute_name: 'tier', comparison: 'equals', value: 'gold' } };
+		const limits = async (path: string, body: unknown) => {
+			const answer = await sandbox.call('POST', path, body);
+			return [answer.status, answer.headers.get('x-ratelimit-limit'), answer.headers.get('x-ratelimit-remaining')];
+		};
+
+		expect(await limits('/messages/send', { external_user_ids: ['u1'], segment_id: 'seg-1', messages: EMAIL })).toEqual([201, '2', '1']);
+		expect(await limits('/campaigns/trigger/send', { campaign_id: 'welcome', recipients: [{ external_user_id: 'u1' }], audience })).toEqual([201, '2', '0']);
+		expect(await limits('/canvas/trigger/send', { canvas_id: 'onboarding', recipients: [{ external_user_id: 'u1' }], audience })).toEqual([429, '2', '0']);
+		expect(await limits('/messages/send', { user_aliases: [{ alias_name: 'a', alias_label: 'b' }], audience, messages: EMAIL })).toEqual([429, '2', '0']);
+		// Users alone still count against the hourly budget.
+		expect(await limits('/messages/send', { external_user_ids: ['u1'], messages: EMAIL })).toEqual([201, '1000', '999']);
+		expect(await limits('/canvas/trigger/send', { canvas_id: 'onboarding', recipients: [{ external_user_id: 'u1' }] })).toEqual([201, '1000', '998']);
+		expect((await sandbox.admin.state()).dispatches).toHaveLength(4);
+	});
+
 	it('starts from the spec Limits table', async () => {
 		const config = await sandbox.admin.configure({});
 		expect(config.rateLimits['users.track']).toEqual({ limit: 3000, windowMs: 3000 });

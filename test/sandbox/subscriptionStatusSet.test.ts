@@ -6,6 +6,8 @@ describe('sandbox: POST /v2/subscription/status/set', () => {
 	const setStatus = (body: unknown, path = '/v2/subscription/status/set') => sandbox.call('POST', path, body);
 	const element = (ids: Record<string, unknown>, state = 'subscribed') => ({ subscription_group_id: GROUP, subscription_state: state, ...ids });
 	const fifty = (make: (i: number) => string) => [...Array(51).keys()].map(make);
+	const ids = (count: number, prefix: string) => [...Array(count).keys()].map((i) => `${prefix}-${i}`);
+	const emails = (count: number) => [...Array(count).keys()].map((i) => `u${i}@example.com`);
 
 	it.each([
 		['no subscription_groups', {}, /^subscription_groups is required/],
@@ -22,6 +24,12 @@ describe('sandbox: POST /v2/subscription/status/set', () => {
 		['a phone not in E.164', { subscription_groups: [element({ phones: ['+14155550100', '415-555-0101'] })] }, /^subscription_groups\[0\]\.phones\[1\] "415-555-0101" is not a valid E\.164 phone number/],
 		['a malformed email', { subscription_groups: [element({ emails: 'not-an-email' })] }, /^subscription_groups\[0\]\.emails\[0\] "not-an-email" is not a valid email address/],
 		['phones as a string', { subscription_groups: [element({ phones: '+14155550100' })] }, /^subscription_groups\[0\]\.phones must be an array$/],
+		[
+			'51 users over several elements',
+			{ subscription_groups: [element({ external_ids: ids(25, 'u') }), element({ emails: emails(25) }), element({ phones: ['+14155550100'] }, 'unsubscribed')] },
+			/^subscription_groups may name at most 50 users per request \(external_ids, emails and phones of all elements together\); received 51$/,
+		],
+		['51 users, one of them an email given as a string', { subscription_groups: [element({ external_ids: ids(50, 'u') }), element({ emails: 'a@example.com' })] }, /received 51$/],
 	])('refuses %s with 400 and changes nothing', async (_case, body, message) => {
 		await sandbox.admin.seed({ profiles: [{ external_id: 'a', email: 'a@example.com' }] });
 		const answer = await setStatus(body);
@@ -85,6 +93,26 @@ describe('sandbox: POST /v2/subscription/status/set', () => {
 			['+14155550100', { [GROUP]: 'subscribed' }],
 			['+14155550100', { [GROUP]: 'subscribed' }],
 			['+442071838750', { [GROUP]: 'subscribed' }],
+		]);
+	});
+
+	it('takes several elements whose users add up to 50', async () => {
+		await sandbox.admin.seed({ profiles: [{ external_id: 'u-0' }, { external_id: 'v-0' }] });
+		const answer = await setStatus({
+			subscription_groups: [
+				element({ external_ids: ids(20, 'u') }),
+				element({ external_ids: ids(20, 'v') }, 'unsubscribed'),
+				element({ emails: emails(9) }),
+				{ subscription_group_id: 'group-sms', subscription_state: 'subscribed', phones: ['+14155550100'] },
+			],
+		});
+		expect(answer.status).toBe(201);
+		const state = await sandbox.admin.state();
+		expect(state.profiles.map((profile) => profile.subscription_groups)).toEqual([
+			{ [GROUP]: 'subscribed' },
+			{ [GROUP]: 'unsubscribed' },
+			...emails(9).map(() => ({ [GROUP]: 'subscribed' })),
+			{ 'group-sms': 'subscribed' },
 		]);
 	});
 

@@ -135,9 +135,11 @@ describe('sandbox: GET /campaigns/translations and /canvas/translations', () => 
 			expect(answer.headers.get('x-ratelimit-limit')).toBe('250000');
 		});
 
-		it('answers only the locale_id asked for', async () => {
-			const answer = await campaign({ campaign_id: 'newsletter', message_variation_id: ids.email, locale_id: DE.id });
-			expect([answer.status, answer.body]).toEqual([200, success([DE, DE_MAP])]);
+		it('ignores locale_id, which is not among its parameters: every translation, whatever the locale_id', async () => {
+			for (const localeId of [DE.id, ES.id, uuid(77), 'fr-FR', '']) {
+				const answer = await campaign({ campaign_id: 'newsletter', message_variation_id: ids.email, locale_id: localeId });
+				expect([localeId, answer.status, answer.body]).toEqual([localeId, 200, success([FR, FR_MAP], [DE, DE_MAP])]);
+			}
 		});
 
 		it('answers an email without translations with an empty list', async () => {
@@ -187,16 +189,6 @@ describe('sandbox: GET /campaigns/translations and /canvas/translations', () => 
 
 			it('MULTI_LANGUAGE_NOT_ENABLED_ON_MESSAGE: an email with multi-language off', async () => {
 				expectError(await campaign({ campaign_id: 'newsletter', message_variation_id: ids.emailOff }), 'MULTI_LANGUAGE_NOT_ENABLED_ON_MESSAGE');
-			});
-
-			it('LOCALE_NOT_FOUND: a locale_id that is not a UUID or not a workspace locale', async () => {
-				expectError(await campaign({ campaign_id: 'newsletter', message_variation_id: ids.email, locale_id: 'fr-FR' }), 'LOCALE_NOT_FOUND');
-				expectError(await campaign({ campaign_id: 'newsletter', message_variation_id: ids.email, locale_id: uuid(77) }), 'LOCALE_NOT_FOUND');
-			});
-
-			it('INVALID_LOCALE_ID: a workspace locale the message has no translation for, as plain text', async () => {
-				const answer = await rawGet(`/campaigns/translations${query({ campaign_id: 'newsletter', message_variation_id: ids.email, locale_id: ES.id })}`);
-				expect(answer).toEqual({ status: 400, contentType: 'text/plain; charset=utf-8', text: `INVALID_LOCALE_ID: locale ${ES.id} is not in this message's translation` });
 			});
 		});
 	});
@@ -286,7 +278,8 @@ describe('sandbox: GET /campaigns/translations and /canvas/translations', () => 
 			expect(all.status).toBe(200);
 			expect(all.body.translations.map((entry: { locale: { name: string } }) => entry.locale.name)).toEqual(['fr-FR', 'es-MX']);
 			expectError(await campaign({ campaign_id: demoCampaign.id, message_variation_id: demoCampaign.pushMessage }), 'UNSUPPORTED_CHANNEL');
-			expect((await rawGet(`/campaigns/translations${query({ campaign_id: demoCampaign.id, message_variation_id: demoCampaign.emailMessage, locale_id: locales.deDE.id })}`)).status).toBe(400);
+			const withLocale = await campaign({ campaign_id: demoCampaign.id, message_variation_id: demoCampaign.emailMessage, locale_id: locales.deDE.id });
+			expect([withLocale.status, withLocale.body]).toEqual([200, all.body]);
 
 			const german = await canvas({ step_id: demoCanvas.step, message_variation_id: demoCanvas.emailMessage, locale_id: locales.deDE.id });
 			expect(german.status).toBe(200);

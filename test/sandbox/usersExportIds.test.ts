@@ -3,6 +3,8 @@ import { AT, useSandbox } from './sandboxTestKit';
 describe('sandbox: POST /users/export/ids', () => {
 	const sandbox = useSandbox();
 	const exportIds = (body: unknown, apiKey?: string) => sandbox.call('POST', '/users/export/ids', body, { apiKey });
+	const ids = (count: number) => [...Array(count).keys()].map((i) => `u-${i}`);
+	const aliases = (count: number) => [...Array(count).keys()].map((i) => ({ alias_name: `a-${i}`, alias_label: 'web' }));
 
 	it.each([
 		['no fields_to_export', { external_ids: ['u-1'] }, /^fields_to_export is required/],
@@ -10,6 +12,12 @@ describe('sandbox: POST /users/export/ids', () => {
 		['an unknown field name', { external_ids: ['u-1'], fields_to_export: ['email', 'favourite_colour'] }, /unknown field\(s\) "favourite_colour"/],
 		['51 external_ids', { external_ids: [...Array(51).keys()].map((i) => `u-${i}`), fields_to_export: ['email'] }, /external_ids may contain at most 50 entries per request; received 51/],
 		['51 user_aliases', { user_aliases: [...Array(51).keys()].map((i) => ({ alias_name: `a-${i}`, alias_label: 'web' })), fields_to_export: ['email'] }, /user_aliases may contain at most 50/],
+		[
+			'30 external_ids and 21 user_aliases',
+			{ external_ids: ids(30), user_aliases: aliases(21), fields_to_export: ['email'] },
+			/^external_ids and user_aliases may name at most 50 users per request together; received 30 \+ 21 = 51$/,
+		],
+		['50 external_ids and 1 user_alias', { external_ids: ids(50), user_aliases: aliases(1), fields_to_export: ['email'] }, /received 50 \+ 1 = 51$/],
 		['an alias without a label', { user_aliases: [{ alias_name: 'a' }], fields_to_export: ['email'] }, /user_aliases\[0\] must be an object with non-empty strings alias_name and alias_label/],
 		['two email addresses', { email_address: ['a@example.com', 'b@example.com'], fields_to_export: ['email'] }, /email_address must be one non-empty string \(one email_address per request\)/],
 		['a misspelt identifier field', { external_id: 'u-1', fields_to_export: ['email'] }, /Unknown request field\(s\): external_id/],
@@ -130,6 +138,12 @@ describe('sandbox: POST /users/export/ids', () => {
 			users: [{ external_id: 'known' }],
 			invalid_user_ids: ['ghost', 'v-1', 'device-1', 'nobody@example.com', '+14155559999', 'ffffffffffffffffffffffff'],
 		});
+	});
+
+	it('takes up to 50 external_ids and user_aliases together', async () => {
+		const answer = await exportIds({ external_ids: ids(30), user_aliases: aliases(20), fields_to_export: ['external_id'] });
+		expect(answer.status).toBe(201);
+		expect(answer.body.invalid_user_ids).toHaveLength(50);
 	});
 
 	it('needs the users.export.ids permission and counts against its own rate limit', async () => {

@@ -44,16 +44,22 @@ describe('sandbox: POST /users/identify', () => {
 	}
 
 	it.each([
-		['neither array', { merge_behavior: 'merge' }, /^aliases_to_identify or emails_to_identify is required/],
+		['neither array', { merge_behavior: 'merge' }, /^aliases_to_identify is required/],
+		[
+			'emails_to_identify without aliases_to_identify',
+			{ emails_to_identify: [{ external_id: 'u', email: 'a@example.com', prioritization: ['unidentified'] }] },
+			/^aliases_to_identify is required: an array of at most 50 \{external_id, user_alias\} objects, \[\] when only emails_to_identify is given$/,
+		],
+		['aliases_to_identify as null', { aliases_to_identify: null, emails_to_identify: [{ external_id: 'u', email: 'a@example.com', prioritization: ['unidentified'] }] }, /^aliases_to_identify must be an array$/],
 		['two empty arrays', { aliases_to_identify: [], emails_to_identify: [] }, /^aliases_to_identify or emails_to_identify is required/],
 		['51 aliases', { aliases_to_identify: [...Array(51).keys()].map((i) => ({ external_id: `u-${i}`, user_alias: visitor })) }, /aliases_to_identify may contain at most 50 objects per request; received 51/],
 		['an alias without external_id', { aliases_to_identify: [{ user_alias: visitor }] }, /^aliases_to_identify\[0\]\.external_id must be a non-empty string/],
 		['a malformed user_alias', { aliases_to_identify: [{ external_id: 'u', user_alias: { alias_name: 'x' } }] }, /aliases_to_identify\[0\]\.user_alias must be an object/],
-		['a missing prioritization', { emails_to_identify: [{ external_id: 'u', email: 'a@example.com' }] }, /emails_to_identify\[0\]\.prioritization is required/],
-		['an empty prioritization', { emails_to_identify: [{ external_id: 'u', email: 'a@example.com', prioritization: [] }] }, /prioritization is required/],
-		['an unknown prioritization value', { emails_to_identify: [{ external_id: 'u', email: 'a@example.com', prioritization: ['newest'] }] }, /prioritization: unknown value "newest"/],
-		['identified with unidentified', { emails_to_identify: [{ external_id: 'u', email: 'a@example.com', prioritization: ['identified', 'unidentified'] }] }, /may contain only one of identified and unidentified/],
-		['a malformed email', { emails_to_identify: [{ external_id: 'u', email: 'not-an-email', prioritization: ['unidentified'] }] }, /emails_to_identify\[0\]\.email "not-an-email" is not a valid email address/],
+		['a missing prioritization', { aliases_to_identify: [], emails_to_identify: [{ external_id: 'u', email: 'a@example.com' }] }, /emails_to_identify\[0\]\.prioritization is required/],
+		['an empty prioritization', { aliases_to_identify: [], emails_to_identify: [{ external_id: 'u', email: 'a@example.com', prioritization: [] }] }, /prioritization is required/],
+		['an unknown prioritization value', { aliases_to_identify: [], emails_to_identify: [{ external_id: 'u', email: 'a@example.com', prioritization: ['newest'] }] }, /prioritization: unknown value "newest"/],
+		['identified with unidentified', { aliases_to_identify: [], emails_to_identify: [{ external_id: 'u', email: 'a@example.com', prioritization: ['identified', 'unidentified'] }] }, /may contain only one of identified and unidentified/],
+		['a malformed email', { aliases_to_identify: [], emails_to_identify: [{ external_id: 'u', email: 'not-an-email', prioritization: ['unidentified'] }] }, /emails_to_identify\[0\]\.email "not-an-email" is not a valid email address/],
 		['an unknown merge_behavior', { aliases_to_identify: [{ external_id: 'u', user_alias: visitor }], merge_behavior: 'all' }, /merge_behavior must be none or merge/],
 	])('refuses %s with 400', async (_case, body, message) => {
 		await sandbox.admin.seed({ profiles: [{ user_aliases: [visitor] }] });
@@ -182,6 +188,7 @@ describe('sandbox: POST /users/identify', () => {
 			],
 		});
 		const answer = await identify({
+			aliases_to_identify: [],
 			emails_to_identify: [{ external_id: 'customer-1', email: 'FAN@example.com', prioritization: ['unidentified', 'most_recently_updated'] }],
 			merge_behavior: 'merge',
 		});
@@ -196,11 +203,12 @@ describe('sandbox: POST /users/identify', () => {
 
 	it('identifies nobody when several email-only profiles match the prioritization, and picks the newest with most_recently_updated', async () => {
 		const { profiles: seeded } = await sandbox.admin.seed({ profiles: [{ email: 'twice@example.com' }, { email: 'twice@example.com' }] });
-		const ambiguous = await identify({ emails_to_identify: [{ external_id: 'customer-1', email: 'twice@example.com', prioritization: ['unidentified'] }] });
+		const ambiguous = await identify({ aliases_to_identify: [], emails_to_identify: [{ external_id: 'customer-1', email: 'twice@example.com', prioritization: ['unidentified'] }] });
 		expect(ambiguous.body).toEqual({ aliases_processed: 0, message: 'success' });
 		expect((await profiles()).every((profile) => profile.external_id === undefined)).toBe(true);
 
 		const picked = await identify({
+			aliases_to_identify: [],
 			emails_to_identify: [{ external_id: 'customer-1', email: 'twice@example.com', prioritization: ['unidentified', 'most_recently_updated'] }],
 		});
 		expect(picked.body.aliases_processed).toBe(1);
@@ -210,6 +218,7 @@ describe('sandbox: POST /users/identify', () => {
 	it('does not count an email that no unidentified profile has', async () => {
 		await sandbox.admin.seed({ profiles: [{ external_id: 'has-email', email: 'taken@example.com' }] });
 		const answer = await identify({
+			aliases_to_identify: [],
 			emails_to_identify: [
 				{ external_id: 'customer-1', email: 'taken@example.com', prioritization: ['unidentified'] },
 				{ external_id: 'customer-1', email: 'taken@example.com', prioritization: ['identified'] },

@@ -88,6 +88,56 @@ describe('sandbox: POST /users/track responses', () => {
 		expect(purchase.id).toMatch(/^[0-9a-f]{24}$/);
 	});
 
+	it('addresses each kind of object only by the identifiers the spec lists for it', async () => {
+		const { profiles: seeded } = await sandbox.admin.seed({ profiles: [{ external_id: 'known', email: 'known@example.com', phone: '+14155550100' }] });
+		const serviceId = seeded[0].service_id;
+		const buy = { product_id: 'mug', currency: 'USD', price: 9.99, time: AT };
+		const answer = await sandbox.track({
+			attributes: [
+				{ service_id: serviceId, plan: 'pro' },
+				{ phone: '+14155550100', plan: 'by-phone' },
+				{ email: 'known@example.com', service_id: serviceId, plan: 'both' },
+			],
+			events: [
+				{ service_id: serviceId, name: 'e', time: AT },
+				{ phone: '+14155550100', name: 'e', time: AT },
+			],
+			purchases: [
+				{ phone: '+14155550100', ...buy },
+				{ service_id: serviceId, ...buy },
+				{ external_id: 'known', phone: '+14155550100', ...buy },
+				{ email: 'known@example.com', ...buy },
+			],
+		});
+		expect(answer.status).toBe(201);
+		expect(answer.body).toEqual({
+			message: 'success',
+			attributes_processed: 1,
+			events_processed: 2,
+			purchases_processed: 1,
+			errors: [
+				{ type: 'service_id cannot identify the user of an attribute object; use external_id, user_alias, email or phone', input_array: 'attributes', index: 0 },
+				{ type: 'service_id cannot identify the user of an attribute object; use external_id, user_alias, email or phone', input_array: 'attributes', index: 2 },
+				{ type: 'phone cannot identify the user of a purchase object; use external_id, user_alias or email', input_array: 'purchases', index: 0 },
+				{ type: 'service_id cannot identify the user of a purchase object; use external_id, user_alias or email', input_array: 'purchases', index: 1 },
+				{ type: 'phone cannot identify the user of a purchase object; use external_id, user_alias or email', input_array: 'purchases', index: 2 },
+			],
+		});
+		const state = await sandbox.admin.state();
+		expect(state.profiles).toHaveLength(1);
+		expect(state.profiles[0].custom_attributes).toEqual({ plan: 'by-phone' });
+		expect([state.events.length, state.purchases.length]).toEqual([2, 1]);
+	});
+
+	it('names the identifiers an object of each kind may use when it has none', async () => {
+		const answer = await sandbox.track({ attributes: [{ plan: 'pro' }], events: [{ name: 'e', time: AT }], purchases: [{ product_id: 'mug', currency: 'USD', price: 1, time: AT }] });
+		expect(answer.body.errors.map((error: { type: string }) => error.type)).toEqual([
+			'one identifier is required: external_id, user_alias, email or phone',
+			'one identifier is required: external_id, user_alias, service_id, email or phone',
+			'one identifier is required: external_id, user_alias or email',
+		]);
+	});
+
 	it("gives 'provided external_id is blacklisted and disallowed' for a dummy external_id", async () => {
 		const answer = await sandbox.track({
 			attributes: [{ external_id: 'undefined', plan: 'pro' }],
