@@ -63,8 +63,8 @@ export const BENCH_OPERATIONS: BenchOperation[] = [
 		type: 'n8n-nodes-engagement-platform.engagementPlatformSubscription',
 		parameters: { operation: 'setGroupState', subscriptionGroupId: 'newsletter', subscriptionState: 'subscribed', identifyBy: 'external_id', externalId: '={{ $json.userId }}' },
 		items: (count) => Array.from({ length: count }, (_, i) => ({ userId: customer(i) })),
-		// 50 IDs per element, 50 elements per request.
-		fewest: perRequest(2500),
+		// "Up to 50 users per call", whatever the elements.
+		fewest: perRequest(50),
 	},
 	{
 		name: 'export by external ID',

@@ -40,7 +40,7 @@ const campaignLookup: INodeParameters = {
 	operation: 'getCampaignTranslations',
 	campaignId: '={{ $json.campaign }}',
 	messageVariationId: '={{ $json.message }}',
-	localeId: '={{ $json.locale ?? "" }}',
+	localeName: '={{ $json.locale ?? "" }}',
 };
 const canvasLookup: INodeParameters = {
 	operation: 'getCanvasTranslations',
@@ -56,7 +56,7 @@ describe('Translation node', () => {
 		const result = await run(
 			[
 				{ campaign: 'welcome', message: MESSAGE.welcomeEmail },
-				{ campaign: 'welcome', message: MESSAGE.welcomeEmail, locale: LOCALE.de },
+				{ campaign: 'welcome', message: MESSAGE.welcomeEmail, locale: 'de-DE' },
 				{ campaign: 'welcome', message: MESSAGE.welcomeEmail },
 			],
 			campaignLookup,
@@ -77,12 +77,10 @@ describe('Translation node', () => {
 			locale: { name: 'fr-FR', country: 'FR', language: 'fr' },
 			translation_map: { subject: 'Bienvenue' },
 		});
+		expect(output[2].json).toMatchObject({ locale_name: 'de-DE', translation_map: { subject: 'Willkommen' } });
+		// locale_id is no parameter of this endpoint: the three items ask one GET, and each keeps its locale's.
 		const requests = await client().requests();
-		expect(requests).toHaveLength(2);
-		expect(requests.map((r) => r.query).sort((a, b) => Object.keys(a).length - Object.keys(b).length)).toEqual([
-			{ campaign_id: 'welcome', message_variation_id: MESSAGE.welcomeEmail },
-			{ campaign_id: 'welcome', message_variation_id: MESSAGE.welcomeEmail, locale_id: LOCALE.de },
-		]);
+		expect(requests.map((r) => r.query)).toEqual([{ campaign_id: 'welcome', message_variation_id: MESSAGE.welcomeEmail }]);
 	});
 
 	test('a message without translations still gives its item, with an empty list', async () => {
@@ -107,24 +105,32 @@ describe('Translation node', () => {
 			[{ campaign: 'welcome', message: MESSAGE.nowhere }, 'MESSAGE_NOT_FOUND'],
 			[{ campaign: 'welcome', message: MESSAGE.push }, 'UNSUPPORTED_CHANNEL'],
 			[{ campaign: 'welcome', message: MESSAGE.plainEmail }, 'MULTI_LANGUAGE_NOT_ENABLED_ON_MESSAGE'],
-			[{ campaign: 'welcome', message: MESSAGE.welcomeEmail, locale: LOCALE.unknown }, 'LOCALE_NOT_FOUND'],
-			// Answered as plain text by the platform.
-			[{ campaign: 'welcome', message: MESSAGE.welcomeEmail, locale: LOCALE.ja }, 'INVALID_LOCALE_ID'],
 			[{ campaign: 'welcome', message: MESSAGE.welcomeEmail }, ''],
+		];
+		// The locale errors are the canvas endpoint's (the campaign endpoint takes no locale).
+		const canvasCases: Array<[IDataObject, string]> = [
+			[{ step: STEP, message: MESSAGE.canvasEmail, locale: LOCALE.unknown }, 'LOCALE_NOT_FOUND'],
+			// Answered as plain text by the platform.
+			[{ step: STEP, message: MESSAGE.canvasEmail, locale: LOCALE.ja }, 'INVALID_LOCALE_ID'],
 		];
 
 		const result = await run(cases.map(([item]) => item), campaignLookup, true);
+		const canvasResult = await run(canvasCases.map(([item]) => item), canvasLookup, true);
 
-		const output = result.output('User');
-		for (const [index, [, code]] of cases.entries()) {
-			const item = output.find((entry) => (entry.pairedItem as { item: number }).item === index)!;
-			if (code === '') expect(item.json.error).toBeUndefined();
-			else {
-				expect(item.json.error).toMatch(new RegExp(`^${code}: `));
-				expect(item.json).toMatchObject({ delivery: 'not_applied', description: expect.any(String) });
+		for (const [output, asked] of [
+			[result.output('User'), cases],
+			[canvasResult.output('User'), canvasCases],
+		] as const) {
+			for (const [index, [, code]] of asked.entries()) {
+				const item = output.find((entry) => (entry.pairedItem as { item: number }).item === index)!;
+				if (code === '') expect(item.json.error).toBeUndefined();
+				else {
+					expect(item.json.error).toMatch(new RegExp(`^${code}: `));
+					expect(item.json).toMatchObject({ delivery: 'not_applied', description: expect.any(String) });
+				}
 			}
 		}
-		expect(output.find((entry) => String(entry.json.error).includes('INVALID_LOCALE_ID'))?.json.description).toContain('leave Locale ID empty');
+		expect(canvasResult.output('User').find((entry) => String(entry.json.error).includes('INVALID_LOCALE_ID'))?.json.description).toContain('translated into');
 	});
 
 	test('a workspace without multi-language settings: every item says to turn them on', async () => {

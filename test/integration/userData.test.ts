@@ -165,6 +165,7 @@ describe('User node: Identify', () => {
 		const [request] = await client().requests({ path: '/users/identify' });
 		expect(request.body).toEqual({
 			merge_behavior: 'merge',
+			aliases_to_identify: [],
 			emails_to_identify: [{ external_id: 'crm-9', email: 'fan@example.com', prioritization: ['unidentified', 'most_recently_updated'] }],
 		});
 		expect(result.output('User')[0].json).toMatchObject({ status: 'processed', email: 'fan@example.com' });

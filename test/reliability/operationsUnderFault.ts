@@ -290,7 +290,7 @@ export const OPERATIONS_UNDER_FAULT: OperationUnderFault[] = [
 		name: 'Translation: Get Campaign Translations',
 		nodeType: TRANSLATION_NODE,
 		credential: 'api',
-		parameters: { operation: 'getCampaignTranslations', campaignId: 'welcome', messageVariationId: '={{ $json.message }}', localeId: '' },
+		parameters: { operation: 'getCampaignTranslations', campaignId: 'welcome', messageVariationId: '={{ $json.message }}', localeName: '' },
 		seed: {
 			multiLanguage: { locales: [{ id: uuid(1), name: 'fr-FR', country: 'FR', language: 'fr' }] },
 			campaigns: [{ id: 'welcome', messages: ids.map((i) => ({ message_variation_id: uuid(10 + i), channel: 'email', translations: { [uuid(1)]: { subject: 'Bonjour' } } })) }],

@@ -1,34 +1,77 @@
-import type { Piece } from '../../nodes/EngagementPlatform/shared/engine/operation';
-import type { Packing } from '../../nodes/EngagementPlatform/shared/engine/planner';
-import { fewestRequests, planRequests } from '../../nodes/EngagementPlatform/shared/engine/planner';
+import type { IDataObject } from 'n8n-workflow';
 
-const pieces = (slot: string, count: number, groupKey = ''): Piece[] =>
-	Array.from({ length: count }, (_, itemIndex) => ({ itemIndex, slot, groupKey, payload: {} }));
+import type { LoweredLimits, Piece } from '../../nodes/EngagementPlatform/shared/engine/operation';
+import { planRequests } from '../../nodes/EngagementPlatform/shared/engine/planner';
+import { requestParts } from '../../nodes/EngagementPlatform/shared/engine/requestParts';
+import type { RequestShape } from '../../nodes/EngagementPlatform/shared/engine/requestShape';
+import { fewestRequests } from '../support/fewestRequests';
 
-const shapes: Array<[string, Piece[], Packing]> = [
-	['1,000 events, 75 a request', pieces('events', 1000), { perSlot: 75 }],
-	['events, attributes and purchases side by side', [...pieces('events', 150), ...pieces('attributes', 10), ...pieces('purchases', 76)], { perSlot: 75 }],
-	['50 combined', [...pieces('events', 120), ...pieces('attributes', 90)], { perSlot: 75, perRequest: 50 }],
-	['a shared limit above the per-slot one', [...pieces('events', 150), ...pieces('attributes', 10)], { perSlot: 75, perRequest: 80 }],
-	['groups never share', [...pieces('events', 10, 'a'), ...pieces('events', 10, 'b')], { perSlot: 75 }],
-	['a few slots per request', [...pieces('x', 3), ...pieces('y', 3), ...pieces('z', 3)], { perSlot: 50, slotsPerRequest: 2 }],
-	['elements of 50 ids, several per request', [...pieces('a', 120), ...pieces('b', 30), ...pieces('c', 10)], { perSlot: 50, slotsPerRequest: 50, repeatSlots: true }],
-	['elements of 50 ids, two per request', [...pieces('a', 120), ...pieces('b', 30), ...pieces('c', 10)], { perSlot: 50, slotsPerRequest: 2, repeatSlots: true }],
+type Group = { name: string } | undefined;
+
+const pieces = (slot: string, count: number, group: Group = undefined): Array<Piece<Group>> =>
+	Array.from({ length: count }, (_, itemIndex) => ({ itemIndex, slot, group, payload: { n: itemIndex } }));
+
+const list = (field: string, max: number) => ({ form: 'list' as const, field, max });
+const track: RequestShape<Group> = { slots: { events: list('events', 75), attributes: list('attributes', 75), purchases: list('purchases', 75) } };
+const perCatalog: RequestShape<Group> = { slots: { items: list('items', 50) }, groupKey: (group) => group?.name ?? '', pathParams: (group) => ({ name: group!.name }) };
+const elements: RequestShape<Group> = {
+	slots: {
+		groups: {
+			form: 'elements',
+			field: 'subscription_groups',
+			max: 50,
+			elements: { max: 50, kindOf: (payload) => ({ key: String(Number(payload.n) % 3), fields: { kind: Number(payload.n) % 3 }, listField: 'ids', value: payload.n }) },
+		},
+	},
+	total: 50,
+};
+
+const shapes: Array<[string, Array<Piece<Group>>, RequestShape<Group>, LoweredLimits]> = [
+	['1,000 events, 75 a request', pieces('events', 1000), track, {}],
+	['events, attributes and purchases side by side', [...pieces('events', 150), ...pieces('attributes', 10), ...pieces('purchases', 76)], track, {}],
+	['50 combined', [...pieces('events', 120), ...pieces('attributes', 90)], track, { total: 50 }],
+	['a batch size below the declared limit', [...pieces('events', 150), ...pieces('attributes', 10)], track, { perSlot: 20 }],
+	['catalogs never share', [...pieces('items', 10, { name: 'a' }), ...pieces('items', 60, { name: 'b' })], perCatalog, {}],
+	['elements of one call hold 50 users in all', pieces('groups', 293), elements, {}],
 ];
 
 describe('batch planner', () => {
-	test.each(shapes)('%s: the plan uses the fewest requests the limits allow and keeps every piece once', (_, input, packing) => {
-		const plan = planRequests(input, packing);
+	test.each(shapes)('%s: the plan uses the fewest requests the limits allow and keeps every piece once', (_, input, shape, lowered) => {
+		const plan = planRequests(input, shape, lowered);
 
-		expect(plan).toHaveLength(fewestRequests(input, packing));
+		expect(plan).toHaveLength(fewestRequests(input, shape, lowered));
 		const planned = plan.flatMap((request) => [...request.slots.values()].flat());
 		expect(new Set(planned).size).toBe(input.length);
 		for (const request of plan) {
-			const counts = [...request.slots.values()].map((slot) => slot.length);
-			expect(Math.max(...counts)).toBeLessThanOrEqual(packing.perSlot);
-			expect(counts.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(packing.perRequest ?? Infinity);
-			expect(new Set([...request.slots.values()].flat().map((p) => p.groupKey)).size).toBe(1);
-			expect(request.slots.size).toBeLessThanOrEqual(packing.slotsPerRequest ?? Infinity);
+			const counts = [...request.slots].map(([name, slot]) => [slot.length, Math.min(shape.slots[name].max, lowered.perSlot ?? Infinity)]);
+			for (const [count, max] of counts) expect(count).toBeLessThanOrEqual(max);
+			expect(request.pieceCount).toBeLessThanOrEqual(Math.min(shape.total ?? Infinity, lowered.total ?? Infinity));
+			const keys = [...request.slots.values()].flat().map((piece) => shape.groupKey?.(piece.group) ?? '');
+			expect(new Set(keys).size).toBe(1);
 		}
+	});
+
+	test('every slot of a request is built into its body, and the path is filled from the group', () => {
+		const [request] = planRequests([...pieces('items', 2, { name: 'menu/1' })], perCatalog);
+		expect(requestParts('/catalogs/{name}/items', perCatalog, request)).toEqual({ path: '/catalogs/menu%2F1/items', body: { items: [{ n: 0 }, { n: 1 }] }, qs: undefined });
+
+		const [mixed] = planRequests([...pieces('events', 2), ...pieces('attributes', 1), ...pieces('purchases', 1)], track);
+		const body = requestParts('/users/track', track, mixed).body as IDataObject;
+		expect(Object.keys(body).sort()).toEqual(['attributes', 'events', 'purchases']);
+		expect([body.events, body.attributes, body.purchases].flat()).toHaveLength(4);
+	});
+
+	test('elements group their payloads by kind, every payload in one element', () => {
+		const [request] = planRequests(pieces('groups', 7), elements);
+		const built = requestParts('/v2/subscription/status/set', elements, request).body as { subscription_groups: Array<{ kind: number; ids: number[] }> };
+		expect(built.subscription_groups).toEqual([
+			{ kind: 0, ids: [0, 3, 6] },
+			{ kind: 1, ids: [1, 4] },
+			{ kind: 2, ids: [2, 5] },
+		]);
+	});
+
+	test('a piece whose slot the shape does not declare cannot be planned', () => {
+		expect(() => planRequests(pieces('recipients', 1), track)).toThrow('The slot "recipients" is not declared');
 	});
 });

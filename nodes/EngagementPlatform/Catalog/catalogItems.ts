@@ -3,11 +3,14 @@ import type { IDataObject, IHttpRequestMethods, INodeProperties } from 'n8n-work
 import { ItemInputError } from '../shared/engine/itemInputError';
 import type { ItemReader } from '../shared/engine/itemReader';
 import type { OperationSpec, Piece, PieceOutcome, PlannedRequest } from '../shared/engine/operation';
+import { declareOperation } from '../shared/engine/operation';
 import { settleRemaining } from '../shared/engine/outcomes';
 import { refuseRepeatedKeys } from '../shared/engine/repeatedKeys';
+import type { RequestShape } from '../shared/engine/requestShape';
 import { keyValueOrJsonFields, readKeyValueOrJson } from '../shared/fields/keyValueOrJson';
-import { fixedPackingSettings, optionsCollection } from '../shared/fields/requestOptions';
 import { readPathSegment } from '../shared/fields/pathSegment';
+import { optionsCollection, requestOptionSettings } from '../shared/fields/requestOptions';
+import { PER_REQUEST } from '../shared/limits/requestLimits';
 
 /**
  * /catalogs/{catalog_name}/items as a declaration for the three methods: 50 items per request
@@ -21,6 +24,18 @@ const MAX_DEPTH = 50;
 const UPDATE_OPERATORS: ReadonlySet<string> = new Set(['$add', '$remove']);
 
 export type CatalogMethod = 'PATCH' | 'PUT' | 'DELETE';
+
+/** Items of one catalog share requests; the catalog is the path's. */
+interface Catalog {
+	catalog_name: string;
+}
+type CatalogPiece = Piece<Catalog>;
+
+const CATALOG_SHAPE: RequestShape<Catalog> = {
+	slots: { items: { form: 'list', field: 'items', max: PER_REQUEST.catalogItems } },
+	groupKey: (group) => group.catalog_name,
+	pathParams: (group) => ({ catalog_name: group.catalog_name }),
+};
 
 export function catalogItemFields(show: { operation: string[] }, method: CatalogMethod): INodeProperties[] {
 	const fields: INodeProperties[] = [
@@ -42,23 +57,22 @@ export function catalogItemFields(show: { operation: string[] }, method: Catalog
 
 export function catalogItemsOperation(method: CatalogMethod, status: string): OperationSpec {
 	const permission = { PATCH: 'catalogs.update_items', PUT: 'catalogs.replace_items', DELETE: 'catalogs.delete_items' }[method];
-	return {
-		endpoint: { method: method as IHttpRequestMethods, path: '/catalogs/{catalog_name}/items', rateLimitGroup: 'catalogs', permission, credentialType: 'engagementPlatformApi' },
-		settings: fixedPackingSettings({ perSlot: 50 }),
+	return declareOperation<Catalog, IDataObject>({
+		endpoint: { method: method as IHttpRequestMethods, path: '/catalogs/{catalog_name}/items', rateLimit: 'catalogs', permission, credentialType: 'engagementPlatformApi' },
+		shape: CATALOG_SHAPE,
+		settings: requestOptionSettings,
 		readItem: (item) => [readCatalogItem(item, method)],
 		checkAcrossItems: uniqueIdsPerCatalog,
-		pathFor: (request) => `/catalogs/${encodeURIComponent(request.groupKey)}/items`,
-		buildBody: (request) => ({ items: request.slots.get('items')!.map((piece) => piece.payload) }),
 		// Replacing, editing with the same values, or deleting again ends in the same catalog;
 		// $add and $remove are the exception, so PATCH is not resent.
 		isSafeToResend: () => method !== 'PATCH',
 		readResponse: (_, request) => settleRemaining(request, { ok: true }),
 		readErrorResponse: readCatalogErrors,
 		itemResult: (_, [{ piece }]) => [{ status, ...piece.subject }],
-	};
+	});
 }
 
-function readCatalogItem(item: ItemReader, method: CatalogMethod): Piece {
+function readCatalogItem(item: ItemReader, method: CatalogMethod): CatalogPiece {
 	const catalog = readPathSegment(item, 'catalogName', 'Catalog Name');
 	const id = item.string('itemId', 'Item ID');
 	if (!ITEM_ID.test(id)) {
@@ -76,7 +90,7 @@ function readCatalogItem(item: ItemReader, method: CatalogMethod): Piece {
 		}
 		Object.assign(payload, fields);
 	}
-	return { itemIndex: item.itemIndex, slot: 'items', groupKey: catalog, payload, subject: { catalog_name: catalog, id } };
+	return { itemIndex: item.itemIndex, slot: 'items', group: { catalog_name: catalog }, payload, subject: { catalog_name: catalog, id } };
 }
 
 /** Keys without "." or "$" (but $add / $remove on PATCH), values up to 5,000 characters, nesting up to 50. */
@@ -101,11 +115,11 @@ function checkValue(value: unknown, field: string, method: CatalogMethod, depth:
 }
 
 /** The platform refuses a request whose item IDs repeat: a repeated ID in one catalog is refused here. */
-function uniqueIdsPerCatalog(pieces: Piece[]): Map<number, ItemInputError> {
+function uniqueIdsPerCatalog(pieces: CatalogPiece[]): Map<number, ItemInputError> {
 	return refuseRepeatedKeys(
 		pieces,
-		(piece) => `${piece.groupKey}\u0000${String(piece.payload.id)}`,
-		(key, first) => new ItemInputError('Item ID', `"${key.split('\u0000')[1]}" is also given by item ${first} for this catalog`, 'Merge the two items into one, or remove one.'),
+		(piece) => JSON.stringify([piece.group.catalog_name, piece.payload.id]),
+		(piece, first) => new ItemInputError('Item ID', `"${String(piece.payload.id)}" is also given by item ${first} for this catalog`, 'Merge the two items into one, or remove one.'),
 	);
 }
 
@@ -114,9 +128,9 @@ function uniqueIdsPerCatalog(pieces: Piece[]): Map<number, ItemInputError> {
  * `parameter_values`. Those items get that error; catalog-not-found concerns them all. The
  * platform applies nothing of a refused request, so the other items say so and can be resent.
  */
-function readCatalogErrors(response: { statusCode: number; body: IDataObject }, request: PlannedRequest): Map<Piece, PieceOutcome> {
+function readCatalogErrors(response: { statusCode: number; body: IDataObject }, request: PlannedRequest<Catalog>): Map<CatalogPiece, PieceOutcome> {
 	const pieces = request.slots.get('items') ?? [];
-	const outcomes = new Map<Piece, PieceOutcome>();
+	const outcomes = new Map<CatalogPiece, PieceOutcome>();
 	const errors = (Array.isArray(response.body.errors) ? response.body.errors : []) as IDataObject[];
 	for (const error of errors) {
 		const named = [...((error.parameters as unknown[]) ?? []), ...((error.parameter_values as unknown[]) ?? [])].map(String);

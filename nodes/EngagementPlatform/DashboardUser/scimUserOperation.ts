@@ -3,11 +3,13 @@ import type { IDataObject, IHttpRequestMethods } from 'n8n-workflow';
 import { ItemInputError } from '../shared/engine/itemInputError';
 import type { ItemReader } from '../shared/engine/itemReader';
 import type { Endpoint, OperationSpec, PieceError } from '../shared/engine/operation';
-import { onlyPiece, ownRequestPiece } from '../shared/engine/ownRequests';
+import { declareOperation } from '../shared/engine/operation';
+import { onlyPiece } from '../shared/engine/ownRequests';
 import { responseError } from '../shared/engine/platformErrors';
 import { refuseRepeatedKeys } from '../shared/engine/repeatedKeys';
+import type { RequestShape } from '../shared/engine/requestShape';
 import type { ApiResponse } from '../shared/engine/transport';
-import { fixedPackingSettings } from '../shared/fields/requestOptions';
+import { requestOptionSettings } from '../shared/fields/requestOptions';
 
 export const SCIM_USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
 
@@ -34,45 +36,56 @@ interface ScimUserOperation {
 	oneItemPerUser?: { field: string; keyOf(subject: IDataObject): string };
 }
 
+/** The user a request names in its path, when it names one. */
+interface ScimTarget {
+	id?: string;
+}
+
+/** One item per request: its body, its query, or (a GET or DELETE by ID) nothing but the path. */
+const SCIM_SHAPE: RequestShape<ScimTarget> = {
+	slots: { body: { form: 'fields', max: 1 }, query: { form: 'query', max: 1 }, path: { form: 'shared', max: 1 } },
+	groupKey: (group) => group.id ?? '',
+	pathParams: (group): Record<string, string> => (group.id === undefined ? {} : { id: group.id }),
+};
+
 /**
  * A SCIM 2.0 request on dashboard users (RFC 7644) as a declaration: one request per item, paced
  * against the 5,000 requests a day all SCIM endpoints share, SCIM errors given by their detail.
  */
 export function scimUserOperation({ method, byId, safeToResend, read, result, oneItemPerUser }: ScimUserOperation): OperationSpec {
-	const endpoint: Endpoint = {
+	const endpoint: Endpoint<ScimTarget> = {
 		method,
 		path: byId ? '/scim/v2/Users/{id}' : '/scim/v2/Users',
-		rateLimitGroup: 'scim',
+		rateLimit: 'scim',
 		permission: 'SCIM token',
 		credentialType: 'engagementPlatformScimApi',
 	};
-	return {
+	return declareOperation<ScimTarget, IDataObject>({
 		endpoint,
-		settings: fixedPackingSettings({ perSlot: 1 }),
+		shape: SCIM_SHAPE,
+		settings: requestOptionSettings,
 		readItem(item) {
 			const { call, subject } = read(item);
-			return [ownRequestPiece(item.itemIndex, call, subject)];
+			const slot = call.body ? 'body' : call.query ? 'query' : 'path';
+			return [{ itemIndex: item.itemIndex, slot, group: { id: call.id }, payload: call.body ?? call.query ?? {}, subject }];
 		},
 		checkAcrossItems: oneItemPerUser
 			? (pieces) =>
 					refuseRepeatedKeys(
 						pieces,
 						(piece) => oneItemPerUser.keyOf(piece.subject ?? {}),
-						(key, first) => new ItemInputError(oneItemPerUser.field, `names the same user as item ${first}`, 'Merge the two items into one, or remove one.'),
+						(_, first) => new ItemInputError(oneItemPerUser.field, `names the same user as item ${first}`, 'Merge the two items into one, or remove one.'),
 					)
 			: undefined,
-		pathFor: byId ? (request) => `/scim/v2/Users/${encodeURIComponent(String(onlyPiece(request).payload.id))}` : undefined,
-		buildBody: (request) => onlyPiece(request).payload.body as IDataObject | undefined,
-		queryFor: (request) => onlyPiece(request).payload.query as IDataObject | undefined,
 		isSafeToResend: () => safeToResend,
 		readResponse: (response, request) => new Map([[onlyPiece(request), { ok: true, data: response.body }]]),
 		readErrorResponse: (response, request) => new Map([[onlyPiece(request), { ok: false, error: scimError(response, endpoint) }]]),
 		itemResult: (_, [{ piece, outcome }]) => result(outcome.ok ? (outcome.data ?? {}) : {}, piece.subject ?? {}),
-	};
+	});
 }
 
 /** A SCIM error (`schemas`, `detail`, `status`) with advice for the cases the spec names. */
-function scimError(response: ApiResponse, endpoint: Endpoint): PieceError {
+function scimError(response: ApiResponse, endpoint: Endpoint<ScimTarget>): PieceError {
 	const error = responseError(response, endpoint, false);
 	const detail = typeof response.body.detail === 'string' ? response.body.detail : undefined;
 	if (!detail) return error;

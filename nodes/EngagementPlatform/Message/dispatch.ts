@@ -1,9 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { OperationSpec, Piece, PieceOutcome, PlannedRequest } from '../shared/engine/operation';
+import type { Endpoint, OperationSpec, Piece, PieceOutcome, PlannedRequest } from '../shared/engine/operation';
+import { declareOperation } from '../shared/engine/operation';
 import { settleRemaining } from '../shared/engine/outcomes';
-import type { Packing } from '../shared/engine/planner';
-import { fixedPackingSettings } from '../shared/fields/requestOptions';
+import type { RequestShape, Slot } from '../shared/engine/requestShape';
+import { requestOptionSettings } from '../shared/fields/requestOptions';
+import type { RateLimitGroup } from '../shared/limits/rateLimits';
+import { PER_REQUEST } from '../shared/limits/requestLimits';
 
 /**
  * What the three dispatching operations (send now, campaign and canvas triggers) share: items
@@ -12,52 +15,65 @@ import { fixedPackingSettings } from '../shared/fields/requestOptions';
  * and a `notice` (a paused or archived canvas) as a warning on each.
  */
 
-export interface DispatchPayload extends IDataObject {
-	/** The request-level fields, equal for all items of a request. */
-	request: IDataObject;
-	/** This item's recipient, in the body's recipient field; absent for a broadcast. */
-	recipient?: IDataObject | string;
+/** The request-level fields, equal for all items of a request; a broadcast is one item's request. */
+export interface Dispatch {
+	fields: IDataObject;
+	broadcastOf?: number;
 }
 
-const BROADCAST = 'broadcast';
+/** A recipient in the body's recipient field: an external user ID, an alias or a recipient object. */
+export type Recipient = string | IDataObject;
 
-/** One item's piece: a recipient in `slot`, or a broadcast request of its own. */
-export function dispatchPiece(itemIndex: number, slot: string, payload: DispatchPayload, subject: IDataObject): Piece {
-	const broadcast = payload.recipient === undefined;
+type DispatchEndpoint = Omit<Endpoint<Dispatch, Recipient>, 'rateLimit'>;
+
+/** A broadcast: `broadcast: true` in the body, and no recipient. */
+export const BROADCAST_SLOT = 'broadcast';
+
+/** The recipient slots of an endpoint, 50 recipients per request in all, and the broadcast flag. */
+export function dispatchShape(recipientSlots: Record<string, Slot<Recipient>>): RequestShape<Dispatch, Recipient> {
 	return {
-		itemIndex,
-		slot: broadcast ? BROADCAST : slot,
-		groupKey: JSON.stringify(payload.request) + (broadcast ? `|${itemIndex}` : ''),
-		payload,
-		subject,
+		slots: { ...recipientSlots, [BROADCAST_SLOT]: { form: 'flag', field: 'broadcast', max: 1 } },
+		total: PER_REQUEST.messagingRecipients,
+		groupKey: (group) => `${JSON.stringify(group.fields)} ${group.broadcastOf ?? ''}`,
+		groupBody: (group) => group.fields,
 	};
 }
 
+/** One item's piece: its recipient in `slot`, or a broadcast request of its own. */
+export function dispatchPiece(itemIndex: number, fields: IDataObject, recipient: { slot: string; value: Recipient } | undefined, subject: IDataObject): Piece<Dispatch, Recipient> {
+	if (!recipient) return { itemIndex, slot: BROADCAST_SLOT, group: { fields, broadcastOf: itemIndex }, payload: {}, subject };
+	return { itemIndex, slot: recipient.slot, group: { fields }, payload: recipient.value, subject };
+}
+
+/**
+ * Spec, Limits: these endpoints "with a segment or connected audience" share 250 requests a
+ * minute; "with external IDs", 250,000 an hour. A request carrying a segment or an audience, or a
+ * broadcast to the targeted segment, counts against the first whether or not it names users.
+ */
+function messagingRateLimit(request: PlannedRequest<Dispatch, Recipient>): RateLimitGroup {
+	const { fields } = request.group;
+	const targetsSegment = request.slots.has(BROADCAST_SLOT) || fields.segment_id !== undefined || fields.audience !== undefined;
+	return targetsSegment ? 'messaging.segment' : 'messaging.external_ids';
+}
+
 export function dispatchOperation(
-	endpoint: OperationSpec['endpoint'],
-	readItem: OperationSpec['readItem'],
-	packing: Packing = { perSlot: 50 },
+	endpoint: DispatchEndpoint,
+	shape: RequestShape<Dispatch, Recipient>,
+	readItem: OperationSpec<Dispatch, Recipient>['readItem'],
 ): OperationSpec {
-	return {
-		endpoint,
-		settings: fixedPackingSettings(packing),
+	return declareOperation<Dispatch, Recipient>({
+		endpoint: { ...endpoint, rateLimit: messagingRateLimit },
+		shape,
+		settings: requestOptionSettings,
 		readItem,
-		buildBody(request) {
-			const [[slot, pieces]] = [...request.slots];
-			const body = { ...(pieces[0].payload as DispatchPayload).request };
-			if (slot === BROADCAST) return { ...body, broadcast: true };
-			return { ...body, [slot]: pieces.map((piece) => (piece.payload as DispatchPayload).recipient!) };
-		},
-		// Users and segments count against different limits (250,000 an hour, 250 a minute).
-		rateLimitGroupOf: (request) => (request.slots.has(BROADCAST) ? 'messaging.segment' : 'messaging.external_ids'),
 		// A resent send would message its recipients twice.
 		isSafeToResend: () => false,
 		readResponse: readDispatchResponse,
 		itemResult: (_, [{ piece, outcome }]) => [{ status: 'sent', ...piece.subject, ...(outcome.ok ? outcome.data : {}) }],
-	};
+	});
 }
 
-function readDispatchResponse(response: { body: IDataObject }, request: PlannedRequest): Map<Piece, PieceOutcome> {
+function readDispatchResponse(response: { body: IDataObject }, request: PlannedRequest<Dispatch, Recipient>): Map<Piece<Dispatch, Recipient>, PieceOutcome> {
 	const { dispatch_id: dispatchId, notice } = response.body;
 	const data: IDataObject = { dispatch_id: dispatchId };
 	if (typeof notice === 'string') {

@@ -8,7 +8,7 @@ const TRANSLATION_ERRORS: Record<string, { meaning: string; fix: string }> = {
 	},
 	INVALID_LOCALE_ID: {
 		meaning: "the locale is not one this message's translation has",
-		fix: 'Use a locale the message has been translated into, or (for a campaign) leave Locale ID empty to get them all.',
+		fix: 'Use a locale the message has been translated into.',
 	},
 	INVALID_MESSAGE_VARIATION_ID: {
 		meaning: 'the message variation ID is incorrect',

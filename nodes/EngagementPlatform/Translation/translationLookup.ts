@@ -2,10 +2,13 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { ItemReader } from '../shared/engine/itemReader';
 import { ItemInputError } from '../shared/engine/itemInputError';
-import type { OperationSpec, Piece, PieceOutcome, PlannedRequest } from '../shared/engine/operation';
+import type { Endpoint, OperationSpec, Piece, PieceOutcome } from '../shared/engine/operation';
+import { declareOperation } from '../shared/engine/operation';
 import { settleRemaining } from '../shared/engine/outcomes';
 import { responseError } from '../shared/engine/platformErrors';
-import { fixedPackingSettings } from '../shared/fields/requestOptions';
+import type { RequestShape } from '../shared/engine/requestShape';
+import { requestOptionSettings } from '../shared/fields/requestOptions';
+import type { RateLimitGroup } from '../shared/limits/rateLimits';
 import { UUID } from '../shared/schemas/identifiers';
 import { translationErrorOf } from './translationErrors';
 
@@ -18,25 +21,45 @@ export interface LookupParameter {
 	required: boolean;
 }
 
+/** A translation kept only when its locale's name is the one asked for, where the endpoint cannot filter. */
+export interface LocaleFilter {
+	field: string;
+	label: string;
+}
+
 interface LookupEndpoint {
 	path: string;
 	permission: string;
-	rateLimitGroup: string;
+	rateLimit: RateLimitGroup;
 	parameters: LookupParameter[];
+	localeFilter?: LocaleFilter;
 }
+
+/** The query a request asks; items asking the same share it. */
+type Lookup = IDataObject;
+/** The locale an item keeps, when it asks for one the query cannot name. */
+interface Asked {
+	localeName?: string;
+}
+
+const LOOKUP_SHAPE: RequestShape<Lookup, Asked> = {
+	slots: { lookup: { form: 'shared', max: Number.POSITIVE_INFINITY } },
+	groupKey: (query) => JSON.stringify(query),
+	groupQuery: (query) => query,
+};
 
 /**
  * A GET of one message's translations, as a declaration. Items asking for the same
  * translations share one request; each item gets one output item per translation.
  */
-export function translationLookup({ path, permission, rateLimitGroup, parameters }: LookupEndpoint): OperationSpec {
-	const endpoint = { method: 'GET' as const, path, rateLimitGroup, permission, credentialType: 'engagementPlatformApi' as const };
-	return {
+export function translationLookup({ path, permission, rateLimit, parameters, localeFilter }: LookupEndpoint): OperationSpec {
+	const endpoint: Endpoint<Lookup, Asked> = { method: 'GET', path, rateLimit, permission, credentialType: 'engagementPlatformApi' };
+	return declareOperation<Lookup, Asked>({
 		endpoint,
 		// A lookup is one GET whatever the number of items asking for it.
-		settings: fixedPackingSettings({ perSlot: Number.POSITIVE_INFINITY }),
-		readItem: (item) => [readLookup(item, parameters)],
-		queryFor: (request) => firstPiece(request).payload,
+		shape: LOOKUP_SHAPE,
+		settings: requestOptionSettings,
+		readItem: (item) => [readLookup(item, parameters, localeFilter)],
 		isSafeToResend: () => true,
 		readResponse: (response, request) => {
 			const translations = Array.isArray(response.body.translations) ? (response.body.translations as IDataObject[]) : [];
@@ -53,15 +76,17 @@ export function translationLookup({ path, permission, rateLimitGroup, parameters
 			return settleRemaining(request, outcome);
 		},
 		itemResult: (_, [{ piece, outcome }]) => {
-			const translations = (outcome.ok ? (outcome.data?.translations as IDataObject[] | undefined) : undefined) ?? [];
-			// An item always gets a result: a message without translations says so.
+			const all = (outcome.ok ? (outcome.data?.translations as IDataObject[] | undefined) : undefined) ?? [];
+			const asked = piece.payload.localeName?.toLowerCase();
+			const translations = asked === undefined ? all : all.filter(({ locale }) => String((locale as IDataObject | undefined)?.name).toLowerCase() === asked);
+			// An item always gets a result: a message without translations (in the locale asked) says so.
 			if (translations.length === 0) return [{ ...piece.subject, translations: [] }];
 			return translations.map(({ locale, translation_map }) => ({ ...piece.subject, locale, translation_map }));
 		},
-	};
+	});
 }
 
-function readLookup(item: ItemReader, parameters: LookupParameter[]): Piece {
+function readLookup(item: ItemReader, parameters: LookupParameter[], localeFilter: LocaleFilter | undefined): Piece<Lookup, Asked> {
 	const query: IDataObject = {};
 	for (const { name, field, label, uuid, required } of parameters) {
 		const value = required ? item.string(field, label) : item.optionalString(field, label);
@@ -71,9 +96,10 @@ function readLookup(item: ItemReader, parameters: LookupParameter[]): Piece {
 		}
 		query[name] = value;
 	}
-	return { itemIndex: item.itemIndex, slot: 'lookup', groupKey: JSON.stringify(query), payload: query, subject: query };
-}
-
-function firstPiece(request: PlannedRequest): Piece {
-	return request.slots.get('lookup')![0];
+	const localeName = localeFilter && item.optionalString(localeFilter.field, localeFilter.label);
+	if (localeName !== undefined && UUID.test(localeName)) {
+		throw new ItemInputError(localeFilter!.label, `"${localeName}" is a locale ID; this endpoint is asked by locale name`, 'Give the locale name the multi-language settings show, e.g. de-DE.');
+	}
+	const subject = localeName === undefined ? query : { ...query, locale_name: localeName };
+	return { itemIndex: item.itemIndex, slot: 'lookup', group: query, payload: { localeName }, subject };
 }

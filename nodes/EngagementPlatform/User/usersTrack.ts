@@ -1,17 +1,43 @@
 import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { ItemInputError } from '../shared/engine/itemInputError';
 import type { ItemReader } from '../shared/engine/itemReader';
 import type { OperationSpec, Piece, PieceOutcome, PlannedRequest, RunSettings } from '../shared/engine/operation';
+import { declareOperation } from '../shared/engine/operation';
 import { settleRemaining } from '../shared/engine/outcomes';
+import type { RequestShape } from '../shared/engine/requestShape';
 import { optionsCollection, readRequestOptions } from '../shared/fields/requestOptions';
+import type { IdentifierKind } from '../shared/fields/userIdentifier';
+import { identifierKindOf, identifierLabels, readUserIdentifier } from '../shared/fields/userIdentifier';
+import { PER_REQUEST } from '../shared/limits/requestLimits';
 import type { UserIdentifier } from '../shared/schemas/identifiers';
 
 /** What the update, event and purchase operations share: one endpoint, one way to pack and answer. */
 
 export type TrackSlot = 'attributes' | 'events' | 'purchases';
 
-const MAX_PER_ARRAY = 75;
-const MAX_COMBINED = 50;
+const MAX_PER_ARRAY = PER_REQUEST.trackObjectsPerArray;
+
+/** The three arrays of the body, each up to its per-request limit. */
+const TRACK_SHAPE: RequestShape = {
+	slots: {
+		attributes: { form: 'list', field: 'attributes', max: MAX_PER_ARRAY },
+		events: { form: 'list', field: 'events', max: MAX_PER_ARRAY },
+		purchases: { form: 'list', field: 'purchases', max: MAX_PER_ARRAY },
+	},
+};
+
+const OBJECTS: Readonly<Record<TrackSlot, string>> = { attributes: 'attribute objects', events: 'event objects', purchases: 'purchase objects' };
+
+/**
+ * The identifiers each object takes (spec, Resources): "which ones each operation accepts is
+ * stated per endpoint". An event takes any of five; a purchase or attribute object fewer.
+ */
+export const TRACK_IDENTIFIERS: Readonly<Record<TrackSlot, readonly IdentifierKind[]>> = {
+	attributes: ['external_id', 'user_alias', 'email', 'phone'],
+	events: ['external_id', 'user_alias', 'email', 'phone', 'service_id'],
+	purchases: ['external_id', 'user_alias', 'email'],
+};
 
 /** The Options of the /users/track operations: how objects are packed and resent, then the request options. */
 export const trackOptions = (show: IDisplayOptions['show']): INodeProperties =>
@@ -46,9 +72,9 @@ function readTrackSettings(context: IExecuteFunctions): RunSettings {
 	const options = context.getNodeParameter('options', 0, {}) as IDataObject;
 	const batchSize = Math.min(MAX_PER_ARRAY, Math.max(1, Math.floor(Number(options.batchSize ?? MAX_PER_ARRAY))));
 	return {
-		packing: {
+		lowered: {
 			perSlot: batchSize,
-			perRequest: options.combinedLimit === true ? Math.min(MAX_COMBINED, batchSize) : undefined,
+			total: options.combinedLimit === true ? Math.min(PER_REQUEST.trackCombinedObjects, batchSize) : undefined,
 		},
 		resendUnsafe: options.resendEvents === true,
 		...readRequestOptions(options),
@@ -61,26 +87,38 @@ function readTrackSettings(context: IExecuteFunctions): RunSettings {
  * object costs about 250 bytes per item, which a 100,000-item run holds until it is answered.
  */
 export function trackPiece(itemIndex: number, slot: TrackSlot, identifier: UserIdentifier, object: object): Piece {
-	return { itemIndex, slot, groupKey: '', payload: Object.assign(object, identifier) as IDataObject, subject: identifier };
+	refuseUntakenIdentifier(identifierKindOf(identifier), slot);
+	return { itemIndex, slot, group: undefined, payload: Object.assign(object, identifier) as IDataObject, subject: identifier };
+}
+
+/** The item's identifier, once its kind is one the slot's objects take (a workflow may hold a kind the field no longer offers). */
+export function readTrackIdentifier(item: ItemReader, slot: TrackSlot): UserIdentifier {
+	refuseUntakenIdentifier(item.raw('identifyBy', 'external_id') as IdentifierKind, slot);
+	return readUserIdentifier(item);
+}
+
+function refuseUntakenIdentifier(kind: IdentifierKind, slot: TrackSlot): void {
+	if (TRACK_IDENTIFIERS[slot].includes(kind)) return;
+	throw new ItemInputError(
+		'Identify User By',
+		`is ${identifierLabels([kind])}, but ${OBJECTS[slot]} take only ${identifierLabels(TRACK_IDENTIFIERS[slot])}`,
+		'Identify the user by one of those, or send this data with an operation whose objects take this identifier.',
+	);
 }
 
 /** /users/track as a declaration; each operation only says how one item becomes objects. */
 export function usersTrackOperation(readItem: (item: ItemReader) => Piece[]): OperationSpec {
-	return {
+	return declareOperation({
 		endpoint: {
 			method: 'POST',
 			path: '/users/track',
-			rateLimitGroup: 'users.track',
+			rateLimit: 'users.track',
 			permission: 'users.track',
 			credentialType: 'engagementPlatformApi',
 		},
+		shape: TRACK_SHAPE,
 		settings: readTrackSettings,
 		readItem,
-		buildBody(request) {
-			const body: IDataObject = {};
-			for (const [slot, pieces] of request.slots) body[slot] = pieces.map((piece) => piece.payload);
-			return body;
-		},
 		// Setting the same attributes twice leaves the same profile; events and purchases would be stored twice.
 		isSafeToResend: (request) => request.slots.size === 1 && request.slots.has('attributes'),
 		readResponse: readTrackResponse,
@@ -89,7 +127,7 @@ export function usersTrackOperation(readItem: (item: ItemReader) => Piece[]): Op
 			for (const { piece } of pieces) result[piece.slot] = ((result[piece.slot] as number | undefined) ?? 0) + 1;
 			return [result];
 		},
-	};
+	});
 }
 
 /**

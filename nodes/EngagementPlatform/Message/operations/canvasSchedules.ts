@@ -2,12 +2,12 @@ import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-wor
 
 import { ItemInputError } from '../../shared/engine/itemInputError';
 import type { OperationSpec, Piece } from '../../shared/engine/operation';
-import { ownRequestPiece, onlyPiece } from '../../shared/engine/ownRequests';
-import { refuseRepeatedKeys } from '../../shared/engine/repeatedKeys';
+import { declareOperation } from '../../shared/engine/operation';
 import { settleRemaining } from '../../shared/engine/outcomes';
-import { fixedPackingSettings, optionsCollection } from '../../shared/fields/requestOptions';
+import { refuseRepeatedKeys } from '../../shared/engine/repeatedKeys';
+import { optionsCollection, requestOptionSettings } from '../../shared/fields/requestOptions';
 import { parseOrThrow } from '../../shared/schemas/parse';
-import { platformTime } from '../../shared/schemas/time';
+import { isoTime } from '../../shared/schemas/time';
 
 /** Update and delete of a scheduled API-triggered canvas: one request per item. */
 
@@ -41,7 +41,7 @@ export const updateDescription: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		required: true,
-		hint: 'ISO 8601, e.g. 2026-12-01T09:00:00Z. The new schedule replaces the old one whole; changes near send time are best-effort.',
+		hint: 'ISO 8601, e.g. 2026-12-01T09:00:00Z (other datetimes are sent converted to it). The new schedule replaces the old one whole; changes near send time are best-effort.',
 		displayOptions: { show: updateShow },
 	},
 	{
@@ -64,26 +64,28 @@ function scheduleOperation(
 	status: string,
 	safeToResend: boolean,
 ): OperationSpec {
-	return {
-		endpoint: { method: 'POST', path, rateLimitGroup: 'canvas.schedule', permission, credentialType: 'engagementPlatformApi' },
-		settings: fixedPackingSettings({ perSlot: 1 }),
+	return declareOperation<undefined, IDataObject>({
+		endpoint: { method: 'POST', path, rateLimit: 'canvas.schedule', permission, credentialType: 'engagementPlatformApi' },
+		// The body is one item's: one schedule per request.
+		shape: { slots: { schedule: { form: 'fields', max: 1 } } },
+		settings: requestOptionSettings,
 		readItem(item) {
 			const body = { canvas_id: item.string('canvasId', 'Canvas ID'), schedule_id: item.string('scheduleId', 'Schedule ID'), ...readBody(item) };
-			return [ownRequestPiece(item.itemIndex, body, { canvas_id: body.canvas_id, schedule_id: body.schedule_id })];
+			const subject = { canvas_id: body.canvas_id, schedule_id: body.schedule_id };
+			return [{ itemIndex: item.itemIndex, slot: 'schedule', group: undefined, payload: body, subject }];
 		},
 		checkAcrossItems: oneItemPerSchedule,
-		buildBody: (request) => onlyPiece(request).payload,
 		isSafeToResend: () => safeToResend,
 		readResponse: (_, request) => settleRemaining(request, { ok: true }),
 		itemResult: (_, [{ piece }]) => [{ status, ...piece.subject }],
-	};
+	});
 }
 
 export const updateOperation = scheduleOperation(
 	'/canvas/trigger/schedule/update',
 	'canvas.trigger.schedule.update',
 	(item) => {
-		const body: IDataObject = { schedule: { time: parseOrThrow(platformTime, item.raw('time'), 'Send Time'), in_local_time: item.boolean('inLocalTime') } };
+		const body: IDataObject = { schedule: { time: parseOrThrow(isoTime, item.raw('time'), 'Send Time'), in_local_time: item.boolean('inLocalTime') } };
 		const properties = item.jsonObject('triggerProperties', 'Trigger Properties');
 		if (properties && Object.keys(properties).length > 0) body.trigger_properties = properties;
 		return body;
@@ -105,10 +107,10 @@ export const deleteOperation = scheduleOperation(
  * One schedule changed by two items of a run: two deletes meet 404 for the second, two updates
  * race and the later item could lose (each replaces the schedule whole).
  */
-function oneItemPerSchedule(pieces: Piece[]): Map<number, ItemInputError> {
+function oneItemPerSchedule(pieces: Array<Piece<undefined>>): Map<number, ItemInputError> {
 	return refuseRepeatedKeys(
 		pieces,
-		(piece) => JSON.stringify([piece.subject?.canvas_id, piece.subject?.schedule_id]),
-		(key, first) => new ItemInputError('Schedule ID', `"${String(JSON.parse(key)[1])}" of this canvas is also given by item ${first}`, 'Merge the two items into one, or remove one.'),
+		(piece) => JSON.stringify([piece.payload.canvas_id, piece.payload.schedule_id]),
+		(piece, first) => new ItemInputError('Schedule ID', `"${String(piece.payload.schedule_id)}" of this canvas is also given by item ${first}`, 'Merge the two items into one, or remove one.'),
 	);
 }

@@ -4,7 +4,8 @@ import { ItemInputError } from '../../shared/engine/itemInputError';
 import { optionsCollection } from '../../shared/fields/requestOptions';
 import { channelMessages, CHANNEL_KEYS } from '../../shared/schemas/channelMessages';
 import { parseOrThrow } from '../../shared/schemas/parse';
-import { dispatchOperation, dispatchPiece } from '../dispatch';
+import { PER_REQUEST } from '../../shared/limits/requestLimits';
+import { dispatchOperation, dispatchPiece, dispatchShape } from '../dispatch';
 import { audienceField, readAudience } from '../recipientFields';
 
 export const option: INodePropertyOptions = {
@@ -88,8 +89,15 @@ export const description: INodeProperties[] = [
 	optionsCollection(show),
 ];
 
+const max = PER_REQUEST.messagingRecipients;
+
 export const operation = dispatchOperation(
-	{ method: 'POST', path: '/messages/send', rateLimitGroup: 'messaging.external_ids', permission: 'messages.send', credentialType: 'engagementPlatformApi' },
+	{ method: 'POST', path: '/messages/send', permission: 'messages.send', credentialType: 'engagementPlatformApi' },
+	// External user IDs and aliases share a request; 50 recipients of the two together.
+	dispatchShape({
+		external_user_ids: { form: 'list', field: 'external_user_ids', max },
+		user_aliases: { form: 'list', field: 'user_aliases', max },
+	}),
 	(item) => {
 		const request: IDataObject = { messages: parseOrThrow(channelMessages, item.jsonObject('messages', 'Messages'), 'Messages') as IDataObject };
 		const segmentId = item.optionalString('segmentId', 'Segment ID');
@@ -102,7 +110,7 @@ export const operation = dispatchOperation(
 			if (!segmentId && !audience) {
 				throw new ItemInputError('Segment ID', 'or an audience is needed for a broadcast', 'Give a segment ID or an audience, or send to the user of each item.');
 			}
-			return [dispatchPiece(item.itemIndex, 'broadcast', { request }, { broadcast: true })];
+			return [dispatchPiece(item.itemIndex, request, undefined, { broadcast: true })];
 		}
 		const slot = item.raw('userBy', 'external_user_ids') as string;
 		const recipient =
@@ -110,6 +118,6 @@ export const operation = dispatchOperation(
 				? { alias_name: item.string('aliasName', 'Alias Name'), alias_label: item.string('aliasLabel', 'Alias Label') }
 				: item.string('externalUserId', 'External User ID');
 		const subject = slot === 'user_aliases' ? { user_alias: recipient } : { external_user_id: recipient };
-		return [dispatchPiece(item.itemIndex, slot, { request, recipient }, subject as IDataObject)];
+		return [dispatchPiece(item.itemIndex, request, { slot, value: recipient }, subject as IDataObject)];
 	},
 );

@@ -3,13 +3,15 @@ import { createHash } from 'node:crypto';
 import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { ItemInputError } from '../../shared/engine/itemInputError';
-import type { OperationSpec } from '../../shared/engine/operation';
-import { onlyPiece, ownRequestPiece } from '../../shared/engine/ownRequests';
+import { declareOperation } from '../../shared/engine/operation';
+import { onlyPiece } from '../../shared/engine/ownRequests';
+import type { RequestShape } from '../../shared/engine/requestShape';
 import { keyValueOrJsonFields, readKeyValueOrJson } from '../../shared/fields/keyValueOrJson';
-import { fixedPackingSettings, optionsCollection } from '../../shared/fields/requestOptions';
+import { readPathSegment } from '../../shared/fields/pathSegment';
+import { optionsCollection, requestOptionSettings } from '../../shared/fields/requestOptions';
+import { PER_REQUEST } from '../../shared/limits/requestLimits';
 import { parseOrThrow } from '../../shared/schemas/parse';
 import { trackAttributes } from '../../shared/schemas/trackObjects';
-import { readPathSegment } from '../../shared/fields/pathSegment';
 
 export const option: INodePropertyOptions = {
 	name: 'Send Transactional Email',
@@ -51,16 +53,27 @@ export const description: INodeProperties[] = [
 	optionsCollection(show),
 ];
 
-export const operation: OperationSpec = {
+interface TransactionalCampaign {
+	campaign_id: string;
+}
+
+const TRANSACTIONAL_SHAPE: RequestShape<TransactionalCampaign> = {
+	// "Exactly one user per request": the body is one item's send; requests run in parallel within the options' limit.
+	slots: { send: { form: 'fields', max: PER_REQUEST.transactionalRecipients } },
+	groupKey: (group) => group.campaign_id,
+	pathParams: (group) => ({ campaign_id: group.campaign_id }),
+};
+
+export const operation = declareOperation<TransactionalCampaign, IDataObject>({
 	endpoint: {
 		method: 'POST',
 		path: '/transactional/v1/campaigns/{campaign_id}/send',
-		rateLimitGroup: 'transactional',
+		rateLimit: 'transactional',
 		permission: 'transactional.send',
 		credentialType: 'engagementPlatformApi',
 	},
-	// The API is one recipient per request; requests run in parallel within the options' limit.
-	settings: fixedPackingSettings({ perSlot: 1 }),
+	shape: TRANSACTIONAL_SHAPE,
+	settings: requestOptionSettings,
 	readItem(item) {
 		const campaignId = readPathSegment(item, 'campaignId', 'Campaign ID');
 		const recipient: IDataObject =
@@ -78,16 +91,15 @@ export const operation: OperationSpec = {
 		const body: IDataObject = { external_send_id: given ?? derivedSendId(item.context.getExecutionId(), item.context.getNode().id, item.itemIndex), recipient };
 		const properties = readKeyValueOrJson(item, 'triggerProperties', 'Trigger Properties');
 		if (properties) body.trigger_properties = properties;
-		return [ownRequestPiece(item.itemIndex, { campaignId, body }, { ...subject, external_send_id: body.external_send_id })];
+		const group = { campaign_id: campaignId };
+		return [{ itemIndex: item.itemIndex, slot: 'send', group, payload: body, subject: { ...subject, external_send_id: body.external_send_id } }];
 	},
-	pathFor: (request) => `/transactional/v1/campaigns/${encodeURIComponent(String(onlyPiece(request).payload.campaignId))}/send`,
-	buildBody: (request) => onlyPiece(request).payload.body as IDataObject,
 	// The external_send_id makes the platform send once however often the request arrives.
 	isSafeToResend: () => true,
 	readResponse: (response, request) =>
 		new Map([[onlyPiece(request), { ok: true, data: { dispatch_id: response.body.dispatch_id, send_status: response.body.status, metadata: response.body.metadata } }]]),
 	itemResult: (_, [{ piece, outcome }]) => [{ status: 'sent', ...piece.subject, ...(outcome.ok ? outcome.data : {}) }],
-};
+});
 
 /** Stable for one execution, node and item, so the engine's retries and n8n's resumes reuse it. */
 function derivedSendId(executionId: string, nodeId: string, itemIndex: number): string {

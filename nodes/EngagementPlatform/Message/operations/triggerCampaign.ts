@@ -2,7 +2,8 @@ import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-wor
 
 import { ItemInputError } from '../../shared/engine/itemInputError';
 import { optionsCollection } from '../../shared/fields/requestOptions';
-import { dispatchOperation, dispatchPiece } from '../dispatch';
+import { PER_REQUEST } from '../../shared/limits/requestLimits';
+import { dispatchOperation, dispatchPiece, dispatchShape } from '../dispatch';
 import { audienceField, readAudience, readRecipient, recipientFields } from '../recipientFields';
 
 export const option: INodePropertyOptions = {
@@ -66,7 +67,8 @@ export const description: INodeProperties[] = [
 ];
 
 export const operation = dispatchOperation(
-	{ method: 'POST', path: '/campaigns/trigger/send', rateLimitGroup: 'messaging.external_ids', permission: 'campaigns.trigger.send', credentialType: 'engagementPlatformApi' },
+	{ method: 'POST', path: '/campaigns/trigger/send', permission: 'campaigns.trigger.send', credentialType: 'engagementPlatformApi' },
+	dispatchShape({ recipients: { form: 'list', field: 'recipients', max: PER_REQUEST.messagingRecipients } }),
 	(item) => {
 		const additional = item.collection('additionalFields');
 		const request: IDataObject = { campaign_id: item.string('campaignId', 'Campaign ID') };
@@ -83,6 +85,6 @@ export const operation = dispatchOperation(
 		const audience = readAudience(item);
 		if (audience) request.audience = audience;
 		const { recipient, subject } = readRecipient(item, 'trigger_properties', 'Trigger Properties');
-		return [dispatchPiece(item.itemIndex, 'recipients', { request, recipient }, { campaign_id: request.campaign_id, ...subject })];
+		return [dispatchPiece(item.itemIndex, request, recipient && { slot: 'recipients', value: recipient }, { campaign_id: request.campaign_id, ...subject })];
 	},
 );

@@ -2,7 +2,8 @@ import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-wor
 
 import { ItemInputError } from '../../shared/engine/itemInputError';
 import { optionsCollection } from '../../shared/fields/requestOptions';
-import { dispatchOperation, dispatchPiece } from '../dispatch';
+import { PER_REQUEST } from '../../shared/limits/requestLimits';
+import { dispatchOperation, dispatchPiece, dispatchShape } from '../dispatch';
 import { audienceField, readAudience, readRecipient, recipientFields } from '../recipientFields';
 
 export const option: INodePropertyOptions = {
@@ -31,7 +32,8 @@ export const description: INodeProperties[] = [
 ];
 
 export const operation = dispatchOperation(
-	{ method: 'POST', path: '/canvas/trigger/send', rateLimitGroup: 'messaging.external_ids', permission: 'canvas.trigger.send', credentialType: 'engagementPlatformApi' },
+	{ method: 'POST', path: '/canvas/trigger/send', permission: 'canvas.trigger.send', credentialType: 'engagementPlatformApi' },
+	dispatchShape({ recipients: { form: 'list', field: 'recipients', max: PER_REQUEST.messagingRecipients } }),
 	(item) => {
 		const request: IDataObject = { canvas_id: item.string('canvasId', 'Canvas ID') };
 		const shared = item.jsonObject('canvasEntryProperties', 'Shared Canvas Entry Properties');
@@ -40,7 +42,7 @@ export const operation = dispatchOperation(
 		if (audience) request.audience = audience;
 		const { recipient, subject } = readRecipient(item, 'canvas_entry_properties', 'Canvas Entry Properties');
 		if (recipient?.canvas_entry_properties) withinLimit(recipient.canvas_entry_properties as IDataObject, 'Canvas Entry Properties');
-		return [dispatchPiece(item.itemIndex, 'recipients', { request, recipient }, { canvas_id: request.canvas_id, ...subject })];
+		return [dispatchPiece(item.itemIndex, request, recipient && { slot: 'recipients', value: recipient }, { canvas_id: request.canvas_id, ...subject })];
 	},
 );
 

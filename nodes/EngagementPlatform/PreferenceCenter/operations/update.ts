@@ -2,10 +2,11 @@ import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-wor
 
 import { ItemInputError } from '../../shared/engine/itemInputError';
 import type { ItemReader } from '../../shared/engine/itemReader';
-import type { OperationSpec, Piece } from '../../shared/engine/operation';
-import { onlyPiece, ownRequestPiece } from '../../shared/engine/ownRequests';
+import type { Piece } from '../../shared/engine/operation';
+import { declareOperation } from '../../shared/engine/operation';
+import { onlyPiece } from '../../shared/engine/ownRequests';
 import { refuseRepeatedKeys } from '../../shared/engine/repeatedKeys';
-import { fixedPackingSettings, optionsCollection } from '../../shared/fields/requestOptions';
+import { optionsCollection, requestOptionSettings } from '../../shared/fields/requestOptions';
 import { linkTagsField, readLinkTags } from './linkTags';
 import { readPathSegment } from '../../shared/fields/pathSegment';
 
@@ -67,7 +68,12 @@ export const description: INodeProperties[] = [
 	optionsCollection(show),
 ];
 
-export const operation: OperationSpec = {
+/** The preference center a request updates: the path's. */
+interface PreferenceCenter {
+	preference_center_id: string;
+}
+
+export const operation = declareOperation<PreferenceCenter, IDataObject>({
 	// PUT, as the endpoint's heading says: it names the resource in the path and replaces the
 	// fields given, so a resend changes nothing more. The spec's sample writes POST, so a 405
 	// to PUT switches the run to POST (see MethodChoice).
@@ -75,16 +81,19 @@ export const operation: OperationSpec = {
 		method: 'PUT',
 		fallbackMethod: 'POST',
 		path: '/preference_center/v1/{preferenceCenterExternalID}',
-		rateLimitGroup: 'preference_center',
+		rateLimit: 'preference_center',
 		permission: 'preference_center.update',
 		credentialType: 'engagementPlatformApi',
 	},
 	// One preference center per request, at the spec's 10 per minute: the pacer waits (and logs the wait).
-	settings: fixedPackingSettings({ perSlot: 1 }),
+	shape: {
+		slots: { fields: { form: 'fields', max: 1 } },
+		groupKey: (group) => group.preference_center_id,
+		pathParams: (group) => ({ preferenceCenterExternalID: group.preference_center_id }),
+	},
+	settings: requestOptionSettings,
 	readItem: (item) => [readUpdate(item)],
 	checkAcrossItems: onePerPreferenceCenter,
-	pathFor: (request) => `/preference_center/v1/${encodeURIComponent(String(onlyPiece(request).subject?.preference_center_id))}`,
-	buildBody: (request) => onlyPiece(request).payload,
 	isSafeToResend: () => true,
 	readResponse: (response, request) =>
 		new Map([
@@ -101,9 +110,9 @@ export const operation: OperationSpec = {
 			],
 		]),
 	itemResult: (_, [{ piece, outcome }]) => [{ status: 'updated', ...piece.subject, ...(outcome.ok ? outcome.data : {}) }],
-};
+});
 
-function readUpdate(item: ItemReader): Piece {
+function readUpdate(item: ItemReader): Piece<PreferenceCenter> {
 	const id = readPathSegment(item, 'preferenceCenterId', 'Preference Center ID');
 	const fields = item.collection('updateFields');
 	const body: IDataObject = {};
@@ -123,14 +132,15 @@ function readUpdate(item: ItemReader): Piece {
 	if (Object.keys(body).length === 0) {
 		throw new ItemInputError('Update Fields', 'is empty, so there is nothing to update', 'Add at least one field under "Update Fields".');
 	}
-	return ownRequestPiece(item.itemIndex, body, { preference_center_id: id });
+	return { itemIndex: item.itemIndex, slot: 'fields', group: { preference_center_id: id }, payload: body, subject: { preference_center_id: id } };
 }
 
 /** Two updates of one preference center in one run would race; the later item could lose. */
-function onePerPreferenceCenter(pieces: Piece[]): Map<number, ItemInputError> {
+function onePerPreferenceCenter(pieces: Array<Piece<PreferenceCenter>>): Map<number, ItemInputError> {
 	return refuseRepeatedKeys(
 		pieces,
-		(piece) => String(piece.subject?.preference_center_id),
-		(id, first) => new ItemInputError('Preference Center ID', `"${id}" is also updated by item ${first}, and the two updates would race`, 'Merge the two items into one.'),
+		(piece) => piece.group.preference_center_id,
+		(piece, first) =>
+			new ItemInputError('Preference Center ID', `"${piece.group.preference_center_id}" is also updated by item ${first}, and the two updates would race`, 'Merge the two items into one.'),
 	);
 }

@@ -1,9 +1,11 @@
 import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import type { OperationSpec } from '../../shared/engine/operation';
+import { declareOperation } from '../../shared/engine/operation';
 import { settleRemaining } from '../../shared/engine/outcomes';
-import { fixedPackingSettings, optionsCollection } from '../../shared/fields/requestOptions';
-import { readUserIdentifier, userIdentifierFields } from '../../shared/fields/userIdentifier';
+import type { RequestShape } from '../../shared/engine/requestShape';
+import { optionsCollection, requestOptionSettings } from '../../shared/fields/requestOptions';
+import { identifierKindOf, readUserIdentifier, userIdentifierFields } from '../../shared/fields/userIdentifier';
+import { PER_REQUEST } from '../../shared/limits/requestLimits';
 
 export const option: INodePropertyOptions = {
 	name: 'Set Group State',
@@ -15,7 +17,38 @@ export const option: INodePropertyOptions = {
 const show = { operation: ['setGroupState'] };
 
 /** Each element of the request carries one kind of ID; its field name in the body. */
-const IDS_FIELD: Record<string, string> = { external_id: 'external_ids', email: 'emails', phone: 'phones' };
+const IDS_FIELD: Record<string, IdsField> = { external_id: 'external_ids', email: 'emails', phone: 'phones' };
+type IdsField = 'external_ids' | 'emails' | 'phones';
+
+/** One user's ID and the element it belongs in: one group, one state and one kind of ID (emails and phones never share one). */
+interface GroupStateChange {
+	subscription_group_id: string;
+	subscription_state: string;
+	idsField: IdsField;
+	id: string;
+}
+
+const SUBSCRIPTION_SHAPE: RequestShape<undefined, GroupStateChange> = {
+	slots: {
+		subscription_groups: {
+			form: 'elements',
+			field: 'subscription_groups',
+			max: PER_REQUEST.subscriptionUsersPerCall,
+			elements: {
+				max: PER_REQUEST.subscriptionIdsPerElement,
+				kindOf: ({ subscription_group_id, subscription_state, idsField, id }) => ({
+					key: `${subscription_group_id} ${subscription_state} ${idsField}`,
+					fields: { subscription_group_id, subscription_state },
+					listField: idsField,
+					value: id,
+				}),
+			},
+		},
+	},
+	// "Set subscription-group state for up to 50 users per call": elements of several groups and
+	// states share a request while their IDs add up to 50 or fewer.
+	total: PER_REQUEST.subscriptionUsersPerCall,
+};
 
 export const description: INodeProperties[] = [
 	{
@@ -43,42 +76,33 @@ export const description: INodeProperties[] = [
 	optionsCollection(show),
 ];
 
-export const operation: OperationSpec = {
+export const operation = declareOperation<undefined, GroupStateChange>({
 	endpoint: {
 		method: 'POST',
 		path: '/v2/subscription/status/set',
-		rateLimitGroup: 'subscription.status.set',
+		rateLimit: 'subscription.status.set',
 		permission: 'subscription.status.set',
 		credentialType: 'engagementPlatformApi',
 	},
-	// 50 IDs per element (the spec); elements of several groups and states share a request. The
-	// spec sets no limit on elements per request: 50 keeps a request near 100 KB at most.
-	settings: fixedPackingSettings({ perSlot: 50, slotsPerRequest: 50, repeatSlots: true }),
+	shape: SUBSCRIPTION_SHAPE,
+	settings: requestOptionSettings,
 	readItem(item) {
 		const subscription_group_id = item.string('subscriptionGroupId', 'Subscription Group ID');
 		const subscription_state = item.raw('subscriptionState', 'subscribed') as string;
 		const identifier = readUserIdentifier(item);
-		const [kind, id] = Object.entries(identifier)[0] as [string, string];
-		// An element holds one group, one state and one kind of ID: emails and phones never share one.
-		const slot = JSON.stringify([subscription_group_id, subscription_state, IDS_FIELD[kind]]);
+		const id = Object.values(identifier)[0] as string;
 		return [
 			{
 				itemIndex: item.itemIndex,
-				slot,
-				groupKey: '',
-				payload: { id },
+				slot: 'subscription_groups',
+				group: undefined,
+				payload: { subscription_group_id, subscription_state, idsField: IDS_FIELD[identifierKindOf(identifier)], id },
 				subject: { subscription_group_id, subscription_state, ...(identifier as IDataObject) },
 			},
 		];
 	},
-	buildBody: (request) => ({
-		subscription_groups: [...request.slots.values()].map((pieces) => {
-			const [subscription_group_id, subscription_state, idsField] = JSON.parse(pieces[0].slot) as string[];
-			return { subscription_group_id, subscription_state, [idsField]: pieces.map((piece) => piece.payload.id) };
-		}),
-	}),
 	// Setting the same state twice leaves the same state.
 	isSafeToResend: () => true,
 	readResponse: (_, request) => settleRemaining(request, { ok: true }),
 	itemResult: (_, [{ piece }]) => [{ status: 'set', ...piece.subject }],
-};
+});

@@ -25,11 +25,12 @@ export const description: INodeProperties[] = [
 		displayOptions: { show },
 	},
 	{
-		displayName: 'Locale ID',
-		name: 'localeId',
+		displayName: 'Locale Name',
+		name: 'localeName',
 		type: 'string',
 		default: '',
-		description: 'Only this locale (a UUID from the multi-language settings); empty gets every translation',
+		placeholder: 'e.g. de-DE',
+		description: 'Only the translation of this locale, by its name in the multi-language settings; empty gets every translation',
 		displayOptions: { show },
 	},
 	optionsCollection(show),
@@ -40,11 +41,13 @@ export const description: INodeProperties[] = [
 export const operation = translationLookup({
 	path: '/campaigns/translations',
 	permission: 'campaigns.translations.get',
-	rateLimitGroup: 'translations.campaigns',
+	rateLimit: 'translations.campaigns',
 	parameters: [
 		// Campaign IDs are API identifiers of the platform's own format (not necessarily UUIDs).
 		{ name: 'campaign_id', field: 'campaignId', label: 'Campaign ID', uuid: false, required: true },
 		{ name: 'message_variation_id', field: 'messageVariationId', label: 'Message Variation ID', uuid: true, required: true },
-		{ name: 'locale_id', field: 'localeId', label: 'Locale ID', uuid: true, required: false },
 	],
+	// locale_id is not a parameter of this endpoint (the canvas endpoint's alone): every translation is
+	// asked for, and the item keeps its locale's, matched by the name each translation carries.
+	localeFilter: { field: 'localeName', label: 'Locale Name' },
 });

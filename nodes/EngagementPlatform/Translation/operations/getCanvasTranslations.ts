@@ -34,7 +34,7 @@ export const description: INodeProperties[] = [
 export const operation = translationLookup({
 	path: '/canvas/translations',
 	permission: 'canvas.translations.get',
-	rateLimitGroup: 'translations.canvas',
+	rateLimit: 'translations.canvas',
 	parameters: [
 		{ name: 'step_id', field: 'stepId', label: 'Step ID', uuid: true, required: true },
 		{ name: 'message_variation_id', field: 'messageVariationId', label: 'Message Variation ID', uuid: true, required: true },

@@ -1,10 +1,13 @@
 import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { ItemInputError } from '../../shared/engine/itemInputError';
-import type { OperationSpec, Piece, PieceOutcome, PlannedRequest } from '../../shared/engine/operation';
-import { fixedPackingSettings, optionsCollection } from '../../shared/fields/requestOptions';
+import type { Piece, PieceOutcome, PlannedRequest } from '../../shared/engine/operation';
+import { declareOperation } from '../../shared/engine/operation';
+import type { RequestShape } from '../../shared/engine/requestShape';
+import { optionsCollection, requestOptionSettings } from '../../shared/fields/requestOptions';
 import type { IdentifierKind } from '../../shared/fields/userIdentifier';
-import { readUserIdentifier, userIdentifierFields } from '../../shared/fields/userIdentifier';
+import { identifierKindOf, readUserIdentifier, userIdentifierFields } from '../../shared/fields/userIdentifier';
+import { PER_REQUEST } from '../../shared/limits/requestLimits';
 import type { UserAlias } from '../../shared/schemas/identifiers';
 
 export const option: INodePropertyOptions = {
@@ -32,7 +35,7 @@ const DEFAULT_FIELDS = [
 /** Always exported: they pair each returned user with the item that asked for it. */
 const PAIRING_FIELDS = ['external_id', 'user_aliases'];
 
-/** external_ids and user_aliases pack 50 to a request; the other identifiers go one per request. */
+/** external_ids and user_aliases pack 50 to a request, together; the other identifiers go one per request. */
 const SLOT_OF: Record<IdentifierKind, string> = {
 	external_id: 'external_ids',
 	user_alias: 'user_aliases',
@@ -42,6 +45,29 @@ const SLOT_OF: Record<IdentifierKind, string> = {
 	service_id: 'service_id',
 };
 const BATCHED_SLOTS: ReadonlySet<string> = new Set(['external_ids', 'user_aliases']);
+
+/** What the items of one request share: the fields asked for and the drop option; a one-per-request identifier's item. */
+interface ExportGroup {
+	fields: string[];
+	dropNotFound: boolean;
+	ownRequestOf?: number;
+}
+type ExportValue = string | UserAlias;
+
+const one = PER_REQUEST.exportOneOfEach;
+const EXPORT_SHAPE: RequestShape<ExportGroup, ExportValue> = {
+	slots: {
+		external_ids: { form: 'list', field: 'external_ids', max: PER_REQUEST.exportIdsAndAliases },
+		user_aliases: { form: 'list', field: 'user_aliases', max: PER_REQUEST.exportIdsAndAliases },
+		email_address: { form: 'value', field: 'email_address', max: one },
+		phone: { form: 'value', field: 'phone', max: one },
+		device_id: { form: 'value', field: 'device_id', max: one },
+		service_id: { form: 'value', field: 'service_id', max: one },
+	},
+	total: PER_REQUEST.exportIdsAndAliases,
+	groupKey: (group) => `${group.fields.join(',')} ${group.dropNotFound} ${group.ownRequestOf ?? ''}`,
+	groupBody: (group) => ({ fields_to_export: group.fields }),
+};
 
 export const description: INodeProperties[] = [
 	...userIdentifierFields(show, ['external_id', 'user_alias', 'email', 'phone', 'device_id', 'service_id']),
@@ -69,54 +95,45 @@ export const description: INodeProperties[] = [
 	]),
 ];
 
-/** What an export piece carries: the identifier's value, the fields asked for, and the drop option. */
-interface ExportPayload extends IDataObject {
-	value: string | UserAlias;
-	fields: string[];
-	dropNotFound: boolean;
-}
-
-const payloadOf = (piece: Piece) => piece.payload as ExportPayload;
-
-export const operation: OperationSpec = {
+export const operation = declareOperation<ExportGroup, ExportValue>({
 	endpoint: {
 		method: 'POST',
 		path: '/users/export/ids',
-		rateLimitGroup: 'users.export.ids',
+		rateLimit: 'users.export.ids',
 		permission: 'users.export.ids',
 		credentialType: 'engagementPlatformApi',
 	},
-	settings: fixedPackingSettings({ perSlot: 50 }),
+	shape: EXPORT_SHAPE,
+	settings: requestOptionSettings,
 	readItem(item) {
 		const identifier = readUserIdentifier(item);
-		const [kind, value] = Object.entries(identifier)[0] as [IdentifierKind, string | UserAlias];
+		const kind = identifierKindOf(identifier);
+		const value = Object.values(identifier)[0] as ExportValue;
 		const chosen = item.raw('fieldsToExport', DEFAULT_FIELDS) as string[];
 		if (!Array.isArray(chosen) || chosen.length === 0) {
 			throw new ItemInputError('Fields to Export', 'is empty', 'Pick at least one field, or "All Fields".');
 		}
 		const fields = chosen.includes(ALL_FIELDS) ? EXPORT_FIELDS : [...new Set([...PAIRING_FIELDS, ...chosen])].sort();
 		const slot = SLOT_OF[kind];
-		const payload: ExportPayload = { value, fields, dropNotFound: (item.collection('options').dropNotFound as boolean) === true };
-		// Items asking for the same fields share requests; a one-per-request identifier gets its own group.
-		const groupKey = fields.join(',') + (BATCHED_SLOTS.has(slot) ? '' : `|${item.itemIndex}`);
-		return [{ itemIndex: item.itemIndex, slot, groupKey, payload, subject: identifier as IDataObject }];
-	},
-	buildBody(request) {
-		const body: IDataObject = {};
-		for (const [slot, pieces] of request.slots) {
-			body[slot] = BATCHED_SLOTS.has(slot) ? pieces.map((piece) => payloadOf(piece).value) : payloadOf(pieces[0]).value;
-			body.fields_to_export = payloadOf(pieces[0]).fields;
-		}
-		return body;
+		// Items asking for the same fields share requests; a one-per-request identifier gets its own group,
+		// since every user its answer returns is that item's.
+		const group: ExportGroup = {
+			fields,
+			dropNotFound: (item.collection('options').dropNotFound as boolean) === true,
+			ownRequestOf: BATCHED_SLOTS.has(slot) ? undefined : item.itemIndex,
+		};
+		return [{ itemIndex: item.itemIndex, slot, group, payload: value, subject: identifier as IDataObject }];
 	},
 	isSafeToResend: () => true,
 	readResponse: pairUsersWithPieces,
 	itemResult(_, [{ piece, outcome }]) {
 		const users = (outcome.ok && (outcome.data?.users as IDataObject[] | undefined)) || [];
 		if (users.length > 0) return users;
-		return payloadOf(piece).dropNotFound ? [] : [{ status: 'not_found', ...piece.subject }];
+		return piece.group.dropNotFound ? [] : [{ status: 'not_found', ...piece.subject }];
 	},
-};
+});
+
+type ExportPiece = Piece<ExportGroup, ExportValue>;
 
 /**
  * Gives each piece the exported users that answer it: by external ID or alias for batched
@@ -125,16 +142,16 @@ export const operation: OperationSpec = {
  * under its primary ID (it was a deprecated one): when exactly one such ID and one unclaimed user
  * remain they are paired; otherwise those items get an error asking to export them one by one.
  */
-function pairUsersWithPieces(response: { body: IDataObject }, request: PlannedRequest): Map<Piece, PieceOutcome> {
+function pairUsersWithPieces(response: { body: IDataObject }, request: PlannedRequest<ExportGroup, ExportValue>): Map<ExportPiece, PieceOutcome> {
 	const users = (Array.isArray(response.body.users) ? response.body.users : []) as IDataObject[];
 	const invalid = new Set((response.body.invalid_user_ids as string[] | undefined) ?? []);
-	const outcomes = new Map<Piece, PieceOutcome>();
+	const outcomes = new Map<ExportPiece, PieceOutcome>();
 	const claimed = new Set<IDataObject>();
-	const unresolved: Piece[] = [];
+	const unresolved: ExportPiece[] = [];
 
 	for (const [slot, pieces] of request.slots) {
 		for (const piece of pieces) {
-			const { value } = payloadOf(piece);
+			const value = piece.payload;
 			const matching = BATCHED_SLOTS.has(slot) ? users.filter((user) => answers(user, slot, value)) : users;
 			matching.forEach((user) => claimed.add(user));
 			if (matching.length > 0 || !BATCHED_SLOTS.has(slot) || isInvalid(invalid, value)) {
@@ -163,7 +180,7 @@ function pairUsersWithPieces(response: { body: IDataObject }, request: PlannedRe
 	return outcomes;
 }
 
-function answers(user: IDataObject, slot: string, value: string | UserAlias): boolean {
+function answers(user: IDataObject, slot: string, value: ExportValue): boolean {
 	if (slot === 'external_ids') return user.external_id === value;
 	const alias = value as UserAlias;
 	return ((user.user_aliases as UserAlias[] | undefined) ?? []).some(
@@ -172,6 +189,6 @@ function answers(user: IDataObject, slot: string, value: string | UserAlias): bo
 }
 
 /** invalid_user_ids names external IDs as given and aliases by their alias_name. */
-function isInvalid(invalid: Set<string>, value: string | UserAlias): boolean {
+function isInvalid(invalid: Set<string>, value: ExportValue): boolean {
 	return invalid.has(typeof value === 'string' ? value : value.alias_name);
 }

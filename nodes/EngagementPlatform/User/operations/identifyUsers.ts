@@ -1,10 +1,13 @@
 import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { ItemInputError } from '../../shared/engine/itemInputError';
-import type { OperationSpec, Piece, PieceOutcome, PlannedRequest } from '../../shared/engine/operation';
+import type { Piece, PieceOutcome, PlannedRequest } from '../../shared/engine/operation';
+import { declareOperation } from '../../shared/engine/operation';
 import { settleRemaining } from '../../shared/engine/outcomes';
+import type { RequestShape } from '../../shared/engine/requestShape';
 import { prioritizationField, readPrioritization } from '../../shared/fields/prioritization';
-import { fixedPackingSettings, optionsCollection } from '../../shared/fields/requestOptions';
+import { optionsCollection, requestOptionSettings } from '../../shared/fields/requestOptions';
+import { PER_REQUEST } from '../../shared/limits/requestLimits';
 import { EMAIL } from '../../shared/schemas/identifiers';
 import { readExternalId } from '../../shared/fields/externalId';
 
@@ -71,16 +74,33 @@ export const description: INodeProperties[] = [
 	optionsCollection(show),
 ];
 
-export const operation: OperationSpec = {
+interface IdentifyGroup {
+	merge_behavior: string;
+}
+
+const max = PER_REQUEST.identifyProfiles;
+const IDENTIFY_SHAPE: RequestShape<IdentifyGroup> = {
+	slots: {
+		// The spec marks aliases_to_identify required: a request of emails alone sends it empty.
+		aliases_to_identify: { form: 'list', field: 'aliases_to_identify', max, alwaysSent: true },
+		emails_to_identify: { form: 'list', field: 'emails_to_identify', max },
+	},
+	// "Up to 50 aliases per request"; emails are not counted separately in the spec, so 50 in all.
+	total: max,
+	groupKey: (group) => group.merge_behavior,
+	groupBody: (group) => ({ merge_behavior: group.merge_behavior }),
+};
+
+export const operation = declareOperation<IdentifyGroup, IDataObject>({
 	endpoint: {
 		method: 'POST',
 		path: '/users/identify',
-		rateLimitGroup: 'users.identify',
+		rateLimit: 'users.identify',
 		permission: 'users.identify',
 		credentialType: 'engagementPlatformApi',
 	},
-	// "Up to 50 aliases per request"; emails are not counted separately in the spec, so 50 in all.
-	settings: fixedPackingSettings({ perSlot: 50, perRequest: 50 }),
+	shape: IDENTIFY_SHAPE,
+	settings: requestOptionSettings,
 	readItem(item) {
 		const external_id = readExternalId(item, 'externalId', 'External ID');
 		const mergeBehavior = item.raw('mergeBehavior', 'merge') as string;
@@ -93,27 +113,22 @@ export const operation: OperationSpec = {
 		const user_alias = { alias_name: item.string('aliasName', 'Alias Name'), alias_label: item.string('aliasLabel', 'Alias Label') };
 		return [piece(item.itemIndex, 'aliases_to_identify', mergeBehavior, { external_id, user_alias })];
 	},
-	buildBody(request) {
-		const body: IDataObject = { merge_behavior: request.groupKey };
-		for (const [slot, pieces] of request.slots) body[slot] = pieces.map((p) => p.payload);
-		return body;
-	},
 	// A second identify of a merged profile finds no anonymous profile left: it cannot merge twice.
 	isSafeToResend: () => true,
 	readResponse: readIdentifyResponse,
 	itemResult: (_, [{ piece }]) => [{ status: 'processed', ...piece.subject }],
-};
+});
 
-function piece(itemIndex: number, slot: string, mergeBehavior: string, payload: IDataObject): Piece {
+function piece(itemIndex: number, slot: string, mergeBehavior: string, payload: IDataObject): Piece<IdentifyGroup> {
 	const { prioritization, ...subject } = payload;
-	return { itemIndex, slot, groupKey: mergeBehavior, payload, subject: { ...subject, merge_behavior: mergeBehavior } };
+	return { itemIndex, slot, group: { merge_behavior: mergeBehavior }, payload, subject: { ...subject, merge_behavior: mergeBehavior } };
 }
 
 /**
  * The answer only counts identifications (aliases_processed), not which ones. When it counts
  * fewer than were sent, every item of the request says so rather than claiming success.
  */
-function readIdentifyResponse(response: { body: IDataObject }, request: PlannedRequest): Map<Piece, PieceOutcome> {
+function readIdentifyResponse(response: { body: IDataObject }, request: PlannedRequest<IdentifyGroup>): Map<Piece<IdentifyGroup>, PieceOutcome> {
 	const processed = Number(response.body.aliases_processed);
 	const shortfall =
 		Number.isFinite(processed) && processed < request.pieceCount

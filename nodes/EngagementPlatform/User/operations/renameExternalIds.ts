@@ -3,7 +3,8 @@ import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-wor
 import { ItemInputError } from '../../shared/engine/itemInputError';
 import type { OperationSpec, Piece, PieceOutcome, PlannedRequest } from '../../shared/engine/operation';
 import { settleRemaining } from '../../shared/engine/outcomes';
-import { fixedPackingSettings, optionsCollection } from '../../shared/fields/requestOptions';
+import { optionsCollection, requestOptionSettings } from '../../shared/fields/requestOptions';
+import { PER_REQUEST } from '../../shared/limits/requestLimits';
 import { readExternalId } from '../../shared/fields/externalId';
 
 export const option: INodePropertyOptions = {
@@ -43,11 +44,12 @@ export const operation: OperationSpec = {
 	endpoint: {
 		method: 'POST',
 		path: '/users/external_ids/rename',
-		rateLimitGroup: 'users.external_ids.rename',
+		rateLimit: 'users.external_ids.rename',
 		permission: 'users.external_ids.rename',
 		credentialType: 'engagementPlatformApi',
 	},
-	settings: fixedPackingSettings({ perSlot: 50 }),
+	shape: { slots: { external_id_renames: { form: 'list', field: 'external_id_renames', max: PER_REQUEST.renames } } },
+	settings: requestOptionSettings,
 	readItem(item) {
 		const current_external_id = item.string('currentExternalId', 'Current External ID');
 		const new_external_id = readExternalId(item, 'newExternalId', 'New External ID');
@@ -55,9 +57,8 @@ export const operation: OperationSpec = {
 			throw new ItemInputError('New External ID', 'is the same as the current one', 'Give a different new ID.');
 		}
 		const payload = { current_external_id, new_external_id };
-		return [{ itemIndex: item.itemIndex, slot: 'external_id_renames', groupKey: '', payload, subject: payload }];
+		return [{ itemIndex: item.itemIndex, slot: 'external_id_renames', group: undefined, payload, subject: payload }];
 	},
-	buildBody: (request) => ({ external_id_renames: request.slots.get('external_id_renames')!.map((p) => p.payload) }),
 	// After an unclear failure a resend would report "does not exist" for a rename that was applied.
 	isSafeToResend: () => false,
 	readResponse: readRenameResponse,

@@ -1,11 +1,11 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { keyValueOrJsonFields, readKeyValueOrJson } from '../../shared/fields/keyValueOrJson';
-import { readUserIdentifier, userIdentifierFields } from '../../shared/fields/userIdentifier';
+import { userIdentifierFields } from '../../shared/fields/userIdentifier';
 import { parseOrThrow } from '../../shared/schemas/parse';
 import { trackEvent } from '../../shared/schemas/trackObjects';
 import { occurrenceAdditionalFields, timeField } from '../trackFields';
-import { trackOptions, trackPiece, usersTrackOperation } from '../usersTrack';
+import { readTrackIdentifier, TRACK_IDENTIFIERS, trackOptions, trackPiece, usersTrackOperation } from '../usersTrack';
 
 export const option: INodePropertyOptions = {
 	name: 'Track Event',
@@ -17,7 +17,7 @@ export const option: INodePropertyOptions = {
 const show = { operation: ['trackEvent'] };
 
 export const description: INodeProperties[] = [
-	...userIdentifierFields(show),
+	...userIdentifierFields(show, TRACK_IDENTIFIERS.events),
 	{
 		displayName: 'Event Name',
 		name: 'eventName',
@@ -35,7 +35,7 @@ export const description: INodeProperties[] = [
 ];
 
 export const operation = usersTrackOperation((item) => {
-	const identifier = readUserIdentifier(item);
+	const identifier = readTrackIdentifier(item, 'events');
 	const event = parseOrThrow(
 		trackEvent,
 		{

@@ -1,11 +1,11 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { keyValueOrJsonFields, readKeyValueOrJson } from '../../shared/fields/keyValueOrJson';
-import { readUserIdentifier, userIdentifierFields } from '../../shared/fields/userIdentifier';
+import { userIdentifierFields } from '../../shared/fields/userIdentifier';
 import { parseOrThrow } from '../../shared/schemas/parse';
 import { trackPurchase } from '../../shared/schemas/trackObjects';
 import { occurrenceAdditionalFields, timeField } from '../trackFields';
-import { trackOptions, trackPiece, usersTrackOperation } from '../usersTrack';
+import { readTrackIdentifier, TRACK_IDENTIFIERS, trackOptions, trackPiece, usersTrackOperation } from '../usersTrack';
 
 export const option: INodePropertyOptions = {
 	name: 'Track Purchase',
@@ -17,7 +17,7 @@ export const option: INodePropertyOptions = {
 const show = { operation: ['trackPurchase'] };
 
 export const description: INodeProperties[] = [
-	...userIdentifierFields(show),
+	...userIdentifierFields(show, TRACK_IDENTIFIERS.purchases),
 	{
 		displayName: 'Product ID',
 		name: 'productId',
@@ -62,7 +62,7 @@ export const description: INodeProperties[] = [
 ];
 
 export const operation = usersTrackOperation((item) => {
-	const identifier = readUserIdentifier(item);
+	const identifier = readTrackIdentifier(item, 'purchases');
 	const purchase = parseOrThrow(
 		trackPurchase,
 		{

@@ -6,7 +6,7 @@ import { keyValueOrJsonFields, readKeyValueOrJson } from '../../shared/fields/ke
 import { readUserIdentifier, userIdentifierFields } from '../../shared/fields/userIdentifier';
 import { parseOrThrow } from '../../shared/schemas/parse';
 import { trackAttributes, trackEvent, trackPurchase } from '../../shared/schemas/trackObjects';
-import { trackOptions, trackPiece, usersTrackOperation } from '../usersTrack';
+import { TRACK_IDENTIFIERS, trackOptions, trackPiece, usersTrackOperation } from '../usersTrack';
 
 export const option: INodePropertyOptions = {
 	name: 'Track User Data',
@@ -18,7 +18,15 @@ export const option: INodePropertyOptions = {
 const show = { operation: ['trackUserData'] };
 
 export const description: INodeProperties[] = [
-	...userIdentifierFields(show),
+	// Events take every identifier; an item whose identifier its purchases or attributes do not take is refused.
+	...userIdentifierFields(show, TRACK_IDENTIFIERS.events),
+	{
+		displayName: 'Purchases take an external ID, a user alias or an email; attributes any identifier but a service ID',
+		name: 'identifierNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show },
+	},
 	...keyValueOrJsonFields({ name: 'attributes', displayName: 'Attributes', noun: 'Attribute', show, example: '{"last_order_total": 59.9}' }),
 	{
 		displayName: 'Events (JSON)',

@@ -2,11 +2,11 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { ItemInputError } from '../../shared/engine/itemInputError';
 import { keyValueOrJsonFields, readKeyValueOrJson } from '../../shared/fields/keyValueOrJson';
-import { readUserIdentifier, userIdentifierFields } from '../../shared/fields/userIdentifier';
+import { userIdentifierFields } from '../../shared/fields/userIdentifier';
 import { parseOrThrow } from '../../shared/schemas/parse';
 import { trackAttributes } from '../../shared/schemas/trackObjects';
 import { updateExistingOnlyField } from '../trackFields';
-import { trackOptions, trackPiece, usersTrackOperation } from '../usersTrack';
+import { readTrackIdentifier, TRACK_IDENTIFIERS, trackOptions, trackPiece, usersTrackOperation } from '../usersTrack';
 
 export const option: INodePropertyOptions = {
 	name: 'Update Attributes',
@@ -18,7 +18,7 @@ export const option: INodePropertyOptions = {
 const show = { operation: ['updateAttributes'] };
 
 export const description: INodeProperties[] = [
-	...userIdentifierFields(show, ['external_id', 'user_alias', 'email', 'phone']),
+	...userIdentifierFields(show, TRACK_IDENTIFIERS.attributes),
 	...keyValueOrJsonFields({ name: 'attributes', displayName: 'Attributes', noun: 'Attribute', show, example: '{"first_name": "Ada", "plan": "gold"}' }),
 	{
 		displayName: 'Additional Fields',
@@ -76,7 +76,7 @@ export const description: INodeProperties[] = [
 ];
 
 export const operation = usersTrackOperation((item) => {
-	const identifier = readUserIdentifier(item);
+	const identifier = readTrackIdentifier(item, 'attributes');
 	const attributes = readKeyValueOrJson(item, 'attributes', 'Attributes') ?? {};
 	const additional = item.collection('additionalFields');
 	const groups = ((additional.subscriptionGroups as { groups?: unknown[] } | undefined)?.groups ?? []) as unknown[];

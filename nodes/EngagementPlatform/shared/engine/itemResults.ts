@@ -33,14 +33,14 @@ export function inputFailure(itemIndex: number, error: ItemInputError): ItemFail
 }
 
 /** One answer per input item, in input order: its result(s), or its error. */
-export function collectItemResults<Payload>(
-	spec: OperationSpec<Payload>,
+export function collectItemResults(
+	spec: OperationSpec,
 	itemCount: number,
-	pieces: Array<Piece<Payload>>,
-	outcomes: Map<Piece<Payload>, PieceOutcome>,
+	pieces: Array<Piece>,
+	outcomes: Map<Piece, PieceOutcome>,
 	inputErrors: Map<number, ItemInputError>,
 ): ItemResults {
-	const byItem: Array<Array<Piece<Payload>> | undefined> = new Array(itemCount);
+	const byItem: Array<Array<Piece> | undefined> = new Array(itemCount);
 	for (const piece of pieces) (byItem[piece.itemIndex] ??= []).push(piece);
 
 	const output: INodeExecutionData[] = [];
@@ -69,10 +69,10 @@ export function collectItemResults<Payload>(
 }
 
 /** The first failed piece decides an item's error; pieces never sent make it "not sent". */
-function pieceFailure<Payload>(
+function pieceFailure(
 	itemIndex: number,
-	pieces: Array<Piece<Payload>>,
-	outcomes: Map<Piece<Payload>, PieceOutcome>,
+	pieces: Array<Piece>,
+	outcomes: Map<Piece, PieceOutcome>,
 ): ItemFailure | undefined {
 	const itemOutcomes = pieces.map((piece) => outcomes.get(piece));
 	const firstError = itemOutcomes.find((outcome) => outcome && !outcome.ok);

@@ -12,7 +12,7 @@ export class MethodChoice {
 	private method: IHttpRequestMethods;
 
 	constructor(
-		private readonly endpoint: Endpoint,
+		private readonly endpoint: Pick<Endpoint, 'method' | 'fallbackMethod'>,
 		private readonly log: (message: string) => void,
 	) {
 		this.method = endpoint.method;

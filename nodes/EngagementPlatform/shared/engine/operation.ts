@@ -1,16 +1,18 @@
 import type { IDataObject, IExecuteFunctions, IHttpRequestMethods } from 'n8n-workflow';
 
+import type { RateLimitGroup } from '../limits/rateLimits';
 import type { ItemInputError } from './itemInputError';
 import type { ItemReader } from './itemReader';
-import type { Packing } from './planner';
+import type { RequestShape } from './requestShape';
 import type { ApiResponse } from './transport';
 
 /** Where a request goes and which of the spec's rate limits it counts against. */
-export interface Endpoint {
+export interface Endpoint<Group = unknown, Payload = IDataObject> {
 	method: IHttpRequestMethods;
+	/** The path template, e.g. /catalogs/{catalog_name}/items: each {name} is filled from the request's group. */
 	path: string;
-	/** Key into the spec's Limits table (see pacing/limits.ts). */
-	rateLimitGroup: string;
+	/** The Limits-table group every request counts against, or the declared rule that picks it per request. */
+	rateLimit: RateLimitGroup | ((request: PlannedRequest<Group, Payload>) => RateLimitGroup);
 	/** The API key permission the endpoint needs, named in errors. */
 	permission: string;
 	credentialType: 'engagementPlatformApi' | 'engagementPlatformScimApi';
@@ -26,12 +28,12 @@ export interface Endpoint {
  * pieces (an order with three products gives three purchase objects); pieces of one item
  * may travel in different requests.
  */
-export interface Piece<Payload = IDataObject> {
+export interface Piece<Group = unknown, Payload = IDataObject> {
 	itemIndex: number;
-	/** Which part of the request body the piece goes into, e.g. "events". */
+	/** The declared slot the piece goes into, e.g. "events". */
 	slot: string;
-	/** Pieces with different group keys never share a request. */
-	groupKey: string;
+	/** What the whole request shares (a catalog, a message); pieces of unequal groups never share a request. */
+	group: Group;
 	payload: Payload;
 	/** Who or what the piece is about (a user's identifier, an item ID), echoed in the item's result. */
 	subject?: IDataObject;
@@ -51,16 +53,24 @@ export interface PieceError {
 	response?: IDataObject;
 }
 
-export interface PlannedRequest<Payload = IDataObject> {
-	groupKey: string;
+export interface PlannedRequest<Group = unknown, Payload = IDataObject> {
+	group: Group;
 	/** Pieces by slot, in input order. */
-	slots: Map<string, Array<Piece<Payload>>>;
+	slots: Map<string, Array<Piece<Group, Payload>>>;
 	pieceCount: number;
+}
+
+/** Limits a run may lower below the declared ones (Options such as Batch Size). */
+export interface LoweredLimits {
+	/** Most pieces of each list slot in one request. */
+	perSlot?: number;
+	/** Most pieces of all slots together in one request. */
+	total?: number;
 }
 
 /** Settings read once per run (Options), shared by every request of that run. */
 export interface RunSettings {
-	packing: Packing;
+	lowered?: LoweredLimits;
 	timeoutMs: number;
 	parallelRequests: number;
 	/** Opt-in: resend even where a resend could duplicate data. */
@@ -70,32 +80,33 @@ export interface RunSettings {
 }
 
 /**
- * An operation as a declaration: how one item becomes pieces, how pieces become a request,
- * and how a response maps back to pieces. The engine owns the loop, batching, pacing,
- * retries and per-item results.
+ * An operation as a declaration: how one item becomes pieces, where pieces go in a request
+ * (its shape), and how a response maps back to pieces. The engine owns the loop, batching,
+ * the request's path, body and query, pacing, retries and per-item results.
  */
-export interface OperationSpec<Payload = IDataObject> {
-	endpoint: Endpoint;
+export interface OperationSpec<Group = unknown, Payload = IDataObject> {
+	endpoint: Endpoint<Group, Payload>;
+	shape: RequestShape<Group, Payload>;
 	/** Reads options once per run. */
 	settings(context: IExecuteFunctions): RunSettings;
 	/** Reads and validates one item. Throws an ItemInputError naming the field when invalid. */
-	readItem(item: ItemReader): Array<Piece<Payload>>;
+	readItem(item: ItemReader): Array<Piece<Group, Payload>>;
 	/** Rules across items (e.g. IDs unique within a catalog); returns the items that break them. */
-	checkAcrossItems?(pieces: Array<Piece<Payload>>): Map<number, ItemInputError>;
-	/** The path of one request, when it depends on the group (e.g. a catalog name). */
-	pathFor?(request: PlannedRequest<Payload>): string;
-	/** The rate-limit group of one request, when it depends on what it carries (users or a segment). */
-	rateLimitGroupOf?(request: PlannedRequest<Payload>): string;
-	/** The JSON body of one request; none when absent (GET, DELETE). */
-	buildBody?(request: PlannedRequest<Payload>): IDataObject | undefined;
-	/** The query parameters of one request. */
-	queryFor?(request: PlannedRequest<Payload>): IDataObject | undefined;
+	checkAcrossItems?(pieces: Array<Piece<Group, Payload>>): Map<number, ItemInputError>;
 	/** Whether resending this request after an unclear failure cannot duplicate data. */
-	isSafeToResend(request: PlannedRequest<Payload>): boolean;
+	isSafeToResend(request: PlannedRequest<Group, Payload>): boolean;
 	/** Maps a 2xx response back to each piece, in the order of `request.slots`. */
-	readResponse(response: ApiResponse, request: PlannedRequest<Payload>): Map<Piece<Payload>, PieceOutcome>;
+	readResponse(response: ApiResponse, request: PlannedRequest<Group, Payload>): Map<Piece<Group, Payload>, PieceOutcome>;
 	/** Maps a non-2xx response (after retries) to the pieces it concerns; default: all of them. */
-	readErrorResponse?(response: ApiResponse, request: PlannedRequest<Payload>): Map<Piece<Payload>, PieceOutcome>;
+	readErrorResponse?(response: ApiResponse, request: PlannedRequest<Group, Payload>): Map<Piece<Group, Payload>, PieceOutcome>;
 	/** The output item(s) of an input item whose pieces all succeeded. */
-	itemResult(itemIndex: number, pieces: Array<{ piece: Piece<Payload>; outcome: PieceOutcome }>): IDataObject[];
+	itemResult(itemIndex: number, pieces: Array<{ piece: Piece<Group, Payload>; outcome: PieceOutcome }>): IDataObject[];
+}
+
+/**
+ * Declares an operation with its own group and payload types and hands it to the engine, which
+ * runs every declaration alike.
+ */
+export function declareOperation<Group, Payload>(spec: OperationSpec<Group, Payload>): OperationSpec {
+	return spec as unknown as OperationSpec;
 }

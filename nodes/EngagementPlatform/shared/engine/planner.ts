@@ -1,92 +1,67 @@
-import type { Piece, PlannedRequest } from './operation';
-
-/** How many pieces one request may carry. */
-export interface Packing {
-	/** Most pieces of one slot in one request (e.g. 75 events). */
-	perSlot: number;
-	/** Most pieces of all slots together in one request (e.g. 50 combined updates). */
-	perRequest?: number;
-	/** Most slots (or, with repeatSlots, slot chunks) in one request. */
-	slotsPerRequest?: number;
-	/**
-	 * A slot may fill several chunks of `perSlot` pieces in one request, keyed `<slot>#<n>`
-	 * (e.g. several subscription elements of 50 ids for the same group and state).
-	 */
-	repeatSlots?: boolean;
-}
+import type { LoweredLimits, Piece, PlannedRequest } from './operation';
+import type { RequestShape, Slot } from './requestShape';
+import { declaredSlot } from './requestShape';
 
 /**
- * Packs pieces into the fewest requests the limits allow. Pieces of different groups never
- * share a request; within a group each request is filled up to every limit before the next
- * one opens, which reaches the lower bound max(ceil(slot / perSlot), ceil(total / perRequest)).
+ * Packs pieces into the fewest requests the declared limits allow. Pieces of different groups
+ * never share a request; within a group each request is filled up to every limit before the next
+ * one opens, which reaches the lower bound max(ceil(slot / slot max), ceil(total / total max)).
  */
-export function planRequests<Payload>(pieces: Array<Piece<Payload>>, packing: Packing): Array<PlannedRequest<Payload>> {
-	const groups = new Map<string, Array<Piece<Payload>>>();
+export function planRequests<Group, Payload>(
+	pieces: Array<Piece<Group, Payload>>,
+	shape: RequestShape<Group, Payload>,
+	lowered: LoweredLimits = {},
+): Array<PlannedRequest<Group, Payload>> {
+	const groups = new Map<string, Array<Piece<Group, Payload>>>();
 	for (const piece of pieces) {
-		const group = groups.get(piece.groupKey);
+		declaredSlot(shape, piece.slot);
+		const key = shape.groupKey?.(piece.group) ?? '';
+		const group = groups.get(key);
 		if (group) group.push(piece);
-		else groups.set(piece.groupKey, [piece]);
+		else groups.set(key, [piece]);
 	}
-	const requests: Array<PlannedRequest<Payload>> = [];
-	for (const [groupKey, groupPieces] of groups) {
-		requests.push(...planGroup(groupKey, groupPieces, packing));
+	const total = Math.min(shape.total ?? Number.POSITIVE_INFINITY, lowered.total ?? Number.POSITIVE_INFINITY);
+	const requests: Array<PlannedRequest<Group, Payload>> = [];
+	for (const groupPieces of groups.values()) {
+		requests.push(...planGroup(groupPieces, shape, total, lowered));
 	}
 	return requests;
 }
 
-function planGroup<Payload>(groupKey: string, pieces: Array<Piece<Payload>>, packing: Packing): Array<PlannedRequest<Payload>> {
-	const bySlot = new Map<string, Array<Piece<Payload>>>();
+/** The most pieces of one slot a request may carry in this run. */
+export function slotMax(slot: Slot<unknown>, lowered: LoweredLimits): number {
+	return slot.form === 'list' || slot.form === 'elements' ? Math.min(slot.max, lowered.perSlot ?? Number.POSITIVE_INFINITY) : slot.max;
+}
+
+function planGroup<Group, Payload>(
+	pieces: Array<Piece<Group, Payload>>,
+	shape: RequestShape<Group, Payload>,
+	total: number,
+	lowered: LoweredLimits,
+): Array<PlannedRequest<Group, Payload>> {
+	const bySlot = new Map<string, Array<Piece<Group, Payload>>>();
 	for (const piece of pieces) {
 		const slot = bySlot.get(piece.slot);
 		if (slot) slot.push(piece);
 		else bySlot.set(piece.slot, [piece]);
 	}
+	const queues = [...bySlot.entries()].map(([slot, queue]) => ({ slot, queue, next: 0, max: slotMax(declaredSlot(shape, slot), lowered) }));
+	const requests: Array<PlannedRequest<Group, Payload>> = [];
 
-	const perRequest = packing.perRequest ?? Number.POSITIVE_INFINITY;
-	const slotsPerRequest = packing.slotsPerRequest ?? Number.POSITIVE_INFINITY;
-	const slotQueues = [...bySlot.entries()].map(([slot, queue]) => ({ slot, queue, next: 0 }));
-	const requests: Array<PlannedRequest<Payload>> = [];
-
-	while (slotQueues.some((q) => q.next < q.queue.length)) {
-		const request: PlannedRequest<Payload> = { groupKey, slots: new Map(), pieceCount: 0 };
-		// The slot with the most left goes first, so a shared per-request limit is spent where it is scarce.
-		slotQueues.sort((a, b) => b.queue.length - b.next - (a.queue.length - a.next));
-		for (const q of slotQueues) {
-			let chunk = 0;
-			while (q.next < q.queue.length && request.pieceCount < perRequest && request.slots.size < slotsPerRequest) {
-				const take = Math.min(packing.perSlot, perRequest - request.pieceCount, q.queue.length - q.next);
-				request.slots.set(packing.repeatSlots ? `${q.slot}#${chunk++}` : q.slot, q.queue.slice(q.next, q.next + take));
-				request.pieceCount += take;
-				q.next += take;
-				if (!packing.repeatSlots) break;
-			}
+	while (queues.some((q) => q.next < q.queue.length)) {
+		const request: PlannedRequest<Group, Payload> = { group: undefined as Group, slots: new Map(), pieceCount: 0 };
+		// The slot with the most left goes first, so a shared total is spent where it is scarce.
+		queues.sort((a, b) => b.queue.length - b.next - (a.queue.length - a.next));
+		for (const q of queues) {
+			const take = Math.min(q.max, total - request.pieceCount, q.queue.length - q.next);
+			if (take <= 0) continue;
+			const taken = q.queue.slice(q.next, q.next + take);
+			if (request.pieceCount === 0) request.group = taken[0].group;
+			request.slots.set(q.slot, taken);
+			request.pieceCount += take;
+			q.next += take;
 		}
 		requests.push(request);
 	}
 	return requests;
-}
-
-/** The fewest requests the limits allow for these pieces: what the plan must reach. */
-export function fewestRequests(pieces: Array<Piece<unknown>>, packing: Packing): number {
-	const perGroup = new Map<string, Map<string, number>>();
-	for (const piece of pieces) {
-		const slots = perGroup.get(piece.groupKey) ?? new Map<string, number>();
-		slots.set(piece.slot, (slots.get(piece.slot) ?? 0) + 1);
-		perGroup.set(piece.groupKey, slots);
-	}
-	let total = 0;
-	for (const slots of perGroup.values()) {
-		const counts = [...slots.values()];
-		const all = counts.reduce((sum, n) => sum + n, 0);
-		const bySlot = Math.max(...counts.map((n) => Math.ceil(n / packing.perSlot)));
-		const byTotal = packing.perRequest ? Math.ceil(all / packing.perRequest) : 0;
-		const chunks = packing.repeatSlots ? counts.reduce((sum, n) => sum + Math.ceil(n / packing.perSlot), 0) : counts.length;
-		const bySlotCount = packing.slotsPerRequest ? Math.ceil(chunks / packing.slotsPerRequest) : 0;
-		if (packing.repeatSlots) {
-			total += Math.max(bySlotCount, byTotal, 1);
-			continue;
-		}
-		total += Math.max(bySlot, byTotal, bySlotCount);
-	}
-	return total;
 }

@@ -1,6 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Endpoint, PieceError } from './operation';
+
+/** What an error's advice needs to know of the endpoint. */
+type EndpointAccess = Pick<Endpoint, 'permission' | 'credentialType'>;
 import type { ApiResponse } from './transport';
 
 /** The platform's own message, from `message` or the first of `errors`. */
@@ -21,7 +24,7 @@ export function platformMessage(body: IDataObject, statusCode: number): string {
 }
 
 /** What the user should do about a failed request, by the platform's message or status. */
-function adviceFor(message: string, statusCode: number, endpoint: Endpoint): string {
+function adviceFor(message: string, statusCode: number, endpoint: EndpointAccess): string {
 	const scim = endpoint.credentialType === 'engagementPlatformScimApi';
 	if (message.includes('Error authenticating credentials') || statusCode === 401) {
 		return scim
@@ -45,7 +48,7 @@ function adviceFor(message: string, statusCode: number, endpoint: Endpoint): str
 }
 
 /** A non-2xx response as the error of every piece it carried. */
-export function responseError(response: ApiResponse, endpoint: Endpoint, maybeApplied: boolean): PieceError {
+export function responseError(response: ApiResponse, endpoint: EndpointAccess, maybeApplied: boolean): PieceError {
 	const message = platformMessage(response.body, response.statusCode);
 	return {
 		// The unclear outcome leads the error, where a user skimming failed items reads it.

@@ -6,19 +6,19 @@ import { ItemReader } from './itemReader';
 import type { OperationSpec, Piece } from './operation';
 import { ParameterReader } from './parameterReader';
 
-export interface ReadItems<Payload> {
-	pieces: Array<Piece<Payload>>;
+export interface ReadItems {
+	pieces: Array<Piece>;
 	/** Item index → its input error, for items that break a rule. */
 	inputErrors: Map<number, ItemInputError>;
 }
 
 /** Reads and validates every item before anything is sent. */
-export function readItems<Payload>(
+export function readItems(
 	context: IExecuteFunctions,
-	spec: OperationSpec<Payload>,
+	spec: OperationSpec,
 	itemCount: number,
-): ReadItems<Payload> {
-	const pieces: Array<Piece<Payload>> = [];
+): ReadItems {
+	const pieces: Array<Piece> = [];
 	const inputErrors = new Map<number, ItemInputError>();
 	const parameters = new ParameterReader(context);
 	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {

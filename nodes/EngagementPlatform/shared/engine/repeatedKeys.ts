@@ -2,13 +2,13 @@ import type { ItemInputError } from './itemInputError';
 import type { Piece } from './operation';
 
 /**
- * For checkAcrossItems: every piece whose key an earlier item already gave is refused, with
- * the error `refuse` builds from the key and that earlier item's index.
+ * For checkAcrossItems: every piece whose key an earlier item already gave is refused, with the
+ * error `refuse` builds from the piece and that earlier item's index. The key is only compared.
  */
-export function refuseRepeatedKeys<Payload>(
-	pieces: Array<Piece<Payload>>,
-	keyOf: (piece: Piece<Payload>) => string,
-	refuse: (key: string, firstItemIndex: number) => ItemInputError,
+export function refuseRepeatedKeys<Group, Payload>(
+	pieces: Array<Piece<Group, Payload>>,
+	keyOf: (piece: Piece<Group, Payload>) => string,
+	refuse: (piece: Piece<Group, Payload>, firstItemIndex: number) => ItemInputError,
 ): Map<number, ItemInputError> {
 	const firstItem = new Map<string, number>();
 	const errors = new Map<number, ItemInputError>();
@@ -16,8 +16,7 @@ export function refuseRepeatedKeys<Payload>(
 		const key = keyOf(piece);
 		const first = firstItem.get(key);
 		if (first === undefined) firstItem.set(key, piece.itemIndex);
-		else errors.set(piece.itemIndex, refuse(key, first));
+		else errors.set(piece.itemIndex, refuse(piece, first));
 	}
 	return errors;
 }
-

@@ -12,10 +12,7 @@ import { sendRequests } from './sendRequests';
  * Runs one operation declaration over all input items: validate every item, plan the fewest
  * requests, send them paced, and give every item its own result or error, paired to it.
  */
-export async function runOperation<Payload>(
-	context: IExecuteFunctions,
-	spec: OperationSpec<Payload>,
-): Promise<INodeExecutionData[][]> {
+export async function runOperation(context: IExecuteFunctions, spec: OperationSpec): Promise<INodeExecutionData[][]> {
 	const itemCount = context.getInputData().length;
 	const continueOnFail = context.continueOnFail();
 	const settings = spec.settings(context);
@@ -26,7 +23,7 @@ export async function runOperation<Payload>(
 		throw invalidInputError(context, inputFailure(itemIndex, inputErrors.get(itemIndex)!), inputErrors.size);
 	}
 
-	const requests = planRequests(pieces, settings.packing);
+	const requests = planRequests(pieces, spec.shape, settings.lowered);
 	const report = await sendRequests(context, spec, settings, requests, !continueOnFail);
 	const results = collectItemResults(spec, itemCount, pieces, report.outcomes, inputErrors);
 

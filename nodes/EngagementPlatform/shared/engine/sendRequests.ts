@@ -1,38 +1,40 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { RATE_LIMITS } from '../pacing/limits';
+import type { RateLimitGroup } from '../limits/rateLimits';
+import { RATE_LIMITS } from '../limits/rateLimits';
 import { Pacer } from '../pacing/pacer';
 import { MethodChoice } from './methodChoice';
 import type { OperationSpec, Piece, PieceOutcome, PlannedRequest, RunSettings } from './operation';
 import { responseError } from './platformErrors';
 import { runPool } from './pool';
+import { requestParts } from './requestParts';
 import { sendWithRetries } from './sendWithRetries';
 import { resolveEndpoint, sendRequest } from './transport';
 
-export interface SendReport<Payload> {
-	outcomes: Map<Piece<Payload>, PieceOutcome>;
+export interface SendReport {
+	outcomes: Map<Piece, PieceOutcome>;
 	requestsSent: number;
 	/** Requests planned but not sent, because the run stopped at the first failure. */
 	requestsSkipped: number;
 }
 
 /** Sends the planned requests, paced and in parallel, and records what happened to each piece. */
-export async function sendRequests<Payload>(
+export async function sendRequests(
 	context: IExecuteFunctions,
-	spec: OperationSpec<Payload>,
+	spec: OperationSpec,
 	settings: RunSettings,
-	requests: Array<PlannedRequest<Payload>>,
+	requests: PlannedRequest[],
 	stopAtFirstFailure: boolean,
-): Promise<SendReport<Payload>> {
-	const outcomes = new Map<Piece<Payload>, PieceOutcome>();
+): Promise<SendReport> {
+	const outcomes = new Map<Piece, PieceOutcome>();
 	if (requests.length === 0) return { outcomes, requestsSent: 0, requestsSkipped: 0 };
 
 	const { endpoint } = spec;
 	const baseUrl = await resolveEndpoint(context, endpoint.credentialType);
 	const log = (message: string) => context.logger.info(`Engagement Platform ${endpoint.path}: ${message}`);
-	const pacers = new Map<string, Pacer>();
-	const pacerOf = (request: PlannedRequest<Payload>) => {
-		const group = spec.rateLimitGroupOf?.(request) ?? endpoint.rateLimitGroup;
+	const pacers = new Map<RateLimitGroup, Pacer>();
+	const pacerOf = (request: PlannedRequest) => {
+		const group = typeof endpoint.rateLimit === 'function' ? endpoint.rateLimit(request) : endpoint.rateLimit;
 		let pacer = pacers.get(group);
 		if (!pacer) {
 			pacer = new Pacer(RATE_LIMITS[group], (waitMs, reason) => log(`waiting ${(waitMs / 1000).toFixed(1)} s for ${reason}`));
@@ -52,6 +54,7 @@ export async function sendRequests<Payload>(
 		settings.parallelRequests,
 		async (request) => {
 			requestsSent++;
+			const parts = requestParts(endpoint.path, spec.shape, request);
 			const result = await sendWithRetries(
 				async () =>
 					await methods.send(
@@ -60,9 +63,7 @@ export async function sendRequests<Payload>(
 								credentialType: endpoint.credentialType,
 								baseUrl,
 								method,
-								path: spec.pathFor?.(request) ?? endpoint.path,
-								body: spec.buildBody?.(request),
-								qs: spec.queryFor?.(request),
+								...parts,
 								timeoutMs: settings.timeoutMs,
 							}),
 					),
@@ -85,11 +86,11 @@ export async function sendRequests<Payload>(
 	return { outcomes, requestsSent, requestsSkipped: requests.length - requestsSent };
 }
 
-function outcomesOf<Payload>(
-	spec: OperationSpec<Payload>,
-	request: PlannedRequest<Payload>,
+function outcomesOf(
+	spec: OperationSpec,
+	request: PlannedRequest,
 	result: Awaited<ReturnType<typeof sendWithRetries>>,
-): Map<Piece<Payload>, PieceOutcome> {
+): Map<Piece, PieceOutcome> {
 	if (result.kind === 'response' && result.response.statusCode < 300) {
 		return spec.readResponse(result.response, request);
 	}
@@ -98,7 +99,7 @@ function outcomesOf<Payload>(
 	}
 	const error =
 		result.kind === 'failure' ? result.error : responseError(result.response, spec.endpoint, result.maybeApplied);
-	const outcomes = new Map<Piece<Payload>, PieceOutcome>();
+	const outcomes = new Map<Piece, PieceOutcome>();
 	for (const pieces of request.slots.values()) {
 		for (const piece of pieces) outcomes.set(piece, { ok: false, error });
 	}

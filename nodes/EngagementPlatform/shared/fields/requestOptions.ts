@@ -1,7 +1,6 @@
 import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { RunSettings } from '../engine/operation';
-import type { Packing } from '../engine/planner';
 
 /** Options every operation has: how long to wait, how many requests at once. */
 export const requestOptionFields: INodeProperties[] = [
@@ -59,11 +58,7 @@ export function optionsCollection(show: IDisplayOptions['show'], extra: INodePro
 	};
 }
 
-/** Settings of an operation whose packing is fixed and whose options are the request options. */
-export function fixedPackingSettings(packing: Packing): (context: IExecuteFunctions) => RunSettings {
-	return (context) => ({
-		packing,
-		resendUnsafe: false,
-		...readRequestOptions(context.getNodeParameter('options', 0, {}) as IDataObject),
-	});
+/** Settings of an operation whose limits are the declared ones and whose options are the request options. */
+export function requestOptionSettings(context: IExecuteFunctions): RunSettings {
+	return { resendUnsafe: false, ...readRequestOptions(context.getNodeParameter('options', 0, {}) as IDataObject) };
 }

@@ -17,8 +17,19 @@ const LABELS: Record<IdentifierKind, string> = {
 	device_id: 'Device ID',
 };
 
-/** The ways /users/track objects accept; export also takes a device ID. */
-const TRACK_KINDS: IdentifierKind[] = ['external_id', 'user_alias', 'email', 'phone', 'service_id'];
+/** The ways an event object accepts (the widest of /users/track); export also takes a device ID. */
+const TRACK_KINDS: readonly IdentifierKind[] = ['external_id', 'user_alias', 'email', 'phone', 'service_id'];
+
+/** The kind of an identifier read by readUserIdentifier. */
+export function identifierKindOf(identifier: UserIdentifier): IdentifierKind {
+	return Object.keys(identifier)[0] as IdentifierKind;
+}
+
+/** "External ID, User Alias or Email". */
+export function identifierLabels(kinds: readonly IdentifierKind[]): string {
+	const labels = kinds.map((kind) => LABELS[kind]);
+	return labels.length > 1 ? `${labels.slice(0, -1).join(', ')} or ${labels[labels.length - 1]}` : labels[0];
+}
 
 /** The field(s) of each way of identifying a user. */
 const FIELDS_BY_KIND: Record<IdentifierKind, INodeProperties[]> = {
@@ -81,7 +92,7 @@ const FIELDS_BY_KIND: Record<IdentifierKind, INodeProperties[]> = {
 /** "Identify User By" and the field(s) of each way, shown under `show`. Every list starts with external_id. */
 export function userIdentifierFields(
 	show: IDisplayOptions['show'],
-	kinds: IdentifierKind[] = TRACK_KINDS,
+	kinds: readonly IdentifierKind[] = TRACK_KINDS,
 ): INodeProperties[] {
 	return [
 		{

@@ -1,6 +1,6 @@
 import { sleep } from 'n8n-workflow';
 
-import type { RateLimit } from './limits';
+import type { RateLimit } from '../limits/rateLimits';
 
 /** Whether a request may leave now, or how long it would have had to wait. */
 export type Acquired = { ok: true } | { ok: false; waitMs: number };

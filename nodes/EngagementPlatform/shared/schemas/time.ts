@@ -2,8 +2,10 @@ import { z } from 'zod/v4';
 
 /** ISO 8601 with a date and a time, e.g. 2026-11-22T10:15:00Z or 2026-11-22T10:15:00.123+01:00. */
 const ISO_DATETIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?$/;
-/** The platform's other accepted format, yyyy-MM-dd'T'HH:mm:ss:SSSZ, e.g. 2026-11-22T10:15:00:000+0100. */
-const COLON_MILLIS = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2}):\d{3}(?:Z|[+-]\d{2}:?\d{2})$/;
+/** The platform's other accepted format for events, yyyy-MM-dd'T'HH:mm:ss:SSSZ, e.g. 2026-11-22T10:15:00:000+0100. */
+const COLON_MILLIS = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2}):(\d{3})(Z|[+-]\d{2}:?\d{2})$/;
+/** A numeric offset written without its colon (+0100) or without minutes (+01). */
+const BASIC_OFFSET = /([+-])(\d{2})(\d{2})?$/;
 
 /** Whether a string is a datetime the platform recognises (and so, for example, may not sit inside an array). */
 export function isPlatformDatetime(value: string): boolean {
@@ -21,6 +23,17 @@ export function isPlatformDatetime(value: string): boolean {
 	);
 }
 
+/**
+ * A recognised datetime in ISO 8601's extended form: the alternate format's milliseconds follow a
+ * dot, and a numeric offset is written +01:00. The instant is unchanged.
+ */
+export function toIso8601(value: string): string {
+	const colon = COLON_MILLIS.exec(value);
+	const text = colon ? `${colon[1]}-${colon[2]}-${colon[3]}T${colon[4]}:${colon[5]}:${colon[6]}.${colon[7]}${colon[8]}` : value;
+	if (text.endsWith('Z') || !/T.*[+-]\d{2}:?\d{0,2}$/.test(text)) return text;
+	return text.replace(BASIC_OFFSET, (_, sign: string, hours: string, minutes = '00') => `${sign}${hours}:${minutes}`);
+}
+
 /** A Date or a Luxon DateTime (what n8n expressions such as {{ $now }} give) becomes an ISO string. */
 function toTimeText(value: unknown): unknown {
 	if (value instanceof Date) return Number.isNaN(value.getTime()) ? 'Invalid Date' : value.toISOString();
@@ -30,10 +43,17 @@ function toTimeText(value: unknown): unknown {
 	return value;
 }
 
-export const platformTime = z.preprocess(
-	toTimeText,
-	z.string({ error: (issue) => (issue.input === undefined ? 'is required' : undefined) }).refine(isPlatformDatetime, {
-		message: "is not a datetime in ISO 8601 (2026-11-22T10:15:00Z) or yyyy-MM-dd'T'HH:mm:ss:SSSZ",
-		params: { fix: 'Give a date and time such as 2026-11-22T10:15:00Z, or an expression such as {{ $now }}.' },
-	}),
-);
+const requiredText = z.string({ error: (issue) => (issue.input === undefined ? 'is required' : undefined) });
+const recognised = {
+	message: "is not a datetime in ISO 8601 (2026-11-22T10:15:00Z) or yyyy-MM-dd'T'HH:mm:ss:SSSZ",
+	params: { fix: 'Give a date and time such as 2026-11-22T10:15:00Z, or an expression such as {{ $now }}.' },
+};
+
+/** An event time: the spec takes ISO 8601 or yyyy-MM-dd'T'HH:mm:ss:SSSZ, and it is sent as given. */
+export const platformTime = z.preprocess(toTimeText, requiredText.refine(isPlatformDatetime, recognised));
+
+/**
+ * A time where the spec allows ISO 8601 only (purchases, canvas schedules): every recognised
+ * datetime is accepted and sent in ISO 8601.
+ */
+export const isoTime = z.preprocess(toTimeText, requiredText.refine(isPlatformDatetime, recognised).transform(toIso8601));

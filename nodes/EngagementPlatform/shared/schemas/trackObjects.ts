@@ -2,7 +2,7 @@ import { z } from 'zod/v4';
 
 import { attributeValueRules, checkPropertyRules, eventProperties } from './properties';
 import { STANDARD_ATTRIBUTE_RULES, SUBSCRIBE_STATES } from './standardAttributes';
-import { platformTime } from './time';
+import { isoTime, platformTime } from './time';
 
 /**
  * The spec's event, purchase and attribute objects of /users/track, without the user
@@ -26,7 +26,7 @@ export const trackEvent = z
 /**
  * The spec does not say which purchase fields are required. As on well-known platforms:
  * product_id, currency (ISO 4217, three letters), price and time are; quantity is 1-100,
- * 1 when omitted.
+ * 1 when omitted. The time is ISO 8601 only: the alternate format is the events' alone.
  */
 export const trackPurchase = z
 	.object({
@@ -36,7 +36,7 @@ export const trackPurchase = z
 			.regex(/^[A-Z]{3}$/, { message: 'must be a three-letter ISO 4217 code such as USD' }),
 		price: z.number({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a number') }),
 		quantity: z.number({ error: 'must be a whole number' }).int('must be a whole number').min(1, 'must be at least 1').max(100, 'may be at most 100').optional(),
-		time: platformTime,
+		time: isoTime,
 		app_id: z.string().min(1, 'must not be empty').optional(),
 		properties: eventProperties.optional(),
 		_update_existing_only: z.boolean().optional(),

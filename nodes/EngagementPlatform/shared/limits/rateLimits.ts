@@ -14,11 +14,13 @@ const DAY = 24 * HOUR;
  * transactional send) the group has none here: the platform's 429s and X-RateLimit
  * headers still pace those requests.
  */
-export const RATE_LIMITS: Record<string, RateLimit | undefined> = {
+export const RATE_LIMITS = {
 	'users.track': { requests: 3000, windowMs: 3 * SECOND },
 	'subscription.status.set': { requests: 5000, windowMs: MINUTE },
 	'users.export.ids': { requests: 250, windowMs: MINUTE },
+	// "/canvas/trigger/send, /campaigns/trigger/send, /messages/send with a segment or connected audience".
 	'messaging.segment': { requests: 250, windowMs: MINUTE },
+	// "the same endpoints with external IDs ... shared among the three".
 	'messaging.external_ids': { requests: 250_000, windowMs: HOUR },
 	'users.identify': { requests: 20_000, windowMs: MINUTE },
 	'users.external_ids.rename': { requests: 1000, windowMs: MINUTE },
@@ -30,4 +32,7 @@ export const RATE_LIMITS: Record<string, RateLimit | undefined> = {
 	'canvas.schedule': { requests: 250_000, windowMs: HOUR },
 	catalogs: undefined,
 	transactional: undefined,
-};
+} as const satisfies Record<string, RateLimit | undefined>;
+
+/** A group of the Limits table: a name outside it does not compile. */
+export type RateLimitGroup = keyof typeof RATE_LIMITS;
