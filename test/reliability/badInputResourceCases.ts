@@ -151,15 +151,21 @@ const badUuid = (key: string, field: string): Array<fc.Arbitrary<Mutation>> => [
 const getCampaignTranslations: BadInputCase = {
 	name: 'Translation: Get Campaign Translations',
 	nodeType: TRANSLATION_NODE,
-	parameters: { operation: 'getCampaignTranslations', campaignId: 'welcome', messageVariationId: '={{ $json.message }}', localeId: '={{ $json.locale }}' },
+	parameters: { operation: 'getCampaignTranslations', campaignId: 'welcome', messageVariationId: '={{ $json.message }}', localeName: '={{ $json.locale }}' },
 	seed: { multiLanguage, campaigns: [{ id: 'welcome', messages: translatedMessages }] },
 	items: batchOf(
-		fc.constantFrom('', LOCALE).map((locale) => (index: number): IDataObject => ({ message: MESSAGES[index % MESSAGES.length], locale })),
-		[...badUuid('message', 'Message Variation ID'), setting('message', 'blank message', 'Message Variation ID', blank), ...badUuid('locale', 'Locale ID')],
+		fc.constantFrom('', 'fr-FR').map((locale) => (index: number): IDataObject => ({ message: MESSAGES[index % MESSAGES.length], locale })),
+		[
+			...badUuid('message', 'Message Variation ID'),
+			setting('message', 'blank message', 'Message Variation ID', blank),
+			// The endpoint takes no locale ID: the node keeps a locale by its name.
+			setting('locale', 'a locale ID for its name', 'Locale Name', fc.constant(LOCALE)),
+		],
 		40,
 	),
 	received: answeredCount,
-	expected: distinctLookups(['message', 'locale']),
+	// Every locale of a message is one GET.
+	expected: distinctLookups(['message']),
 };
 
 const STEP = uuid(2);
@@ -227,6 +233,46 @@ const updateDashboardUser: BadInputCase = {
 	received: answeredCount,
 };
 
+const seededDashboardUsers = { dashboardUsers: Array.from({ length: DASHBOARD_USERS }, (_, i) => ({ id: userId(i), userName: `u${i}@example.com`, department: 'sales' })) };
+const badUserId: Array<fc.Arbitrary<Mutation>> = [
+	setting('id', 'blank user ID', 'User ID', blank),
+	setting('id', 'user ID with a lone surrogate', 'User ID', withLoneSurrogate),
+];
+
+const getDashboardUser: BadInputCase = {
+	name: 'Dashboard User: Get',
+	nodeType: DASHBOARD_USER_NODE,
+	parameters: { operation: 'get', userId: '={{ $json.id }}' },
+	seed: seededDashboardUsers,
+	numRuns: 12,
+	items: batchOf(fc.constant((index: number): IDataObject => ({ id: userId(index) })), badUserId, DASHBOARD_USERS),
+	received: answeredCount,
+};
+
+const findDashboardUser: BadInputCase = {
+	name: 'Dashboard User: Find by Email',
+	nodeType: DASHBOARD_USER_NODE,
+	parameters: { operation: 'findByEmail', email: '={{ $json.email }}' },
+	seed: seededDashboardUsers,
+	numRuns: 12,
+	items: batchOf(
+		fc.constant((index: number): IDataObject => ({ email: `u${index}@example.com` })),
+		[setting('email', 'not an email', 'Email', fc.constantFrom('ada', 'ada@', '@example.com', 'ada @example.com', 'ada@example')), setting('email', 'blank email', 'Email', blank)],
+		DASHBOARD_USERS,
+	),
+	received: answeredCount,
+};
+
+const deleteDashboardUser: BadInputCase = {
+	name: 'Dashboard User: Delete',
+	nodeType: DASHBOARD_USER_NODE,
+	parameters: { operation: 'delete', userId: '={{ $json.id }}' },
+	seed: seededDashboardUsers,
+	numRuns: 12,
+	items: batchOf(fc.constant((index: number): IDataObject => ({ id: userId(index) })), [...badUserId, duplicating('id', 'User ID')], DASHBOARD_USERS),
+	received: answeredCount,
+};
+
 export const RESOURCE_CASES: BadInputCase[] = [
 	setGroupState,
 	replaceItems,
@@ -236,5 +282,8 @@ export const RESOURCE_CASES: BadInputCase[] = [
 	getCampaignTranslations,
 	getCanvasTranslations,
 	createDashboardUser,
+	getDashboardUser,
 	updateDashboardUser,
+	findDashboardUser,
+	deleteDashboardUser,
 ];
