@@ -1,0 +1,115 @@
+/**
+ * n8n's error output, for every operation: with "Continue (using error output)" the failed items,
+ * and only they, go down the error branch, paired to their input and carrying n8n's error, both
+ * when the node refuses an item and when the platform refuses a request; "Continue (regular
+ * output)" keeps every answer on one output, error items with their full error json.
+ */
+import type { INode, INodeExecutionData } from 'n8n-workflow';
+
+import type { Sandbox } from '../../sandbox';
+import { SandboxClient, startSandbox } from '../../sandbox';
+import type { RunResult } from '../harness';
+import { runWorkflow } from '../harness';
+import type { OperationUnderFault } from './operationsUnderFault';
+import { OPERATIONS_UNDER_FAULT } from './operationsUnderFault';
+
+const SCIM_ORIGIN = 'errors.example.com';
+const SECRET = 'error-output-key';
+const tally = { operations: 0, runs: 0, items: 0, toErrorBranch: 0, misrouted: 0 };
+
+afterAll(() => {
+	// eslint-disable-next-line no-console
+	console.log(
+		`error output: ${tally.operations} operations, ${tally.runs} runs, ${tally.items} items; ${tally.toErrorBranch} sent down the error branch, ${tally.misrouted} on the wrong output`,
+	);
+});
+
+/** The operation's first item with every field blank: refused by the node before anything is sent. */
+const blankOf = (operation: OperationUnderFault) => Object.fromEntries(Object.keys(operation.items[0]).map((key) => [key, '']));
+const pairedIndex = (item: INodeExecutionData) => (item.pairedItem as { item: number }).item;
+const indicesOf = (items: INodeExecutionData[]) => [...new Set(items.map(pairedIndex))].sort((a, b) => a - b);
+
+describe.each(OPERATIONS_UNDER_FAULT)('$name', (operation) => {
+	const items = [blankOf(operation), ...operation.items];
+	const valid = operation.items.map((_, index) => index + 1);
+
+	test.concurrent('an item the node refuses goes down the error branch, the others down the success branch', async () => {
+		await withSandbox(operation, [], async (sandbox) => {
+			const result = await run(sandbox, operation, items, 'continueErrorOutput');
+
+			expectRouted(result, { success: valid, error: [0] });
+			const [refused] = result.output('Node', 1);
+			expect(refused.error?.constructor.name).toBe('NodeOperationError');
+			expect(refused.json.error).toMatch(/^Item 0: "/);
+		});
+	});
+
+	test.concurrent('items of a request the platform refuses go down the error branch', async () => {
+		const refusedByPlatform = operation.requestPerItem ? [1] : valid;
+		await withSandbox(operation, [{ ...operation.firstRequest, times: 1, kind: 'status', status: 400 }], async (sandbox) => {
+			const result = await run(sandbox, operation, items, 'continueErrorOutput');
+
+			expectRouted(result, { success: valid.filter((index) => !refusedByPlatform.includes(index)), error: [0, ...refusedByPlatform] });
+			for (const item of result.output('Node', 1).filter((entry) => pairedIndex(entry) > 0)) {
+				expect(item.error?.constructor.name).toBe('NodeApiError');
+			}
+		});
+	});
+
+	test.concurrent('"Continue (regular output)" keeps every answer on one output, errors with their full json', async () => {
+		await withSandbox(operation, [], async (sandbox) => {
+			const result = await run(sandbox, operation, items, 'continueRegularOutput');
+
+			expect(result.error).toBeUndefined();
+			const output = result.output('Node');
+			expect(indicesOf(output)).toEqual([0, ...valid]);
+			const refused = output.filter((item) => pairedIndex(item) === 0);
+			expect(refused).toHaveLength(1);
+			expect(refused[0].json).toMatchObject({ error: expect.stringMatching(/^Item 0: /), delivery: 'invalid', field: expect.any(String), description: expect.any(String) });
+			expect(refused[0].error).toBeUndefined();
+		});
+	});
+});
+
+function expectRouted(result: RunResult, expected: { success: number[]; error: number[] }): void {
+	expect(result.error).toBeUndefined();
+	const success = result.output('Node', 0);
+	const errors = result.output('Node', 1);
+	tally.runs++;
+	tally.items += expected.success.length + expected.error.length;
+	tally.toErrorBranch += errors.length;
+	tally.misrouted += success.filter((item) => item.json.error !== undefined).length + errors.filter((item) => item.error === undefined).length;
+	expect({ success: indicesOf(success), error: indicesOf(errors) }).toEqual(expected);
+	expect(success.filter((item) => item.json.error !== undefined)).toEqual([]);
+	// One error item per failed input item, each carrying n8n's error with that item's index.
+	expect(errors.map(pairedIndex)).toEqual(expected.error);
+	for (const item of errors) expect(item.error).toMatchObject({ context: expect.objectContaining({ itemIndex: pairedIndex(item) }) });
+}
+
+async function withSandbox(operation: OperationUnderFault, faults: Parameters<SandboxClient['injectFaults']>[0], work: (sandbox: Sandbox) => Promise<void>): Promise<void> {
+	const sandbox = await startSandbox();
+	try {
+		const client = new SandboxClient(sandbox.url);
+		if (operation.credential === 'api') await client.addApiKey(SECRET, '*');
+		else await client.addScimToken(SECRET, SCIM_ORIGIN);
+		await client.seed(operation.seed);
+		await client.injectFaults(faults);
+		await work(sandbox);
+	} finally {
+		await sandbox.close();
+	}
+}
+
+async function run(sandbox: Sandbox, operation: OperationUnderFault, items: OperationUnderFault['items'], onError: INode['onError']): Promise<RunResult> {
+	const credentials =
+		operation.credential === 'api'
+			? { engagementPlatformApi: { restEndpoint: sandbox.url, apiKey: SECRET } }
+			: { engagementPlatformScimApi: { scimEndpoint: sandbox.url, scimToken: SECRET, requestOrigin: SCIM_ORIGIN } };
+	tally.operations = OPERATIONS_UNDER_FAULT.length;
+	return await runWorkflow({
+		nodes: [{ name: 'Node', type: operation.nodeType, parameters: { ...operation.parameters, options: { parallelRequests: 1 } }, onError }],
+		connections: { Start: { main: [[{ node: 'Node', type: 'main', index: 0 }]] } },
+		items,
+		credentials,
+	});
+}
