@@ -1,4 +1,4 @@
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { ItemInputError } from './itemInputError';
 import type { OperationSpec, Piece, PieceError, PieceOutcome } from './operation';
@@ -39,6 +39,8 @@ export function collectItemResults(
 	pieces: Array<Piece>,
 	outcomes: Map<Piece, PieceOutcome>,
 	inputErrors: Map<number, ItemInputError>,
+	/** n8n's error for a failed item, where it is to carry one (the error output). */
+	errorOf?: (failure: ItemFailure) => NodeApiError | NodeOperationError,
 ): ItemResults {
 	const byItem: Array<Array<Piece> | undefined> = new Array(itemCount);
 	for (const piece of pieces) (byItem[piece.itemIndex] ??= []).push(piece);
@@ -54,7 +56,7 @@ export function collectItemResults(
 		const failure = inputError ? inputFailure(itemIndex, inputError) : pieceFailure(itemIndex, byItem[itemIndex] ?? [], outcomes);
 		if (failure) {
 			failures.push(failure);
-			output.push({ json: errorJson(failure), pairedItem });
+			output.push(errorOf ? { json: errorJson(failure), pairedItem, error: errorOf(failure) } : { json: errorJson(failure), pairedItem });
 			continue;
 		}
 		const itemPieces = (byItem[itemIndex] ?? []).map((piece) => ({ piece, outcome: outcomes.get(piece)! }));

@@ -1,6 +1,7 @@
-import type { IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { itemError } from './itemErrors';
 import type { ItemFailure } from './itemResults';
 import { collectItemResults, inputFailure } from './itemResults';
 import type { OperationSpec } from './operation';
@@ -25,7 +26,11 @@ export async function runOperation(context: IExecuteFunctions, spec: OperationSp
 
 	const requests = planRequests(pieces, spec.shape, settings.lowered);
 	const report = await sendRequests(context, spec, settings, requests, !continueOnFail);
-	const results = collectItemResults(spec, itemCount, pieces, report.outcomes, inputErrors);
+	// "Continue (using error output)": failed items carry n8n's error, which sends them down the
+	// error branch. "Continue (regular output)" keeps the error json alone, which n8n would
+	// otherwise replace with the error's message.
+	const errorOutput = context.getNode().onError === 'continueErrorOutput';
+	const results = collectItemResults(spec, itemCount, pieces, report.outcomes, inputErrors, errorOutput ? (failure) => itemError(context, failure) : undefined);
 
 	const summary =
 		`${itemCount} items → ${report.requestsSent} requests: ${results.succeeded} succeeded, ` +
@@ -47,20 +52,11 @@ export async function runOperation(context: IExecuteFunctions, spec: OperationSp
 	return [results.output];
 }
 
-function invalidInputError(context: IExecuteFunctions, failure: ItemFailure, invalidCount: number): NodeOperationError {
+function invalidInputError(context: IExecuteFunctions, failure: ItemFailure, invalidCount: number): NodeOperationError | NodeApiError {
 	const others = invalidCount > 1 ? ` ${invalidCount - 1} more items are invalid too.` : '';
-	return new NodeOperationError(context.getNode(), failure.message, {
-		itemIndex: failure.itemIndex,
-		description: `${failure.description} Nothing was sent.${others} Turn on "Continue On Fail" to send the valid items and get an error item for each invalid one.`,
-	});
+	return itemError(context, failure, ` Nothing was sent.${others} Turn on "Continue On Fail" to send the valid items and get an error item for each invalid one.`);
 }
 
-function sendError(context: IExecuteFunctions, failure: ItemFailure, summary: string): NodeApiError {
-	const response: JsonObject = (failure.response as JsonObject | undefined) ?? { message: failure.message };
-	return new NodeApiError(context.getNode(), response, {
-		message: `Item ${failure.itemIndex}: ${failure.message}`,
-		description: `${failure.description} (${summary}.) Turn on "Continue On Fail" to get a result or an error for every item.`,
-		itemIndex: failure.itemIndex,
-		httpCode: failure.httpCode ? String(failure.httpCode) : undefined,
-	});
+function sendError(context: IExecuteFunctions, failure: ItemFailure, summary: string): NodeOperationError | NodeApiError {
+	return itemError(context, failure, ` (${summary}.) Turn on "Continue On Fail" to get a result or an error for every item.`);
 }
