@@ -4,7 +4,7 @@
  * when the node refuses an item and when the platform refuses a request; "Continue (regular
  * output)" keeps every answer on one output, error items with their full error json.
  */
-import type { INode, INodeExecutionData } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, INode, INodeExecutionData } from 'n8n-workflow';
 
 import type { Sandbox } from '../../sandbox';
 import { SandboxClient, startSandbox } from '../../sandbox';
@@ -101,7 +101,7 @@ async function withSandbox(operation: OperationUnderFault, faults: Parameters<Sa
 }
 
 async function run(sandbox: Sandbox, operation: OperationUnderFault, items: OperationUnderFault['items'], onError: INode['onError']): Promise<RunResult> {
-	const credentials =
+	const credentials: Record<string, ICredentialDataDecryptedObject> =
 		operation.credential === 'api'
 			? { engagementPlatformApi: { restEndpoint: sandbox.url, apiKey: SECRET } }
 			: { engagementPlatformScimApi: { scimEndpoint: sandbox.url, scimToken: SECRET, requestOrigin: SCIM_ORIGIN } };
