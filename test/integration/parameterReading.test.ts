@@ -1,5 +1,6 @@
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, INodeParameters } from 'n8n-workflow';
 
+import { ParameterReader } from '../../nodes/EngagementPlatform/shared/engine/parameterReader';
 import { useSandbox } from './sandboxLifecycle';
 import { runUserNode } from './userNode';
 
@@ -66,5 +67,92 @@ describe('reading parameters', () => {
 			['a', 'signed_up', { plan: 'gold' }],
 			['b', 'signed_up', { plan: 'gold' }],
 		]);
+	});
+
+	test('$fromAI(…) fields (an AI agent tool’s) are resolved by n8n’s expression engine from the tool call’s item', async () => {
+		// As n8n runs a tool node for one tool call: one item, the agent's input merged with the model's arguments.
+		const toolCall = { prompt: 'the agent’s input', external_id: 'cust-ai-1', event_name: 'plan_upgraded', event_properties: { plan: 'gold', seats: 5 }, toolCallId: 'call_1' };
+		const fromAI = (key: string, type = 'string') => `={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('${key}', \`The ${key}\`, '${type}') }}`;
+		const result = await runUserNode({
+			items: [toolCall],
+			parameters: {
+				operation: 'trackEvent',
+				identifyBy: 'external_id',
+				externalId: fromAI('external_id'),
+				eventName: fromAI('event_name'),
+				time: '2026-11-01T10:00:00Z',
+				propertiesInput: 'json',
+				propertiesJson: fromAI('event_properties', 'json'),
+				options: {},
+			},
+			endpoint: sandbox().url,
+			apiKey,
+		});
+
+		expect(result.error).toBeUndefined();
+		expect(result.output('User').map((item) => item.json)).toEqual([{ status: 'processed', external_id: 'cust-ai-1', events: 1 }]);
+		const [request, ...more] = await client().requests();
+		expect(more).toEqual([]);
+		expect((request.body as { events: IDataObject[] }).events).toEqual([
+			{ external_id: 'cust-ai-1', name: 'plan_upgraded', time: '2026-11-01T10:00:00Z', properties: { plan: 'gold', seats: 5 } },
+		]);
+	});
+});
+
+describe('the parameter reader reads only constants and plain $json fields itself', () => {
+	const ITEMS = [{ json: { a: 'first', b: { c: 1 } } }, { json: { a: 'second', b: { c: 2 } } }];
+
+	/** A reader over `parameters`, with n8n's getNodeParameter stood in by a recorder. */
+	function readerOver(parameters: INodeParameters) {
+		const calls: Array<[string, number]> = [];
+		const context = {
+			getInputData: () => ITEMS,
+			getNode: () => ({ parameters }) as unknown as INode,
+			getNodeParameter: (name: string, itemIndex: number) => {
+				calls.push([name, itemIndex]);
+				return `engine:${name}:${itemIndex}`;
+			},
+		} as unknown as IExecuteFunctions;
+		return { reader: new ParameterReader(context), calls };
+	}
+
+	test.each([
+		['$fromAI', "={{ $fromAI('external_id', `The customer's ID`, 'string') }}"],
+		['$fromAI, as the editor writes "Defined automatically by the model"', "={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('External_ID', ``, 'string') }}"],
+		['$fromAi (n8n accepts either case)', "={{ $fromAi('external_id') }}"],
+		['$fromAI inside text', "=customer {{ $fromAI('external_id') }}"],
+		['a field and more text', '={{ $json.a }} and more'],
+		['two fields', '={{ $json.a }}{{ $json.b.c }}'],
+		['a method call on a field', '={{ $json.a.toUpperCase() }}'],
+		['a fallback', "={{ $json.a || 'none' }}"],
+		['another node’s item', "={{ $('Customer Request').item.json.a }}"],
+		['$input', '={{ $input.item.json.a }}'],
+	])('%s goes through n8n’s engine for every item', (_, raw) => {
+		const { reader, calls } = readerOver({ externalId: raw });
+
+		expect([reader.value('externalId', 0), reader.value('externalId', 1)]).toEqual(['engine:externalId:0', 'engine:externalId:1']);
+		expect(calls).toEqual([
+			['externalId', 0],
+			['externalId', 1],
+		]);
+	});
+
+	test('$fromAI inside a collection (a key/value pair’s value) goes through n8n’s engine for every item', () => {
+		const { reader, calls } = readerOver({ properties: { pairs: [{ key: 'plan', value: "={{ $fromAI('plan') }}" }] } });
+
+		reader.value('properties', 0);
+		reader.value('properties', 1);
+		expect(calls).toEqual([
+			['properties', 0],
+			['properties', 1],
+		]);
+	});
+
+	test('a plain $json field is read from the item, a constant once per run', () => {
+		const { reader, calls } = readerOver({ externalId: '={{ $json.b.c }}', eventName: 'signed_up' });
+
+		expect([reader.value('externalId', 0), reader.value('externalId', 1)]).toEqual([1, 2]);
+		expect([reader.value('eventName', 0), reader.value('eventName', 1)]).toEqual(['engine:eventName:0', 'engine:eventName:0']);
+		expect(calls).toEqual([['eventName', 0]]);
 	});
 });

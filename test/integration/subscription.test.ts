@@ -49,6 +49,38 @@ describe('Subscription node: Set Group State', () => {
 		});
 	});
 
+	test('a state that is neither subscribed nor unsubscribed (or none, as an AI agent may leave it) is the item’s error and never sent', async () => {
+		await client().seed({ profiles: ['a', 'b', 'c', 'd'].map((id) => ({ external_id: id })) });
+		const items = [
+			{ id: 'a', group: 'newsletter', state: 'subscribed' },
+			{ id: 'b', group: 'newsletter' },
+			{ id: 'c', group: 'newsletter', state: 'Subscribed!' },
+			{ id: 'd', group: 'newsletter', state: 'unsubscribed' },
+		];
+
+		const result = await run(items, setState('external_id', 'externalId'), true);
+
+		expect(result.error).toBeUndefined();
+		const requests = await client().requests({ path: '/v2/subscription/status/set' });
+		expect(requests.map((request) => [request.status, request.body])).toEqual([
+			[
+				201,
+				{
+					subscription_groups: [
+						{ subscription_group_id: 'newsletter', subscription_state: 'subscribed', external_ids: ['a'] },
+						{ subscription_group_id: 'newsletter', subscription_state: 'unsubscribed', external_ids: ['d'] },
+					],
+				},
+			],
+		]);
+		expect(result.output('User').map((item) => item.json.status ?? item.json.error)).toEqual([
+			'set',
+			expect.stringContaining('State'),
+			expect.stringContaining('must be subscribed or unsubscribed, got "Subscribed!"'),
+			'set',
+		]);
+	});
+
 	test('an email updates every profile that shares it', async () => {
 		await client().seed({
 			profiles: [

@@ -1,5 +1,7 @@
 import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
+import type { ItemReader } from '../../shared/engine/itemReader';
+import { ItemInputError } from '../../shared/engine/itemInputError';
 import { declareOperation } from '../../shared/engine/operation';
 import { settleRemaining } from '../../shared/engine/outcomes';
 import type { RequestShape } from '../../shared/engine/requestShape';
@@ -88,7 +90,7 @@ export const operation = declareOperation<undefined, GroupStateChange>({
 	settings: requestOptionSettings,
 	readItem(item) {
 		const subscription_group_id = item.string('subscriptionGroupId', 'Subscription Group ID');
-		const subscription_state = item.raw('subscriptionState', 'subscribed') as string;
+		const subscription_state = readSubscriptionState(item);
 		const identifier = readUserIdentifier(item);
 		const id = Object.values(identifier)[0] as string;
 		return [
@@ -106,3 +108,16 @@ export const operation = declareOperation<undefined, GroupStateChange>({
 	readResponse: (_, request) => settleRemaining(request, { ok: true }),
 	itemResult: (_, [{ piece }]) => [{ status: 'set', ...piece.subject }],
 });
+
+const STATES: readonly string[] = ['subscribed', 'unsubscribed'];
+
+/**
+ * The state, checked before anything is sent: an expression (a mapped field, or an AI agent's
+ * `$fromAI`) may give any value or none, and the platform refuses the whole request for one wrong state.
+ */
+function readSubscriptionState(item: ItemReader): string {
+	const fix = 'Map "subscribed" or "unsubscribed" into this field, e.g. {{ $json.newsletter ? "subscribed" : "unsubscribed" }}.';
+	const state = item.string('subscriptionState', 'State', fix);
+	if (!STATES.includes(state)) throw new ItemInputError('State', `must be subscribed or unsubscribed, got "${state}"`, fix);
+	return state;
+}
