@@ -29,6 +29,8 @@ export interface CredentialImport {
 export class N8nInstance {
 	private server?: ChildProcess;
 	private serverLog = '';
+	/** Set by `create({ env })`: added to the environment of every n8n process. */
+	private extraEnv: NodeJS.ProcessEnv = {};
 	port = 0;
 
 	private constructor(
@@ -36,9 +38,17 @@ export class N8nInstance {
 		readonly userFolder: string,
 	) {}
 
-	/** A fresh user folder with the package from `dist/` (run `npm run build` first), copied or linked. */
-	static create(app: N8nApp, options: { link?: boolean; userFolder?: string } = {}): N8nInstance {
+	/**
+	 * A fresh user folder with the package from `dist/` (run `npm run build` first), copied or linked.
+	 * With `package: false` the nodes folder stays empty (the package is installed later, as a user
+	 * would: from the Community Nodes screen). `env` adds to (or overrides) the environment of every
+	 * n8n process of this instance.
+	 */
+	static create(app: N8nApp, options: { link?: boolean; userFolder?: string; package?: boolean; env?: NodeJS.ProcessEnv } = {}): N8nInstance {
 		const userFolder = options.userFolder ?? mkdtempSync(path.join(os.tmpdir(), 'n8n-ep-'));
+		const instance = new N8nInstance(app, userFolder);
+		instance.extraEnv = { ...options.env };
+		if (options.package === false) return instance;
 		const packageFolder = path.join(userFolder, '.n8n/nodes/node_modules', PACKAGE_NAME);
 		rmSync(packageFolder, { recursive: true, force: true });
 		mkdirSync(path.dirname(packageFolder), { recursive: true });
@@ -50,7 +60,7 @@ export class N8nInstance {
 		} else {
 			cpSync(path.join(PROJECT_ROOT, 'dist'), path.join(packageFolder, 'dist'), { recursive: true });
 		}
-		return new N8nInstance(app, userFolder);
+		return instance;
 	}
 
 	/**
@@ -80,6 +90,7 @@ export class N8nInstance {
 			N8N_LOG_LEVEL: process.env.N8N_LOG_LEVEL ?? 'info',
 			NODE_ENV: 'production',
 			TZ: 'UTC',
+			...this.extraEnv,
 		};
 	}
 
@@ -138,8 +149,9 @@ export class N8nInstance {
 		while (Date.now() < deadline) {
 			if (this.server.exitCode !== null) throw new Error(`n8n start exited with ${this.server.exitCode}\n${this.serverLog}`);
 			try {
+				// n8n 1.x answers readiness while its migrations still run: the REST API answers after them.
 				const response = await fetch(`${url}/healthz/readiness`);
-				if (response.ok) return url;
+				if (response.ok && (await fetch(`${url}/rest/settings`)).ok) return url;
 			} catch {
 				// not listening yet
 			}
