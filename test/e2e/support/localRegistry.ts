@@ -1,0 +1,142 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+import { PROJECT_ROOT, REGISTRY_APP, ensureInstalled } from './n8nApp';
+
+/**
+ * A local npm registry on loopback (verdaccio, pinned in test/e2e/registry and installed by
+ * scripts/n8n/install.sh), with no uplink: it serves what is published to it and nothing else.
+ * It runs on the Node given (verdaccio 6 needs Node >= 22: the 2.x app's Node 24).
+ */
+export class LocalRegistry {
+	private log = '';
+
+	private constructor(
+		private readonly process: ChildProcess,
+		private readonly folder: string,
+		readonly url: string,
+	) {
+		process.stdout?.on('data', (chunk: Buffer) => (this.log += chunk.toString()));
+		process.stderr?.on('data', (chunk: Buffer) => (this.log += chunk.toString()));
+	}
+
+	static async start(node: string): Promise<LocalRegistry> {
+		const verdaccio = path.join(ensureInstalled(REGISTRY_APP), 'node_modules/verdaccio/bin/verdaccio');
+		const folder = mkdtempSync(path.join(os.tmpdir(), 'ep-registry-'));
+		const config = path.join(folder, 'config.yaml');
+		writeFileSync(
+			config,
+			[
+				`storage: ${JSON.stringify(path.join(folder, 'storage'))}`,
+				'auth:',
+				'  htpasswd:',
+				`    file: ${JSON.stringify(path.join(folder, 'htpasswd'))}`,
+				'    max_users: 10',
+				'uplinks: {}',
+				'packages:',
+				"  '**':",
+				'    access: $all',
+				'    publish: $authenticated',
+				'    unpublish: $authenticated',
+				'web:',
+				'  enable: false',
+				'log: { type: stdout, format: pretty, level: warn }',
+				'',
+			].join('\n'),
+		);
+		const port = await freePort();
+		const url = `http://127.0.0.1:${port}/`;
+		const child = spawn(node, [verdaccio, '--config', config, '--listen', `127.0.0.1:${port}`], {
+			cwd: folder,
+			env: { PATH: `${path.dirname(node)}:${process.env.PATH ?? ''}`, HOME: folder, NODE_ENV: 'production' },
+		});
+		const registry = new LocalRegistry(child, folder, url);
+		const deadline = Date.now() + 60_000;
+		while (Date.now() < deadline) {
+			if (child.exitCode !== null) throw new Error(`verdaccio exited with ${child.exitCode}\n${registry.log}`);
+			try {
+				if ((await fetch(`${url}-/ping`)).ok) return registry;
+			} catch {
+				// not listening yet
+			}
+			await new Promise((resolve) => setTimeout(resolve, 250));
+		}
+		await registry.stop();
+		throw new Error(`verdaccio did not answer in 60 s\n${registry.log}`);
+	}
+
+	/** Creates a user (`PUT /-/user/org.couchdb.user:<name>`) and returns its token. */
+	async addUser(name: string, password: string): Promise<string> {
+		const response = await fetch(`${this.url}-/user/org.couchdb.user:${encodeURIComponent(name)}`, {
+			method: 'PUT',
+			headers: { 'Content-Type': 'application/json' },
+			body: JSON.stringify({ _id: `org.couchdb.user:${name}`, name, password, email: `${name}@engagement-platform.local`, type: 'user', roles: [], date: new Date().toISOString() }),
+		});
+		const body = (await response.json().catch(() => ({}))) as { token?: string };
+		if (!response.ok || !body.token) throw new Error(`creating the registry user failed: ${response.status} ${JSON.stringify(body)}`);
+		return body.token;
+	}
+
+	/** Publishes a tarball (from `npm pack`) with npm as a user would, authenticated by the token. */
+	publish(tarball: string, token: string): string {
+		const userconfig = path.join(this.folder, 'publish.npmrc');
+		const { host } = new URL(this.url);
+		writeFileSync(userconfig, `//${host}/:_authToken=${token}\n`);
+		return execFileSync('npm', ['publish', tarball, '--registry', this.url, '--userconfig', userconfig, '--ignore-scripts', '--loglevel=warn'], {
+			cwd: this.folder,
+			encoding: 'utf8',
+			env: npmEnv(),
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
+	}
+
+	/** The registry's metadata of a package (what `npm view` reads). */
+	async packument(name: string): Promise<{ 'dist-tags'?: Record<string, string>; versions?: Record<string, unknown> }> {
+		const response = await fetch(`${this.url}${name.replace('/', '%2f')}`);
+		if (!response.ok) throw new Error(`${name} is not on the local registry: ${response.status}`);
+		return (await response.json()) as { 'dist-tags'?: Record<string, string> };
+	}
+
+	async stop(): Promise<void> {
+		const child = this.process;
+		if (child.exitCode === null) {
+			await new Promise<void>((resolve) => {
+				child.once('exit', () => resolve());
+				child.kill('SIGTERM');
+				setTimeout(() => child.kill('SIGKILL'), 5_000).unref();
+			});
+		}
+		rmSync(this.folder, { recursive: true, force: true });
+	}
+}
+
+/** `npm pack` of the project (run `npm run build` first): the tarball's path in `destination`. */
+export function packProject(destination: string): string {
+	const output = execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', destination], {
+		cwd: PROJECT_ROOT,
+		encoding: 'utf8',
+		env: npmEnv(),
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
+	const [packed] = JSON.parse(output) as Array<{ filename: string }>;
+	return path.join(destination, packed.filename);
+}
+
+/** This process's environment without the npm_config_* that `npm run` passes down. */
+function npmEnv(): NodeJS.ProcessEnv {
+	return Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key)));
+}
+
+async function freePort(): Promise<number> {
+	return await new Promise((resolve, reject) => {
+		const server = createServer();
+		server.once('error', reject);
+		server.listen(0, '127.0.0.1', () => {
+			const { port } = server.address() as { port: number };
+			server.close(() => resolve(port));
+		});
+	});
+}
