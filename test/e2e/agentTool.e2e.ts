@@ -8,7 +8,7 @@ import { SandboxClient, startSandbox } from '../../sandbox';
 import { sandboxCredentials } from '../support/sandboxCredentials';
 import type { ChatCompletionsStandIn, ChatMessage, ChatRequestBody, ScriptStep } from './support/chatCompletionsStandIn';
 import { argumentsFor, offeredTool, startChatCompletionsStandIn } from './support/chatCompletionsStandIn';
-import { ensureN8nApp, PROJECT_ROOT } from './support/n8nApp';
+import { ensureN8nApp, N8N_APP_1X, N8N_APPS, PROJECT_ROOT, pinnedN8nVersion } from './support/n8nApp';
 import type { ExecutedRun } from './support/n8nInstance';
 import { N8nInstance } from './support/n8nInstance';
 
@@ -55,6 +55,16 @@ function variant(id: string, prompt: string): WorkflowFile {
 const subscribeWorkflow = variant('epAiAgentSubscribeE2e', 'Customer cust-ai-7002 asked to get our newsletter. Subscribe them.');
 const twoCallsWorkflow = variant('epAiAgentTwoCallsE2e', 'Customers cust-ai-7003 and cust-ai-7004 both left a review today. Record a review_left event for each.');
 
+/** n8n 1.x has the AI Agent up to version 3 (2.x: 3.1); the rest of the example is the same. */
+function forLine(appFolder: string, workflow: WorkflowFile): WorkflowFile {
+	if (appFolder !== N8N_APP_1X) return workflow;
+	const copy = structuredClone(workflow);
+	for (const node of copy.nodes as Array<WorkflowNode & { typeVersion?: number }>) {
+		if (node.type === '@n8n/n8n-nodes-langchain.agent') node.typeVersion = 3;
+	}
+	return copy;
+}
+
 let sandbox: Sandbox;
 let client: SandboxClient;
 let standIn: ChatCompletionsStandIn;
@@ -64,17 +74,9 @@ beforeAll(async () => {
 	sandbox = await startSandbox();
 	client = new SandboxClient(sandbox.url);
 	standIn = await startChatCompletionsStandIn();
-	n8n = N8nInstance.create(ensureN8nApp());
-	await n8n.importCredentials([
-		...sandboxCredentials(sandbox.url),
-		{ ...OPENAI_CREDENTIAL, type: 'openAiApi', data: { apiKey: 'sk-stand-in-not-a-key', url: standIn.url } },
-	]);
-	// n8n's import:workflow takes an array of workflows in one file: one CLI start instead of three.
-	await n8n.importWorkflow([example, subscribeWorkflow, twoCallsWorkflow]);
 });
 
 afterAll(async () => {
-	await n8n?.dispose();
 	await standIn?.close();
 	await sandbox?.close();
 });
@@ -117,7 +119,21 @@ const finalAnswer =
 		return { content };
 	};
 
-describe('our nodes as tools of an AI Agent in the n8n application', () => {
+describe.each(N8N_APPS.map((appFolder) => [pinnedN8nVersion(appFolder), appFolder] as const))('our nodes as tools of an AI Agent in n8n %s', (_, appFolder) => {
+	beforeAll(async () => {
+		n8n = N8nInstance.create(ensureN8nApp(appFolder));
+		await n8n.importCredentials([
+			...sandboxCredentials(sandbox.url),
+			{ ...OPENAI_CREDENTIAL, type: 'openAiApi', data: { apiKey: 'sk-stand-in-not-a-key', url: standIn.url } },
+		]);
+		// n8n's import:workflow takes an array of workflows in one file: one CLI start instead of three.
+		await n8n.importWorkflow([example, subscribeWorkflow, twoCallsWorkflow].map((workflow) => forLine(appFolder, workflow)));
+	}, 600_000);
+
+	afterAll(async () => {
+		await n8n?.dispose();
+	});
+
 	test('the agent tracks an event through the User tool: the model’s arguments land in the platform, our answer reaches the model, the agent answers', async () => {
 		const final = 'Recorded plan_upgraded for cust-ai-7001 (plan gold, from the pricing page).';
 		const modelArguments: Array<[RegExp, unknown]> = [
@@ -225,12 +241,22 @@ describe('our nodes as tools of an AI Agent in the n8n application', () => {
 		expect(run.outputs[AGENT]).toEqual([{ json: { output: final }, pairedItem: { item: 0 } }]);
 	});
 
-	test('arguments our node refuses come back to the model as the tool’s error, nothing is sent, and its corrected call goes through', async () => {
+	test('arguments our node refuses: nothing is sent; 2.x hands the error to the model and its corrected call goes through, 1.x stops the run', async () => {
 		await client.seed({ profiles: [{ external_id: 'cust-ai-7002' }] });
 		const call = (body: ChatRequestBody, state: string) => {
 			const tool = offeredTool(body, /newsletter|subscri/i);
 			return { toolCalls: [{ name: tool.function.name, arguments: argumentsFor(tool, [[/external/i, 'cust-ai-7002'], [/state/i, state]]) }] };
 		};
+		if (appFolder === N8N_APP_1X) {
+			// n8n 1.x's agent stops its run when a tool fails, instead of handing the error to the model.
+			standIn.script([(body) => call(body, 'yes please')]);
+			const failed = await n8n.execute(subscribeWorkflow.id);
+			expect(failed.ok).toBe(false);
+			expect(`${failed.raw.stdout}${failed.raw.stderr}`).toContain('must be subscribed or unsubscribed');
+			expect(standIn.chatRequests()).toHaveLength(1);
+			expect(await client.requests()).toEqual([]);
+			return;
+		}
 		standIn.script([
 			(body) => call(body, 'yes please'),
 			(body) => {
