@@ -73,4 +73,18 @@ describe('User node: every item is checked against the spec before anything is s
 		expect(requests).toHaveLength(1);
 		expect(JSON.stringify(requests[0].body)).not.toContain('u-2');
 	});
+
+	test('an Identify User By that names no identifier (a mapped value) says so, on its item', async () => {
+		const result = await runUserNode({
+			items: [{ userId: 'u-1', by: 'external_id' }, { userId: 'u-2', by: 'crm_id' }],
+			parameters: { ...purchase, identifyBy: '={{ $json.by }}', aliasName: 'n/a', aliasLabel: 'n/a', email: 'n/a' },
+			endpoint: sandbox().url,
+			apiKey,
+			continueOnFail: true,
+		});
+
+		const [first, second] = result.output('User');
+		expect(first.json.status).toBe('processed');
+		expect(second.json).toMatchObject({ field: 'Identify User By', delivery: 'invalid', error: 'Item 1: "Identify User By" "crm_id" is not a way to identify a user' });
+	});
 });

@@ -8,7 +8,7 @@ import { settleRemaining } from '../shared/engine/outcomes';
 import type { RequestShape } from '../shared/engine/requestShape';
 import { optionsCollection, readRequestOptions } from '../shared/fields/requestOptions';
 import type { IdentifierKind } from '../shared/fields/userIdentifier';
-import { identifierKindOf, identifierLabels, readUserIdentifier } from '../shared/fields/userIdentifier';
+import { identifierKindOf, identifierLabels, isIdentifierKind, readUserIdentifier } from '../shared/fields/userIdentifier';
 import { PER_REQUEST } from '../shared/limits/requestLimits';
 import type { UserIdentifier } from '../shared/schemas/identifiers';
 
@@ -98,7 +98,8 @@ export function readTrackIdentifier(item: ItemReader, slot: TrackSlot): UserIden
 }
 
 function refuseUntakenIdentifier(kind: IdentifierKind, slot: TrackSlot): void {
-	if (TRACK_IDENTIFIERS[slot].includes(kind)) return;
+	// A value that is no kind at all is readUserIdentifier's to refuse, naming what was given.
+	if (TRACK_IDENTIFIERS[slot].includes(kind) || !isIdentifierKind(kind)) return;
 	throw new ItemInputError(
 		'Identify User By',
 		`is ${identifierLabels([kind])}, but ${OBJECTS[slot]} take only ${identifierLabels(TRACK_IDENTIFIERS[slot])}`,

@@ -25,6 +25,10 @@ export function identifierKindOf(identifier: UserIdentifier): IdentifierKind {
 	return Object.keys(identifier)[0] as IdentifierKind;
 }
 
+export function isIdentifierKind(value: unknown): value is IdentifierKind {
+	return typeof value === 'string' && Object.hasOwn(LABELS, value);
+}
+
 /** "External ID, User Alias or Email". */
 export function identifierLabels(kinds: readonly IdentifierKind[]): string {
 	const labels = kinds.map((kind) => LABELS[kind]);
