@@ -1,10 +1,10 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
 import { PROJECT_ROOT, REGISTRY_APP, ensureInstalled } from './n8nApp';
+import { freePort } from './n8nInstance';
 
 /**
  * A local npm registry on loopback (verdaccio, pinned in test/e2e/registry and installed by
@@ -130,13 +130,3 @@ function npmEnv(): NodeJS.ProcessEnv {
 	return Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key)));
 }
 
-async function freePort(): Promise<number> {
-	return await new Promise((resolve, reject) => {
-		const server = createServer();
-		server.once('error', reject);
-		server.listen(0, '127.0.0.1', () => {
-			const { port } = server.address() as { port: number };
-			server.close(() => resolve(port));
-		});
-	});
-}

@@ -209,7 +209,7 @@ function parseExecuteOutput(result: CliResult): ExecutedRun {
 	return { ok: result.code === 0 && !error, outputs, error, raw: result };
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
 	return await new Promise((resolve, reject) => {
 		const server = createServer();
 		server.once('error', reject);
