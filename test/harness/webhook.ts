@@ -14,7 +14,8 @@
  *      WebhookContext as `additionalData.httpRequest` / `httpResponse`, and call the node's
  *      `webhook` method with it (n8n-core's getBodyData, getHeaderData, getRequestObject,
  *      getResponseObject, getCredentials, getWorkflowStaticData: all n8n-core's own code);
- *   4. answer as n8n does: nothing more when the node answered (`noWebhookResponse`), its
+ *   4. answer as n8n does: nothing more when the node answered (`noWebhookResponse`; items it returned
+ *      with it still run), its
  *      `webhookResponse` or `{"message":"Webhook call received"}` when it started nothing, and for
  *      `responseMode: 'onReceived'`, when it returned items, the description's `responseData`
  *      (n8n 2.x: default 'firstEntryJson', answered literally; 'noData': no body), else the node's
@@ -406,14 +407,13 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
 			sendJson(response, 500, { code: 0, message: 'Workflow Webhook Error: Workflow could not be started!' });
 			return;
 		}
-		if (result.noWebhookResponse === true) {
-			// The node answered; n8n closes a response left open.
-			if (!res.writableEnded) res.end();
-			return;
-		}
+		// The node answered itself: n8n closes a response left open, answers nothing more, and still runs
+		// the items the node returned.
+		const nodeAnswered = result.noWebhookResponse === true;
+		if (nodeAnswered && !res.writableEnded) res.end();
 		const responseCode = Number(webhookData.webhookDescription.responseCode ?? 200);
 		if (result.workflowData === undefined) {
-			sendJson(response, responseCode, result.webhookResponse ?? { message: 'Webhook call received' });
+			if (!nodeAnswered) sendJson(response, responseCode, result.webhookResponse ?? { message: 'Webhook call received' });
 			return;
 		}
 		const responseMode = webhookData.webhookDescription.responseMode ?? 'onReceived';
@@ -432,9 +432,11 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
 			undefined,
 			'firstEntryJson',
 		);
-		if (responseData === 'noData') response.status(responseCode).end();
-		else if (responseData) response.status(responseCode).send(responseData);
-		else sendJson(response, responseCode, result.webhookResponse ?? { message: 'Workflow was started' });
+		if (!nodeAnswered) {
+			if (responseData === 'noData') response.status(responseCode).end();
+			else if (responseData) response.status(responseCode).send(responseData);
+			else sendJson(response, responseCode, result.webhookResponse ?? { message: 'Workflow was started' });
+		}
 		const executionWorkflow = loadWorkflow();
 		const executionTrigger = executionWorkflow.getNode(trigger.name) as INode;
 		record.execution = await executeToEnd({

@@ -64,6 +64,14 @@ export const triggerProperties: INodeProperties[] = [
 			'Whether to start nothing for a postback whose dispatch ID and status already came in within the window (the platform may send one twice)',
 	},
 	{
+		displayName:
+			'Repeats are dropped when they come one after another. Two identical postbacks arriving at the same moment can both start a run: n8n gives a trigger no atomic store. Where a step must never run twice, guard it downstream with a unique key on dispatch ID and status (for example a database insert that ignores conflicts).',
+		name: 'duplicatesNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { dropDuplicates: [true] } },
+	},
+	{
 		displayName: 'Window (Minutes)',
 		name: 'windowMinutes',
 		type: 'number',

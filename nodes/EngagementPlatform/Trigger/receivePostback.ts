@@ -23,7 +23,7 @@ interface PostbackResponse {
 	end(body: string): unknown;
 }
 
-/** Answers the request itself and tells n8n not to answer again nor start an execution. */
+/** Answers the request itself and tells n8n not to answer again (and, returned as is, not to start an execution). */
 function reply(
 	response: PostbackResponse,
 	status: number,
@@ -138,5 +138,10 @@ export async function receivePostback(context: IWebhookFunctions): Promise<IWebh
 		}
 	}
 
-	return { workflowData: [context.helpers.returnJsonArray([postbackItem(postback)])] };
+	// Answered here, not by n8n (responseMode onReceived): n8n 2.x would answer only after starting the
+	// run, and starting it re-creates the workflow over the same static data object, which clears n8n's
+	// "changed" flag before n8n checks it, so the postback just recorded would never be saved. Answering
+	// first makes n8n save the static data before the run starts.
+	reply(response, 200, 'Workflow was started');
+	return { noWebhookResponse: true, workflowData: [context.helpers.returnJsonArray([postbackItem(postback)])] };
 }
