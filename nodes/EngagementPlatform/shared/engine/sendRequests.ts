@@ -32,12 +32,21 @@ export async function sendRequests(
 	const { endpoint } = spec;
 	const baseUrl = await resolveEndpoint(context, endpoint.credentialType);
 	const log = (message: string) => context.logger.info(`Engagement Platform ${endpoint.path}: ${message}`);
+	const groupOf = (request: PlannedRequest): RateLimitGroup =>
+		typeof endpoint.rateLimit === 'function' ? endpoint.rateLimit(request) : endpoint.rateLimit;
+	const planned = new Map<RateLimitGroup, number>();
+	for (const request of requests) planned.set(groupOf(request), (planned.get(groupOf(request)) ?? 0) + 1);
 	const pacers = new Map<RateLimitGroup, Pacer>();
 	const pacerOf = (request: PlannedRequest) => {
-		const group = typeof endpoint.rateLimit === 'function' ? endpoint.rateLimit(request) : endpoint.rateLimit;
+		const group = groupOf(request);
 		let pacer = pacers.get(group);
 		if (!pacer) {
-			pacer = new Pacer(RATE_LIMITS[group], (waitMs, reason) => log(`waiting ${(waitMs / 1000).toFixed(1)} s for ${reason}`));
+			pacer = new Pacer({
+				limit: RATE_LIMITS[group],
+				parallel: settings.parallelRequests,
+				planned: planned.get(group) ?? 0,
+				onWait: (waitMs, reason) => log(`waiting ${(waitMs / 1000).toFixed(1)} s for ${reason}`),
+			});
 			pacers.set(group, pacer);
 		}
 		return pacer;

@@ -1,7 +1,7 @@
 import { sleep } from 'n8n-workflow';
 
 import type { Pacer } from '../pacing/pacer';
-import { backoffMs, rateLimitWaitMs, spentWindowResetsAt } from '../pacing/rateLimitWait';
+import { backoffMs, rateLimitWaitMs } from '../pacing/rateLimitWait';
 import type { PieceError } from './operation';
 import type { ApiResponse, TransportFailure } from './transport';
 
@@ -41,6 +41,7 @@ export async function sendWithRetries(
 		try {
 			response = await send();
 		} catch (caught) {
+			pacer.settle();
 			// sendRequest turns every failure into a TransportFailure.
 			const error = caught as TransportFailure;
 			const resend = !error.reachedServer || policy.safeToResend;
@@ -50,6 +51,9 @@ export async function sendWithRetries(
 			}
 			return { kind: 'failure', error: transportError(error, attempts) };
 		}
+
+		// What the answer says of the platform's window paces the group's next requests.
+		pacer.settle(response);
 
 		if (response.statusCode === 429) {
 			const waitMs = rateLimitWaitMs(response, rateLimitHits++);
@@ -62,10 +66,6 @@ export async function sendWithRetries(
 			policy.onWait(waitMs, 'the platform answered 429 (rate limit exceeded)');
 			continue;
 		}
-
-		// A spent window holds back the group's next requests; a 429's own Retry-After, read above, outranks it.
-		const resetsAt = spentWindowResetsAt(response);
-		if (resetsAt !== undefined) pacer.pauseUntil(resetsAt);
 
 		if (response.statusCode >= 500) {
 			if (policy.safeToResend && attempts < MAX_ATTEMPTS) {

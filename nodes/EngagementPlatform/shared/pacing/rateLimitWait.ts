@@ -26,11 +26,12 @@ export function backoffMs(attempt: number): number {
 	return BACKOFF_BASE_MS + Math.random() * (ceiling - BACKOFF_BASE_MS);
 }
 
-/** Epoch milliseconds at which the platform says the current window ends, when it says the window is spent. */
-export function spentWindowResetsAt(response: ApiResponse): number | undefined {
-	if (header(response, 'x-ratelimit-remaining') !== '0') return undefined;
+/** The platform's figures for the window an answer fell in: requests it still takes, and when it resets (epoch ms). */
+export function platformWindowOf(response: ApiResponse): { remaining: number; resetAtMs: number } | undefined {
+	const remaining = Number(header(response, 'x-ratelimit-remaining'));
 	const reset = Number(header(response, 'x-ratelimit-reset'));
-	return Number.isFinite(reset) && reset > 0 ? reset * 1000 : undefined;
+	if (!Number.isFinite(remaining) || !Number.isFinite(reset) || reset <= 0) return undefined;
+	return { remaining: Math.max(0, remaining), resetAtMs: reset * 1000 };
 }
 
 function header(response: ApiResponse, name: string): string | undefined {
