@@ -5,14 +5,14 @@
  */
 import type { INodeType, IVersionedNodeType } from 'n8n-workflow';
 
-import { DEMO_API_KEY, SandboxClient, startSandbox } from '../sandbox';
+import { DEMO_API_KEY } from '../sandbox';
 import { runWorkflow } from '../test/harness';
 import { HTTP_REQUEST_TYPE, httpRequestParameters, loadHttpRequestNode } from './httpRequestPeer';
 import type { HarnessNode } from '../test/harness';
-import type { BenchOperation } from './operations';
 import { BENCH_OPERATIONS, TRACK_EVENTS, TRACK_EVENT_PEER_BODY } from './operations';
 import { PASS_THROUGH_TYPE, passThrough } from './passThrough';
 import { TRANSPORT_BASELINE_TYPE, transportBaseline } from './transportBaseline';
+import { warmUp } from './warmUp';
 
 export interface RunFigures {
 	wallMs: number;
@@ -26,7 +26,6 @@ export interface RunFigures {
 }
 
 const MB = 1024 * 1024;
-const WARM_UP_ITEMS = 2000;
 const collectGarbage = () => (globalThis as { gc?: () => void }).gc?.();
 
 async function main(): Promise<void> {
@@ -91,28 +90,6 @@ async function main(): Promise<void> {
 		retainedMb: +(retainedBytes / MB).toFixed(1),
 	};
 	process.stdout.write(`${JSON.stringify(figures)}\n`);
-}
-
-/**
- * Runs the node once on 2,000 items against a sandbox in this process, before measuring: n8n
- * is a long-running server, so its code is loaded and optimised by the time large runs come;
- * loading, compiling and first-run work are not the items' cost. The peer gets the same.
- */
-async function warmUp(node: HarnessNode, nodeTypes: Record<string, INodeType | IVersionedNodeType>, operation: BenchOperation): Promise<void> {
-	const local = await startSandbox();
-	try {
-		if (operation.seed) await new SandboxClient(local.url).seed(operation.seed(WARM_UP_ITEMS));
-		const url = String(node.parameters.url ?? '').replace(/^http:\/\/[^/]+/, local.url);
-		await runWorkflow({
-			nodes: [{ ...node, parameters: node.type === HTTP_REQUEST_TYPE ? { ...node.parameters, url } : node.parameters }],
-			connections: { Start: { main: [[{ node: node.name, type: 'main', index: 0 }]] } },
-			items: operation.items(WARM_UP_ITEMS),
-			nodeTypes,
-			credentials: { engagementPlatformApi: { restEndpoint: local.url, apiKey: DEMO_API_KEY } },
-		});
-	} finally {
-		await local.close();
-	}
 }
 
 main().catch((error: unknown) => {

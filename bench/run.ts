@@ -1,12 +1,14 @@
 /**
  * npm run bench: every batched operation through n8n's engine against the sandbox in another
  * process, each run in a fresh process of its own; the HTTP Request node as the peer; and the
- * sandbox enforcing /users/track's rate limit. Prints tables and writes bench/results/<time>.json.
+ * sandbox enforcing /users/track's rate limit, on one execution and on several at once. Prints
+ * tables and writes bench/results/<time>.json.
  *
  *   npm run bench                          N = 1,000, 10,000, 100,000; 20 ms latency per request
  *   npm run bench -- --n 1000,10000 --latency 5
  *   npm run bench -- --full                 also the runs the spec's limits make slow, and the peer at 100,000
  *   npm run bench -- --only rename          only the operations whose name holds "rename" (section 1 alone)
+ *   npm run bench -- --only concurrency     section 5 alone: 1, 2, 4 and 8 executions at once against a 100-per-3 s limit
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -16,9 +18,12 @@ import { promisify } from 'node:util';
 import type { IDataObject } from 'n8n-workflow';
 
 import { SandboxClient } from '../sandbox';
+import { concurrentExecutions } from './concurrency';
 import type { RunFigures } from './measureOne';
 import type { BenchOperation } from './operations';
 import { BENCH_OPERATIONS, TRACK_EVENTS } from './operations';
+import type { RateLimits } from './prepareSandbox';
+import { noLimits, prepareSandbox } from './prepareSandbox';
 import type { SandboxProcess } from './sandboxProcess';
 import { startSandboxProcess } from './sandboxProcess';
 
@@ -30,6 +35,8 @@ const sizes = argument('n', '1000,10000,100000').split(',').map(Number);
 const latencyMs = Number(argument('latency', '20'));
 const full = process.argv.includes('--full');
 const only = argument('only', '');
+/** `--only concurrency` names section 5, not an operation (no operation's name holds it). */
+const CONCURRENCY_SECTION = 'concurrency';
 
 /** The spec's /users/track limit (3,000 per 3 s) scaled down 10×, so one machine's run can exceed it. */
 const ENFORCED_LIMIT = { limit: 300, windowMs: 3000 };
@@ -45,17 +52,8 @@ async function measureOne(name: string, count: number, sandboxUrl: string): Prom
 	return JSON.parse(stdout.trim().split('\n').at(-1)!) as RunFigures;
 }
 
-async function prepare(client: SandboxClient, operation: BenchOperation, count: number, rateLimits: Record<string, { limit: number; windowMs: number } | null>): Promise<void> {
-	await client.reset();
-	await client.configure({ latencyMs, logBodies: false, rateLimits });
-	if (operation.seed) await client.seed(operation.seed(count));
-}
-
-/** The sandbox enforces nothing here: the node's own pacing is what keeps it within the spec. */
-async function noLimits(client: SandboxClient): Promise<Record<string, null>> {
-	const { rateLimits } = await client.configure({});
-	return Object.fromEntries(Object.keys(rateLimits).map((group) => [group, null]));
-}
+const prepare = (client: SandboxClient, operation: BenchOperation, count: number, rateLimits: RateLimits) =>
+	prepareSandbox(client, latencyMs, rateLimits, operation.seed?.(count));
 
 async function row(client: SandboxClient, sandbox: SandboxProcess, operation: BenchOperation, count: number, name = operation.name): Promise<IDataObject> {
 	const figures = await measureOne(name, count, sandbox.url);
@@ -83,22 +81,12 @@ async function main(): Promise<void> {
 	const results: IDataObject = { startedAt: new Date().toISOString(), latencyMs, node: process.version };
 	try {
 		const open = await noLimits(client);
-
-		console.log(`\n1. Every batched operation, ${latencyMs} ms sandbox latency per request, the sandbox enforcing no limit\n`);
-		const operations: IDataObject[] = [];
-		for (const operation of BENCH_OPERATIONS.filter((candidate) => !only || candidate.name.includes(only))) {
-			for (const count of sizes) {
-				if (!full && operation.slowFrom !== undefined && count >= operation.slowFrom) {
-					console.log(`   (${operation.name} at ${count}: skipped without --full; ${operation.slowBecause})`);
-					continue;
-				}
-				await prepare(client, operation, count, open);
-				operations.push(await row(client, sandbox, operation, count));
-			}
+		if (only !== CONCURRENCY_SECTION) {
+			const operations = await everyOperation(client, sandbox, open);
+			results.operations = operations;
+			if (!only) await peerOverheadAndLimit(client, sandbox, open, operations, results);
 		}
-		console.table(operations);
-		results.operations = operations;
-		if (!only) await peerOverheadAndLimit(client, sandbox, open, operations, results);
+		if (!only || only === CONCURRENCY_SECTION) results.concurrency = await concurrentExecutions(client, sandbox.url, latencyMs, open);
 	} finally {
 		sandbox.stop();
 	}
@@ -109,11 +97,29 @@ async function main(): Promise<void> {
 	console.log(`\nwritten: ${path.relative(process.cwd(), file)}`);
 }
 
+/** Section 1. */
+async function everyOperation(client: SandboxClient, sandbox: SandboxProcess, open: RateLimits): Promise<IDataObject[]> {
+	console.log(`\n1. Every batched operation, ${latencyMs} ms sandbox latency per request, the sandbox enforcing no limit\n`);
+	const operations: IDataObject[] = [];
+	for (const operation of BENCH_OPERATIONS.filter((candidate) => !only || candidate.name.includes(only))) {
+		for (const count of sizes) {
+			if (!full && operation.slowFrom !== undefined && count >= operation.slowFrom) {
+				console.log(`   (${operation.name} at ${count}: skipped without --full; ${operation.slowBecause})`);
+				continue;
+			}
+			await prepare(client, operation, count, open);
+			operations.push(await row(client, sandbox, operation, count));
+		}
+	}
+	console.table(operations);
+	return operations;
+}
+
 /** Sections 2 to 4: the peer, our own overhead at the largest size, and the enforced limit. */
 async function peerOverheadAndLimit(
 	client: SandboxClient,
 	sandbox: SandboxProcess,
-	open: Record<string, null>,
+	open: RateLimits,
 	operations: IDataObject[],
 	results: IDataObject,
 ): Promise<void> {
