@@ -69,7 +69,7 @@ export const BENCH_OPERATIONS: BenchOperation[] = [
 	{
 		name: 'export by external ID',
 		type: USER,
-		parameters: { operation: 'exportUsers', identifyBy: 'external_id', externalId: '={{ $json.userId }}', fieldsToExport: ['external_id', 'first_name'] },
+		parameters: { operation: 'export', identifyBy: 'external_id', externalId: '={{ $json.userId }}', fieldsToExport: ['external_id', 'first_name'] },
 		items: (count) => Array.from({ length: count }, (_, i) => ({ userId: customer(i) })),
 		fewest: perRequest(50),
 		slowFrom: 20_000,
@@ -88,7 +88,7 @@ export const BENCH_OPERATIONS: BenchOperation[] = [
 	{
 		name: 'campaign trigger',
 		type: 'n8n-nodes-engagement-platform.engagementPlatformMessage',
-		parameters: { operation: 'triggerCampaign', campaignId: 'bench-campaign', sendTo: 'recipients', recipientBy: 'external_user_id', externalUserId: '={{ $json.userId }}' },
+		parameters: { operation: 'triggerCampaign', campaignId: 'bench-campaign', sendTo: 'recipients', identifyBy: 'external_id', externalId: '={{ $json.userId }}' },
 		items: (count) => Array.from({ length: count }, (_, i) => ({ userId: customer(i) })),
 		seed: () => ({ campaigns: [{ id: 'bench-campaign' }] }),
 		fewest: perRequest(50),

@@ -28,8 +28,8 @@ const sendNow: ConservationCase = {
 	parameters: {
 		operation: 'sendNow',
 		sendTo: '={{ $json.sendTo }}',
-		userBy: '={{ $json.userBy }}',
-		externalUserId: '={{ $json.externalId }}',
+		identifyBy: '={{ $json.identifyBy }}',
+		externalId: '={{ $json.externalId }}',
 		aliasName: '={{ $json.aliasName }}',
 		aliasLabel: '={{ $json.aliasLabel }}',
 		messages: '={{ $json.messages }}',
@@ -39,7 +39,7 @@ const sendNow: ConservationCase = {
 	items: batch(
 		fc.record({
 			sendTo: mostly('users', ['broadcast'], 10),
-			userBy: fc.constantFrom('external_user_ids', 'user_aliases'),
+			identifyBy: fc.constantFrom('external_id', 'user_alias'),
 			aliasLabel: fc.constantFrom(...ALIAS_LABELS),
 			messages: mostly(0, [1], 5),
 			subscriptionState: mostly('subscribed', ['all'], 6),
@@ -61,16 +61,17 @@ const sendNow: ConservationCase = {
 	expected(json) {
 		const request = { messages: json.messages, recipient_subscription_state: json.subscriptionState };
 		if (json.sendTo === 'broadcast') return [{ key: broadcastKey(json.segmentId), value: { request: { ...request, segment_id: json.segmentId, broadcast: true } } }];
-		const recipient = json.userBy === 'user_aliases' ? alias(json) : json.externalId;
-		return [{ key: userKey('recipient', json.userBy as string, recipient), value: { request, field: json.userBy, recipient } }];
+		const field = json.identifyBy === 'user_alias' ? 'user_aliases' : 'external_user_ids';
+		const recipient = json.identifyBy === 'user_alias' ? alias(json) : json.externalId;
+		return [{ key: userKey('recipient', field, recipient), value: { request, field, recipient } }];
 	},
 };
 
 /** The recipient fields the campaign and canvas triggers share, each mapped from the item. */
 const recipientParameters = {
 	sendTo: '={{ $json.sendTo }}',
-	recipientBy: '={{ $json.recipientBy }}',
-	externalUserId: '={{ $json.externalId }}',
+	identifyBy: '={{ $json.identifyBy }}',
+	externalId: '={{ $json.externalId }}',
 	aliasName: '={{ $json.aliasName }}',
 	aliasLabel: '={{ $json.aliasLabel }}',
 	email: '={{ $json.email }}',
@@ -84,7 +85,7 @@ const recipientParameters = {
 
 const recipientChoice = fc.record({
 	sendTo: mostly('recipients', ['broadcast'], 10),
-	recipientBy: fc.constantFrom('external_user_id', 'user_alias', 'email'),
+	identifyBy: fc.constantFrom('external_id', 'user_alias', 'email'),
 	aliasLabel: fc.constantFrom(...ALIAS_LABELS),
 	prioritization: fc.constantFrom('identified', 'identifiedThenRecent', 'recent'),
 	withAttributes: fc.boolean(),
@@ -102,16 +103,16 @@ function recipientItem({ withAttributes, existingOnly, extra, ...choice }: Recip
 		properties: { ...extra, probe: index },
 		attributes: withAttributes ? { c_tier: 'gold' } : {},
 		// Off only where the spec allows it: with attributes to create the user from, and not for an alias.
-		existingOnly: choice.recipientBy === 'user_alias' || !withAttributes ? true : existingOnly,
+		existingOnly: choice.identifyBy === 'user_alias' || !withAttributes ? true : existingOnly,
 	};
 }
 
 /** The spec's recipient object for an item, `propertiesKey` holding its properties. */
 function recipientOf(json: IDataObject, propertiesKey: string): IDataObject {
 	const identity: IDataObject =
-		json.recipientBy === 'user_alias'
+		json.identifyBy === 'user_alias'
 			? { user_alias: alias(json) }
-			: json.recipientBy === 'email'
+			: json.identifyBy === 'email'
 				? { email: json.email, prioritization: PRIORITIZATION[json.prioritization as string] }
 				: { external_user_id: json.externalId };
 	const attributes = json.attributes as IDataObject;
@@ -124,8 +125,8 @@ function recipientOf(json: IDataObject, propertiesKey: string): IDataObject {
 }
 
 function recipientKey(json: IDataObject): string {
-	const value = json.recipientBy === 'user_alias' ? alias(json) : json.recipientBy === 'email' ? json.email : json.externalId;
-	return userKey('recipient', json.recipientBy as string, value);
+	const value = json.identifyBy === 'user_alias' ? alias(json) : json.identifyBy === 'email' ? json.email : json.externalId;
+	return userKey('recipient', json.identifyBy === 'external_id' ? 'external_user_id' : (json.identifyBy as string), value);
 }
 
 const triggerCampaign: ConservationCase = {
@@ -192,8 +193,8 @@ const sendTransactionalEmail: ConservationCase = {
 	parameters: {
 		operation: 'sendTransactionalEmail',
 		campaignId: '={{ $json.campaign }}',
-		recipientBy: '={{ $json.recipientBy }}',
-		externalUserId: '={{ $json.externalId }}',
+		identifyBy: '={{ $json.identifyBy }}',
+		externalId: '={{ $json.externalId }}',
 		aliasName: '={{ $json.aliasName }}',
 		aliasLabel: '={{ $json.aliasLabel }}',
 		externalSendId: '={{ $json.sendId }}',
@@ -205,7 +206,7 @@ const sendTransactionalEmail: ConservationCase = {
 	items: batch(
 		fc.record({
 			campaign: mostly('receipt', ['password-reset'], 3),
-			recipientBy: fc.constantFrom('external_user_id', 'user_alias'),
+			identifyBy: fc.constantFrom('external_id', 'user_alias'),
 			aliasLabel: fc.constantFrom(...ALIAS_LABELS),
 			givenSendId: fc.boolean(),
 			withAttributes: fc.boolean(),
@@ -224,7 +225,7 @@ const sendTransactionalEmail: ConservationCase = {
 	numRuns: 3,
 	seed: (items) => ({ profiles: profilesOf(items), campaigns: [{ id: 'receipt', kind: 'transactional' }, { id: 'password-reset', kind: 'transactional' }] }),
 	expected(json) {
-		const identity: IDataObject = json.recipientBy === 'user_alias' ? { user_alias: alias(json) } : { external_user_id: json.externalId };
+		const identity: IDataObject = json.identifyBy === 'user_alias' ? { user_alias: alias(json) } : { external_user_id: json.externalId };
 		const attributes = json.attributes as IDataObject;
 		const recipient = compact({ ...identity, attributes: Object.keys(attributes).length > 0 ? attributes : undefined });
 		const [[field, value]] = Object.entries(identity);

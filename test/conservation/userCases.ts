@@ -225,14 +225,14 @@ export const PRIORITIZATION: Record<string, string[]> = {
 	unidentifiedThenRecent: ['unidentified', 'most_recently_updated'],
 };
 
-const identifyUsers: ConservationCase = {
+const identify: ConservationCase = {
 	name: 'User: Identify',
 	nodeType: USER_NODE,
-	operation: 'identifyUsers',
+	operation: 'identify',
 	parameters: {
-		operation: 'identifyUsers',
+		operation: 'identify',
 		externalId: '={{ $json.externalId }}',
-		profileType: '={{ $json.profileType }}',
+		identifyBy: '={{ $json.profileType }}',
 		aliasName: '={{ $json.aliasName }}',
 		aliasLabel: '={{ $json.aliasLabel }}',
 		email: '={{ $json.email }}',
@@ -241,7 +241,7 @@ const identifyUsers: ConservationCase = {
 	},
 	items: batch(
 		fc.record({
-			profileType: mostly('alias', ['email'], 3),
+			profileType: mostly('user_alias', ['email'], 3),
 			merge: mostly('merge', ['none'], 5),
 			aliasLabel: fc.constantFrom(...ALIAS_LABELS),
 			prioritization: fc.constantFrom('unidentified', 'unidentifiedThenRecent', 'recent'),
@@ -289,11 +289,11 @@ const EXPORT_KINDS = fc.oneof(
 	{ weight: 1, arbitrary: fc.constantFrom('email', 'phone', 'device_id', 'service_id') },
 );
 
-const exportUsers: ConservationCase = {
+const exportProfiles: ConservationCase = {
 	name: 'User: Export by Identifier',
 	nodeType: USER_NODE,
-	operation: 'exportUsers',
-	parameters: { operation: 'exportUsers', ...identifierParameters, fieldsToExport: '={{ $json.fields }}' },
+	operation: 'export',
+	parameters: { operation: 'export', ...identifierParameters, fieldsToExport: '={{ $json.fields }}' },
 	items: batch(
 		fc.record({ idKind: EXPORT_KINDS, aliasLabel: fc.constantFrom(...ALIAS_LABELS), fields: mostly(['email', 'first_name'], [['custom_attributes', 'country']], 6) }),
 		(choice, index) => ({ ...userOf(index, choice.aliasLabel), ...choice, fields: [...choice.fields] }),
@@ -326,4 +326,4 @@ const exportUsers: ConservationCase = {
 	},
 };
 
-export const USER_CASES: ConservationCase[] = [trackEvent, trackPurchase, updateAttributes, trackUserData, identifyUsers, renameExternalIds, exportUsers];
+export const USER_CASES: ConservationCase[] = [trackEvent, trackPurchase, updateAttributes, trackUserData, identify, renameExternalIds, exportProfiles];

@@ -15,8 +15,8 @@ const triggerCampaign = (overrides: INodeParameters = {}): INodeParameters => ({
 	operation: 'triggerCampaign',
 	campaignId: 'welcome-campaign',
 	sendTo: 'recipients',
-	recipientBy: 'external_user_id',
-	externalUserId: '={{ $json.id }}',
+	identifyBy: 'external_id',
+	externalId: '={{ $json.id }}',
 	recipientPropertiesInput: 'json',
 	recipientPropertiesJson: '={{ { order_id: $json.order } }}',
 	...overrides,
@@ -66,8 +66,8 @@ describe('Message node: Trigger Campaign and Trigger Canvas', () => {
 			operation: 'triggerCanvas',
 			canvasId: 'paused-canvas',
 			sendTo: 'recipients',
-			recipientBy: 'external_user_id',
-			externalUserId: '={{ $json.id }}',
+			identifyBy: 'external_id',
+			externalId: '={{ $json.id }}',
 		});
 
 		expect(result.error).toBeUndefined();
@@ -80,7 +80,7 @@ describe('Message node: Trigger Campaign and Trigger Canvas', () => {
 	test('recipient rules are checked per item before sending', async () => {
 		const result = await run(
 			[{ id: 'crm-1' }, { id: 'brand-new' }],
-			triggerCampaign({ externalUserId: '={{ $json.id }}', sendToExistingOnly: '={{ $json.id === "crm-1" }}' }),
+			triggerCampaign({ externalId: '={{ $json.id }}', sendToExistingOnly: '={{ $json.id === "crm-1" }}' }),
 			true,
 		);
 
@@ -93,7 +93,7 @@ describe('Message node: Trigger Campaign and Trigger Canvas', () => {
 			operation: 'triggerCanvas',
 			canvasId: 'onboarding-canvas',
 			sendTo: 'recipients',
-			externalUserId: '={{ $json.id }}',
+			externalId: '={{ $json.id }}',
 			recipientPropertiesInput: 'json',
 			recipientPropertiesJson: '={{ { note: $json.big } }}',
 		});
@@ -107,8 +107,8 @@ describe('Message node: Send Now', () => {
 	const sendNow = (overrides: INodeParameters = {}): INodeParameters => ({
 		operation: 'sendNow',
 		sendTo: 'users',
-		userBy: 'external_user_ids',
-		externalUserId: '={{ $json.id }}',
+		identifyBy: 'external_id',
+		externalId: '={{ $json.id }}',
 		messages: '{"email": {"app_id": "app", "subject": "Your order", "body": "<p>Thanks!</p>"}}',
 		...overrides,
 	});
@@ -154,8 +154,8 @@ describe('Message node: Send Transactional Email', () => {
 	const receipt = (overrides: INodeParameters = {}): INodeParameters => ({
 		operation: 'sendTransactionalEmail',
 		campaignId: 'order-receipt',
-		recipientBy: 'external_user_id',
-		externalUserId: '={{ $json.id }}',
+		identifyBy: 'external_id',
+		externalId: '={{ $json.id }}',
 		triggerPropertiesInput: 'json',
 		triggerPropertiesJson: '={{ { order_id: $json.order } }}',
 		...overrides,

@@ -32,7 +32,7 @@ describe('Finding 1: Send Now with recipients by external ID and by alias in one
 	type SendBody = { external_user_ids?: string[]; user_aliases?: UserAlias[] };
 	const COUNT = 120;
 	const items = Array.from({ length: COUNT }, (_, i) =>
-		i % 2 === 0 ? { by: 'external_user_ids', id: `crm-${i}` } : { by: 'user_aliases', alias: `visitor-${i}` },
+		i % 2 === 0 ? { by: 'external_id', id: `crm-${i}` } : { by: 'user_alias', alias: `visitor-${i}` },
 	);
 
 	test('every recipient is in exactly one request, in its own field, and every item gets that request’s dispatch_id', async () => {
@@ -46,8 +46,8 @@ describe('Finding 1: Send Now with recipients by external ID and by alias in one
 			{
 				operation: 'sendNow',
 				sendTo: 'users',
-				userBy: '={{ $json.by }}',
-				externalUserId: '={{ $json.id }}',
+				identifyBy: '={{ $json.by }}',
+				externalId: '={{ $json.id }}',
 				aliasName: '={{ $json.alias }}',
 				aliasLabel: 'web',
 				messages: '{"email": {"app_id": "app", "subject": "Your order", "body": "<p>Thanks!</p>"}}',
@@ -377,8 +377,8 @@ describe('Finding 5: Send Now naming users with a segment is paced at 250 reques
 			{
 				operation: 'sendNow',
 				sendTo: 'users',
-				userBy: 'external_user_ids',
-				externalUserId: '={{ $json.id }}',
+				identifyBy: 'external_id',
+				externalId: '={{ $json.id }}',
 				segmentId: 'vip',
 				// A different message per item: every item is a request of its own.
 				messages: '={{ { email: { app_id: "app", subject: "Order " + $json.n, body: "<p>Thanks!</p>" } } }}',
@@ -417,7 +417,7 @@ describe('Finding 6: ambiguous readings, taking the one no platform refuses', ()
 			USER_NODE,
 			items,
 			{
-				operation: 'exportUsers',
+				operation: 'export',
 				identifyBy: '={{ $json.by }}',
 				externalId: '={{ $json.id }}',
 				aliasName: '={{ $json.alias }}',
@@ -453,9 +453,9 @@ describe('Finding 6: ambiguous readings, taking the one no platform refuses', ()
 		await client().seed({ profiles: [{ external_id: 'crm-9' }, { email: 'fan@example.com' }] });
 
 		const result = await run(USER_NODE, [{ customer: 'crm-9', email: 'fan@example.com' }], {
-			operation: 'identifyUsers',
+			operation: 'identify',
 			externalId: '={{ $json.customer }}',
-			profileType: 'email',
+			identifyBy: 'email',
 			email: '={{ $json.email }}',
 			mergeBehavior: 'merge',
 		});

@@ -17,7 +17,7 @@ const customers = (count: number) =>
 	}));
 
 const exportById = (options: INodeParameters = {}): INodeParameters => ({
-	operation: 'exportUsers',
+	operation: 'export',
 	identifyBy: 'external_id',
 	externalId: '={{ $json.id }}',
 	fieldsToExport: ['first_name', 'custom_attributes'],
@@ -90,9 +90,9 @@ describe('User node: Export by Identifier', () => {
 
 describe('User node: Identify', () => {
 	const identifyAliases = (mergeBehavior = 'merge'): INodeParameters => ({
-		operation: 'identifyUsers',
+		operation: 'identify',
 		externalId: '={{ $json.customer }}',
-		profileType: 'alias',
+		identifyBy: 'user_alias',
 		aliasName: '={{ $json.visitor }}',
 		aliasLabel: 'web_visitor',
 		mergeBehavior,
@@ -154,9 +154,9 @@ describe('User node: Identify', () => {
 		await client().seed({ profiles: [{ external_id: 'crm-9' }, { email: 'fan@example.com', custom_attributes: { source: 'newsletter' } }] });
 
 		const result = await run([{ customer: 'crm-9', email: 'fan@example.com' }], {
-			operation: 'identifyUsers',
+			operation: 'identify',
 			externalId: '={{ $json.customer }}',
-			profileType: 'email',
+			identifyBy: 'email',
 			email: '={{ $json.email }}',
 			prioritization: 'unidentifiedThenRecent',
 			mergeBehavior: 'merge',

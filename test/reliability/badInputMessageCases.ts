@@ -20,13 +20,13 @@ const properties = fc.dictionary(fc.stringMatching(/^[a-z][a-z_]{0,9}$/), fc.one
 const recipientItem = properties.map((props) => (index: number): IDataObject => ({ id: `crm-${index}`, properties: props }));
 
 const badRecipient: Array<fc.Arbitrary<Mutation>> = [
-	removing('id', 'missing recipient', 'External User ID'),
-	setting('id', 'blank recipient', 'External User ID', blank),
-	setting('id', 'recipient not text', 'External User ID', notText),
+	removing('id', 'missing recipient', 'External ID'),
+	setting('id', 'blank recipient', 'External ID', blank),
+	setting('id', 'recipient not text', 'External ID', notText),
 	setting('properties', 'properties not an object', 'Trigger Properties', fc.constantFrom<unknown>('{a:', [1, 2], 3)),
 ];
 
-const recipients = { sendTo: 'recipients', recipientBy: 'external_user_id', externalUserId: '={{ $json.id }}', recipientPropertiesInput: 'json', recipientPropertiesJson: '={{ $json.properties }}' };
+const recipients = { sendTo: 'recipients', identifyBy: 'external_id', externalId: '={{ $json.id }}', recipientPropertiesInput: 'json', recipientPropertiesJson: '={{ $json.properties }}' };
 
 const triggerCampaign: BadInputCase = {
 	name: 'Message: Trigger Campaign',
@@ -58,13 +58,13 @@ const EMAIL_MESSAGE = { email: { app_id: 'app', subject: 'Hello', body: '<p>Hi</
 const sendNow: BadInputCase = {
 	name: 'Message: Send Now',
 	nodeType: MESSAGE_NODE,
-	parameters: { operation: 'sendNow', sendTo: 'users', userBy: 'external_user_ids', externalUserId: '={{ $json.id }}', messages: '={{ $json.messages }}' },
+	parameters: { operation: 'sendNow', sendTo: 'users', identifyBy: 'external_id', externalId: '={{ $json.id }}', messages: '={{ $json.messages }}' },
 	seed: { profiles },
 	items: batchOf(
 		fc.constant((index: number): IDataObject => ({ id: `crm-${index}`, messages: EMAIL_MESSAGE })),
 		[
-			removing('id', 'missing recipient', 'External User ID'),
-			setting('id', 'recipient not text', 'External User ID', notText),
+			removing('id', 'missing recipient', 'External ID'),
+			setting('id', 'recipient not text', 'External ID', notText),
 			setting('messages', 'unknown channel', 'Messages', fc.constantFrom<unknown>({ fax: { body: 'x' } }, { $email: {} }, { 'email.body': {} })),
 			setting('messages', 'no message', 'Messages', fc.constantFrom<unknown>({}, '{"email": ', [EMAIL_MESSAGE])),
 			setting('messages', 'channel not an object', 'Messages', fc.constantFrom<unknown>({ email: 'hello' }, { email: [1] })),
@@ -80,8 +80,8 @@ const sendTransactionalEmail: BadInputCase = {
 	parameters: {
 		operation: 'sendTransactionalEmail',
 		campaignId: '={{ $json.campaign }}',
-		recipientBy: 'external_user_id',
-		externalUserId: '={{ $json.id }}',
+		identifyBy: 'external_id',
+		externalId: '={{ $json.id }}',
 		externalSendId: '={{ $json.sendId }}',
 		triggerPropertiesInput: 'json',
 		triggerPropertiesJson: '={{ $json.properties }}',
@@ -91,8 +91,8 @@ const sendTransactionalEmail: BadInputCase = {
 	items: batchOf(
 		properties.map((props) => (index: number): IDataObject => ({ campaign: 'receipt', id: `crm-${index}`, sendId: `receipt-${index}`, properties: props })),
 		[
-			removing('id', 'missing recipient', 'External User ID'),
-			setting('id', 'recipient not text', 'External User ID', notText),
+			removing('id', 'missing recipient', 'External ID'),
+			setting('id', 'recipient not text', 'External ID', notText),
 			setting('campaign', 'blank campaign', 'Campaign ID', blank),
 			setting('sendId', 'send ID with spaces or dots', 'External Send ID', fc.constantFrom('order 1', 'order.1', 'ordre-é', 'order#1')),
 			setting('sendId', 'send ID of unicode', 'External Send ID', unicodeText.filter((text) => !/^[A-Za-z0-9+/=_-]+$/.test(text.trim()))),

@@ -227,10 +227,10 @@ const PROFILES = 150;
 const aliasProfiles = Array.from({ length: PROFILES }, (_, i) => ({ user_aliases: [{ alias_name: `visitor-${i}`, alias_label: 'web_visitor' }] }));
 const crmProfiles = Array.from({ length: PROFILES }, (_, i) => ({ external_id: `crm-${i}`, email: `crm${i}@example.com` }));
 
-const identifyUsers: BadInputCase = {
+const identify: BadInputCase = {
 	name: 'User: Identify',
 	nodeType: USER_NODE,
-	parameters: { operation: 'identifyUsers', externalId: '={{ $json.id }}', profileType: 'alias', aliasName: '={{ $json.visitor }}', aliasLabel: 'web_visitor', mergeBehavior: 'merge' },
+	parameters: { operation: 'identify', externalId: '={{ $json.id }}', identifyBy: 'user_alias', aliasName: '={{ $json.visitor }}', aliasLabel: 'web_visitor', mergeBehavior: 'merge' },
 	seed: { profiles: aliasProfiles },
 	items: batchOf(
 		fc.oneof(fc.constant('crm'), unicodeText).map((text) => (index) => ({ id: `${text}-${index}`, visitor: `visitor-${index}` })),
@@ -265,10 +265,10 @@ const renameExternalIds: BadInputCase = {
 	received: (answered) => bodyArrayLength(answered, 'external_id_renames'),
 };
 
-const exportUsers: BadInputCase = {
+const exportProfiles: BadInputCase = {
 	name: 'User: Export by External ID',
 	nodeType: USER_NODE,
-	parameters: { operation: 'exportUsers', identifyBy: 'external_id', externalId: '={{ $json.id }}' },
+	parameters: { operation: 'export', identifyBy: 'external_id', externalId: '={{ $json.id }}' },
 	seed: { profiles: crmProfiles },
 	items: batchOf(
 		fc.constantFrom('crm', 'unknown-user').map((prefix) => (index) => ({ id: `${prefix}-${index}` })),
@@ -283,4 +283,4 @@ const exportUsers: BadInputCase = {
 	received: (answered) => bodyArrayLength(answered, 'external_ids'),
 };
 
-export const USER_CASES: BadInputCase[] = [trackEvent, trackPurchase, updateAttributes, trackUserData, identifyUsers, renameExternalIds, exportUsers];
+export const USER_CASES: BadInputCase[] = [trackEvent, trackPurchase, updateAttributes, trackUserData, identify, renameExternalIds, exportProfiles];

@@ -7,15 +7,31 @@ import { prioritizationField, readPrioritization } from '../shared/fields/priori
 import type { z } from 'zod/v4';
 
 import { AUDIENCE_EXAMPLE, connectedAudience } from '../shared/schemas/audience';
-import { EMAIL } from '../shared/schemas/identifiers';
+import type { IdentifierKind } from '../shared/fields/userIdentifier';
+import { identifierKindOf, readUserIdentifier, userIdentifierFields } from '../shared/fields/userIdentifier';
+import type { UserAlias, UserIdentifier } from '../shared/schemas/identifiers';
 import { parseOrThrow } from '../shared/schemas/parse';
 import { trackAttributes } from '../shared/schemas/trackObjects';
+
+/** Campaign and canvas triggers name a recipient by external user ID, alias or (early access) email. */
+const TRIGGER_RECIPIENT_KINDS: readonly IdentifierKind[] = ['external_id', 'user_alias', 'email'];
+
+export type MessagingRecipient = { external_user_id: string } | { user_alias: UserAlias } | { email: string };
+
+/** A user identifier as the messaging endpoints name it: `external_user_id`, `user_alias` or `email`. */
+export function recipientOf(identifier: UserIdentifier): MessagingRecipient {
+	if ('external_id' in identifier) return { external_user_id: identifier.external_id };
+	if ('user_alias' in identifier) return { user_alias: identifier.user_alias };
+	if ('email' in identifier) return { email: identifier.email };
+	// readUserIdentifier refuses the kinds an operation does not list, and no messaging operation lists this one.
+	throw new Error(`messaging endpoints name no user by ${identifierKindOf(identifier)}`);
+}
 
 /** Who receives a campaign or canvas trigger: each item's recipient, or a broadcast. */
 
 export function recipientFields(show: IDisplayOptions['show'], propertiesLabel: string): INodeProperties[] {
 	const perRecipient = { ...show, sendTo: ['recipients'] };
-	const by = (kind: string) => ({ show: { ...perRecipient, recipientBy: [kind] } });
+	const by = (kind: IdentifierKind) => ({ show: { ...perRecipient, identifyBy: [kind] } });
 	return [
 		{
 			displayName: 'Send To',
@@ -28,22 +44,7 @@ export function recipientFields(show: IDisplayOptions['show'], propertiesLabel: 
 			default: 'recipients',
 			displayOptions: { show },
 		},
-		{
-			displayName: 'Recipient By',
-			name: 'recipientBy',
-			type: 'options',
-			options: [
-				{ name: 'External User ID', value: 'external_user_id' },
-				{ name: 'User Alias', value: 'user_alias' },
-				{ name: 'Email (Early Access)', value: 'email' },
-			],
-			default: 'external_user_id',
-			displayOptions: { show: perRecipient },
-		},
-		{ displayName: 'External User ID', name: 'externalUserId', type: 'string', default: '', required: true, displayOptions: by('external_user_id') },
-		{ displayName: 'Alias Name', name: 'aliasName', type: 'string', default: '', required: true, displayOptions: by('user_alias') },
-		{ displayName: 'Alias Label', name: 'aliasLabel', type: 'string', default: '', required: true, displayOptions: by('user_alias') },
-		{ displayName: 'Email', name: 'email', type: 'string', default: '', required: true, placeholder: 'e.g. name@example.com', displayOptions: by('email') },
+		...userIdentifierFields(perRecipient, TRIGGER_RECIPIENT_KINDS),
 		prioritizationField(by('email'), 'identifiedThenRecent', 'Which profile with this email receives the message when several have it'),
 		...keyValueOrJsonFields({ name: 'recipientProperties', displayName: propertiesLabel, noun: 'Property', show: perRecipient, example: '{"first_order": true}' }),
 		...keyValueOrJsonFields({ name: 'recipientAttributes', displayName: 'Recipient Attributes', noun: 'Attribute', show: perRecipient, example: '{"plan": "gold"}' }),
@@ -62,18 +63,10 @@ export function recipientFields(show: IDisplayOptions['show'], propertiesLabel: 
 /** The item's recipient object, checked against the spec's recipient rules; undefined for a broadcast. */
 export function readRecipient(item: ItemReader, propertiesKey: string, propertiesLabel: string): { recipient?: IDataObject; subject: IDataObject } {
 	if (item.raw('sendTo', 'recipients') === 'broadcast') return { subject: { broadcast: true } };
-	const kind = item.raw('recipientBy', 'external_user_id') as string;
-	const recipient: IDataObject = {};
-	if (kind === 'user_alias') {
-		recipient.user_alias = { alias_name: item.string('aliasName', 'Alias Name'), alias_label: item.string('aliasLabel', 'Alias Label') };
-	} else if (kind === 'email') {
-		const email = item.string('email', 'Email');
-		if (!EMAIL.test(email)) throw new ItemInputError('Email', `"${email}" is not an email address`, 'Map an address such as name@example.com.');
-		recipient.email = email;
-		recipient.prioritization = readPrioritization(item, 'identifiedThenRecent');
-	} else {
-		recipient.external_user_id = item.string('externalUserId', 'External User ID');
-	}
+	const identifier = readUserIdentifier(item, TRIGGER_RECIPIENT_KINDS);
+	const kind = identifierKindOf(identifier);
+	const recipient: IDataObject = { ...recipientOf(identifier) };
+	if (kind === 'email') recipient.prioritization = readPrioritization(item, 'identifiedThenRecent');
 	const subject = { ...recipient };
 	delete subject.prioritization;
 

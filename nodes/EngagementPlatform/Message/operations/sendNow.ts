@@ -2,11 +2,13 @@ import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-wor
 
 import { ItemInputError } from '../../shared/engine/itemInputError';
 import { optionsCollection } from '../../shared/fields/requestOptions';
+import type { IdentifierKind } from '../../shared/fields/userIdentifier';
+import { readUserIdentifier, userIdentifierFields } from '../../shared/fields/userIdentifier';
 import { channelMessages, CHANNEL_KEYS } from '../../shared/schemas/channelMessages';
 import { parseOrThrow } from '../../shared/schemas/parse';
 import { PER_REQUEST } from '../../shared/limits/requestLimits';
 import { dispatchOperation, dispatchPiece, dispatchShape } from '../dispatch';
-import { audienceField, readAudience } from '../recipientFields';
+import { audienceField, readAudience, recipientOf } from '../recipientFields';
 
 export const option: INodePropertyOptions = {
 	name: 'Send Now',
@@ -16,6 +18,8 @@ export const option: INodePropertyOptions = {
 };
 
 const show = { operation: ['sendNow'] };
+/** /messages/send names users by external_user_ids and user_aliases only. */
+const RECIPIENT_KINDS: readonly IdentifierKind[] = ['external_id', 'user_alias'];
 const toUsers = { show: { ...show, sendTo: ['users'] } };
 
 export const description: INodeProperties[] = [
@@ -30,20 +34,7 @@ export const description: INodeProperties[] = [
 		default: 'users',
 		displayOptions: { show },
 	},
-	{
-		displayName: 'User By',
-		name: 'userBy',
-		type: 'options',
-		options: [
-			{ name: 'External User ID', value: 'external_user_ids' },
-			{ name: 'User Alias', value: 'user_aliases' },
-		],
-		default: 'external_user_ids',
-		displayOptions: toUsers,
-	},
-	{ displayName: 'External User ID', name: 'externalUserId', type: 'string', default: '', required: true, displayOptions: { show: { ...toUsers.show, userBy: ['external_user_ids'] } } },
-	{ displayName: 'Alias Name', name: 'aliasName', type: 'string', default: '', required: true, displayOptions: { show: { ...toUsers.show, userBy: ['user_aliases'] } } },
-	{ displayName: 'Alias Label', name: 'aliasLabel', type: 'string', default: '', required: true, displayOptions: { show: { ...toUsers.show, userBy: ['user_aliases'] } } },
+	...userIdentifierFields(toUsers.show, RECIPIENT_KINDS),
 	{
 		displayName: 'Messages (JSON)',
 		name: 'messages',
@@ -112,12 +103,11 @@ export const operation = dispatchOperation(
 			}
 			return [dispatchPiece(item.itemIndex, request, undefined, { broadcast: true })];
 		}
-		const slot = item.raw('userBy', 'external_user_ids') as string;
-		const recipient =
-			slot === 'user_aliases'
-				? { alias_name: item.string('aliasName', 'Alias Name'), alias_label: item.string('aliasLabel', 'Alias Label') }
-				: item.string('externalUserId', 'External User ID');
-		const subject = slot === 'user_aliases' ? { user_alias: recipient } : { external_user_id: recipient };
-		return [dispatchPiece(item.itemIndex, request, { slot, value: recipient }, subject as IDataObject)];
+		const recipient = recipientOf(readUserIdentifier(item, RECIPIENT_KINDS));
+		const slot =
+			'user_alias' in recipient
+				? { slot: 'user_aliases', value: recipient.user_alias as IDataObject }
+				: { slot: 'external_user_ids', value: (recipient as { external_user_id: string }).external_user_id };
+		return [dispatchPiece(item.itemIndex, request, slot, { ...recipient })];
 	},
 );

@@ -9,9 +9,12 @@ import type { RequestShape } from '../../shared/engine/requestShape';
 import { keyValueOrJsonFields, readKeyValueOrJson } from '../../shared/fields/keyValueOrJson';
 import { readPathSegment } from '../../shared/fields/pathSegment';
 import { optionsCollection, requestOptionSettings } from '../../shared/fields/requestOptions';
+import type { IdentifierKind } from '../../shared/fields/userIdentifier';
+import { readUserIdentifier, userIdentifierFields } from '../../shared/fields/userIdentifier';
 import { PER_REQUEST } from '../../shared/limits/requestLimits';
 import { parseOrThrow } from '../../shared/schemas/parse';
 import { trackAttributes } from '../../shared/schemas/trackObjects';
+import { recipientOf } from '../recipientFields';
 
 export const option: INodePropertyOptions = {
 	name: 'Send Transactional Email',
@@ -21,24 +24,13 @@ export const option: INodePropertyOptions = {
 };
 
 const show = { operation: ['sendTransactionalEmail'] };
+/** "Exactly one user per request", by external user ID or alias. */
+const RECIPIENT_KINDS: readonly IdentifierKind[] = ['external_id', 'user_alias'];
 const EXTERNAL_SEND_ID = /^[A-Za-z0-9+/=_-]+$/;
 
 export const description: INodeProperties[] = [
 	{ displayName: 'Campaign ID', name: 'campaignId', type: 'string', default: '', required: true, description: 'A transactional email campaign', displayOptions: { show } },
-	{
-		displayName: 'Recipient By',
-		name: 'recipientBy',
-		type: 'options',
-		options: [
-			{ name: 'External User ID', value: 'external_user_id' },
-			{ name: 'User Alias', value: 'user_alias' },
-		],
-		default: 'external_user_id',
-		displayOptions: { show },
-	},
-	{ displayName: 'External User ID', name: 'externalUserId', type: 'string', default: '', required: true, displayOptions: { show: { ...show, recipientBy: ['external_user_id'] } } },
-	{ displayName: 'Alias Name', name: 'aliasName', type: 'string', default: '', required: true, displayOptions: { show: { ...show, recipientBy: ['user_alias'] } } },
-	{ displayName: 'Alias Label', name: 'aliasLabel', type: 'string', default: '', required: true, displayOptions: { show: { ...show, recipientBy: ['user_alias'] } } },
+	...userIdentifierFields(show, RECIPIENT_KINDS),
 	{
 		displayName: 'External Send ID',
 		name: 'externalSendId',
@@ -76,10 +68,7 @@ export const operation = declareOperation<TransactionalCampaign, IDataObject>({
 	settings: requestOptionSettings,
 	readItem(item) {
 		const campaignId = readPathSegment(item, 'campaignId', 'Campaign ID');
-		const recipient: IDataObject =
-			item.raw('recipientBy', 'external_user_id') === 'user_alias'
-				? { user_alias: { alias_name: item.string('aliasName', 'Alias Name'), alias_label: item.string('aliasLabel', 'Alias Label') } }
-				: { external_user_id: item.string('externalUserId', 'External User ID') };
+		const recipient: IDataObject = { ...recipientOf(readUserIdentifier(item, RECIPIENT_KINDS)) };
 		const subject = { campaign_id: campaignId, ...recipient };
 		const attributes = readKeyValueOrJson(item, 'recipientAttributes', 'Recipient Attributes');
 		if (attributes) recipient.attributes = parseOrThrow(trackAttributes, attributes, 'Recipient Attributes') as IDataObject;

@@ -1,6 +1,6 @@
 import type { NodeOperation } from '../../shared/engine/nodeOperations';
-import * as exportUsers from './exportUsers';
-import * as identifyUsers from './identifyUsers';
+import * as exportProfiles from './export';
+import * as identify from './identify';
 import * as renameExternalIds from './renameExternalIds';
 import * as trackEvent from './trackEvent';
 import * as trackPurchase from './trackPurchase';
@@ -9,8 +9,8 @@ import * as updateAttributes from './updateAttributes';
 
 /** Every operation of the User node, in the order the operation list shows them. */
 export const userOperations: NodeOperation[] = [
-	exportUsers,
-	identifyUsers,
+	exportProfiles,
+	identify,
 	renameExternalIds,
 	trackEvent,
 	trackPurchase,

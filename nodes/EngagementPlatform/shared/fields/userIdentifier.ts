@@ -93,20 +93,34 @@ const FIELDS_BY_KIND: Record<IdentifierKind, INodeProperties[]> = {
 	],
 };
 
-/** "Identify User By" and the field(s) of each way, shown under `show`. Every list starts with external_id. */
+/** How the choice reads where "the item's user" needs a word of its own (the anonymous profile of Identify). */
+export interface IdentifyByLabel {
+	displayName: string;
+	description: string;
+}
+
+const IDENTIFY_USER_BY: IdentifyByLabel = { displayName: 'Identify User By', description: 'How the platform finds the user profile' };
+
+/**
+ * "Identify User By" (`identifyBy`) and the field(s) of each way, shown under `show`: the one
+ * parameter every node uses for an item's user, with the IdentifierKind values. The first kind
+ * listed is the default.
+ */
 export function userIdentifierFields(
 	show: IDisplayOptions['show'],
 	kinds: readonly IdentifierKind[] = TRACK_KINDS,
+	label: IdentifyByLabel = IDENTIFY_USER_BY,
 ): INodeProperties[] {
 	return [
+		// eslint-disable-next-line n8n-nodes-base/node-param-default-missing -- the default is the first kind each operation lists
 		{
-			displayName: 'Identify User By',
+			displayName: label.displayName,
 			name: 'identifyBy',
 			type: 'options',
 			options: kinds.map((kind) => ({ name: LABELS[kind], value: kind })),
-			default: 'external_id',
+			default: kinds[0],
 			displayOptions: { show },
-			description: 'How the platform finds the user profile',
+			description: label.description,
 		},
 		...kinds.flatMap((kind) =>
 			FIELDS_BY_KIND[kind].map((field) => ({ ...field, displayOptions: { show: { ...show, identifyBy: [kind] } } })),
@@ -114,9 +128,15 @@ export function userIdentifierFields(
 	];
 }
 
-/** Reads the identifier the item chose, checked per the spec. */
-export function readUserIdentifier(item: ItemReader): UserIdentifier {
-	const kind = item.raw('identifyBy', 'external_id') as IdentifierKind;
+/**
+ * Reads the identifier the item chose, checked per the spec. With `kinds`, a kind outside them
+ * (a mapped value) is refused naming the ones the operation takes.
+ */
+export function readUserIdentifier(item: ItemReader, kinds?: readonly IdentifierKind[], label: IdentifyByLabel = IDENTIFY_USER_BY): UserIdentifier {
+	const kind = item.raw('identifyBy', kinds?.[0] ?? 'external_id') as IdentifierKind;
+	if (kinds && isIdentifierKind(kind) && !kinds.includes(kind)) {
+		throw new ItemInputError(label.displayName, `is ${LABELS[kind]}, but this operation takes only ${identifierLabels(kinds)}`, 'Pick one of the listed options.');
+	}
 	switch (kind) {
 		case 'external_id':
 			return { external_id: readExternalId(item, 'externalId', 'External ID') };
@@ -141,6 +161,6 @@ export function readUserIdentifier(item: ItemReader): UserIdentifier {
 		case 'device_id':
 			return { device_id: item.string('deviceId', 'Device ID') };
 		default:
-			throw new ItemInputError('Identify User By', `"${String(kind)}" is not a way to identify a user`, 'Pick one of the listed options.');
+			throw new ItemInputError(label.displayName, `"${String(kind)}" is not a way to identify a user`, 'Pick one of the listed options.');
 	}
 }

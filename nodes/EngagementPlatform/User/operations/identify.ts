@@ -1,6 +1,5 @@
 import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { ItemInputError } from '../../shared/engine/itemInputError';
 import type { Piece, PieceOutcome, PlannedRequest } from '../../shared/engine/operation';
 import { declareOperation } from '../../shared/engine/operation';
 import { settleRemaining } from '../../shared/engine/outcomes';
@@ -8,19 +7,25 @@ import type { RequestShape } from '../../shared/engine/requestShape';
 import { prioritizationField, readPrioritization } from '../../shared/fields/prioritization';
 import { optionsCollection, requestOptionSettings } from '../../shared/fields/requestOptions';
 import { PER_REQUEST } from '../../shared/limits/requestLimits';
-import { EMAIL } from '../../shared/schemas/identifiers';
 import { readExternalId } from '../../shared/fields/externalId';
+import type { IdentifierKind, IdentifyByLabel } from '../../shared/fields/userIdentifier';
+import { readUserIdentifier, userIdentifierFields } from '../../shared/fields/userIdentifier';
 
 export const option: INodePropertyOptions = {
 	name: 'Identify',
-	value: 'identifyUsers',
+	value: 'identify',
 	action: 'Identify an anonymous user',
 	description: 'Merge an alias-only or email-only profile into the profile with an external ID',
 };
 
-const show = { operation: ['identifyUsers'] };
-const whenAlias = { show: { ...show, profileType: ['alias'] } };
-const whenEmail = { show: { ...show, profileType: ['email'] } };
+const show = { operation: ['identify'] };
+/** "Up to 50 aliases per request" or emails: identify merges an alias-only or email-only profile. */
+const ANONYMOUS_KINDS: readonly IdentifierKind[] = ['user_alias', 'email'];
+const whenEmail = { show: { ...show, identifyBy: ['email'] } };
+const ANONYMOUS_PROFILE_BY: IdentifyByLabel = {
+	displayName: 'Anonymous Profile By',
+	description: 'How the platform finds the alias-only or email-only profile that merges into the one with the external ID',
+};
 
 export const description: INodeProperties[] = [
 	{
@@ -33,20 +38,7 @@ export const description: INodeProperties[] = [
 		description: 'The external ID of the identified profile that the anonymous profile merges into',
 		displayOptions: { show },
 	},
-	{
-		displayName: 'Anonymous Profile',
-		name: 'profileType',
-		type: 'options',
-		options: [
-			{ name: 'Alias-Only Profile', value: 'alias' },
-			{ name: 'Email-Only Profile', value: 'email' },
-		],
-		default: 'alias',
-		displayOptions: { show },
-	},
-	{ displayName: 'Alias Name', name: 'aliasName', type: 'string', default: '', required: true, displayOptions: whenAlias },
-	{ displayName: 'Alias Label', name: 'aliasLabel', type: 'string', default: '', required: true, displayOptions: whenAlias },
-	{ displayName: 'Email', name: 'email', type: 'string', default: '', required: true, placeholder: 'e.g. name@example.com', displayOptions: whenEmail },
+	...userIdentifierFields(show, ANONYMOUS_KINDS, ANONYMOUS_PROFILE_BY),
 	prioritizationField(
 		whenEmail,
 		'unidentifiedThenRecent',
@@ -104,14 +96,12 @@ export const operation = declareOperation<IdentifyGroup, IDataObject>({
 	readItem(item) {
 		const external_id = readExternalId(item, 'externalId', 'External ID');
 		const mergeBehavior = item.raw('mergeBehavior', 'merge') as string;
-		if (item.raw('profileType', 'alias') === 'email') {
-			const email = item.string('email', 'Email');
-			if (!EMAIL.test(email)) throw new ItemInputError('Email', `"${email}" is not an email address`, 'Map an address such as name@example.com.');
+		const anonymous = readUserIdentifier(item, ANONYMOUS_KINDS, ANONYMOUS_PROFILE_BY);
+		if ('email' in anonymous) {
 			const prioritization = readPrioritization(item, 'unidentifiedThenRecent');
-			return [piece(item.itemIndex, 'emails_to_identify', mergeBehavior, { external_id, email, prioritization })];
+			return [piece(item.itemIndex, 'emails_to_identify', mergeBehavior, { external_id, email: anonymous.email, prioritization })];
 		}
-		const user_alias = { alias_name: item.string('aliasName', 'Alias Name'), alias_label: item.string('aliasLabel', 'Alias Label') };
-		return [piece(item.itemIndex, 'aliases_to_identify', mergeBehavior, { external_id, user_alias })];
+		return [piece(item.itemIndex, 'aliases_to_identify', mergeBehavior, { external_id, ...anonymous })];
 	},
 	// A second identify of a merged profile finds no anonymous profile left: it cannot merge twice.
 	isSafeToResend: () => true,

@@ -12,12 +12,12 @@ import type { UserAlias } from '../../shared/schemas/identifiers';
 
 export const option: INodePropertyOptions = {
 	name: 'Export by Identifier',
-	value: 'exportUsers',
+	value: 'export',
 	action: 'Export users by identifier',
 	description: 'Get user profiles by external ID, alias, email, phone, device ID or service ID',
 };
 
-const show = { operation: ['exportUsers'] };
+const show = { operation: ['export'] };
 
 /** The fields of the spec's user export object. */
 const EXPORT_FIELDS = [
