@@ -1,15 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import type { NodeOperation } from '../shared/engine/nodeOperations';
 import { executeChosenOperation, operationProperties } from '../shared/engine/nodeOperations';
-import * as create from './operations/create';
-import * as remove from './operations/delete';
-import * as findByEmail from './operations/findByEmail';
-import * as get from './operations/get';
-import * as update from './operations/update';
-
-const operations: NodeOperation[] = [create, remove, findByEmail, get, update];
+import { dashboardUserOperations } from './operations';
 
 export class EngagementPlatformDashboardUser implements INodeType {
 	description: INodeTypeDescription = {
@@ -25,10 +18,10 @@ export class EngagementPlatformDashboardUser implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'engagementPlatformScimApi', required: true }],
-		properties: operationProperties(operations, 'create'),
+		properties: operationProperties(dashboardUserOperations, 'create'),
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await executeChosenOperation(this, operations);
+		return await executeChosenOperation(this, dashboardUserOperations);
 	}
 }

@@ -1,22 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import type { NodeOperation } from '../shared/engine/nodeOperations';
 import { executeChosenOperation, operationProperties } from '../shared/engine/nodeOperations';
-import * as schedules from './operations/canvasSchedules';
-import * as sendNow from './operations/sendNow';
-import * as sendTransactionalEmail from './operations/sendTransactionalEmail';
-import * as triggerCampaign from './operations/triggerCampaign';
-import * as triggerCanvas from './operations/triggerCanvas';
-
-const operations: NodeOperation[] = [
-	{ option: schedules.deleteOption, description: schedules.deleteDescription, operation: schedules.deleteOperation },
-	sendNow,
-	sendTransactionalEmail,
-	triggerCampaign,
-	triggerCanvas,
-	{ option: schedules.updateOption, description: schedules.updateDescription, operation: schedules.updateOperation },
-];
+import { messageOperations } from './operations';
 
 export class EngagementPlatformMessage implements INodeType {
 	description: INodeTypeDescription = {
@@ -32,10 +18,10 @@ export class EngagementPlatformMessage implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'engagementPlatformApi', required: true }],
-		properties: operationProperties(operations, 'triggerCampaign'),
+		properties: operationProperties(messageOperations, 'triggerCampaign'),
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await executeChosenOperation(this, operations);
+		return await executeChosenOperation(this, messageOperations);
 	}
 }

@@ -1,11 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import type { NodeOperation } from '../shared/engine/nodeOperations';
 import { executeChosenOperation, operationProperties } from '../shared/engine/nodeOperations';
-import * as update from './operations/update';
-
-const operations: NodeOperation[] = [update];
+import { preferenceCenterOperations } from './operations';
 
 export class EngagementPlatformPreferenceCenter implements INodeType {
 	description: INodeTypeDescription = {
@@ -21,10 +18,10 @@ export class EngagementPlatformPreferenceCenter implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'engagementPlatformApi', required: true }],
-		properties: operationProperties(operations, 'update'),
+		properties: operationProperties(preferenceCenterOperations, 'update'),
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await executeChosenOperation(this, operations);
+		return await executeChosenOperation(this, preferenceCenterOperations);
 	}
 }

@@ -1,11 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import type { NodeOperation } from '../shared/engine/nodeOperations';
 import { executeChosenOperation, operationProperties } from '../shared/engine/nodeOperations';
-import * as setGroupState from './operations/setGroupState';
-
-const operations: NodeOperation[] = [setGroupState];
+import { subscriptionOperations } from './operations';
 
 export class EngagementPlatformSubscription implements INodeType {
 	description: INodeTypeDescription = {
@@ -21,10 +18,10 @@ export class EngagementPlatformSubscription implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'engagementPlatformApi', required: true }],
-		properties: operationProperties(operations, 'setGroupState'),
+		properties: operationProperties(subscriptionOperations, 'setGroupState'),
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await executeChosenOperation(this, operations);
+		return await executeChosenOperation(this, subscriptionOperations);
 	}
 }

@@ -1,12 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import type { NodeOperation } from '../shared/engine/nodeOperations';
 import { executeChosenOperation, operationProperties } from '../shared/engine/nodeOperations';
-import * as getCampaignTranslations from './operations/getCampaignTranslations';
-import * as getCanvasTranslations from './operations/getCanvasTranslations';
-
-const operations: NodeOperation[] = [getCampaignTranslations, getCanvasTranslations];
+import { translationOperations } from './operations';
 
 export class EngagementPlatformTranslation implements INodeType {
 	description: INodeTypeDescription = {
@@ -22,10 +18,10 @@ export class EngagementPlatformTranslation implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'engagementPlatformApi', required: true }],
-		properties: operationProperties(operations, 'getCampaignTranslations'),
+		properties: operationProperties(translationOperations, 'getCampaignTranslations'),
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await executeChosenOperation(this, operations);
+		return await executeChosenOperation(this, translationOperations);
 	}
 }

@@ -7,9 +7,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { testPostbackAuthCredential } from './credentialTest';
-import { triggerProperties } from './description';
-import { receivePostback } from './receivePostback';
+import { testPostbackAuthCredential } from './shared/credentialTest';
+import { triggerProperties } from './shared/description';
+import { receivePostback } from './shared/receivePostback';
 
 export class EngagementPlatformTrigger implements INodeType {
 	description: INodeTypeDescription = {

@@ -1,16 +1,16 @@
 import type { IDataObject, IHttpRequestMethods, INodeProperties } from 'n8n-workflow';
 
-import { ItemInputError } from '../shared/engine/itemInputError';
-import type { ItemReader } from '../shared/engine/itemReader';
-import type { OperationSpec, Piece, PieceOutcome, PlannedRequest } from '../shared/engine/operation';
-import { declareOperation } from '../shared/engine/operation';
-import { settleRemaining } from '../shared/engine/outcomes';
-import { refuseRepeatedKeys } from '../shared/engine/repeatedKeys';
-import type { RequestShape } from '../shared/engine/requestShape';
-import { keyValueOrJsonFields, readKeyValueOrJson } from '../shared/fields/keyValueOrJson';
-import { readPathSegment } from '../shared/fields/pathSegment';
-import { optionsCollection, requestOptionSettings } from '../shared/fields/requestOptions';
-import { PER_REQUEST } from '../shared/limits/requestLimits';
+import { ItemInputError } from '../../shared/engine/itemInputError';
+import type { ItemReader } from '../../shared/engine/itemReader';
+import type { OperationSpec, Piece, PieceOutcome, PlannedRequest } from '../../shared/engine/operation';
+import { declareOperation } from '../../shared/engine/operation';
+import { settleRemaining } from '../../shared/engine/outcomes';
+import { refuseRepeatedKeys } from '../../shared/engine/repeatedKeys';
+import type { RequestShape } from '../../shared/engine/requestShape';
+import { keyValueOrJsonFields, readKeyValueOrJson } from '../../shared/fields/keyValueOrJson';
+import { readPathSegment } from '../../shared/fields/pathSegment';
+import { optionsCollection, requestOptionSettings } from '../../shared/fields/requestOptions';
+import { PER_REQUEST } from '../../shared/limits/requestLimits';
 
 /**
  * /catalogs/{catalog_name}/items as a declaration for the three methods: 50 items per request

@@ -1,9 +1,9 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { optionsCollection } from '../../shared/fields/requestOptions';
-import { isEmptyPermissions, permissionFields, readPermissions } from '../permissionFields';
-import { SCIM_USER_SCHEMA, scimUserOperation } from '../scimUserOperation';
-import { emailField, profileFields, readEmail, readProfile } from '../userFields';
+import { isEmptyPermissions, permissionFields, readPermissions } from '../shared/permissionFields';
+import { SCIM_USER_SCHEMA, scimUserOperation } from '../shared/scimUserOperation';
+import { emailField, profileFields, readEmail, readProfile } from '../shared/userFields';
 
 export const option: INodePropertyOptions = {
 	name: 'Create',

@@ -1,8 +1,8 @@
 import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { optionsCollection } from '../../shared/fields/requestOptions';
-import { scimUserOperation } from '../scimUserOperation';
-import { emailField, readEmail } from '../userFields';
+import { scimUserOperation } from '../shared/scimUserOperation';
+import { emailField, readEmail } from '../shared/userFields';
 
 export const option: INodePropertyOptions = {
 	name: 'Find by Email',

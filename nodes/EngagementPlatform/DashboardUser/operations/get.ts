@@ -1,8 +1,8 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { optionsCollection } from '../../shared/fields/requestOptions';
-import { scimUserOperation } from '../scimUserOperation';
-import { userIdField } from '../userFields';
+import { scimUserOperation } from '../shared/scimUserOperation';
+import { userIdField } from '../shared/userFields';
 import { readPathSegment } from '../../shared/fields/pathSegment';
 
 export const option: INodePropertyOptions = {

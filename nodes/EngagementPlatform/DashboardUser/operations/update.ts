@@ -2,9 +2,9 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { ItemInputError } from '../../shared/engine/itemInputError';
 import { optionsCollection } from '../../shared/fields/requestOptions';
-import { isEmptyPermissions, permissionFields, readPermissions } from '../permissionFields';
-import { SCIM_USER_SCHEMA, scimUserOperation } from '../scimUserOperation';
-import { profileFields, readProfile, userIdField } from '../userFields';
+import { isEmptyPermissions, permissionFields, readPermissions } from '../shared/permissionFields';
+import { SCIM_USER_SCHEMA, scimUserOperation } from '../shared/scimUserOperation';
+import { profileFields, readProfile, userIdField } from '../shared/userFields';
 import { readPathSegment } from '../../shared/fields/pathSegment';
 
 export const option: INodePropertyOptions = {

@@ -1,7 +1,7 @@
 import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
-import type { ItemReader } from '../shared/engine/itemReader';
-import { parseOrThrow } from '../shared/schemas/parse';
+import type { ItemReader } from '../../shared/engine/itemReader';
+import { parseOrThrow } from '../../shared/schemas/parse';
 import type { ScimPermissions } from './scimPermissions';
 import { scimPermissions } from './scimPermissions';
 

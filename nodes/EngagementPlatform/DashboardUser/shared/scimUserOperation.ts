@@ -1,15 +1,15 @@
 import type { IDataObject, IHttpRequestMethods } from 'n8n-workflow';
 
-import { ItemInputError } from '../shared/engine/itemInputError';
-import type { ItemReader } from '../shared/engine/itemReader';
-import type { Endpoint, OperationSpec, PieceError } from '../shared/engine/operation';
-import { declareOperation } from '../shared/engine/operation';
-import { onlyPiece } from '../shared/engine/ownRequests';
-import { responseError } from '../shared/engine/platformErrors';
-import { refuseRepeatedKeys } from '../shared/engine/repeatedKeys';
-import type { RequestShape } from '../shared/engine/requestShape';
-import type { ApiResponse } from '../shared/engine/transport';
-import { requestOptionSettings } from '../shared/fields/requestOptions';
+import { ItemInputError } from '../../shared/engine/itemInputError';
+import type { ItemReader } from '../../shared/engine/itemReader';
+import type { Endpoint, OperationSpec, PieceError } from '../../shared/engine/operation';
+import { declareOperation } from '../../shared/engine/operation';
+import { onlyPiece } from '../../shared/engine/ownRequests';
+import { responseError } from '../../shared/engine/platformErrors';
+import { refuseRepeatedKeys } from '../../shared/engine/repeatedKeys';
+import type { RequestShape } from '../../shared/engine/requestShape';
+import type { ApiResponse } from '../../shared/engine/transport';
+import { requestOptionSettings } from '../../shared/fields/requestOptions';
 
 export const SCIM_USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
 

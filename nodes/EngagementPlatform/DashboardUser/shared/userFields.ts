@@ -1,8 +1,8 @@
 import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
-import { ItemInputError } from '../shared/engine/itemInputError';
-import type { ItemReader } from '../shared/engine/itemReader';
-import { EMAIL } from '../shared/schemas/identifiers';
+import { ItemInputError } from '../../shared/engine/itemInputError';
+import type { ItemReader } from '../../shared/engine/itemReader';
+import { EMAIL } from '../../shared/schemas/identifiers';
 
 /** Fields several operations share: the user's ID, email, name and department. */
 

@@ -7,8 +7,8 @@ import { readUserIdentifier, userIdentifierFields } from '../../shared/fields/us
 import { channelMessages, CHANNEL_KEYS } from '../../shared/schemas/channelMessages';
 import { parseOrThrow } from '../../shared/schemas/parse';
 import { PER_REQUEST } from '../../shared/limits/requestLimits';
-import { dispatchOperation, dispatchPiece, dispatchShape } from '../dispatch';
-import { audienceField, readAudience, recipientOf } from '../recipientFields';
+import { dispatchOperation, dispatchPiece, dispatchShape } from '../shared/dispatchOperation';
+import { audienceField, readAudience, recipientOf } from '../shared/recipientFields';
 
 export const option: INodePropertyOptions = {
 	name: 'Send Now',

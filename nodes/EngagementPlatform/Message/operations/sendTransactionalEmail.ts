@@ -14,7 +14,7 @@ import { readUserIdentifier, userIdentifierFields } from '../../shared/fields/us
 import { PER_REQUEST } from '../../shared/limits/requestLimits';
 import { parseOrThrow } from '../../shared/schemas/parse';
 import { trackAttributes } from '../../shared/schemas/trackObjects';
-import { recipientOf } from '../recipientFields';
+import { recipientOf } from '../shared/recipientFields';
 
 export const option: INodePropertyOptions = {
 	name: 'Send Transactional Email',

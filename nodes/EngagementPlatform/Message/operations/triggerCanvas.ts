@@ -3,8 +3,8 @@ import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-wor
 import { ItemInputError } from '../../shared/engine/itemInputError';
 import { optionsCollection } from '../../shared/fields/requestOptions';
 import { PER_REQUEST } from '../../shared/limits/requestLimits';
-import { dispatchOperation, dispatchPiece, dispatchShape } from '../dispatch';
-import { audienceField, readAudience, readRecipient, recipientFields } from '../recipientFields';
+import { dispatchOperation, dispatchPiece, dispatchShape } from '../shared/dispatchOperation';
+import { audienceField, readAudience, readRecipient, recipientFields } from '../shared/recipientFields';
 
 export const option: INodePropertyOptions = {
 	name: 'Trigger Canvas',

@@ -1,12 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Endpoint, OperationSpec, Piece, PieceOutcome, PlannedRequest } from '../shared/engine/operation';
-import { declareOperation } from '../shared/engine/operation';
-import { settleRemaining } from '../shared/engine/outcomes';
-import type { RequestShape, Slot } from '../shared/engine/requestShape';
-import { requestOptionSettings } from '../shared/fields/requestOptions';
-import type { RateLimitGroup } from '../shared/limits/rateLimits';
-import { PER_REQUEST } from '../shared/limits/requestLimits';
+import type { Endpoint, OperationSpec, Piece, PieceOutcome, PlannedRequest } from '../../shared/engine/operation';
+import { declareOperation } from '../../shared/engine/operation';
+import { settleRemaining } from '../../shared/engine/outcomes';
+import type { RequestShape, Slot } from '../../shared/engine/requestShape';
+import { requestOptionSettings } from '../../shared/fields/requestOptions';
+import type { RateLimitGroup } from '../../shared/limits/rateLimits';
+import { PER_REQUEST } from '../../shared/limits/requestLimits';
 
 /**
  * What the three dispatching operations (send now, campaign and canvas triggers) share: items

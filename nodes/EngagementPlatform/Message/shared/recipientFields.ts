@@ -1,17 +1,17 @@
 import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
-import { ItemInputError } from '../shared/engine/itemInputError';
-import type { ItemReader } from '../shared/engine/itemReader';
-import { keyValueOrJsonFields, readKeyValueOrJson } from '../shared/fields/keyValueOrJson';
-import { prioritizationField, readPrioritization } from '../shared/fields/prioritization';
+import { ItemInputError } from '../../shared/engine/itemInputError';
+import type { ItemReader } from '../../shared/engine/itemReader';
+import { keyValueOrJsonFields, readKeyValueOrJson } from '../../shared/fields/keyValueOrJson';
+import { prioritizationField, readPrioritization } from '../../shared/fields/prioritization';
 import type { z } from 'zod/v4';
 
-import { AUDIENCE_EXAMPLE, connectedAudience } from '../shared/schemas/audience';
-import type { IdentifierKind } from '../shared/fields/userIdentifier';
-import { identifierKindOf, readUserIdentifier, userIdentifierFields } from '../shared/fields/userIdentifier';
-import type { UserAlias, UserIdentifier } from '../shared/schemas/identifiers';
-import { parseOrThrow } from '../shared/schemas/parse';
-import { trackAttributes } from '../shared/schemas/trackObjects';
+import { AUDIENCE_EXAMPLE, connectedAudience } from '../../shared/schemas/audience';
+import type { IdentifierKind } from '../../shared/fields/userIdentifier';
+import { identifierKindOf, readUserIdentifier, userIdentifierFields } from '../../shared/fields/userIdentifier';
+import type { UserAlias, UserIdentifier } from '../../shared/schemas/identifiers';
+import { parseOrThrow } from '../../shared/schemas/parse';
+import { trackAttributes } from '../../shared/schemas/trackObjects';
 
 /** Campaign and canvas triggers name a recipient by external user ID, alias or (early access) email. */
 const TRIGGER_RECIPIENT_KINDS: readonly IdentifierKind[] = ['external_id', 'user_alias', 'email'];

@@ -7,7 +7,7 @@ import { declareOperation } from '../../shared/engine/operation';
 import { onlyPiece } from '../../shared/engine/ownRequests';
 import { refuseRepeatedKeys } from '../../shared/engine/repeatedKeys';
 import { optionsCollection, requestOptionSettings } from '../../shared/fields/requestOptions';
-import { linkTagsField, readLinkTags } from './linkTags';
+import { linkTagsField, readLinkTags } from '../shared/linkTags';
 import { readPathSegment } from '../../shared/fields/pathSegment';
 
 export const option: INodePropertyOptions = {

@@ -1,7 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { optionsCollection } from '../../shared/fields/requestOptions';
-import { translationLookup } from '../translationLookup';
+import { translationLookupOperation } from '../shared/translationLookupOperation';
 
 export const option: INodePropertyOptions = {
 	name: 'Get Campaign Translations',
@@ -38,7 +38,7 @@ export const description: INodeProperties[] = [
 
 // The spec's heading and permission say /campaigns/translations; a sample writes /campaign/translations.
 // The heading is taken, as it matches the permission name and the canvas endpoint.
-export const operation = translationLookup({
+export const operation = translationLookupOperation({
 	path: '/campaigns/translations',
 	permission: 'campaigns.translations.get',
 	rateLimit: 'translations.campaigns',

@@ -1,7 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { optionsCollection } from '../../shared/fields/requestOptions';
-import { translationLookup } from '../translationLookup';
+import { translationLookupOperation } from '../shared/translationLookupOperation';
 
 export const option: INodePropertyOptions = {
 	name: 'Get Canvas Translations',
@@ -31,7 +31,7 @@ export const description: INodeProperties[] = [
 
 // The spec places locale_id in the query and does not say where step_id and message_variation_id
 // go: a GET has no body, so they are query parameters too.
-export const operation = translationLookup({
+export const operation = translationLookupOperation({
 	path: '/canvas/translations',
 	permission: 'canvas.translations.get',
 	rateLimit: 'translations.canvas',

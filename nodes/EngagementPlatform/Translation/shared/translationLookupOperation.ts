@@ -1,15 +1,15 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ItemReader } from '../shared/engine/itemReader';
-import { ItemInputError } from '../shared/engine/itemInputError';
-import type { Endpoint, OperationSpec, Piece, PieceOutcome } from '../shared/engine/operation';
-import { declareOperation } from '../shared/engine/operation';
-import { settleRemaining } from '../shared/engine/outcomes';
-import { responseError } from '../shared/engine/platformErrors';
-import type { RequestShape } from '../shared/engine/requestShape';
-import { requestOptionSettings } from '../shared/fields/requestOptions';
-import type { RateLimitGroup } from '../shared/limits/rateLimits';
-import { UUID } from '../shared/schemas/identifiers';
+import type { ItemReader } from '../../shared/engine/itemReader';
+import { ItemInputError } from '../../shared/engine/itemInputError';
+import type { Endpoint, OperationSpec, Piece, PieceOutcome } from '../../shared/engine/operation';
+import { declareOperation } from '../../shared/engine/operation';
+import { settleRemaining } from '../../shared/engine/outcomes';
+import { responseError } from '../../shared/engine/platformErrors';
+import type { RequestShape } from '../../shared/engine/requestShape';
+import { requestOptionSettings } from '../../shared/fields/requestOptions';
+import type { RateLimitGroup } from '../../shared/limits/rateLimits';
+import { UUID } from '../../shared/schemas/identifiers';
 import { translationErrorOf } from './translationErrors';
 
 /** A query parameter: its name, its field in the node, and whether the spec says it is a UUID. */
@@ -52,7 +52,7 @@ const LOOKUP_SHAPE: RequestShape<Lookup, Asked> = {
  * A GET of one message's translations, as a declaration. Items asking for the same
  * translations share one request; each item gets one output item per translation.
  */
-export function translationLookup({ path, permission, rateLimit, parameters, localeFilter }: LookupEndpoint): OperationSpec {
+export function translationLookupOperation({ path, permission, rateLimit, parameters, localeFilter }: LookupEndpoint): OperationSpec {
 	const endpoint: Endpoint<Lookup, Asked> = { method: 'GET', path, rateLimit, permission, credentialType: 'engagementPlatformApi' };
 	return declareOperation<Lookup, Asked>({
 		endpoint,

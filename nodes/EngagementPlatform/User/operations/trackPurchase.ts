@@ -4,8 +4,8 @@ import { keyValueOrJsonFields, readKeyValueOrJson } from '../../shared/fields/ke
 import { userIdentifierFields } from '../../shared/fields/userIdentifier';
 import { parseOrThrow } from '../../shared/schemas/parse';
 import { trackPurchase } from '../../shared/schemas/trackObjects';
-import { occurrenceAdditionalFields, timeField } from '../trackFields';
-import { readTrackIdentifier, TRACK_IDENTIFIERS, trackOptions, trackPiece, usersTrackOperation } from '../usersTrack';
+import { occurrenceAdditionalFields, timeField } from '../shared/trackFields';
+import { readTrackIdentifier, TRACK_IDENTIFIERS, trackOptions, trackPiece, usersTrackOperation } from '../shared/usersTrackOperation';
 
 export const option: INodePropertyOptions = {
 	name: 'Track Purchase',

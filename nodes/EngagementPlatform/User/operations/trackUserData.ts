@@ -6,7 +6,7 @@ import { keyValueOrJsonFields, readKeyValueOrJson } from '../../shared/fields/ke
 import { readUserIdentifier, userIdentifierFields } from '../../shared/fields/userIdentifier';
 import { parseOrThrow } from '../../shared/schemas/parse';
 import { trackAttributes, trackEvent, trackPurchase } from '../../shared/schemas/trackObjects';
-import { TRACK_IDENTIFIERS, trackOptions, trackPiece, usersTrackOperation } from '../usersTrack';
+import { TRACK_IDENTIFIERS, trackOptions, trackPiece, usersTrackOperation } from '../shared/usersTrackOperation';
 
 export const option: INodePropertyOptions = {
 	name: 'Track User Data',

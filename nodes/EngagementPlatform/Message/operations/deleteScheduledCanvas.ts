@@ -1,0 +1,24 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import { optionsCollection } from '../../shared/fields/requestOptions';
+import { canvasScheduleOperation, scheduleIdFields } from '../shared/canvasScheduleOperation';
+
+export const option: INodePropertyOptions = {
+	name: 'Delete Scheduled Canvas',
+	value: 'deleteScheduledCanvas',
+	action: 'Delete a scheduled canvas trigger',
+	description: 'Cancel a scheduled API-triggered canvas before it is sent',
+};
+
+const show = { operation: ['deleteScheduledCanvas'] };
+
+export const description: INodeProperties[] = [...scheduleIdFields.map((field) => ({ ...field, displayOptions: { show } })), optionsCollection(show)];
+
+export const operation = canvasScheduleOperation(
+	'/canvas/trigger/schedule/delete',
+	'canvas.trigger.schedule.delete',
+	() => ({}),
+	'deleted',
+	// A resend after a lost answer would meet 404 for a schedule it did delete: reported as "may have been applied" instead.
+	false,
+);

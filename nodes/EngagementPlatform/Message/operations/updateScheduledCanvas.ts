@@ -1,0 +1,52 @@
+import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import { optionsCollection } from '../../shared/fields/requestOptions';
+import { parseOrThrow } from '../../shared/schemas/parse';
+import { isoTime } from '../../shared/schemas/time';
+import { canvasScheduleOperation, scheduleIdFields } from '../shared/canvasScheduleOperation';
+
+export const option: INodePropertyOptions = {
+	name: 'Update Scheduled Canvas',
+	value: 'updateScheduledCanvas',
+	action: 'Update a scheduled canvas trigger',
+	description: 'Replace the schedule of a scheduled API-triggered canvas',
+};
+
+const show = { operation: ['updateScheduledCanvas'] };
+
+export const description: INodeProperties[] = [
+	...scheduleIdFields,
+	{
+		displayName: 'Send Time',
+		name: 'time',
+		type: 'string',
+		default: '',
+		required: true,
+		hint: 'ISO 8601, e.g. 2026-12-01T09:00:00Z (other datetimes are sent converted to it). The new schedule replaces the old one whole; changes near send time are best-effort.',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'In Local Time',
+		name: 'inLocalTime',
+		type: 'boolean',
+		default: false,
+		description: "Whether to deliver at that time in each user's time zone; off delivers at that time in UTC",
+		displayOptions: { show },
+	},
+	{ displayName: 'Trigger Properties (JSON)', name: 'triggerProperties', type: 'json', default: '{}', displayOptions: { show } },
+	optionsCollection(show),
+];
+
+export const operation = canvasScheduleOperation(
+	'/canvas/trigger/schedule/update',
+	'canvas.trigger.schedule.update',
+	(item) => {
+		const body: IDataObject = { schedule: { time: parseOrThrow(isoTime, item.raw('time'), 'Send Time'), in_local_time: item.boolean('inLocalTime') } };
+		const properties = item.jsonObject('triggerProperties', 'Trigger Properties');
+		if (properties && Object.keys(properties).length > 0) body.trigger_properties = properties;
+		return body;
+	},
+	'updated',
+	// Setting the same schedule twice ends in the same place.
+	true,
+);

@@ -1,0 +1,5 @@
+import type { NodeOperation } from '../../shared/engine/nodeOperations';
+import * as setGroupState from './setGroupState';
+
+/** Every operation of the Subscription node, in the order the operation list shows them. */
+export const subscriptionOperations: NodeOperation[] = [setGroupState];

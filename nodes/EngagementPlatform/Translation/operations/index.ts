@@ -1,0 +1,6 @@
+import type { NodeOperation } from '../../shared/engine/nodeOperations';
+import * as getCampaignTranslations from './getCampaignTranslations';
+import * as getCanvasTranslations from './getCanvasTranslations';
+
+/** Every operation of the Translation node, in the order the operation list shows them. */
+export const translationOperations: NodeOperation[] = [getCampaignTranslations, getCanvasTranslations];
