@@ -12,7 +12,7 @@ export const option: INodePropertyOptions = {
 
 const show = { operation: ['deleteScheduledCanvas'] };
 
-export const description: INodeProperties[] = [...scheduleIdFields.map((field) => ({ ...field, displayOptions: { show } })), optionsCollection(show)];
+export const description: INodeProperties[] = [...scheduleIdFields(show), optionsCollection(show)];
 
 export const operation = canvasScheduleOperation(
 	'/canvas/trigger/schedule/delete',

@@ -15,7 +15,7 @@ export const option: INodePropertyOptions = {
 const show = { operation: ['updateScheduledCanvas'] };
 
 export const description: INodeProperties[] = [
-	...scheduleIdFields,
+	...scheduleIdFields(show),
 	{
 		displayName: 'Send Time',
 		name: 'time',

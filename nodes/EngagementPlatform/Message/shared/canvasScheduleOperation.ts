@@ -1,4 +1,4 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
 import { ItemInputError } from '../../shared/engine/itemInputError';
 import type { OperationSpec, Piece } from '../../shared/engine/operation';
@@ -9,11 +9,9 @@ import { requestOptionSettings } from '../../shared/fields/requestOptions';
 
 /** What update and delete of a scheduled API-triggered canvas share: the schedule's IDs, one request per item. */
 
-const both = { operation: ['updateScheduledCanvas', 'deleteScheduledCanvas'] };
-
-export const scheduleIdFields: INodeProperties[] = [
-	{ displayName: 'Canvas ID', name: 'canvasId', type: 'string', default: '', required: true, displayOptions: { show: both } },
-	{ displayName: 'Schedule ID', name: 'scheduleId', type: 'string', default: '', required: true, description: 'From the response that created the schedule', displayOptions: { show: both } },
+export const scheduleIdFields = (show: IDisplayOptions['show']): INodeProperties[] => [
+	{ displayName: 'Canvas ID', name: 'canvasId', type: 'string', default: '', required: true, displayOptions: { show } },
+	{ displayName: 'Schedule ID', name: 'scheduleId', type: 'string', default: '', required: true, description: 'From the response that created the schedule', displayOptions: { show } },
 ];
 
 export function canvasScheduleOperation(
