@@ -4,7 +4,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { isDeepStrictEqual } from 'node:util';
 
 import type { RecordedRequest } from '../../sandbox';
-import { DASHBOARD_USER_NODE } from '../integration/userNode';
+import { DASHBOARD_USER_NODE } from '../support/nodeTypes';
 import { batch } from './batches';
 import type { ConservationCase } from './conservationCase';
 import { scimIdKey, scimUserNameKey } from './wirePieces';

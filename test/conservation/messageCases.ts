@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 import { isDeepStrictEqual } from 'node:util';
 
-import { MESSAGE_NODE } from '../integration/userNode';
+import { MESSAGE_NODE } from '../support/nodeTypes';
 import { ALIAS_LABELS, batch, compact, mostly, plain, profilesOf, timeOf, userOf } from './batches';
 import type { ConservationCase } from './conservationCase';
 import { PRIORITIZATION } from './userCases';

@@ -4,7 +4,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { isDeepStrictEqual } from 'node:util';
 
 import type { SeedCatalog } from '../../sandbox';
-import { CATALOG_NODE, PREFERENCE_CENTER_NODE, SUBSCRIPTION_NODE, TRANSLATION_NODE } from '../integration/userNode';
+import { CATALOG_NODE, PREFERENCE_CENTER_NODE, SUBSCRIPTION_NODE, TRANSLATION_NODE } from '../support/nodeTypes';
 import { ALIAS_LABELS, batch, identifierOf, identifierParameters, mostly, plain, profilesOf, userOf } from './batches';
 import type { ConservationCase } from './conservationCase';
 import { catalogKey, preferenceCenterKey, translationKey, userKey } from './wirePieces';

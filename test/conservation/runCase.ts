@@ -6,13 +6,12 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { SandboxClient } from '../../sandbox';
 import { DEFAULT_RATE_LIMITS } from '../../sandbox';
-import { runWorkflow } from '../harness';
+import { nodeName } from '../support/nodeTypes';
+import { runNode } from '../support/runNode';
 import { sandboxCredentialsByType } from '../support/sandboxCredentials';
 import type { ConservationCase } from './conservationCase';
 import { checkConservation } from './conservationChecks';
 import { tally } from './tally';
-
-const NODE = 'Node';
 
 /** Rate limits are the fault suite's subject: here no request waits for a window. */
 const NO_RATE_LIMITS = Object.fromEntries(Object.keys(DEFAULT_RATE_LIMITS).map((group) => [group, null]));
@@ -24,14 +23,9 @@ export async function runConservation(client: SandboxClient, url: string, testCa
 	const seeded = await client.seed(testCase.seed(generated));
 	const items = testCase.complete?.(generated, seeded) ?? generated;
 
-	const result = await runWorkflow({
-		nodes: [{ name: NODE, type: testCase.nodeType, parameters: testCase.parameters, continueOnFail: true }],
-		connections: { Start: { main: [[{ node: NODE, type: 'main', index: 0 }]] } },
-		items,
-		credentials: sandboxCredentialsByType(url),
-	});
+	const result = await runNode(testCase.nodeType, { items, parameters: testCase.parameters, continueOnFail: true, credentials: sandboxCredentialsByType(url) });
 	const requests = await client.requests();
-	const findings = checkConservation(testCase, items, result.output(NODE), requests);
+	const findings = checkConservation(testCase, items, result.output(nodeName(testCase.nodeType)), requests);
 
 	tally.operations.add(testCase.name);
 	tally.runs++;

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 import { isDeepStrictEqual } from 'node:util';
 
-import { USER_NODE } from '../integration/userNode';
+import { USER_NODE } from '../support/nodeTypes';
 import { ALIAS_LABELS, batch, compact, identifierOf, identifierParameters, mostly, profilesOf, timeOf, userOf, withServiceIds } from './batches';
 import type { ConservationCase } from './conservationCase';
 import { trackKey, userKey } from './wirePieces';

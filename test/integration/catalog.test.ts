@@ -1,7 +1,8 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
+import { CATALOG, CATALOG_NODE } from '../support/nodeTypes';
+import { runNode } from '../support/runNode';
 import { useSandbox } from './sandboxLifecycle';
-import { CATALOG_NODE, runNode } from './userNode';
 
 const { sandbox, client, apiKey } = useSandbox();
 
@@ -43,7 +44,7 @@ describe('Catalog node', () => {
 		const requests = await client().requests({ method: 'PUT' });
 		expect(requests.map((r) => (r.body as { items: unknown[] }).items.length)).toEqual([50, 50, 20]);
 		expect(requests[0].path).toBe('/catalogs/restaurants/items');
-		expect(result.output('User')[7].json).toEqual({ status: 'accepted', catalog_name: 'restaurants', id: 'r-7' });
+		expect(result.output(CATALOG)[7].json).toEqual({ status: 'accepted', catalog_name: 'restaurants', id: 'r-7' });
 		expect(await catalogItems()).toHaveLength(120);
 	});
 
@@ -71,7 +72,7 @@ describe('Catalog node', () => {
 
 		const result = await run(rows, withFields('replaceItems'), true);
 
-		const output = result.output('User').map((item) => item.json);
+		const output = result.output(CATALOG).map((item) => item.json);
 		expect(output[0]).toMatchObject({ status: 'accepted' });
 		expect(output.slice(1).map((json) => json.field)).toEqual(['Item ID', 'Item ID', 'Fields.a.b', 'Fields.tags.$add', 'Fields.name']);
 		expect(output[2].error).toContain('also given by item 0');
@@ -87,7 +88,7 @@ describe('Catalog node', () => {
 
 		const result = await run(rows, withFields('editItems'), true);
 
-		const [coerce, bystander] = result.output('User').map((item) => item.json);
+		const [coerce, bystander] = result.output(CATALOG).map((item) => item.json);
 		expect(coerce).toMatchObject({ delivery: 'not_applied', httpCode: 400, error: expect.stringContaining('unable-to-coerce-value') });
 		expect(bystander).toMatchObject({ delivery: 'not_applied', error: expect.stringContaining('another item of the same request was refused') });
 	});
@@ -95,6 +96,6 @@ describe('Catalog node', () => {
 	test('an unknown catalog fails every item with catalog-not-found', async () => {
 		const result = await run([{ id: 'a', fields: { name: 'x' } }, { id: 'b', fields: { name: 'y' } }], withFields('replaceItems', { catalogName: 'nope' }), true);
 
-		for (const item of result.output('User')) expect(String(item.json.error)).toContain('catalog-not-found');
+		for (const item of result.output(CATALOG)) expect(String(item.json.error)).toContain('catalog-not-found');
 	});
 });

@@ -2,8 +2,9 @@ import { EngagementPlatformApi } from '../../credentials/EngagementPlatformApi.c
 import { EngagementPlatformScimApi } from '../../credentials/EngagementPlatformScimApi.credentials';
 import { DEMO_SCIM_ORIGIN, DEMO_SCIM_TOKEN } from '../../sandbox';
 import { testCredential } from '../support/testCredential';
+import { USER } from '../support/nodeTypes';
+import { orderEvents, runUserNode, trackEventParameters } from '../support/userRuns';
 import { useSandbox } from './sandboxLifecycle';
-import { orderEvents, runUserNode, trackEventParameters } from './userNode';
 
 const { sandbox, client, apiKey } = useSandbox();
 
@@ -58,7 +59,7 @@ describe('credentials', () => {
 			continueOnFail: true,
 		});
 
-		const output = result.output('User');
+		const output = result.output(USER);
 		expect(output).toHaveLength(400);
 		expect(output.some((item) => item.json.delivery === 'maybe_applied')).toBe(true);
 		expect(JSON.stringify(result.run)).not.toContain('sk-live-0a9b8c7d6e5f');

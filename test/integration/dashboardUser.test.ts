@@ -2,9 +2,9 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { DEMO_SCIM_ORIGIN, DEMO_SCIM_TOKEN } from '../../sandbox';
 import type { RunResult } from '../harness';
-import { runWorkflow } from '../harness';
+import { DASHBOARD_USER, DASHBOARD_USER_NODE } from '../support/nodeTypes';
+import { runNode } from '../support/runNode';
 import { useSandbox } from './sandboxLifecycle';
-import { DASHBOARD_USER_NODE } from './userNode';
 
 const { sandbox, client } = useSandbox();
 
@@ -17,10 +17,10 @@ interface ScimRun {
 }
 
 async function run({ items, parameters, continueOnFail, token = DEMO_SCIM_TOKEN, origin = DEMO_SCIM_ORIGIN }: ScimRun): Promise<RunResult> {
-	return await runWorkflow({
-		nodes: [{ name: 'Dashboard', type: DASHBOARD_USER_NODE, parameters, continueOnFail }],
-		connections: { Start: { main: [[{ node: 'Dashboard', type: 'main', index: 0 }]] } },
+	return await runNode(DASHBOARD_USER_NODE, {
 		items,
+		parameters,
+		continueOnFail,
 		credentials: { engagementPlatformScimApi: { scimEndpoint: sandbox().url, scimToken: token, requestOrigin: origin } },
 	});
 }
@@ -83,7 +83,7 @@ describe('Dashboard User node (SCIM)', () => {
 				],
 			},
 		});
-		const [mia] = result.output('Dashboard');
+		const [mia] = result.output(DASHBOARD_USER);
 		expect(mia.pairedItem).toEqual({ item: 0 });
 		expect(mia.json).toMatchObject({
 			id: expect.any(String),
@@ -106,7 +106,7 @@ describe('Dashboard User node (SCIM)', () => {
 			continueOnFail: true,
 		});
 
-		const [duplicate, created] = result.output('Dashboard').map((item) => item.json);
+		const [duplicate, created] = result.output(DASHBOARD_USER).map((item) => item.json);
 		expect(duplicate).toMatchObject({ error: 'User already exists in the database.', httpCode: 409, delivery: 'not_applied', description: expect.stringContaining('Find by Email') });
 		expect(created).toMatchObject({ userName: 'noah@example.com' });
 	});
@@ -118,8 +118,8 @@ describe('Dashboard User node (SCIM)', () => {
 		const created = await run({ items: [{ email: 'ada@example.com', given: 'Ada', family: 'L' }, { email: 'ADA@example.com', given: 'Ada', family: 'L' }], parameters: createParameters(), continueOnFail: true });
 		const deleted = await run({ items: [{ id: mia.id }, { id: mia.id }], parameters: { operation: 'delete', userId: '={{ $json.id }}' }, continueOnFail: true });
 
-		expect(created.output('Dashboard')[1].json).toMatchObject({ field: 'Email', delivery: 'invalid', error: 'Item 1: "Email" names the same user as item 0' });
-		expect(deleted.output('Dashboard').map((item) => item.json)).toEqual([
+		expect(created.output(DASHBOARD_USER)[1].json).toMatchObject({ field: 'Email', delivery: 'invalid', error: 'Item 1: "Email" names the same user as item 0' });
+		expect(deleted.output(DASHBOARD_USER).map((item) => item.json)).toEqual([
 			{ deleted: true, id: mia.id },
 			expect.objectContaining({ field: 'User ID', delivery: 'invalid', error: 'Item 1: "User ID" names the same user as item 0' }),
 		]);
@@ -131,7 +131,7 @@ describe('Dashboard User node (SCIM)', () => {
 
 		const result = await run({ items: [{ email: 'Mia@Example.com' }, { email: 'nobody@example.com' }], parameters: { operation: 'findByEmail', email: '={{ $json.email }}' } });
 
-		const [found, missing] = result.output('Dashboard').map((item) => item.json);
+		const [found, missing] = result.output(DASHBOARD_USER).map((item) => item.json);
 		expect(found).toMatchObject({ found: true, userName: 'mia@example.com', id: (await users())[0].id });
 		expect(missing).toEqual({ found: false, userName: 'nobody@example.com' });
 		const requests = await client().requests();
@@ -168,7 +168,7 @@ describe('Dashboard User node (SCIM)', () => {
 
 	test('a user read with Get can be sent back with Update: the ids only responses carry are dropped', async () => {
 		const created = await run({ items: [{ email: 'mia@example.com', given: 'Mia', family: 'Chen' }], parameters: createParameters() });
-		const user = created.output('Dashboard')[0].json;
+		const user = created.output(DASHBOARD_USER)[0].json;
 
 		const result = await run({
 			items: [user],
@@ -204,10 +204,10 @@ describe('Dashboard User node (SCIM)', () => {
 		const got = await run({ items: [{ id: mia.id }, { id: 'no-such-user' }], parameters: { operation: 'get', userId: '={{ $json.id }}' }, continueOnFail: true });
 		const deleted = await run({ items: [{ id: noah.id }], parameters: { operation: 'delete', userId: '={{ $json.id }}' } });
 
-		const [found, unknown] = got.output('Dashboard').map((item) => item.json);
+		const [found, unknown] = got.output(DASHBOARD_USER).map((item) => item.json);
 		expect(found).toMatchObject({ id: mia.id, userName: 'mia@example.com', department: 'sales' });
 		expect(unknown).toMatchObject({ error: 'User not found', httpCode: 404, description: expect.stringContaining('Find by Email') });
-		expect(deleted.output('Dashboard')[0].json).toEqual({ deleted: true, id: noah.id });
+		expect(deleted.output(DASHBOARD_USER)[0].json).toEqual({ deleted: true, id: noah.id });
 		expect((await client().requests({ method: 'DELETE' }))[0].status).toBe(204);
 		expect((await users()).map((user) => user.userName)).toEqual(['mia@example.com']);
 	});
@@ -219,7 +219,7 @@ describe('Dashboard User node (SCIM)', () => {
 			continueOnFail: true,
 		});
 
-		expect(result.output('Dashboard').map((item) => item.json.field)).toEqual(['Permissions (JSON).roles.0', 'Permissions (JSON)']);
+		expect(result.output(DASHBOARD_USER).map((item) => item.json.field)).toEqual(['Permissions (JSON).roles.0', 'Permissions (JSON)']);
 		expect(await client().requests()).toEqual([]);
 	});
 
@@ -238,7 +238,7 @@ describe('Dashboard User node (SCIM)', () => {
 
 		const result = await run({ items: Array.from({ length: 5 }, () => ({ id })), parameters: { operation: 'get', userId: '={{ $json.id }}', options: { parallelRequests: 1 } }, continueOnFail: true });
 
-		const output = result.output('Dashboard').map((item) => item.json);
+		const output = result.output(DASHBOARD_USER).map((item) => item.json);
 		expect(output.slice(0, 2).map((json) => json.userName)).toEqual(['mia@example.com', 'mia@example.com']);
 		for (const json of output.slice(2)) {
 			expect(json).toMatchObject({ delivery: 'not_applied', error: expect.stringMatching(/^Rate limited: the platform's limit resets at \d{4}-\d\d-\d\dT\d\d:00:00Z, in \d+ (h|min)/) });

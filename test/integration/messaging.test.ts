@@ -1,7 +1,8 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
+import { MESSAGE, MESSAGE_NODE } from '../support/nodeTypes';
+import { runNode } from '../support/runNode';
 import { useSandbox } from './sandboxLifecycle';
-import { MESSAGE_NODE, runNode } from './userNode';
 
 const { sandbox, client, apiKey } = useSandbox();
 
@@ -40,7 +41,7 @@ describe('Message node: Trigger Campaign and Trigger Canvas', () => {
 		const requests = await client().requests({ path: '/campaigns/trigger/send' });
 		expect(requests.map((r) => (r.body as { recipients: unknown[] }).recipients.length)).toEqual([50, 50, 20]);
 		expect((requests[0].body as { recipients: IDataObject[] }).recipients[3]).toEqual({ external_user_id: 'crm-3', trigger_properties: { order_id: '#1003' } });
-		const output = result.output('User');
+		const output = result.output(MESSAGE);
 		const dispatchOf = (item: number) => output[item].json.dispatch_id;
 		expect(dispatchOf(0)).toBe(dispatchOf(49));
 		expect(dispatchOf(50)).not.toBe(dispatchOf(49));
@@ -71,10 +72,10 @@ describe('Message node: Trigger Campaign and Trigger Canvas', () => {
 		});
 
 		expect(result.error).toBeUndefined();
-		for (const item of result.output('User')) {
+		for (const item of result.output(MESSAGE)) {
 			expect(item.json).toMatchObject({ status: 'not_sent', notice: expect.any(String), warnings: [expect.any(String)] });
 		}
-		expect(result.run.data.resultData.runData.User[0].hints).toEqual([expect.objectContaining({ type: 'warning' })]);
+		expect(result.run.data.resultData.runData[MESSAGE][0].hints).toEqual([expect.objectContaining({ type: 'warning' })]);
 	});
 
 	test('recipient rules are checked per item before sending', async () => {
@@ -84,8 +85,8 @@ describe('Message node: Trigger Campaign and Trigger Canvas', () => {
 			true,
 		);
 
-		expect(result.output('User')[0].json.status).toBe('sent');
-		expect(result.output('User')[1].json).toMatchObject({ field: 'Recipient Attributes', delivery: 'invalid' });
+		expect(result.output(MESSAGE)[0].json.status).toBe('sent');
+		expect(result.output(MESSAGE)[1].json).toMatchObject({ field: 'Recipient Attributes', delivery: 'invalid' });
 	});
 
 	test('canvas entry properties over 50 KB are refused on their item', async () => {
@@ -120,7 +121,7 @@ describe('Message node: Send Now', () => {
 
 		const requests = await client().requests({ path: '/messages/send' });
 		expect(requests.map((r) => (r.body as { external_user_ids: string[] }).external_user_ids.length)).toEqual([50, 10]);
-		expect(result.output('User')[59].json).toMatchObject({ status: 'sent', external_user_id: 'crm-59', dispatch_id: expect.any(String) });
+		expect(result.output(MESSAGE)[59].json).toMatchObject({ status: 'sent', external_user_id: 'crm-59', dispatch_id: expect.any(String) });
 	});
 
 	test('a broadcast to a segment is one request per item, with broadcast true and no users', async () => {
@@ -132,7 +133,7 @@ describe('Message node: Send Now', () => {
 		expect(bodies).toHaveLength(2);
 		expect(bodies[0]).toMatchObject({ segment_id: 'vip', broadcast: true });
 		expect(bodies[0].external_user_ids).toBeUndefined();
-		expect(result.output('User').map((item) => item.json.status)).toEqual(['sent', 'sent']);
+		expect(result.output(MESSAGE).map((item) => item.json.status)).toEqual(['sent', 'sent']);
 	});
 
 	test('a connected audience that is not one of the shown shapes is refused, naming the field', async () => {
@@ -174,7 +175,7 @@ describe('Message node: Send Transactional Email', () => {
 		const sendIds = requests.map((r) => (r.body as { external_send_id: string }).external_send_id);
 		expect(new Set(sendIds).size).toBe(5);
 		sendIds.forEach((id) => expect(id).toMatch(/^[A-Za-z0-9_-]{32}$/));
-		expect(result.output('User')[2].json).toMatchObject({ status: 'sent', external_user_id: 'crm-2', dispatch_id: expect.any(String) });
+		expect(result.output(MESSAGE)[2].json).toMatchObject({ status: 'sent', external_user_id: 'crm-2', dispatch_id: expect.any(String) });
 	});
 
 	test('a send whose answer was lost is resent with the same external_send_id, and the platform sends it once', async () => {
@@ -182,7 +183,7 @@ describe('Message node: Send Transactional Email', () => {
 
 		const result = await run(users(1), receipt());
 
-		expect(result.output('User')[0].json.status).toBe('sent');
+		expect(result.output(MESSAGE)[0].json.status).toBe('sent');
 		const requests = await client().requests({ path: '/transactional/v1/campaigns/order-receipt/send' });
 		expect(requests).toHaveLength(2);
 		expect((requests[0].body as IDataObject).external_send_id).toBe((requests[1].body as IDataObject).external_send_id);
@@ -193,7 +194,7 @@ describe('Message node: Send Transactional Email', () => {
 	test("the platform's validation message reaches the item: a paused campaign", async () => {
 		const result = await run(users(1), receipt({ campaignId: 'paused-receipt' }), true);
 
-		expect(result.output('User')[0].json).toMatchObject({
+		expect(result.output(MESSAGE)[0].json).toMatchObject({
 			error: 'The campaign is paused. Resume the campaign in order for trigger requests to take effect.',
 			delivery: 'not_applied',
 		});
@@ -223,7 +224,7 @@ describe('Message node: scheduled canvases', () => {
 			time: '2026-12-02T10:00:00Z',
 		});
 
-		expect(result.output('User')[0].json).toEqual({ status: 'updated', canvas_id: 'onboarding-canvas', schedule_id: 'sched-1' });
+		expect(result.output(MESSAGE)[0].json).toEqual({ status: 'updated', canvas_id: 'onboarding-canvas', schedule_id: 'sched-1' });
 		const { canvasSchedules } = (await client().state()) as unknown as { canvasSchedules: IDataObject[] };
 		expect(canvasSchedules[0]).toMatchObject({ schedule: { time: '2026-12-02T10:00:00Z', in_local_time: false } });
 	});
@@ -231,8 +232,8 @@ describe('Message node: scheduled canvases', () => {
 	test('a delete cancels it; an unknown schedule is an error on its item', async () => {
 		const result = await run([{ id: 'sched-1' }, { id: 'sched-404' }], { operation: 'deleteScheduledCanvas', canvasId: 'onboarding-canvas', scheduleId: '={{ $json.id }}' }, true);
 
-		expect(result.output('User')[0].json.status).toBe('deleted');
-		expect(result.output('User')[1].json).toMatchObject({ httpCode: 404 });
+		expect(result.output(MESSAGE)[0].json.status).toBe('deleted');
+		expect(result.output(MESSAGE)[1].json).toMatchObject({ httpCode: 404 });
 		const { canvasSchedules } = (await client().state()) as unknown as { canvasSchedules: unknown[] };
 		expect(canvasSchedules).toHaveLength(0);
 	});

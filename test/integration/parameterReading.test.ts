@@ -1,8 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INode, INodeParameters } from 'n8n-workflow';
 
 import { ParameterReader } from '../../nodes/EngagementPlatform/shared/engine/parameterReader';
+import { USER } from '../support/nodeTypes';
+import { runUserNode } from '../support/userRuns';
 import { useSandbox } from './sandboxLifecycle';
-import { runUserNode } from './userNode';
 
 const { sandbox, client, apiKey } = useSandbox();
 
@@ -34,7 +35,7 @@ async function runWith(wrap: (path: string) => string) {
 	await client().reset();
 	const result = await runUserNode({ items: structuredClone(ITEMS), parameters: parameters(wrap), endpoint: sandbox().url, apiKey, continueOnFail: true });
 	const bodies = (await client().requests()).map((request) => request.body);
-	return { output: result.output('User').map((item) => ({ json: item.json, pairedItem: item.pairedItem })), bodies };
+	return { output: result.output(USER).map((item) => ({ json: item.json, pairedItem: item.pairedItem })), bodies };
 }
 
 describe('reading parameters', () => {
@@ -90,7 +91,7 @@ describe('reading parameters', () => {
 		});
 
 		expect(result.error).toBeUndefined();
-		expect(result.output('User').map((item) => item.json)).toEqual([{ status: 'processed', external_id: 'cust-ai-1', events: 1 }]);
+		expect(result.output(USER).map((item) => item.json)).toEqual([{ status: 'processed', external_id: 'cust-ai-1', events: 1 }]);
 		const [request, ...more] = await client().requests();
 		expect(more).toEqual([]);
 		expect((request.body as { events: IDataObject[] }).events).toEqual([

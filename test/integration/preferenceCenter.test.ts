@@ -1,7 +1,8 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
+import { PREFERENCE_CENTER, PREFERENCE_CENTER_NODE } from '../support/nodeTypes';
+import { runNode } from '../support/runNode';
 import { useSandbox } from './sandboxLifecycle';
-import { PREFERENCE_CENTER_NODE, runNode } from './userNode';
 
 const { sandbox, client, apiKey } = useSandbox();
 
@@ -37,7 +38,7 @@ describe('Preference Center node', () => {
 		expect(result.error).toBeUndefined();
 		const requests = await client().requests();
 		expect(requests.map((r) => `${r.method} ${r.path}`).sort()).toEqual(['PUT /preference_center/v1/newsletter', 'PUT /preference_center/v1/sms-alerts']);
-		const [first] = result.output('User');
+		const [first] = result.output(PREFERENCE_CENTER);
 		expect(first.json).toEqual({
 			status: 'updated',
 			preference_center_id: 'newsletter',
@@ -67,7 +68,7 @@ describe('Preference Center node', () => {
 		const result = await run([{ id: 'newsletter' }, { id: 'sms-alerts' }, { id: 'loyalty' }], update({ state: 'active' }), false);
 
 		expect(result.error).toBeUndefined();
-		expect(result.output('User').map((item) => item.json.status)).toEqual(['updated', 'updated', 'updated']);
+		expect(result.output(PREFERENCE_CENTER).map((item) => item.json.status)).toEqual(['updated', 'updated', 'updated']);
 		const requests = await client().requests();
 		expect(requests.filter((r) => r.method === 'POST')).toHaveLength(3);
 		// Requests already under way when the first 405 came back were refused too; none after.
@@ -86,7 +87,7 @@ describe('Preference Center node', () => {
 		);
 
 		expect(result.error).toBeUndefined();
-		expect(result.output('User')).toHaveLength(11);
+		expect(result.output(PREFERENCE_CENTER)).toHaveLength(11);
 		const requests = await client().requests({ method: 'PUT' });
 		expect(requests.map((r) => r.status)).toEqual(Array(11).fill(200));
 		const waits = result.logs.filter((entry) => /waiting \d+\.\d s for the documented rate limit/.test(entry.message));
@@ -99,7 +100,7 @@ describe('Preference Center node', () => {
 		const result = await run([{ id: 'newsletter' }, { id: 'sms-alerts' }], update({ state: 'active' }, { options: { parallelRequests: 1 } }));
 
 		expect(result.error).toBeUndefined();
-		expect(result.output('User').map((item) => item.json.status)).toEqual(['updated', 'updated']);
+		expect(result.output(PREFERENCE_CENTER).map((item) => item.json.status)).toEqual(['updated', 'updated']);
 		expect(result.logs.some((entry) => entry.message.includes('waiting'))).toBe(true);
 	});
 
@@ -115,14 +116,14 @@ describe('Preference Center node', () => {
 			true,
 		);
 
-		const output = result.output('User').map((item) => item.json);
+		const output = result.output(PREFERENCE_CENTER).map((item) => item.json);
 		expect(output[0]).toMatchObject({ status: 'updated' });
 		expect(output.slice(1).map((json) => [json.field, json.delivery])).toEqual([
 			['Link Tags[0].Color', 'invalid'],
 			['Link Tags[0].Type', 'invalid'],
 			['Link Tags[0].Rel', 'invalid'],
 		]);
-		expect(result.output('User').map((item) => item.pairedItem)).toEqual([0, 1, 2, 3].map((item) => ({ item })));
+		expect(result.output(PREFERENCE_CENTER).map((item) => item.pairedItem)).toEqual([0, 1, 2, 3].map((item) => ({ item })));
 		expect((await client().requests()).map((r) => r.path)).toEqual(['/preference_center/v1/newsletter']);
 	});
 
@@ -136,17 +137,17 @@ describe('Preference Center node', () => {
 	test('an item with no field to update is refused with the fix', async () => {
 		const result = await run([{ id: 'newsletter' }], update({}), true);
 
-		expect(result.output('User')[0].json).toMatchObject({ field: 'Update Fields', description: 'Add at least one field under "Update Fields".' });
+		expect(result.output(PREFERENCE_CENTER)[0].json).toMatchObject({ field: 'Update Fields', description: 'Add at least one field under "Update Fields".' });
 		expect(await client().requests()).toEqual([]);
 	});
 
 	test('an unknown preference center: the 404 lands on its item, the others are updated', async () => {
 		const result = await run([{ id: 'newsletter' }, { id: 'no-such-center' }], update({ state: 'active' }), true);
 
-		const [known, unknown] = result.output('User').map((item) => item.json);
+		const [known, unknown] = result.output(PREFERENCE_CENTER).map((item) => item.json);
 		expect(known).toMatchObject({ status: 'updated' });
 		expect(unknown).toMatchObject({ error: 'Preference center not found', httpCode: 404, delivery: 'not_applied' });
-		expect(result.output('User')[1].pairedItem).toEqual({ item: 1 });
+		expect(result.output(PREFERENCE_CENTER)[1].pairedItem).toEqual({ item: 1 });
 	});
 
 	test('without Continue On Fail, the 404 stops the node with the item and the advice', async () => {

@@ -6,8 +6,9 @@
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import type { RecordedRequest, SeedData, UserAlias } from '../../sandbox';
+import { MESSAGE, MESSAGE_NODE, SUBSCRIPTION, SUBSCRIPTION_NODE, TRANSLATION, TRANSLATION_NODE, USER, USER_NODE } from '../support/nodeTypes';
+import { runNode } from '../support/runNode';
 import { useSandbox } from './sandboxLifecycle';
-import { MESSAGE_NODE, SUBSCRIPTION_NODE, TRANSLATION_NODE, USER_NODE, runNode } from './userNode';
 
 const { sandbox, client, apiKey } = useSandbox();
 
@@ -65,7 +66,7 @@ describe('Finding 1: Send Now with recipients by external ID and by alias in one
 			expect((bodyOf(request).external_user_ids ?? []).length + (bodyOf(request).user_aliases ?? []).length).toBeLessThanOrEqual(50);
 		}
 
-		const answers = byInputItem(result.output('User'), COUNT);
+		const answers = byInputItem(result.output(MESSAGE), COUNT);
 		const lost: number[] = [];
 		for (const [index, item] of items.entries()) {
 			expect(answers[index]).toHaveLength(1);
@@ -140,7 +141,7 @@ describe('Finding 2: Set Group State names at most 50 users per call', () => {
 		const perRequest = requests.map((request) => elementsOf(request).reduce((sum, element) => sum + usersIn(element), 0));
 		expect(perRequest.filter((users) => users > 50)).toEqual([]);
 
-		const answers = byInputItem(result.output('User'), COUNT);
+		const answers = byInputItem(result.output(SUBSCRIPTION), COUNT);
 		for (const [index, item] of items.entries()) {
 			expect(answers[index]).toHaveLength(1);
 			expect(answers[index][0].json).toMatchObject({ status: 'set', subscription_group_id: item.group, subscription_state: item.state });
@@ -206,7 +207,7 @@ describe('Finding 3: identifiers an object does not take', () => {
 			true,
 		);
 
-		const answers = byInputItem(result.output('User'), items.length);
+		const answers = byInputItem(result.output(USER), items.length);
 		for (const index of [1, 2]) {
 			expect(answers[index]).toHaveLength(1);
 			const error = String(answers[index][0].json.error);
@@ -259,7 +260,7 @@ describe('Finding 3: identifiers an object does not take', () => {
 			true,
 		);
 
-		const answers = byInputItem(result.output('User'), items.length);
+		const answers = byInputItem(result.output(USER), items.length);
 		expect(answers[0]).toHaveLength(1);
 		expect(String(answers[0][0].json.error)).toMatch(/purchase/i);
 		expect(answers[1]).toHaveLength(1);
@@ -310,7 +311,7 @@ describe('Finding 4: purchase and canvas schedule times go out in ISO 8601', () 
 			true,
 		);
 
-		expect(result.output('User').map((entry) => [itemOf(entry), entry.json.error ?? entry.json.status])).toEqual(items.map((_, i) => [i, 'processed']));
+		expect(result.output(USER).map((entry) => [itemOf(entry), entry.json.error ?? entry.json.status])).toEqual(items.map((_, i) => [i, 'processed']));
 		const purchases = (await client().requests({ path: '/users/track' })).flatMap((request) => (request.body as { purchases?: IDataObject[] }).purchases ?? []);
 		expect(purchases).toHaveLength(items.length);
 		const times = Object.fromEntries(purchases.map((purchase) => [purchase.product_id as string, purchase.time as string]));
@@ -391,7 +392,7 @@ describe('Finding 5: Send Now naming users with a segment is paced at 250 reques
 		expect(requests.filter((request) => request.status === 429)).toHaveLength(0);
 		expect(requests.length).toBeLessThanOrEqual(250);
 
-		const answers = byInputItem(result.output('User'), COUNT);
+		const answers = byInputItem(result.output(MESSAGE), COUNT);
 		const sent = answers.filter((entries) => entries[0]?.json.status === 'sent');
 		expect(sent.length).toBe(requests.filter(ok).length);
 		expect(sent.length).toBeGreaterThan(0);
@@ -439,7 +440,7 @@ describe('Finding 6: ambiguous readings, taking the one no platform refuses', ()
 		});
 		expect(sizes.filter((size) => size > 50)).toEqual([]);
 
-		const answers = byInputItem(result.output('User'), COUNT);
+		const answers = byInputItem(result.output(USER), COUNT);
 		for (const [index, item] of items.entries()) {
 			expect(answers[index]).toHaveLength(1);
 			const { json } = answers[index][0];
@@ -466,13 +467,13 @@ describe('Finding 6: ambiguous readings, taking the one no platform refuses', ()
 			aliases_to_identify: [],
 			emails_to_identify: [expect.objectContaining({ external_id: 'crm-9', email: 'fan@example.com' })],
 		});
-		expect(result.output('User').map((entry) => [itemOf(entry), entry.json.status])).toEqual([[0, 'processed']]);
+		expect(result.output(USER).map((entry) => [itemOf(entry), entry.json.status])).toEqual([[0, 'processed']]);
 	});
 
 	describe('c. Get Campaign Translations', () => {
 		const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 		const LOCALE = { fr: id(1), de: id(2) };
-		const MESSAGE = id(10);
+		const VARIATION = id(10);
 		const WORKSPACE: SeedData = {
 			multiLanguage: {
 				locales: [
@@ -483,14 +484,14 @@ describe('Finding 6: ambiguous readings, taking the one no platform refuses', ()
 			campaigns: [
 				{
 					id: 'welcome',
-					messages: [{ message_variation_id: MESSAGE, channel: 'email', translations: { [LOCALE.fr]: { subject: 'Bienvenue' }, [LOCALE.de]: { subject: 'Willkommen' } } }],
+					messages: [{ message_variation_id: VARIATION, channel: 'email', translations: { [LOCALE.fr]: { subject: 'Bienvenue' }, [LOCALE.de]: { subject: 'Willkommen' } } }],
 				},
 			],
 		};
 		const lookup = (localeName: string): INodeParameters => ({
 			operation: 'getCampaignTranslations',
 			campaignId: 'welcome',
-			messageVariationId: MESSAGE,
+			messageVariationId: VARIATION,
 			localeName,
 		});
 
@@ -500,7 +501,7 @@ describe('Finding 6: ambiguous readings, taking the one no platform refuses', ()
 			const result = await run(TRANSLATION_NODE, [{}], lookup('de-DE'));
 
 			expect(result.error).toBeUndefined();
-			const output = result.output('User');
+			const output = result.output(TRANSLATION);
 			expect(output.map((entry) => [entry.pairedItem, (entry.json.locale as IDataObject | undefined)?.name, entry.json.translation_map])).toEqual([
 				[{ item: 0 }, 'de-DE', { subject: 'Willkommen' }],
 			]);
@@ -514,7 +515,7 @@ describe('Finding 6: ambiguous readings, taking the one no platform refuses', ()
 
 			const result = await run(TRANSLATION_NODE, [{ locale: 'fr-FR' }, { locale: 'de-DE' }], lookup('={{ $json.locale }}'));
 
-			expect(result.output('User').map((entry) => [itemOf(entry), (entry.json.locale as IDataObject | undefined)?.name])).toEqual([
+			expect(result.output(TRANSLATION).map((entry) => [itemOf(entry), (entry.json.locale as IDataObject | undefined)?.name])).toEqual([
 				[0, 'fr-FR'],
 				[1, 'de-DE'],
 			]);

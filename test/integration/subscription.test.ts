@@ -1,7 +1,8 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
+import { SUBSCRIPTION, SUBSCRIPTION_NODE } from '../support/nodeTypes';
+import { runNode } from '../support/runNode';
 import { useSandbox } from './sandboxLifecycle';
-import { SUBSCRIPTION_NODE, runNode } from './userNode';
 
 const { sandbox, client, apiKey } = useSandbox();
 
@@ -43,7 +44,7 @@ describe('Subscription node: Set Group State', () => {
 		const groups = (await client().state()).subscriptionGroups.newsletter;
 		expect(Object.values(groups).filter((state) => state === 'subscribed')).toHaveLength(130);
 		expect(Object.values(groups).filter((state) => state === 'unsubscribed')).toHaveLength(20);
-		expect(result.output('User')[140]).toEqual({
+		expect(result.output(SUBSCRIPTION)[140]).toEqual({
 			json: { status: 'set', subscription_group_id: 'newsletter', subscription_state: 'unsubscribed', external_id: 'crm-140' },
 			pairedItem: { item: 140 },
 		});
@@ -73,7 +74,7 @@ describe('Subscription node: Set Group State', () => {
 				},
 			],
 		]);
-		expect(result.output('User').map((item) => item.json.status ?? item.json.error)).toEqual([
+		expect(result.output(SUBSCRIPTION).map((item) => item.json.status ?? item.json.error)).toEqual([
 			'set',
 			expect.stringContaining('State'),
 			expect.stringContaining('must be subscribed or unsubscribed, got "Subscribed!"'),
@@ -117,8 +118,8 @@ describe('Subscription node: Set Group State', () => {
 
 		const result = await run(items, setState('phone', 'phone'), true);
 
-		expect(result.output('User')[0].json.status).toBe('set');
-		expect(result.output('User')[1].json).toMatchObject({ field: 'Phone', delivery: 'invalid' });
+		expect(result.output(SUBSCRIPTION)[0].json.status).toBe('set');
+		expect(result.output(SUBSCRIPTION)[1].json).toMatchObject({ field: 'Phone', delivery: 'invalid' });
 		expect((await client().requests({ path: '/v2/subscription/status/set' }))[0].body).toEqual({
 			subscription_groups: [{ subscription_group_id: 'sms', subscription_state: 'subscribed', phones: ['+14155552671'] }],
 		});

@@ -1,8 +1,9 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { SeedData } from '../../sandbox';
+import { TRANSLATION, TRANSLATION_NODE } from '../support/nodeTypes';
+import { runNode } from '../support/runNode';
 import { useSandbox } from './sandboxLifecycle';
-import { TRANSLATION_NODE, runNode } from './userNode';
 
 const { sandbox, client, apiKey } = useSandbox();
 
@@ -63,7 +64,7 @@ describe('Translation node', () => {
 		);
 
 		expect(result.error).toBeUndefined();
-		const output = result.output('User');
+		const output = result.output(TRANSLATION);
 		expect(output.map((item) => [item.pairedItem, (item.json.locale as IDataObject).name])).toEqual([
 			[{ item: 0 }, 'fr-FR'],
 			[{ item: 0 }, 'de-DE'],
@@ -86,13 +87,13 @@ describe('Translation node', () => {
 	test('a message without translations still gives its item, with an empty list', async () => {
 		const result = await run([{ campaign: 'winback', message: MESSAGE.otherCampaignEmail }], campaignLookup);
 
-		expect(result.output('User').map((item) => item.json)).toEqual([{ campaign_id: 'winback', message_variation_id: MESSAGE.otherCampaignEmail, translations: [] }]);
+		expect(result.output(TRANSLATION).map((item) => item.json)).toEqual([{ campaign_id: 'winback', message_variation_id: MESSAGE.otherCampaignEmail, translations: [] }]);
 	});
 
 	test('a canvas step message gives the translation of the locale asked for', async () => {
 		const result = await run([{ step: STEP, message: MESSAGE.canvasEmail, locale: LOCALE.de }], canvasLookup);
 
-		expect(result.output('User').map((item) => item.json)).toEqual([
+		expect(result.output(TRANSLATION).map((item) => item.json)).toEqual([
 			{ step_id: STEP, message_variation_id: MESSAGE.canvasEmail, locale_id: LOCALE.de, locale: { name: 'de-DE', country: 'DE', language: 'de' }, translation_map: { subject: 'Los geht’s' } },
 		]);
 		const [request] = await client().requests();
@@ -118,8 +119,8 @@ describe('Translation node', () => {
 		const canvasResult = await run(canvasCases.map(([item]) => item), canvasLookup, true);
 
 		for (const [output, asked] of [
-			[result.output('User'), cases],
-			[canvasResult.output('User'), canvasCases],
+			[result.output(TRANSLATION), cases],
+			[canvasResult.output(TRANSLATION), canvasCases],
 		] as const) {
 			for (const [index, [, code]] of asked.entries()) {
 				const item = output.find((entry) => (entry.pairedItem as { item: number }).item === index)!;
@@ -130,7 +131,7 @@ describe('Translation node', () => {
 				}
 			}
 		}
-		expect(canvasResult.output('User').find((entry) => String(entry.json.error).includes('INVALID_LOCALE_ID'))?.json.description).toContain('translated into');
+		expect(canvasResult.output(TRANSLATION).find((entry) => String(entry.json.error).includes('INVALID_LOCALE_ID'))?.json.description).toContain('translated into');
 	});
 
 	test('a workspace without multi-language settings: every item says to turn them on', async () => {
@@ -138,7 +139,7 @@ describe('Translation node', () => {
 
 		const result = await run([{ step: STEP, message: MESSAGE.canvasEmail, locale: LOCALE.de }], canvasLookup, true);
 
-		expect(result.output('User')[0].json).toMatchObject({
+		expect(result.output(TRANSLATION)[0].json).toMatchObject({
 			error: expect.stringContaining('MULTI_LANGUAGE_NOT_ENABLED: multi-language settings are not enabled'),
 			description: expect.stringContaining('Turn on multi-language support'),
 			httpCode: 400,
@@ -156,7 +157,7 @@ describe('Translation node', () => {
 			true,
 		);
 
-		expect(result.output('User').map((item) => [item.json.field, item.json.delivery])).toEqual([
+		expect(result.output(TRANSLATION).map((item) => [item.json.field, item.json.delivery])).toEqual([
 			['Step ID', 'invalid'],
 			['Locale ID', 'invalid'],
 			['Locale ID', 'invalid'],

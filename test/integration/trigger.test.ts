@@ -9,9 +9,8 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { WebhookCall, WebhookRequest, WebhookServer } from '../harness';
 import { runWebhook, startWebhookServer } from '../harness';
+import { TRIGGER, TRIGGER_NODE } from '../support/nodeTypes';
 
-const TRIGGER = 'n8n-nodes-engagement-platform.engagementPlatformTrigger';
-const NAME = 'Engagement Platform Trigger';
 const CREDENTIAL = 'engagementPlatformPostbackAuth';
 
 // Secrets made up per run: whatever they leak into, they cannot be there by chance.
@@ -28,7 +27,7 @@ const credentials = { [CREDENTIAL]: { headerName: 'X-Postback-Token', headerToke
 const everything: WebhookCall[] = [];
 
 async function post(parameters: INodeParameters, request: WebhookRequest): Promise<WebhookCall> {
-	const call = await runWebhook({ trigger: { type: TRIGGER, name: NAME, parameters }, credentials, request });
+	const call = await runWebhook({ trigger: { type: TRIGGER_NODE, name: TRIGGER, parameters }, credentials, request });
 	everything.push(call);
 	return call;
 }
@@ -41,7 +40,7 @@ function postback(status: string, metadata: IDataObject = {}, dispatchId = 'disp
 	};
 }
 
-const items = (call: WebhookCall) => call.execution?.output(NAME).map((item) => item.json) ?? [];
+const items = (call: WebhookCall) => call.execution?.output(TRIGGER).map((item) => item.json) ?? [];
 
 function expectNoExecution(call: WebhookCall) {
 	expect(call.execution).toBeUndefined();
@@ -98,7 +97,7 @@ describe('Engagement Platform Trigger: a postback becomes one item', () => {
 	});
 
 	test('n8n activates the trigger without calling the platform: checkExists reports the URL as set up by hand', async () => {
-		const server = await startWebhookServer({ trigger: { type: TRIGGER, name: NAME, parameters: {} } });
+		const server = await startWebhookServer({ trigger: { type: TRIGGER_NODE, name: TRIGGER, parameters: {} } });
 		expect(server.url).toMatch(/\/webhook\/[0-9a-f-]{36}\/engagement-platform-postback$/);
 		expect(server.lifecycle).toEqual(['checkExists → true']);
 		await server.close();
@@ -185,7 +184,7 @@ describe('Authentication: a postback without the right secret is 401 and starts 
 
 	test('a credential that cannot authenticate (a 6-character token) refuses every postback with 500, and says why in the log only', async () => {
 		const call = await runWebhook({
-			trigger: { type: TRIGGER, name: NAME, parameters: headerAuth },
+			trigger: { type: TRIGGER_NODE, name: TRIGGER, parameters: headerAuth },
 			credentials: { [CREDENTIAL]: { headerName: 'X-Postback-Token', headerToken: 'abc123' } },
 			request: { ...good, headers: { 'X-Postback-Token': 'abc123' } },
 		});
@@ -296,7 +295,7 @@ describe('Drop Duplicates: the same dispatch and status within the window starts
 		return call;
 	};
 	const start = async (parameters: INodeParameters = {}) =>
-		(server = await startWebhookServer({ trigger: { type: TRIGGER, name: NAME, parameters } }));
+		(server = await startWebhookServer({ trigger: { type: TRIGGER_NODE, name: TRIGGER, parameters } }));
 	afterEach(async () => await server.close());
 
 	test('a repeated "delivered" of one dispatch is answered 200 and starts nothing; its "bounced" still starts', async () => {
@@ -345,13 +344,13 @@ describe('Drop Duplicates: the same dispatch and status within the window starts
 		for (let i = 0; i < 5000; i++) seen[`recent-${String(i).padStart(4, '0')}`] = now - 30 * 60_000 + i;
 		seen['expired-1'] = now - 61 * 60_000;
 		server = await startWebhookServer({
-			trigger: { type: TRIGGER, name: NAME, parameters: {} },
-			staticData: { [`node:${NAME}`]: { seen } },
+			trigger: { type: TRIGGER_NODE, name: TRIGGER, parameters: {} },
+			staticData: { [`node:${TRIGGER}`]: { seen } },
 		});
 
 		await send(postback('delivered', {}, 'a-long-dispatch-id-'.repeat(20)));
 
-		const stored = (server.staticData()[`node:${NAME}`] as { seen: Record<string, number> }).seen;
+		const stored = (server.staticData()[`node:${TRIGGER}`] as { seen: Record<string, number> }).seen;
 		expect(Object.keys(stored)).toHaveLength(5000);
 		expect(stored['expired-1']).toBeUndefined(); // older than the window
 		expect(stored['recent-0000']).toBeUndefined(); // the oldest, to make room

@@ -11,12 +11,11 @@ import type { IDataObject } from 'n8n-workflow';
 import type { StateView } from '../../sandbox/adminApiTypes';
 import type { WebhookServer } from '../harness';
 import { startWebhookServer } from '../harness';
+import { TRIGGER, TRIGGER_NODE } from '../support/nodeTypes';
 import { useSandbox } from './sandboxLifecycle';
 
 const { sandbox, client, apiKey } = useSandbox();
 
-const TRIGGER = 'n8n-nodes-engagement-platform.engagementPlatformTrigger';
-const NAME = 'Engagement Platform Trigger';
 const TOKEN = `tok-${randomBytes(16).toString('hex')}`;
 
 let server: WebhookServer;
@@ -30,7 +29,7 @@ beforeEach(async () => {
 		campaigns: [{ id: 'order-receipt', kind: 'transactional' }],
 	});
 	server = await startWebhookServer({
-		trigger: { type: TRIGGER, name: NAME, parameters: { authentication: 'headerAuth', statuses: ['delivered', 'bounced'] } },
+		trigger: { type: TRIGGER_NODE, name: TRIGGER, parameters: { authentication: 'headerAuth', statuses: ['delivered', 'bounced'] } },
 		credentials: { engagementPlatformPostbackAuth: { headerName: 'X-Postback-Token', headerToken: TOKEN } },
 	});
 });
@@ -61,7 +60,7 @@ async function postbacksAnswered(count: number): Promise<StateView['postbacks']>
 }
 
 const startedItems = () =>
-	server.calls.flatMap((call) => call.execution?.output(NAME).map((item) => item.json as IDataObject) ?? []);
+	server.calls.flatMap((call) => call.execution?.output(TRIGGER).map((item) => item.json as IDataObject) ?? []);
 
 describe('Engagement Platform Trigger receiving the sandbox\'s postbacks', () => {
 	test('an order receipt: sent and processed are answered 200 and start nothing, delivered starts one execution', async () => {

@@ -1,7 +1,8 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
+import { USER } from '../support/nodeTypes';
+import { runUserNode } from '../support/userRuns';
 import { useSandbox } from './sandboxLifecycle';
-import { runUserNode } from './userNode';
 
 const { sandbox, client, apiKey } = useSandbox();
 
@@ -35,7 +36,7 @@ describe('User node: Export by Identifier', () => {
 		const requests = await client().requests({ path: '/users/export/ids' });
 		expect(requests.map((r) => (r.body as { external_ids: string[] }).external_ids.length)).toEqual([50, 50, 20]);
 		expect((requests[0].body as IDataObject).fields_to_export).toEqual(['custom_attributes', 'external_id', 'first_name', 'user_aliases']);
-		const output = result.output('User');
+		const output = result.output(USER);
 		expect(output).toHaveLength(120);
 		expect(output[7]).toMatchObject({ json: { external_id: 'crm-7', first_name: 'Customer 7', custom_attributes: { plan: 'gold' } }, pairedItem: { item: 7 } });
 		expect(output[110]).toMatchObject({ json: { status: 'not_found', external_id: 'crm-110' }, pairedItem: { item: 110 } });
@@ -46,7 +47,7 @@ describe('User node: Export by Identifier', () => {
 
 		const result = await run([{ id: 'crm-0' }, { id: 'nobody' }, { id: 'crm-2' }], exportById({ dropNotFound: true }));
 
-		expect(result.output('User').map((item) => [item.json.external_id, item.pairedItem])).toEqual([
+		expect(result.output(USER).map((item) => [item.json.external_id, item.pairedItem])).toEqual([
 			['crm-0', { item: 0 }],
 			['crm-2', { item: 2 }],
 		]);
@@ -68,7 +69,7 @@ describe('User node: Export by Identifier', () => {
 		});
 
 		expect(await client().requests({ path: '/users/export/ids' })).toHaveLength(2);
-		expect(result.output('User').map((item) => [item.json.external_id, item.pairedItem])).toEqual([
+		expect(result.output(USER).map((item) => [item.json.external_id, item.pairedItem])).toEqual([
 			['web-1', { item: 0 }],
 			['app-1', { item: 0 }],
 			['solo', { item: 1 }],
@@ -83,8 +84,8 @@ describe('User node: Export by Identifier', () => {
 
 		const requests = await client().requests({ path: '/users/export/ids' });
 		expect(requests).toHaveLength(2);
-		expect(result.output('User')[0].json).toEqual({ external_id: 'crm-0', first_name: 'Customer 0' });
-		expect(result.output('User')[9].json).toEqual({ external_id: 'crm-9', email: 'customer9@example.com' });
+		expect(result.output(USER)[0].json).toEqual({ external_id: 'crm-0', first_name: 'Customer 0' });
+		expect(result.output(USER)[9].json).toEqual({ external_id: 'crm-9', email: 'customer9@example.com' });
 	});
 });
 
@@ -115,7 +116,7 @@ describe('User node: Identify', () => {
 
 		expect(result.error).toBeUndefined();
 		expect((await client().requests({ path: '/users/identify' })).map((r) => (r.body as { aliases_to_identify: unknown[] }).aliases_to_identify.length)).toEqual([50, 10]);
-		expect(result.output('User')[3].json).toEqual({
+		expect(result.output(USER)[3].json).toEqual({
 			status: 'processed',
 			external_id: 'crm-3',
 			user_alias: { alias_name: 'visitor-3', alias_label: 'web_visitor' },
@@ -128,7 +129,7 @@ describe('User node: Identify', () => {
 			custom_attributes: { plan: 'gold', last_page: '/pricing' },
 		});
 		const exported = await run([{ id: 'crm-3' }], { ...exportById(), fieldsToExport: ['custom_events'] });
-		expect(exported.output('User')[0].json.custom_events).toEqual([expect.objectContaining({ name: 'viewed_pricing', count: 1 })]);
+		expect(exported.output(USER)[0].json.custom_events).toEqual([expect.objectContaining({ name: 'viewed_pricing', count: 1 })]);
 	});
 
 	test('items with different merge behaviours go in different requests', async () => {
@@ -145,7 +146,7 @@ describe('User node: Identify', () => {
 
 		const result = await run([{ customer: 'crm-1', visitor: 'v-1' }, { customer: 'crm-2', visitor: 'never-seen' }], identifyAliases());
 
-		for (const item of result.output('User')) {
+		for (const item of result.output(USER)) {
 			expect(item.json.warnings).toEqual([expect.stringContaining('identified 1 of the 2 profiles')]);
 		}
 	});
@@ -168,7 +169,7 @@ describe('User node: Identify', () => {
 			aliases_to_identify: [],
 			emails_to_identify: [{ external_id: 'crm-9', email: 'fan@example.com', prioritization: ['unidentified', 'most_recently_updated'] }],
 		});
-		expect(result.output('User')[0].json).toMatchObject({ status: 'processed', email: 'fan@example.com' });
+		expect(result.output(USER)[0].json).toMatchObject({ status: 'processed', email: 'fan@example.com' });
 		const { profiles } = await client().state();
 		expect(profiles).toEqual([expect.objectContaining({ external_id: 'crm-9', custom_attributes: { source: 'newsletter' } })]);
 	});
@@ -195,7 +196,7 @@ describe('User node: Rename External ID', () => {
 		);
 
 		expect(await client().requests({ path: '/users/external_ids/rename' })).toHaveLength(1);
-		const [renamed, deprecated, taken] = result.output('User');
+		const [renamed, deprecated, taken] = result.output(USER);
 		expect(renamed.json).toEqual({ status: 'renamed', current_external_id: 'a', new_external_id: 'a-new' });
 		expect(deprecated.json).toMatchObject({ delivery: 'not_applied', error: expect.stringContaining('deprecated') });
 		expect(taken.json).toMatchObject({ delivery: 'not_applied', error: expect.stringContaining('already in use') });
@@ -212,7 +213,7 @@ describe('User node: Rename External ID', () => {
 
 		expect(result.error).toBeUndefined();
 		expect((await client().requests({ path: '/users/external_ids/rename' })).map((r) => (r.body as { external_id_renames: unknown[] }).external_id_renames.length)).toEqual([50, 50, 20]);
-		expect(result.output('User').every((item) => item.json.status === 'renamed')).toBe(true);
+		expect(result.output(USER).every((item) => item.json.status === 'renamed')).toBe(true);
 	});
 
 	test('a rename to the same ID is refused before anything is sent', async () => {

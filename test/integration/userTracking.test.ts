@@ -1,7 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { USER } from '../support/nodeTypes';
+import { orderEvents, runUserNode, trackEventParameters } from '../support/userRuns';
 import { useSandbox } from './sandboxLifecycle';
-import { orderEvents, runUserNode, trackEventParameters } from './userNode';
 
 const { sandbox, client, apiKey } = useSandbox();
 
@@ -23,7 +24,7 @@ describe('User node: tracking through /users/track', () => {
 		expect(events).toHaveLength(1000);
 		expect(new Set(events.map((e) => (e.properties as IDataObject).order_id)).size).toBe(1000);
 
-		const output = result.output('User');
+		const output = result.output(USER);
 		expect(output).toHaveLength(1000);
 		output.forEach((item, index) => {
 			expect(item.pairedItem).toEqual({ item: index });
@@ -62,7 +63,7 @@ describe('User node: tracking through /users/track', () => {
 		expect(state.profiles.find((p) => p.external_id === 'shopper-42')).toMatchObject({
 			custom_attributes: { lifetime_orders: 43 },
 		});
-		expect(result.output('User')[7].json).toEqual({
+		expect(result.output(USER)[7].json).toEqual({
 			status: 'processed',
 			external_id: 'shopper-7',
 			attributes: 1,
@@ -104,7 +105,7 @@ describe('User node: tracking through /users/track', () => {
 		});
 
 		expect(result.error).toBeUndefined();
-		expect(result.output('User').map((item) => item.json)).toEqual([
+		expect(result.output(USER).map((item) => item.json)).toEqual([
 			{ status: 'processed', external_id: 'crm-1', attributes: 1 },
 			{ status: 'processed', external_id: 'crm-2', attributes: 1 },
 		]);
@@ -140,7 +141,7 @@ describe('User node: tracking through /users/track', () => {
 		const result = await run(items, trackEventParameters(), true);
 
 		expect(result.error).toBeUndefined();
-		const output = result.output('User');
+		const output = result.output(USER);
 		expect(output).toHaveLength(200);
 		expect(output[3].json).toMatchObject({
 			error: 'Item 3: "Event Properties.$secret" name must not start with "$"',
@@ -167,7 +168,7 @@ describe('User node: tracking through /users/track', () => {
 
 		const result = await run(items, byAlias, true);
 
-		const output = result.output('User');
+		const output = result.output(USER);
 		expect(output[80].json).toMatchObject({ delivery: 'not_applied' });
 		expect(String(output[80].json.error)).toContain("no profile has user_alias (alias_label 'web', alias_name 'visitor-never-seen')");
 		expect(output.filter((item) => item.json.status === 'processed')).toHaveLength(99);
@@ -205,7 +206,7 @@ describe('User node: tracking through /users/track', () => {
 
 		const result = await run(items, trackEventParameters(), true);
 
-		expect(result.output('User')[1].json).toMatchObject({ field: 'External ID', delivery: 'invalid', error: expect.stringContaining('a placeholder the platform refuses') });
+		expect(result.output(USER)[1].json).toMatchObject({ field: 'External ID', delivery: 'invalid', error: expect.stringContaining('a placeholder the platform refuses') });
 		expect((await client().stats()).events).toBe(2);
 	});
 
@@ -216,6 +217,6 @@ describe('User node: tracking through /users/track', () => {
 
 		expect(result.error).toBeUndefined();
 		expect((await client().stats()).events).toBe(375);
-		expect(result.output('User').every((item) => item.json.status === 'processed')).toBe(true);
+		expect(result.output(USER).every((item) => item.json.status === 'processed')).toBe(true);
 	});
 });

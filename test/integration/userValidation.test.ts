@@ -1,7 +1,8 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
+import { USER } from '../support/nodeTypes';
+import { runUserNode, trackEventParameters } from '../support/userRuns';
 import { useSandbox } from './sandboxLifecycle';
-import { runUserNode, trackEventParameters } from './userNode';
 
 const { sandbox, client, apiKey } = useSandbox();
 
@@ -62,7 +63,7 @@ describe('User node: every item is checked against the spec before anything is s
 		const result = await runUserNode({ items: [valid, invalid], parameters, endpoint: sandbox().url, apiKey, continueOnFail: true });
 
 		expect(result.error).toBeUndefined();
-		const [first, second] = result.output('User');
+		const [first, second] = result.output(USER);
 		expect(first.json.status).toBe('processed');
 		expect(second.json).toMatchObject({ field, delivery: 'invalid' });
 		expect(String(second.json.error)).toContain(`Item 1: "${field}"`);
@@ -83,7 +84,7 @@ describe('User node: every item is checked against the spec before anything is s
 			continueOnFail: true,
 		});
 
-		const [first, second] = result.output('User');
+		const [first, second] = result.output(USER);
 		expect(first.json.status).toBe('processed');
 		expect(second.json).toMatchObject({ field: 'Identify User By', delivery: 'invalid', error: 'Item 1: "Identify User By" "crm_id" is not a way to identify a user' });
 	});

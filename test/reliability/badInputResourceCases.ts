@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { RecordedRequest } from '../../sandbox';
-import { CATALOG_NODE, DASHBOARD_USER_NODE, PREFERENCE_CENTER_NODE, SUBSCRIPTION_NODE, TRANSLATION_NODE } from '../integration/userNode';
+import { CATALOG_NODE, DASHBOARD_USER_NODE, PREFERENCE_CENTER_NODE, SUBSCRIPTION_NODE, TRANSLATION_NODE } from '../support/nodeTypes';
 import type { Mutation } from './badInputBatch';
 import { batchOf, duplicating, removing, setting } from './badInputBatch';
 import type { BadInputCase } from './badInputRun';

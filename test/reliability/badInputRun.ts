@@ -9,7 +9,8 @@ import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workf
 
 import type { RecordedRequest, SandboxClient, SeedData } from '../../sandbox';
 import type { RunResult } from '../harness';
-import { runWorkflow } from '../harness';
+import { nodeName } from '../support/nodeTypes';
+import { runNode } from '../support/runNode';
 import { sandboxCredentialsByType } from '../support/sandboxCredentials';
 import type { GeneratedItem } from './badInputBatch';
 
@@ -30,7 +31,6 @@ export interface BadInputCase {
 
 export const tally = { runs: 0, items: 0, bad: 0, refusedByNode: 0, sent: 0, disagreements: 0 };
 
-const NODE = 'Node';
 const N8N_ERRORS = ['NodeOperationError', 'NodeApiError'];
 
 export async function checkBadInput(client: SandboxClient, url: string, testCase: BadInputCase, items: GeneratedItem[]): Promise<void> {
@@ -51,22 +51,23 @@ export async function checkBadInput(client: SandboxClient, url: string, testCase
 
 	const result = await run(url, testCase, items, true);
 	expect(result.error).toBeUndefined();
-	const problems = answerProblems(result.output(NODE), items);
+	const output = result.output(nodeName(testCase.nodeType));
+	const problems = answerProblems(output, items);
 	tally.disagreements += problems.length;
 	expect(problems).toEqual([]);
 
 	const answered = (await client.requests()).filter((request) => request.status >= 200 && request.status < 300);
-	const accepted = acceptedInputs(result.output(NODE), items);
+	const accepted = acceptedInputs(output, items);
 	tally.refusedByNode += items.length - accepted.length;
 	tally.sent += accepted.length;
 	expect(testCase.received(answered)).toBe(testCase.expected?.(accepted) ?? accepted.length);
 }
 
 async function run(url: string, testCase: BadInputCase, items: GeneratedItem[], continueOnFail: boolean): Promise<RunResult> {
-	return await runWorkflow({
-		nodes: [{ name: NODE, type: testCase.nodeType, parameters: testCase.parameters, continueOnFail }],
-		connections: { Start: { main: [[{ node: NODE, type: 'main', index: 0 }]] } },
+	return await runNode(testCase.nodeType, {
 		items: items.map((item) => item.json),
+		parameters: testCase.parameters,
+		continueOnFail,
 		credentials: sandboxCredentialsByType(url),
 	});
 }

@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 
-import { USER_NODE } from '../integration/userNode';
+import { USER_NODE } from '../support/nodeTypes';
 import type { Mutation, ValidItem } from './badInputBatch';
 import { batchOf, duplicating, removing, setting } from './badInputBatch';
 import type { BadInputCase } from './badInputRun';

@@ -9,7 +9,8 @@ import type { ICredentialDataDecryptedObject, INode, INodeExecutionData } from '
 import type { Sandbox } from '../../sandbox';
 import { SandboxClient, startSandbox } from '../../sandbox';
 import type { RunResult } from '../harness';
-import { runWorkflow } from '../harness';
+import { nodeName } from '../support/nodeTypes';
+import { runNode } from '../support/runNode';
 import type { OperationUnderFault } from './operationsUnderFault';
 import { OPERATIONS_UNDER_FAULT } from './operationsUnderFault';
 
@@ -36,9 +37,10 @@ describe.each(OPERATIONS_UNDER_FAULT)('$name', (operation) => {
 	test.concurrent('an item the node refuses goes down the error branch, the others down the success branch', async () => {
 		await withSandbox(operation, [], async (sandbox) => {
 			const result = await run(sandbox, operation, items, 'continueErrorOutput');
+			const node = nodeName(operation.nodeType);
 
-			expectRouted(result, { success: valid, error: [0] });
-			const [refused] = result.output('Node', 1);
+			expectRouted(result, node, { success: valid, error: [0] });
+			const [refused] = result.output(node, 1);
 			expect(refused.error?.constructor.name).toBe('NodeOperationError');
 			expect(refused.json.error).toMatch(/^Item 0: "/);
 		});
@@ -48,9 +50,10 @@ describe.each(OPERATIONS_UNDER_FAULT)('$name', (operation) => {
 		const refusedByPlatform = operation.requestPerItem ? [1] : valid;
 		await withSandbox(operation, [{ ...operation.firstRequest, times: 1, kind: 'status', status: 400 }], async (sandbox) => {
 			const result = await run(sandbox, operation, items, 'continueErrorOutput');
+			const node = nodeName(operation.nodeType);
 
-			expectRouted(result, { success: valid.filter((index) => !refusedByPlatform.includes(index)), error: [0, ...refusedByPlatform] });
-			for (const item of result.output('Node', 1).filter((entry) => pairedIndex(entry) > 0)) {
+			expectRouted(result, node, { success: valid.filter((index) => !refusedByPlatform.includes(index)), error: [0, ...refusedByPlatform] });
+			for (const item of result.output(node, 1).filter((entry) => pairedIndex(entry) > 0)) {
 				expect(item.error?.constructor.name).toBe('NodeApiError');
 			}
 		});
@@ -61,7 +64,7 @@ describe.each(OPERATIONS_UNDER_FAULT)('$name', (operation) => {
 			const result = await run(sandbox, operation, items, 'continueRegularOutput');
 
 			expect(result.error).toBeUndefined();
-			const output = result.output('Node');
+			const output = result.output(nodeName(operation.nodeType));
 			expect(indicesOf(output)).toEqual([0, ...valid]);
 			const refused = output.filter((item) => pairedIndex(item) === 0);
 			expect(refused).toHaveLength(1);
@@ -71,10 +74,10 @@ describe.each(OPERATIONS_UNDER_FAULT)('$name', (operation) => {
 	});
 });
 
-function expectRouted(result: RunResult, expected: { success: number[]; error: number[] }): void {
+function expectRouted(result: RunResult, node: string, expected: { success: number[]; error: number[] }): void {
 	expect(result.error).toBeUndefined();
-	const success = result.output('Node', 0);
-	const errors = result.output('Node', 1);
+	const success = result.output(node, 0);
+	const errors = result.output(node, 1);
 	tally.runs++;
 	tally.items += expected.success.length + expected.error.length;
 	tally.toErrorBranch += errors.length;
@@ -106,10 +109,5 @@ async function run(sandbox: Sandbox, operation: OperationUnderFault, items: Oper
 			? { engagementPlatformApi: { restEndpoint: sandbox.url, apiKey: SECRET } }
 			: { engagementPlatformScimApi: { scimEndpoint: sandbox.url, scimToken: SECRET, requestOrigin: SCIM_ORIGIN } };
 	tally.operations = OPERATIONS_UNDER_FAULT.length;
-	return await runWorkflow({
-		nodes: [{ name: 'Node', type: operation.nodeType, parameters: { ...operation.parameters, options: { parallelRequests: 1 } }, onError }],
-		connections: { Start: { main: [[{ node: 'Node', type: 'main', index: 0 }]] } },
-		items,
-		credentials,
-	});
+	return await runNode(operation.nodeType, { items, parameters: { ...operation.parameters, options: { parallelRequests: 1 } }, onError, credentials });
 }

@@ -9,7 +9,8 @@ import type { ICredentialDataDecryptedObject, IDataObject, INodeExecutionData, I
 import type { FaultRule, Sandbox } from '../../sandbox';
 import { SandboxClient, startSandbox } from '../../sandbox';
 import type { RunResult } from '../harness';
-import { runWorkflow } from '../harness';
+import { nodeName } from '../support/nodeTypes';
+import { runNode } from '../support/runNode';
 import type { FaultKind } from './faultKinds';
 import { FAULT_KINDS } from './faultKinds';
 import type { OperationUnderFault } from './operationsUnderFault';
@@ -80,7 +81,7 @@ async function runUnderFault(sandbox: Sandbox, operation: OperationUnderFault, f
 	const { client, secret, before } = await prepare(sandbox, operation, fault.rules(operation.firstRequest));
 
 	const result = await run(sandbox.url, secret, operation, fault);
-	const output = result.output('Node');
+	const output = result.output(nodeName(operation.nodeType));
 	const state = await client.state();
 	const requests = await client.requests();
 	const itemCount = operation.items.length;
@@ -130,12 +131,7 @@ async function run(url: string, secret: string, operation: OperationUnderFault, 
 		operation.credential === 'api'
 			? { engagementPlatformApi: { restEndpoint: url, apiKey: secret } }
 			: { engagementPlatformScimApi: { scimEndpoint: url, scimToken: secret, requestOrigin: SCIM_ORIGIN } };
-	return await runWorkflow({
-		nodes: [{ name: 'Node', type: operation.nodeType, parameters: { ...operation.parameters, options }, continueOnFail }],
-		connections: { Start: { main: [[{ node: 'Node', type: 'main', index: 0 }]] } },
-		items: operation.items,
-		credentials,
-	});
+	return await runNode(operation.nodeType, { items: operation.items, parameters: { ...operation.parameters, options }, continueOnFail, credentials });
 }
 
 function errorsOf(output: INodeExecutionData[]): Array<{ index: number; json: IDataObject }> {

@@ -7,9 +7,9 @@ import fc from 'fast-check';
 
 import type { WebhookCall, WebhookRequest, WebhookServer } from '../harness';
 import { startWebhookServer } from '../harness';
+import { TRIGGER, TRIGGER_NODE } from '../support/nodeTypes';
 import { freshSecret } from './secrets';
 
-const TRIGGER = 'n8n-nodes-engagement-platform.engagementPlatformTrigger';
 const TOKEN = freshSecret('postback-token');
 const PASSWORD = freshSecret('postback-password');
 const HEADER = 'X-Postback-Token';
@@ -56,7 +56,7 @@ describe('The Trigger under hostile requests', () => {
 	let server: WebhookServer;
 	beforeAll(async () => {
 		server = await startWebhookServer({
-			trigger: { type: TRIGGER, parameters: { authentication: 'headerAuth' } },
+			trigger: { type: TRIGGER_NODE, parameters: { authentication: 'headerAuth' } },
 			credentials: { engagementPlatformPostbackAuth: { headerName: HEADER, headerToken: TOKEN, user: 'platform', password: PASSWORD } },
 		});
 	});
@@ -96,7 +96,7 @@ describe('The Trigger under hostile requests', () => {
 			fc.asyncProperty(fc.uuid(), fc.integer({ min: 1, max: 3 }), async (dispatchId, replays) => {
 				const request = { headers: { ...authorized, 'Content-Type': 'application/json' }, body: JSON.stringify(postback(dispatchId)) };
 				const first = await send(request);
-				expect(first.execution?.output('Engagement Platform Trigger')).toHaveLength(1);
+				expect(first.execution?.output(TRIGGER)).toHaveLength(1);
 				for (let replay = 0; replay < replays; replay++) {
 					const again = await send(request);
 					sentByKind.replayed = (sentByKind.replayed ?? 0) + 1;

@@ -11,20 +11,15 @@ import * as ts from 'typescript';
 import type { Sandbox } from '../../sandbox';
 import { SandboxClient, startSandbox } from '../../sandbox';
 import type { RunResult } from '../harness';
-import { runWorkflow } from '../harness';
-import { trackEventParameters, USER_NODE } from '../integration/userNode';
+import { USER } from '../support/nodeTypes';
+import { runUserNode, trackEventParameters } from '../support/userRuns';
 import { freshSecret, leakedSecrets } from './secrets';
 
 const events = (prefix: string, count: number) =>
 	Array.from({ length: count }, (_, i) => ({ userId: `${prefix}-${i}`, event: `${prefix}_event`, time: '2026-11-01T12:00:00Z', properties: { n: i } }));
 
 async function track(sandbox: Sandbox, apiKey: string, items: ReturnType<typeof events>, finished: string[], name: string): Promise<RunResult> {
-	const result = await runWorkflow({
-		nodes: [{ name: 'User', type: USER_NODE, parameters: trackEventParameters(), continueOnFail: true }],
-		connections: { Start: { main: [[{ node: 'User', type: 'main', index: 0 }]] } },
-		items,
-		credentials: { engagementPlatformApi: { restEndpoint: sandbox.url, apiKey } },
-	});
+	const result = await runUserNode({ items, parameters: trackEventParameters(), endpoint: sandbox.url, apiKey, continueOnFail: true });
 	finished.push(name);
 	return result;
 }
@@ -59,7 +54,7 @@ describe('Two executions at once', () => {
 			[slowRun, 'slow', 150, slowClient, slowKey, fastKey],
 			[fastRun, 'fast', 300, fastClient, fastKey, slowKey],
 		] as const) {
-			const output = run.output('User');
+			const output = run.output(USER);
 			expect(output).toHaveLength(count);
 			expect(output.every((item, index) => item.json.status === 'processed' && item.json.external_id === `${prefix}-${index}`)).toBe(true);
 			const stored = (await client.state()).events;

@@ -9,7 +9,7 @@ import {
 	SUBSCRIPTION_NODE,
 	TRANSLATION_NODE,
 	USER_NODE,
-} from '../integration/userNode';
+} from '../support/nodeTypes';
 
 /**
  * Every operation, as the fault suite drives it: three valid items, what the sandbox must hold

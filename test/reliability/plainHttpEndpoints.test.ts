@@ -9,9 +9,10 @@ import { createServer } from 'node:net';
 
 import { EngagementPlatformApi } from '../../credentials/EngagementPlatformApi.credentials';
 import { EngagementPlatformScimApi } from '../../credentials/EngagementPlatformScimApi.credentials';
-import { runWorkflow } from '../harness';
+import { DASHBOARD_USER_NODE } from '../support/nodeTypes';
+import { runNode } from '../support/runNode';
 import { testCredential } from '../support/testCredential';
-import { DASHBOARD_USER_NODE, trackEventParameters, USER_NODE } from '../integration/userNode';
+import { runUserNode, trackEventParameters } from '../support/userRuns';
 import { freshSecret, leakedSecrets } from './secrets';
 
 const API_KEY = freshSecret('key');
@@ -42,11 +43,11 @@ describe('An endpoint without https', () => {
 	beforeEach(() => (received.length = 0));
 
 	test('is refused by the REST nodes before anything is sent', async () => {
-		const result = await runWorkflow({
-			nodes: [{ name: 'User', type: USER_NODE, parameters: trackEventParameters() }],
-			connections: { Start: { main: [[{ node: 'User', type: 'main', index: 0 }]] } },
+		const result = await runUserNode({
 			items: [{ userId: 'crm-1', event: 'clicked', time: '2026-11-01T12:00:00Z', properties: {} }],
-			credentials: { engagementPlatformApi: { restEndpoint: endpoint, apiKey: API_KEY } },
+			parameters: trackEventParameters(),
+			endpoint,
+			apiKey: API_KEY,
 		});
 
 		expect(result.error?.message).toContain('does not use https');
@@ -55,9 +56,8 @@ describe('An endpoint without https', () => {
 	});
 
 	test('is refused by the SCIM node before anything is sent', async () => {
-		const result = await runWorkflow({
-			nodes: [{ name: 'Dashboard', type: DASHBOARD_USER_NODE, parameters: { operation: 'findByEmail', email: 'mia@example.com' } }],
-			connections: { Start: { main: [[{ node: 'Dashboard', type: 'main', index: 0 }]] } },
+		const result = await runNode(DASHBOARD_USER_NODE, {
+			parameters: { operation: 'findByEmail', email: 'mia@example.com' },
 			credentials: { engagementPlatformScimApi: { scimEndpoint: endpoint, scimToken: SCIM_TOKEN, requestOrigin: 'n8n.example.com' } },
 		});
 

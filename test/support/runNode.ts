@@ -1,0 +1,35 @@
+/**
+ * Runs one of our nodes on items in n8n's engine, as the workflow Start → node. The node carries the
+ * name n8n gives it when it is added (see ./nodeTypes), so its output is read by that name:
+ *
+ *   const result = await runNode(TRANSLATION_NODE, { items, parameters, endpoint, apiKey });
+ *   result.output(TRANSLATION);
+ */
+import type { ICredentialDataDecryptedObject, IDataObject, INode, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+
+import type { RunResult } from '../harness';
+import { runWorkflow } from '../harness';
+import { nodeName } from './nodeTypes';
+
+interface NodeSettings {
+	items?: IDataObject[] | INodeExecutionData[];
+	parameters: INodeParameters;
+	continueOnFail?: boolean;
+	/** n8n's newer form of Continue On Fail, e.g. 'continueErrorOutput' */
+	onError?: INode['onError'];
+}
+
+/** The REST credential by its endpoint and key, or any credentials by type name (the SCIM one, several). */
+export type NodeRun = NodeSettings &
+	({ endpoint: string; apiKey: string } | { credentials: Record<string, ICredentialDataDecryptedObject> });
+
+export async function runNode(type: string, run: NodeRun): Promise<RunResult> {
+	const name = nodeName(type);
+	const { items, parameters, continueOnFail, onError } = run;
+	return await runWorkflow({
+		nodes: [{ name, type, parameters, continueOnFail, onError }],
+		connections: { Start: { main: [[{ node: name, type: 'main', index: 0 }]] } },
+		items,
+		credentials: 'credentials' in run ? run.credentials : { engagementPlatformApi: { restEndpoint: run.endpoint, apiKey: run.apiKey } },
+	});
+}
