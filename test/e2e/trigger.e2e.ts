@@ -33,7 +33,7 @@ const workflow = {
 			position: [0, 0],
 			webhookId: WEBHOOK_ID,
 			parameters: { authentication: 'headerAuth', statuses: ['delivered', 'bounced'] },
-			credentials: { engagementPlatformPostbackAuth: { id: CREDENTIAL_ID, name: 'Platform postbacks' } },
+			credentials: { engagementPlatformPostbackAuthApi: { id: CREDENTIAL_ID, name: 'Platform postbacks' } },
 		},
 		{
 			id: randomUUID(),
@@ -136,7 +136,7 @@ beforeAll(async () => {
 		{
 			id: CREDENTIAL_ID,
 			name: 'Platform postbacks',
-			type: 'engagementPlatformPostbackAuth',
+			type: 'engagementPlatformPostbackAuthApi',
 			data: { headerName: 'X-Postback-Token', headerToken: TOKEN },
 		},
 	]);
@@ -275,7 +275,7 @@ describe('Engagement Platform Trigger in n8n: postbacks on the production URL', 
 				method: 'POST',
 				headers: { 'Content-Type': 'application/json', Cookie: cookie },
 				body: JSON.stringify({
-					credentials: { id: CREDENTIAL_ID, name: 'Platform postbacks', type: 'engagementPlatformPostbackAuth', data },
+					credentials: { id: CREDENTIAL_ID, name: 'Platform postbacks', type: 'engagementPlatformPostbackAuthApi', data },
 				}),
 			});
 			expect(response.status).toBe(200);

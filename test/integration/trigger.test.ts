@@ -11,7 +11,7 @@ import type { WebhookCall, WebhookRequest, WebhookServer } from '../harness';
 import { runWebhook, startWebhookServer } from '../harness';
 import { TRIGGER, TRIGGER_NODE } from '../support/nodeTypes';
 
-const CREDENTIAL = 'engagementPlatformPostbackAuth';
+const CREDENTIAL = 'engagementPlatformPostbackAuthApi';
 
 // Secrets made up per run: whatever they leak into, they cannot be there by chance.
 const TOKEN = `tok-${randomBytes(16).toString('hex')}`;

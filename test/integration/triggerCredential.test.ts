@@ -1,5 +1,5 @@
 /**
- * The Engagement Platform Postback Auth credential's test, found and called the way n8n's
+ * The Engagement Platform Postback Auth API credential's test, found and called the way n8n's
  * CredentialsTester does it (packages/cli credentials-tester.service.ts): the credential type has no
  * `test` request, so n8n looks for a node that declares the credential with `testedBy` and calls that
  * node's `methods.credentialTest[testedBy]` with n8n-core's CredentialTestContext as `this`.
@@ -9,7 +9,7 @@ import type { ICredentialDataDecryptedObject, ICredentialTestFunction, INodeCred
 
 import { packageCredentialTypes, packageNodeTypes } from '../harness';
 
-const CREDENTIAL = 'engagementPlatformPostbackAuth';
+const CREDENTIAL = 'engagementPlatformPostbackAuthApi';
 
 function findTestFunction(): ICredentialTestFunction {
 	expect(packageCredentialTypes()[CREDENTIAL].test).toBeUndefined();
@@ -31,7 +31,7 @@ async function testCredential(data: ICredentialDataDecryptedObject): Promise<INo
 
 const TOKEN = 'a8f3c2e1b7d94f60a1b2';
 
-describe('Engagement Platform Postback Auth: what its test can honestly check', () => {
+describe('Engagement Platform Postback Auth API: what its test can honestly check', () => {
 	test('a header name and a long token are usable, and the test says nothing was sent', async () => {
 		const result = await testCredential({ headerName: 'X-Postback-Token', headerToken: TOKEN });
 

@@ -30,7 +30,7 @@ beforeEach(async () => {
 	});
 	server = await startWebhookServer({
 		trigger: { type: TRIGGER_NODE, name: TRIGGER, parameters: { authentication: 'headerAuth', statuses: ['delivered', 'bounced'] } },
-		credentials: { engagementPlatformPostbackAuth: { headerName: 'X-Postback-Token', headerToken: TOKEN } },
+		credentials: { engagementPlatformPostbackAuthApi: { headerName: 'X-Postback-Token', headerToken: TOKEN } },
 	});
 });
 afterEach(async () => await server.close());

@@ -57,7 +57,7 @@ describe('The Trigger under hostile requests', () => {
 	beforeAll(async () => {
 		server = await startWebhookServer({
 			trigger: { type: TRIGGER_NODE, parameters: { authentication: 'headerAuth' } },
-			credentials: { engagementPlatformPostbackAuth: { headerName: HEADER, headerToken: TOKEN, user: 'platform', password: PASSWORD } },
+			credentials: { engagementPlatformPostbackAuthApi: { headerName: HEADER, headerToken: TOKEN, user: 'platform', password: PASSWORD } },
 		});
 	});
 	afterAll(async () => {

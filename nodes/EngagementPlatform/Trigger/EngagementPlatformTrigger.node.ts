@@ -26,8 +26,7 @@ export class EngagementPlatformTrigger implements INodeType {
 		credentials: [
 			{
 				// Not "…Api": see the credential (it authenticates requests to n8n, as HttpHeaderAuth does).
-				// eslint-disable-next-line n8n-nodes-base/node-class-description-credentials-name-unsuffixed
-				name: 'engagementPlatformPostbackAuth',
+				name: 'engagementPlatformPostbackAuthApi',
 				required: true,
 				testedBy: 'engagementPlatformPostbackAuthTest',
 				displayOptions: { show: { authentication: ['headerAuth', 'basicAuth'] } },

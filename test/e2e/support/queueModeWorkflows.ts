@@ -12,7 +12,7 @@ const POSTBACK_CREDENTIAL_ID = 'epQueuePostbackAuth';
 export const postbackCredential: CredentialImport = {
 	id: POSTBACK_CREDENTIAL_ID,
 	name: 'Platform postbacks (queue mode)',
-	type: 'engagementPlatformPostbackAuth',
+	type: 'engagementPlatformPostbackAuthApi',
 	data: { headerName: 'X-Postback-Token', headerToken: POSTBACK_TOKEN },
 };
 
@@ -46,7 +46,7 @@ export const postbackWorkflow = (() => {
 			nodes: [
 				node(trigger, `${PACKAGE}.engagementPlatformTrigger`, 0, { authentication: 'headerAuth', statuses: ['delivered'] }, {
 					webhookId,
-					credentials: { engagementPlatformPostbackAuth: { id: POSTBACK_CREDENTIAL_ID, name: postbackCredential.name } },
+					credentials: { engagementPlatformPostbackAuthApi: { id: POSTBACK_CREDENTIAL_ID, name: postbackCredential.name } },
 				}),
 				node('Next Steps', 'n8n-nodes-base.noOp', 1, {}),
 			],

@@ -5,7 +5,7 @@ export type RequestHeaders = Record<string, string | string[] | undefined>;
 
 export type PostbackAuthentication = 'none' | 'headerAuth' | 'basicAuth';
 
-/** The fields of the engagementPlatformPostbackAuth credential. */
+/** The fields of the engagementPlatformPostbackAuthApi credential. */
 export interface PostbackAuthCredential {
 	headerName?: string;
 	headerToken?: string;

@@ -4,7 +4,7 @@ import type { PostbackAuthCredential } from './authentication';
 import { basicPairProblem, headerPairProblem } from './authentication';
 
 /**
- * The test of the engagementPlatformPostbackAuth credential. There is nothing to call: the
+ * The test of the engagementPlatformPostbackAuthApi credential. There is nothing to call: the
  * credential is not sent anywhere, the trigger compares incoming postbacks with it (n8n's own
  * Header Auth and Basic Auth credentials have no test for the same reason). What can be checked is
  * whether the pair(s) filled in can authenticate a postback at all, and that is what this does.

@@ -6,7 +6,7 @@ import { isFirstSighting } from './duplicates';
 import type { PostbackStatus } from './postback';
 import { parsePostback, postbackItem } from './postback';
 
-export const POSTBACK_CREDENTIAL = 'engagementPlatformPostbackAuth';
+export const POSTBACK_CREDENTIAL = 'engagementPlatformPostbackAuthApi';
 
 /** The largest postback accepted; a status postback is a few hundred bytes. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -87,11 +87,11 @@ export async function receivePostback(context: IWebhookFunctions): Promise<IWebh
 		try {
 			credential = await context.getCredentials<PostbackAuthCredential>(POSTBACK_CREDENTIAL);
 		} catch (error) {
-			log('warn', `cannot read its Engagement Platform Postback Auth credential (${(error as Error).message})`);
+			log('warn', `cannot read its Engagement Platform Postback Auth API credential (${(error as Error).message})`);
 		}
 		const problem = credential
 			? credentialProblem(authentication, credential)
-			: 'no Engagement Platform Postback Auth credential is selected';
+			: 'no Engagement Platform Postback Auth API credential is selected';
 		if (problem !== undefined) {
 			// Fail closed, as n8n's Webhook node does; the details go to the log, not to the caller.
 			log('warn', `refused a postback because its authentication is not set up: ${problem}`);

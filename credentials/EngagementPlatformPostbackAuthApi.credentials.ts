@@ -5,18 +5,11 @@ import type { ICredentialType, INodeProperties } from 'n8n-workflow';
  * the Engagement Platform Trigger. Nothing is sent with it: the trigger compares incoming requests
  * against it. Like n8n's own webhook credentials (Header Auth, Basic Auth) there is no service to
  * call for a test; the trigger's `testedBy` method checks the credential is usable instead.
- *
- * Not suffixed "Api": it authenticates requests *to* n8n, not to an API. The n8n-nodes-base rules
- * exempt n8n's own credentials of this kind (HttpHeaderAuth, HttpBasicAuth) from the suffix by name;
- * this one is exempted here, line by line.
  */
-// eslint-disable-next-line n8n-nodes-base/cred-class-name-unsuffixed
-export class EngagementPlatformPostbackAuth implements ICredentialType {
-	// eslint-disable-next-line n8n-nodes-base/cred-class-field-name-unsuffixed
-	name = 'engagementPlatformPostbackAuth';
+export class EngagementPlatformPostbackAuthApi implements ICredentialType {
+	name = 'engagementPlatformPostbackAuthApi';
 
-	// eslint-disable-next-line n8n-nodes-base/cred-class-field-display-name-missing-api
-	displayName = 'Engagement Platform Postback Auth';
+	displayName = 'Engagement Platform Postback Auth API';
 
 	icon = { light: 'file:../icons/engagementPlatform.svg', dark: 'file:../icons/engagementPlatform.dark.svg' } as const;
 
