@@ -9,7 +9,6 @@ import { refuseRepeatedKeys } from '../../shared/engine/repeatedKeys';
 import type { RequestShape } from '../../shared/engine/requestShape';
 import { keyValueOrJsonFields, readKeyValueOrJson } from '../../shared/fields/keyValueOrJson';
 import { readPathSegment } from '../../shared/fields/pathSegment';
-import { optionsCollection, requestOptionSettings } from '../../shared/fields/requestOptions';
 import { PER_REQUEST } from '../../shared/limits/requestLimits';
 
 /**
@@ -33,6 +32,7 @@ type CatalogPiece = Piece<Catalog>;
 
 const CATALOG_SHAPE: RequestShape<Catalog> = {
 	slots: { items: { form: 'list', field: 'items', max: PER_REQUEST.catalogItems } },
+	batch: 'catalog items',
 	groupKey: (group) => group.catalog_name,
 	pathParams: (group) => ({ catalog_name: group.catalog_name }),
 };
@@ -50,9 +50,9 @@ export function catalogItemFields(show: { operation: string[] }, method: Catalog
 			displayOptions: { show },
 		},
 	];
-	if (method === 'DELETE') return [...fields, optionsCollection(show)];
+	if (method === 'DELETE') return fields;
 	const example = method === 'PATCH' ? '{"rating": 4.5, "tags": {"$add": ["vegan"]}}' : '{"name": "Pizza Place", "rating": 4.5, "tags": ["pizza"]}';
-	return [...fields, ...keyValueOrJsonFields({ name: 'fields', displayName: 'Fields', noun: 'Field', show, example }), optionsCollection(show)];
+	return [...fields, ...keyValueOrJsonFields({ name: 'fields', displayName: 'Fields', noun: 'Field', show, example })];
 }
 
 export function catalogItemsOperation(method: CatalogMethod, status: string): OperationSpec {
@@ -60,7 +60,6 @@ export function catalogItemsOperation(method: CatalogMethod, status: string): Op
 	return declareOperation<Catalog, IDataObject>({
 		endpoint: { method: method as IHttpRequestMethods, path: '/catalogs/{catalog_name}/items', rateLimit: 'catalogs', permission, credentialType: 'engagementPlatformApi' },
 		shape: CATALOG_SHAPE,
-		settings: requestOptionSettings,
 		readItem: (item) => [readCatalogItem(item, method)],
 		checkAcrossItems: uniqueIdsPerCatalog,
 		// Replacing, editing with the same values, or deleting again ends in the same catalog;

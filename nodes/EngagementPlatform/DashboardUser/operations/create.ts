@@ -1,6 +1,5 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { optionsCollection } from '../../shared/fields/requestOptions';
 import { isEmptyPermissions, permissionFields, readPermissions } from '../shared/permissionFields';
 import { SCIM_USER_SCHEMA, scimUserOperation } from '../shared/scimUserOperation';
 import { emailField, profileFields, readEmail, readProfile } from '../shared/userFields';
@@ -14,7 +13,7 @@ export const option: INodePropertyOptions = {
 
 const show = { operation: ['create'] };
 
-export const description: INodeProperties[] = [emailField(show), ...profileFields(show, false), ...permissionFields(show), optionsCollection(show)];
+export const description: INodeProperties[] = [emailField(show), ...profileFields(show, false), ...permissionFields(show)];
 
 export const operation = scimUserOperation({
 	method: 'POST',

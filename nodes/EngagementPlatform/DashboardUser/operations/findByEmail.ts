@@ -1,6 +1,5 @@
 import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { optionsCollection } from '../../shared/fields/requestOptions';
 import { scimUserOperation } from '../shared/scimUserOperation';
 import { emailField, readEmail } from '../shared/userFields';
 
@@ -13,7 +12,7 @@ export const option: INodePropertyOptions = {
 
 const show = { operation: ['findByEmail'] };
 
-export const description: INodeProperties[] = [emailField(show), optionsCollection(show)];
+export const description: INodeProperties[] = [emailField(show)];
 
 export const operation = scimUserOperation({
 	method: 'GET',

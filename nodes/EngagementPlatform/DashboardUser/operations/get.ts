@@ -1,6 +1,5 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { optionsCollection } from '../../shared/fields/requestOptions';
 import { scimUserOperation } from '../shared/scimUserOperation';
 import { userIdField } from '../shared/userFields';
 import { readPathSegment } from '../../shared/fields/pathSegment';
@@ -14,7 +13,7 @@ export const option: INodePropertyOptions = {
 
 const show = { operation: ['get'] };
 
-export const description: INodeProperties[] = [userIdField(show), optionsCollection(show)];
+export const description: INodeProperties[] = [userIdField(show)];
 
 export const operation = scimUserOperation({
 	method: 'GET',

@@ -1,7 +1,6 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { ItemInputError } from '../../shared/engine/itemInputError';
-import { optionsCollection } from '../../shared/fields/requestOptions';
 import { isEmptyPermissions, permissionFields, readPermissions } from '../shared/permissionFields';
 import { SCIM_USER_SCHEMA, scimUserOperation } from '../shared/scimUserOperation';
 import { profileFields, readProfile, userIdField } from '../shared/userFields';
@@ -27,7 +26,6 @@ export const description: INodeProperties[] = [
 	},
 	...profileFields(show, true),
 	...permissionFields(show),
-	optionsCollection(show),
 ];
 
 export const operation = scimUserOperation({

@@ -9,7 +9,6 @@ import { responseError } from '../../shared/engine/platformErrors';
 import { refuseRepeatedKeys } from '../../shared/engine/repeatedKeys';
 import type { RequestShape } from '../../shared/engine/requestShape';
 import type { ApiResponse } from '../../shared/engine/transport';
-import { requestOptionSettings } from '../../shared/fields/requestOptions';
 
 export const SCIM_USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
 
@@ -63,7 +62,6 @@ export function scimUserOperation({ method, byId, safeToResend, read, result, on
 	return declareOperation<ScimTarget, IDataObject>({
 		endpoint,
 		shape: SCIM_SHAPE,
-		settings: requestOptionSettings,
 		readItem(item) {
 			const { call, subject } = read(item);
 			const slot = call.body ? 'body' : call.query ? 'query' : 'path';

@@ -1,6 +1,5 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { optionsCollection } from '../../shared/fields/requestOptions';
 import { canvasScheduleOperation, scheduleIdFields } from '../shared/canvasScheduleOperation';
 
 export const option: INodePropertyOptions = {
@@ -12,7 +11,7 @@ export const option: INodePropertyOptions = {
 
 const show = { operation: ['deleteScheduledCanvas'] };
 
-export const description: INodeProperties[] = [...scheduleIdFields(show), optionsCollection(show)];
+export const description: INodeProperties[] = [...scheduleIdFields(show)];
 
 export const operation = canvasScheduleOperation(
 	'/canvas/trigger/schedule/delete',

@@ -1,7 +1,6 @@
 import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { ItemInputError } from '../../shared/engine/itemInputError';
-import { optionsCollection } from '../../shared/fields/requestOptions';
 import type { IdentifierKind } from '../../shared/fields/userIdentifier';
 import { readUserIdentifier, userIdentifierFields } from '../../shared/fields/userIdentifier';
 import { channelMessages, CHANNEL_KEYS } from '../../shared/schemas/channelMessages';
@@ -77,7 +76,6 @@ export const description: INodeProperties[] = [
 			{ displayName: 'Send ID', name: 'send_id', type: 'string', default: '' },
 		],
 	},
-	optionsCollection(show),
 ];
 
 const max = PER_REQUEST.messagingRecipients;

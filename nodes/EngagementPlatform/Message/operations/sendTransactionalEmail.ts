@@ -8,7 +8,6 @@ import { onlyPiece } from '../../shared/engine/ownRequests';
 import type { RequestShape } from '../../shared/engine/requestShape';
 import { keyValueOrJsonFields, readKeyValueOrJson } from '../../shared/fields/keyValueOrJson';
 import { readPathSegment } from '../../shared/fields/pathSegment';
-import { optionsCollection, requestOptionSettings } from '../../shared/fields/requestOptions';
 import type { IdentifierKind } from '../../shared/fields/userIdentifier';
 import { readUserIdentifier, userIdentifierFields } from '../../shared/fields/userIdentifier';
 import { PER_REQUEST } from '../../shared/limits/requestLimits';
@@ -42,7 +41,6 @@ export const description: INodeProperties[] = [
 	},
 	...keyValueOrJsonFields({ name: 'triggerProperties', displayName: 'Trigger Properties', noun: 'Property', show, example: '{"order_id": "1001", "total": "59.90"}' }),
 	...keyValueOrJsonFields({ name: 'recipientAttributes', displayName: 'Recipient Attributes', noun: 'Attribute', show, example: '{"first_name": "Ada", "email": "ada@example.com"}' }),
-	optionsCollection(show),
 ];
 
 interface TransactionalCampaign {
@@ -65,7 +63,6 @@ export const operation = declareOperation<TransactionalCampaign, IDataObject>({
 		credentialType: 'engagementPlatformApi',
 	},
 	shape: TRANSACTIONAL_SHAPE,
-	settings: requestOptionSettings,
 	readItem(item) {
 		const campaignId = readPathSegment(item, 'campaignId', 'Campaign ID');
 		const recipient: IDataObject = { ...recipientOf(readUserIdentifier(item, RECIPIENT_KINDS)) };

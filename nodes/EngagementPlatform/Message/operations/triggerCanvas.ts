@@ -1,7 +1,6 @@
 import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { ItemInputError } from '../../shared/engine/itemInputError';
-import { optionsCollection } from '../../shared/fields/requestOptions';
 import { PER_REQUEST } from '../../shared/limits/requestLimits';
 import { dispatchOperation, dispatchPiece, dispatchShape } from '../shared/dispatchOperation';
 import { audienceField, readAudience, readRecipient, recipientFields } from '../shared/recipientFields';
@@ -28,7 +27,6 @@ export const description: INodeProperties[] = [
 		displayOptions: { show },
 	},
 	audienceField(show),
-	optionsCollection(show),
 ];
 
 export const operation = dispatchOperation(

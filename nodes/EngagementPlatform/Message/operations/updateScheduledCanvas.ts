@@ -1,6 +1,5 @@
 import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { optionsCollection } from '../../shared/fields/requestOptions';
 import { parseOrThrow } from '../../shared/schemas/parse';
 import { isoTime } from '../../shared/schemas/time';
 import { canvasScheduleOperation, scheduleIdFields } from '../shared/canvasScheduleOperation';
@@ -34,7 +33,6 @@ export const description: INodeProperties[] = [
 		displayOptions: { show },
 	},
 	{ displayName: 'Trigger Properties (JSON)', name: 'triggerProperties', type: 'json', default: '{}', displayOptions: { show } },
-	optionsCollection(show),
 ];
 
 export const operation = canvasScheduleOperation(

@@ -5,7 +5,6 @@ import type { OperationSpec, Piece } from '../../shared/engine/operation';
 import { declareOperation } from '../../shared/engine/operation';
 import { settleRemaining } from '../../shared/engine/outcomes';
 import { refuseRepeatedKeys } from '../../shared/engine/repeatedKeys';
-import { requestOptionSettings } from '../../shared/fields/requestOptions';
 
 /** What update and delete of a scheduled API-triggered canvas share: the schedule's IDs, one request per item. */
 
@@ -25,7 +24,6 @@ export function canvasScheduleOperation(
 		endpoint: { method: 'POST', path, rateLimit: 'canvas.schedule', permission, credentialType: 'engagementPlatformApi' },
 		// The body is one item's: one schedule per request.
 		shape: { slots: { schedule: { form: 'fields', max: 1 } } },
-		settings: requestOptionSettings,
 		readItem(item) {
 			const body = { canvas_id: item.string('canvasId', 'Canvas ID'), schedule_id: item.string('scheduleId', 'Schedule ID'), ...readBody(item) };
 			const subject = { canvas_id: body.canvas_id, schedule_id: body.schedule_id };

@@ -4,7 +4,6 @@ import type { Endpoint, OperationSpec, Piece, PieceOutcome, PlannedRequest } fro
 import { declareOperation } from '../../shared/engine/operation';
 import { settleRemaining } from '../../shared/engine/outcomes';
 import type { RequestShape, Slot } from '../../shared/engine/requestShape';
-import { requestOptionSettings } from '../../shared/fields/requestOptions';
 import type { RateLimitGroup } from '../../shared/limits/rateLimits';
 import { PER_REQUEST } from '../../shared/limits/requestLimits';
 
@@ -34,6 +33,7 @@ export function dispatchShape(recipientSlots: Record<string, Slot<Recipient>>): 
 	return {
 		slots: { ...recipientSlots, [BROADCAST_SLOT]: { form: 'flag', field: 'broadcast', max: 1 } },
 		total: PER_REQUEST.messagingRecipients,
+		batch: 'recipients',
 		groupKey: (group) => `${JSON.stringify(group.fields)} ${group.broadcastOf ?? ''}`,
 		groupBody: (group) => group.fields,
 	};
@@ -64,7 +64,6 @@ export function dispatchOperation(
 	return declareOperation<Dispatch, Recipient>({
 		endpoint: { ...endpoint, rateLimit: messagingRateLimit },
 		shape,
-		settings: requestOptionSettings,
 		readItem,
 		// A resent send would message its recipients twice.
 		isSafeToResend: () => false,

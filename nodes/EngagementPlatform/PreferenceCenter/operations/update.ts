@@ -6,7 +6,6 @@ import type { Piece } from '../../shared/engine/operation';
 import { declareOperation } from '../../shared/engine/operation';
 import { onlyPiece } from '../../shared/engine/ownRequests';
 import { refuseRepeatedKeys } from '../../shared/engine/repeatedKeys';
-import { optionsCollection, requestOptionSettings } from '../../shared/fields/requestOptions';
 import { linkTagsField, readLinkTags } from '../shared/linkTags';
 import { readPathSegment } from '../../shared/fields/pathSegment';
 
@@ -65,7 +64,6 @@ export const description: INodeProperties[] = [
 			{ displayName: 'Title', name: 'preference_center_title', type: 'string', default: '', description: 'Title of the page' },
 		],
 	},
-	optionsCollection(show),
 ];
 
 /** The preference center a request updates: the path's. */
@@ -91,7 +89,6 @@ export const operation = declareOperation<PreferenceCenter, IDataObject>({
 		groupKey: (group) => group.preference_center_id,
 		pathParams: (group) => ({ preferenceCenterExternalID: group.preference_center_id }),
 	},
-	settings: requestOptionSettings,
 	readItem: (item) => [readUpdate(item)],
 	checkAcrossItems: onePerPreferenceCenter,
 	isSafeToResend: () => true,

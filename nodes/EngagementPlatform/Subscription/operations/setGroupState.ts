@@ -5,7 +5,6 @@ import { ItemInputError } from '../../shared/engine/itemInputError';
 import { declareOperation } from '../../shared/engine/operation';
 import { settleRemaining } from '../../shared/engine/outcomes';
 import type { RequestShape } from '../../shared/engine/requestShape';
-import { optionsCollection, requestOptionSettings } from '../../shared/fields/requestOptions';
 import { identifierKindOf, readUserIdentifier, userIdentifierFields } from '../../shared/fields/userIdentifier';
 import { PER_REQUEST } from '../../shared/limits/requestLimits';
 
@@ -50,6 +49,7 @@ const SUBSCRIPTION_SHAPE: RequestShape<undefined, GroupStateChange> = {
 	// "Set subscription-group state for up to 50 users per call": elements of several groups and
 	// states share a request while their IDs add up to 50 or fewer.
 	total: PER_REQUEST.subscriptionUsersPerCall,
+	batch: 'users',
 };
 
 export const description: INodeProperties[] = [
@@ -75,7 +75,6 @@ export const description: INodeProperties[] = [
 		displayOptions: { show },
 	},
 	...userIdentifierFields(show, ['external_id', 'email', 'phone']),
-	optionsCollection(show),
 ];
 
 export const operation = declareOperation<undefined, GroupStateChange>({
@@ -87,7 +86,6 @@ export const operation = declareOperation<undefined, GroupStateChange>({
 		credentialType: 'engagementPlatformApi',
 	},
 	shape: SUBSCRIPTION_SHAPE,
-	settings: requestOptionSettings,
 	readItem(item) {
 		const subscription_group_id = item.string('subscriptionGroupId', 'Subscription Group ID');
 		const subscription_state = readSubscriptionState(item);

@@ -1,6 +1,5 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { optionsCollection } from '../../shared/fields/requestOptions';
 import { translationLookupOperation } from '../shared/translationLookupOperation';
 
 export const option: INodePropertyOptions = {
@@ -33,7 +32,6 @@ export const description: INodeProperties[] = [
 		description: 'Only the translation of this locale, by its name in the multi-language settings; empty gets every translation',
 		displayOptions: { show },
 	},
-	optionsCollection(show),
 ];
 
 // The spec's heading and permission say /campaigns/translations; a sample writes /campaign/translations.

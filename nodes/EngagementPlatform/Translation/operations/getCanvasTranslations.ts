@@ -1,6 +1,5 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { optionsCollection } from '../../shared/fields/requestOptions';
 import { translationLookupOperation } from '../shared/translationLookupOperation';
 
 export const option: INodePropertyOptions = {
@@ -26,7 +25,6 @@ export const description: INodeProperties[] = [
 		displayOptions: { show },
 	},
 	{ displayName: 'Locale ID', name: 'localeId', type: 'string', default: '', required: true, hint: uuidHint, description: 'A locale from the multi-language settings', displayOptions: { show } },
-	optionsCollection(show),
 ];
 
 // The spec places locale_id in the query and does not say where step_id and message_variation_id

@@ -7,7 +7,6 @@ import { declareOperation } from '../../shared/engine/operation';
 import { settleRemaining } from '../../shared/engine/outcomes';
 import { responseError } from '../../shared/engine/platformErrors';
 import type { RequestShape } from '../../shared/engine/requestShape';
-import { requestOptionSettings } from '../../shared/fields/requestOptions';
 import type { RateLimitGroup } from '../../shared/limits/rateLimits';
 import { UUID } from '../../shared/schemas/identifiers';
 import { translationErrorOf } from './translationErrors';
@@ -58,7 +57,6 @@ export function translationLookupOperation({ path, permission, rateLimit, parame
 		endpoint,
 		// A lookup is one GET whatever the number of items asking for it.
 		shape: LOOKUP_SHAPE,
-		settings: requestOptionSettings,
 		readItem: (item) => [readLookup(item, parameters, localeFilter)],
 		isSafeToResend: () => true,
 		readResponse: (response, request) => {

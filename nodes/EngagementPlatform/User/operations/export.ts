@@ -4,7 +4,6 @@ import { ItemInputError } from '../../shared/engine/itemInputError';
 import type { Piece, PieceOutcome, PlannedRequest } from '../../shared/engine/operation';
 import { declareOperation } from '../../shared/engine/operation';
 import type { RequestShape } from '../../shared/engine/requestShape';
-import { optionsCollection, requestOptionSettings } from '../../shared/fields/requestOptions';
 import type { IdentifierKind } from '../../shared/fields/userIdentifier';
 import { identifierKindOf, readUserIdentifier, userIdentifierFields } from '../../shared/fields/userIdentifier';
 import { PER_REQUEST } from '../../shared/limits/requestLimits';
@@ -65,6 +64,7 @@ const EXPORT_SHAPE: RequestShape<ExportGroup, ExportValue> = {
 		service_id: { form: 'value', field: 'service_id', max: one },
 	},
 	total: PER_REQUEST.exportIdsAndAliases,
+	batch: 'external IDs and user aliases',
 	groupKey: (group) => `${group.fields.join(',')} ${group.dropNotFound} ${group.ownRequestOf ?? ''}`,
 	groupBody: (group) => ({ fields_to_export: group.fields }),
 };
@@ -84,15 +84,6 @@ export const description: INodeProperties[] = [
 			'Which profile fields to return. Fewer fields answer faster. External ID and user aliases always come back, to pair users with items. A field missing from a profile means null, false or empty.',
 		displayOptions: { show },
 	},
-	optionsCollection(show, [
-		{
-			displayName: 'Drop Users Not Found',
-			name: 'dropNotFound',
-			type: 'boolean',
-			default: false,
-			description: 'Whether to output nothing for an identifier that matches no user, instead of an item with status "not_found"',
-		},
-	]),
 ];
 
 export const operation = declareOperation<ExportGroup, ExportValue>({
@@ -104,7 +95,17 @@ export const operation = declareOperation<ExportGroup, ExportValue>({
 		credentialType: 'engagementPlatformApi',
 	},
 	shape: EXPORT_SHAPE,
-	settings: requestOptionSettings,
+	options: {
+		fields: [
+			{
+				displayName: 'Drop Users Not Found',
+				name: 'dropNotFound',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to output nothing for an identifier that matches no user, instead of an item with status "not_found"',
+			},
+		],
+	},
 	readItem(item) {
 		const identifier = readUserIdentifier(item);
 		const kind = identifierKindOf(identifier);

@@ -5,7 +5,6 @@ import { declareOperation } from '../../shared/engine/operation';
 import { settleRemaining } from '../../shared/engine/outcomes';
 import type { RequestShape } from '../../shared/engine/requestShape';
 import { prioritizationField, readPrioritization } from '../../shared/fields/prioritization';
-import { optionsCollection, requestOptionSettings } from '../../shared/fields/requestOptions';
 import { PER_REQUEST } from '../../shared/limits/requestLimits';
 import { readExternalId } from '../../shared/fields/externalId';
 import type { IdentifierKind, IdentifyByLabel } from '../../shared/fields/userIdentifier';
@@ -63,7 +62,6 @@ export const description: INodeProperties[] = [
 		default: 'merge',
 		displayOptions: { show },
 	},
-	optionsCollection(show),
 ];
 
 interface IdentifyGroup {
@@ -79,6 +77,7 @@ const IDENTIFY_SHAPE: RequestShape<IdentifyGroup> = {
 	},
 	// "Up to 50 aliases per request"; emails are not counted separately in the spec, so 50 in all.
 	total: max,
+	batch: 'aliases and emails',
 	groupKey: (group) => group.merge_behavior,
 	groupBody: (group) => ({ merge_behavior: group.merge_behavior }),
 };
@@ -92,7 +91,6 @@ export const operation = declareOperation<IdentifyGroup, IDataObject>({
 		credentialType: 'engagementPlatformApi',
 	},
 	shape: IDENTIFY_SHAPE,
-	settings: requestOptionSettings,
 	readItem(item) {
 		const external_id = readExternalId(item, 'externalId', 'External ID');
 		const mergeBehavior = item.raw('mergeBehavior', 'merge') as string;

@@ -3,7 +3,6 @@ import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-wor
 import { ItemInputError } from '../../shared/engine/itemInputError';
 import type { OperationSpec, Piece, PieceOutcome, PlannedRequest } from '../../shared/engine/operation';
 import { settleRemaining } from '../../shared/engine/outcomes';
-import { optionsCollection, requestOptionSettings } from '../../shared/fields/requestOptions';
 import { PER_REQUEST } from '../../shared/limits/requestLimits';
 import { readExternalId } from '../../shared/fields/externalId';
 
@@ -37,7 +36,6 @@ export const description: INodeProperties[] = [
 		description: 'An ID no user has, as primary or deprecated ID',
 		displayOptions: { show },
 	},
-	optionsCollection(show),
 ];
 
 export const operation: OperationSpec = {
@@ -48,8 +46,7 @@ export const operation: OperationSpec = {
 		permission: 'users.external_ids.rename',
 		credentialType: 'engagementPlatformApi',
 	},
-	shape: { slots: { external_id_renames: { form: 'list', field: 'external_id_renames', max: PER_REQUEST.renames } } },
-	settings: requestOptionSettings,
+	shape: { slots: { external_id_renames: { form: 'list', field: 'external_id_renames', max: PER_REQUEST.renames } }, batch: 'renames' },
 	readItem(item) {
 		const current_external_id = item.string('currentExternalId', 'Current External ID');
 		const new_external_id = readExternalId(item, 'newExternalId', 'New External ID');

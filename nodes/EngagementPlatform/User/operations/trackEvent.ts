@@ -5,7 +5,7 @@ import { userIdentifierFields } from '../../shared/fields/userIdentifier';
 import { parseOrThrow } from '../../shared/schemas/parse';
 import { trackEvent } from '../../shared/schemas/trackObjects';
 import { occurrenceAdditionalFields, timeField } from '../shared/trackFields';
-import { readTrackIdentifier, TRACK_IDENTIFIERS, trackOptions, trackPiece, usersTrackOperation } from '../shared/usersTrackOperation';
+import { readTrackIdentifier, TRACK_IDENTIFIERS, trackPiece, usersTrackOperation } from '../shared/usersTrackOperation';
 
 export const option: INodePropertyOptions = {
 	name: 'Track Event',
@@ -31,7 +31,6 @@ export const description: INodeProperties[] = [
 	...keyValueOrJsonFields({ name: 'properties', displayName: 'Event Properties', noun: 'Property', show, example: '{"form": "newsletter", "score": 7}' }),
 	occurrenceAdditionalFields(show, 'event'),
 
-	trackOptions(show),
 ];
 
 export const operation = usersTrackOperation((item) => {

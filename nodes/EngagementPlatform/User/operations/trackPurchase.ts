@@ -5,7 +5,7 @@ import { userIdentifierFields } from '../../shared/fields/userIdentifier';
 import { parseOrThrow } from '../../shared/schemas/parse';
 import { trackPurchase } from '../../shared/schemas/trackObjects';
 import { occurrenceAdditionalFields, timeField } from '../shared/trackFields';
-import { readTrackIdentifier, TRACK_IDENTIFIERS, trackOptions, trackPiece, usersTrackOperation } from '../shared/usersTrackOperation';
+import { readTrackIdentifier, TRACK_IDENTIFIERS, trackPiece, usersTrackOperation } from '../shared/usersTrackOperation';
 
 export const option: INodePropertyOptions = {
 	name: 'Track Purchase',
@@ -58,7 +58,6 @@ export const description: INodeProperties[] = [
 	...keyValueOrJsonFields({ name: 'properties', displayName: 'Purchase Properties', noun: 'Property', show, example: '{"order_id": "1001", "gift": false}' }),
 	occurrenceAdditionalFields(show, 'purchase'),
 
-	trackOptions(show),
 ];
 
 export const operation = usersTrackOperation((item) => {

@@ -6,7 +6,7 @@ import { keyValueOrJsonFields, readKeyValueOrJson } from '../../shared/fields/ke
 import { readUserIdentifier, userIdentifierFields } from '../../shared/fields/userIdentifier';
 import { parseOrThrow } from '../../shared/schemas/parse';
 import { trackAttributes, trackEvent, trackPurchase } from '../../shared/schemas/trackObjects';
-import { TRACK_IDENTIFIERS, trackOptions, trackPiece, usersTrackOperation } from '../shared/usersTrackOperation';
+import { TRACK_IDENTIFIERS, trackPiece, usersTrackOperation } from '../shared/usersTrackOperation';
 
 export const option: INodePropertyOptions = {
 	name: 'Track User Data',
@@ -44,7 +44,6 @@ export const description: INodeProperties[] = [
 		hint: 'An array of purchases, e.g. {{ $json.line_items.map(l => ({product_id: l.sku, currency: "USD", price: l.price, quantity: l.quantity, time: $json.created_at})) }}',
 		displayOptions: { show },
 	},
-	trackOptions(show),
 ];
 
 export const operation = usersTrackOperation((item) => {

@@ -6,7 +6,7 @@ import { userIdentifierFields } from '../../shared/fields/userIdentifier';
 import { parseOrThrow } from '../../shared/schemas/parse';
 import { trackAttributes } from '../../shared/schemas/trackObjects';
 import { updateExistingOnlyField } from '../shared/trackFields';
-import { readTrackIdentifier, TRACK_IDENTIFIERS, trackOptions, trackPiece, usersTrackOperation } from '../shared/usersTrackOperation';
+import { readTrackIdentifier, TRACK_IDENTIFIERS, trackPiece, usersTrackOperation } from '../shared/usersTrackOperation';
 
 export const option: INodePropertyOptions = {
 	name: 'Update Attributes',
@@ -72,7 +72,6 @@ export const description: INodeProperties[] = [
 
 		],
 	},
-	trackOptions(show),
 ];
 
 export const operation = usersTrackOperation((item) => {

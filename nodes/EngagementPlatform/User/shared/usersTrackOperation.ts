@@ -1,12 +1,11 @@
-import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { ItemInputError } from '../../shared/engine/itemInputError';
 import type { ItemReader } from '../../shared/engine/itemReader';
-import type { OperationSpec, Piece, PieceOutcome, PlannedRequest, RunSettings } from '../../shared/engine/operation';
+import type { OperationOptions, OperationSpec, Piece, PieceOutcome, PlannedRequest, RunSettings } from '../../shared/engine/operation';
 import { declareOperation } from '../../shared/engine/operation';
 import { settleRemaining } from '../../shared/engine/outcomes';
 import type { RequestShape } from '../../shared/engine/requestShape';
-import { optionsCollection, readRequestOptions } from '../../shared/fields/requestOptions';
 import type { IdentifierKind } from '../../shared/fields/userIdentifier';
 import { identifierKindOf, identifierLabels, isIdentifierKind, readUserIdentifier } from '../../shared/fields/userIdentifier';
 import { PER_REQUEST } from '../../shared/limits/requestLimits';
@@ -25,6 +24,7 @@ const TRACK_SHAPE: RequestShape = {
 		events: { form: 'list', field: 'events', max: MAX_PER_ARRAY },
 		purchases: { form: 'list', field: 'purchases', max: MAX_PER_ARRAY },
 	},
+	batch: 'attribute, event and purchase objects of each kind',
 };
 
 const OBJECTS: Readonly<Record<TrackSlot, string>> = { attributes: 'attribute objects', events: 'event objects', purchases: 'purchase objects' };
@@ -39,17 +39,9 @@ export const TRACK_IDENTIFIERS: Readonly<Record<TrackSlot, readonly IdentifierKi
 	purchases: ['external_id', 'user_alias', 'email'],
 };
 
-/** The Options of the /users/track operations: how objects are packed and resent, then the request options. */
-export const trackOptions = (show: IDisplayOptions['show']): INodeProperties =>
-	optionsCollection(show, [
-		{
-			displayName: 'Batch Size',
-			name: 'batchSize',
-			type: 'number',
-			typeOptions: { minValue: 1, maxValue: MAX_PER_ARRAY },
-			default: MAX_PER_ARRAY,
-			description: 'Most attribute, event and purchase objects of each kind per request (the platform allows 75)',
-		},
+/** The /users/track operations' own Options: how objects are packed and resent. */
+const TRACK_OPTIONS: OperationOptions = {
+	fields: [
 		{
 			displayName: '50 Combined Objects per Request',
 			name: 'combinedLimit',
@@ -66,20 +58,13 @@ export const trackOptions = (show: IDisplayOptions['show']): INodeProperties =>
 			description:
 				'Whether to resend requests holding events or purchases after a server error, timeout or reset. The platform may have stored them already, so this can duplicate events and purchases. Attribute-only requests are resent either way.',
 		},
-	]);
-
-function readTrackSettings(context: IExecuteFunctions): RunSettings {
-	const options = context.getNodeParameter('options', 0, {}) as IDataObject;
-	const batchSize = Math.min(MAX_PER_ARRAY, Math.max(1, Math.floor(Number(options.batchSize ?? MAX_PER_ARRAY))));
-	return {
-		lowered: {
-			perSlot: batchSize,
-			total: options.combinedLimit === true ? Math.min(PER_REQUEST.trackCombinedObjects, batchSize) : undefined,
-		},
-		resendUnsafe: options.resendEvents === true,
-		...readRequestOptions(options),
-	};
-}
+	],
+	read(options, settings): RunSettings {
+		const perSlot = settings.lowered?.perSlot ?? MAX_PER_ARRAY;
+		const total = options.combinedLimit === true ? Math.min(PER_REQUEST.trackCombinedObjects, perSlot) : undefined;
+		return { ...settings, lowered: { perSlot, total }, resendUnsafe: options.resendEvents === true };
+	},
+};
 
 /**
  * One object of the request body: the validated object with the user's identifier added. The
@@ -118,7 +103,7 @@ export function usersTrackOperation(readItem: (item: ItemReader) => Piece[]): Op
 			credentialType: 'engagementPlatformApi',
 		},
 		shape: TRACK_SHAPE,
-		settings: readTrackSettings,
+		options: TRACK_OPTIONS,
 		readItem,
 		// Setting the same attributes twice leaves the same profile; events and purchases would be stored twice.
 		isSafeToResend: (request) => request.slots.size === 1 && request.slots.has('attributes'),

@@ -3,8 +3,9 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { OperationSpec } from './operation';
 import { runOperation } from './runOperation';
+import { optionsProperty } from './runOptions';
 
-/** One operation of a node: its entry in the Operation list, its fields, and its declaration. */
+/** One operation of a node: its entry in the Operation list, its fields, and its declaration (which gives its Options). */
 export interface NodeOperation {
 	option: INodePropertyOptions;
 	description: INodeProperties[];
@@ -22,7 +23,7 @@ export function operationProperties(operations: NodeOperation[], defaultOperatio
 			options: operations.map(({ option }) => option),
 			default: defaultOperation,
 		},
-		...operations.flatMap(({ description }) => description),
+		...operations.flatMap(({ option, description, operation }) => [...description, optionsProperty(String(option.value), operation)]),
 	];
 }
 

@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, IHttpRequestMethods } from 'n8n-workflow';
+import type { IDataObject, IHttpRequestMethods, INodeProperties } from 'n8n-workflow';
 
 import type { RateLimitGroup } from '../limits/rateLimits';
 import type { ItemInputError } from './itemInputError';
@@ -79,6 +79,13 @@ export interface RunSettings {
 	maxRateLimitWaitMs: number;
 }
 
+/** An operation's own Options fields, and what they change in the run's settings. */
+export interface OperationOptions {
+	fields: INodeProperties[];
+	/** The settings with these options applied; without it the fields are read per item. */
+	read?(options: IDataObject, settings: RunSettings): RunSettings;
+}
+
 /**
  * An operation as a declaration: how one item becomes pieces, where pieces go in a request
  * (its shape), and how a response maps back to pieces. The engine owns the loop, batching,
@@ -87,8 +94,8 @@ export interface RunSettings {
 export interface OperationSpec<Group = unknown, Payload = IDataObject> {
 	endpoint: Endpoint<Group, Payload>;
 	shape: RequestShape<Group, Payload>;
-	/** Reads options once per run. */
-	settings(context: IExecuteFunctions): RunSettings;
+	/** Options of this operation's own; the engine adds Batch Size (from the shape) and the request options. */
+	options?: OperationOptions;
 	/** Reads and validates one item. Throws an ItemInputError naming the field when invalid. */
 	readItem(item: ItemReader): Array<Piece<Group, Payload>>;
 	/** Rules across items (e.g. IDs unique within a catalog); returns the items that break them. */

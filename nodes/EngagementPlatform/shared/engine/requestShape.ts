@@ -31,6 +31,8 @@ export interface Elements<Payload> {
 
 export interface RequestShape<Group = unknown, Payload = IDataObject> {
 	slots: Record<string, Slot<Payload>>;
+	/** What a request packs, named by the Batch Size option it gets, e.g. "catalog items"; without it, no Batch Size. */
+	batch?: string;
 	/** Most pieces of all slots together in one request (e.g. 50 users per call). */
 	total?: number;
 	/** Pieces of groups with unequal keys never share a request; the key is only compared, never read back. */

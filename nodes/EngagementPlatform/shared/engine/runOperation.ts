@@ -7,6 +7,7 @@ import { collectItemResults, inputFailure } from './itemResults';
 import type { OperationSpec } from './operation';
 import { planRequests } from './planner';
 import { readItems } from './readItems';
+import { readRunSettings } from './runOptions';
 import { sendRequests } from './sendRequests';
 
 /**
@@ -16,7 +17,7 @@ import { sendRequests } from './sendRequests';
 export async function runOperation(context: IExecuteFunctions, spec: OperationSpec): Promise<INodeExecutionData[][]> {
 	const itemCount = context.getInputData().length;
 	const continueOnFail = context.continueOnFail();
-	const settings = spec.settings(context);
+	const settings = readRunSettings(context, spec);
 
 	const { pieces, inputErrors } = readItems(context, spec, itemCount);
 	if (inputErrors.size > 0 && !continueOnFail) {
