@@ -12,7 +12,19 @@ const nodesBase = { 'n8n-nodes-base': n8nNodesBase };
 export default [
 	{
 		// .n8n-dev holds the editor bundle of `npm run dev`: hundreds of files that are not ours.
-		ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.n8n-dev/**', 'screenshots/**', 'sandbox/**', 'test/**', 'scripts/**', 'bench/**', '*.js', '*.mjs'],
+		ignores: [
+			'dist/**',
+			'node_modules/**',
+			'coverage/**',
+			'.n8n-dev/**',
+			'screenshots/**',
+			'sandbox/**',
+			'test/**',
+			'scripts/**',
+			'bench/**',
+			'*.js',
+			'*.mjs',
+		],
 	},
 	{
 		files: ['**/*.ts'],

@@ -21,7 +21,12 @@ const CONCURRENCY_LIMIT = { limit: 100, windowMs: 3000 };
 const TRACK_EVENTS_PATH = '/users/track';
 const TARGET = { executions: 8, largest429Share: 0.1, leastLimitUse: 0.9 };
 
-export async function concurrentExecutions(client: SandboxClient, sandboxUrl: string, latencyMs: number, open: RateLimits): Promise<IDataObject[]> {
+export async function concurrentExecutions(
+	client: SandboxClient,
+	sandboxUrl: string,
+	latencyMs: number,
+	open: RateLimits,
+): Promise<IDataObject[]> {
 	console.log(
 		`\n5. Concurrent executions, each its own process tracking ${ITEMS_PER_EXECUTION.toLocaleString('en')} events, all started together; ` +
 			`the sandbox enforcing /users/track at ${CONCURRENCY_LIMIT.limit} requests per ${CONCURRENCY_LIMIT.windowMs / 1000} s, ${latencyMs} ms latency\n`,
@@ -38,7 +43,9 @@ export async function concurrentExecutions(client: SandboxClient, sandboxUrl: st
 }
 
 async function runTogether(executions: number, sandboxUrl: string): Promise<ExecutionFigures[]> {
-	const held = Array.from({ length: executions }, (_, execution) => startHeldExecution(execution, ITEMS_PER_EXECUTION, sandboxUrl));
+	const held = Array.from({ length: executions }, (_, execution) =>
+		startHeldExecution(execution, ITEMS_PER_EXECUTION, sandboxUrl),
+	);
 	try {
 		await Promise.all(held.map((execution) => execution.ready));
 		for (const execution of held) execution.release();
@@ -48,10 +55,17 @@ async function runTogether(executions: number, sandboxUrl: string): Promise<Exec
 	}
 }
 
-async function concurrencyRow(client: SandboxClient, executions: number, figures: ExecutionFigures[]): Promise<IDataObject> {
+async function concurrencyRow(
+	client: SandboxClient,
+	executions: number,
+	figures: ExecutionFigures[],
+): Promise<IDataObject> {
 	const requests = await client.requests({ path: TRACK_EVENTS_PATH });
 	const stats = await client.stats();
-	if (stats.requests !== requests.length) throw new Error(`the sandbox received ${stats.requests} requests, ${requests.length} of them logged for ${TRACK_EVENTS_PATH}`);
+	if (stats.requests !== requests.length)
+		throw new Error(
+			`the sandbox received ${stats.requests} requests, ${requests.length} of them logged for ${TRACK_EVENTS_PATH}`,
+		);
 	const accepted = requests.filter((request) => request.status >= 200 && request.status < 300).length;
 	const refused = requests.filter((request) => request.status === 429).length;
 	const stored = storedOnce(executions, (await client.state()).events);
@@ -60,8 +74,10 @@ async function concurrencyRow(client: SandboxClient, executions: number, figures
 	const startedAt = Math.min(...figures.map((figure) => figure.startedAt));
 	const lastStartedAt = Math.max(...figures.map((figure) => figure.startedAt));
 	const endedAt = Math.max(...figures.map((figure) => figure.endedAt));
-	if (lastStartedAt >= Math.min(...figures.map((figure) => figure.endedAt))) console.log(`   (${executions} executions: one ended before the last started; they did not all overlap)`);
-	const percentOfLimit = (count: number | undefined) => (count === undefined ? null : +((count / CONCURRENCY_LIMIT.limit) * 100).toFixed(1));
+	if (lastStartedAt >= Math.min(...figures.map((figure) => figure.endedAt)))
+		console.log(`   (${executions} executions: one ended before the last started; they did not all overlap)`);
+	const percentOfLimit = (count: number | undefined) =>
+		count === undefined ? null : +((count / CONCURRENCY_LIMIT.limit) * 100).toFixed(1);
 	return {
 		executions,
 		items,
@@ -77,7 +93,11 @@ async function concurrencyRow(client: SandboxClient, executions: number, figures
 		'limit used % (min)': percentOfLimit(windows?.minAccepted),
 		fullWindows: windows?.fullWindows ?? 0,
 		startSpreadMs: lastStartedAt - startedAt,
-		perExecution: figures.map((figure) => ({ wallMs: figure.endedAt - figure.startedAt, outputItems: figure.outputItems, processedItems: figure.processedItems })),
+		perExecution: figures.map((figure) => ({
+			wallMs: figure.endedAt - figure.startedAt,
+			outputItems: figure.outputItems,
+			processedItems: figure.processedItems,
+		})),
 	};
 }
 
@@ -111,5 +131,7 @@ function printTarget(row: IDataObject | undefined): void {
 		`limit used ${(limitUse * 100).toFixed(1)}% on average per full window (at least ${TARGET.leastLimitUse * 100}%) ${limitUse >= TARGET.leastLimitUse ? 'met' : 'NOT met'}`,
 	];
 	const met = share429 <= TARGET.largest429Share && noneLost && limitUse >= TARGET.leastLimitUse;
-	console.log(`   target at ${TARGET.executions} concurrent executions: ${met ? 'MET' : 'NOT MET'}\n   - ${checks.join('\n   - ')}`);
+	console.log(
+		`   target at ${TARGET.executions} concurrent executions: ${met ? 'MET' : 'NOT MET'}\n   - ${checks.join('\n   - ')}`,
+	);
 }

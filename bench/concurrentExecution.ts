@@ -25,7 +25,12 @@ export interface ExecutionFigures {
 async function main(): Promise<void> {
 	const [executionText, countText, sandboxUrl] = process.argv.slice(2);
 	const items = concurrentItems(Number(executionText), Number(countText));
-	const node: HarnessNode = { name: 'Node', type: TRACK_EVENTS.type, parameters: TRACK_EVENTS.parameters, continueOnFail: true };
+	const node: HarnessNode = {
+		name: 'Node',
+		type: TRACK_EVENTS.type,
+		parameters: TRACK_EVENTS.parameters,
+		continueOnFail: true,
+	};
 	await warmUp(node, {}, TRACK_EVENTS);
 
 	process.stdout.write('ready\n');

@@ -16,7 +16,14 @@ export interface HeldExecution {
 export function startHeldExecution(execution: number, count: number, sandboxUrl: string): HeldExecution {
 	const child = spawn(
 		process.execPath,
-		['-r', 'ts-node/register/transpile-only', path.join(__dirname, 'concurrentExecution.ts'), String(execution), String(count), sandboxUrl],
+		[
+			'-r',
+			'ts-node/register/transpile-only',
+			path.join(__dirname, 'concurrentExecution.ts'),
+			String(execution),
+			String(count),
+			sandboxUrl,
+		],
 		{ cwd: path.resolve(__dirname, '..'), stdio: ['pipe', 'pipe', 'inherit'] },
 	);
 	const lines: string[] = [];
@@ -25,7 +32,9 @@ export function startHeldExecution(execution: number, count: number, sandboxUrl:
 		createInterface({ input: child.stdout }).on('line', (line) => {
 			if (lines.push(line) === 1) resolve();
 		});
-		void closed.then((code) => reject(new Error(`execution ${execution} exited with code ${code} before it was ready`)));
+		void closed.then((code) =>
+			reject(new Error(`execution ${execution} exited with code ${code} before it was ready`)),
+		);
 	});
 	const finished = closed.then((code) => {
 		if (code !== 0) throw new Error(`execution ${execution} exited with code ${code}`);

@@ -22,7 +22,12 @@ export function loadHttpRequestNode(): IVersionedNodeType {
  * One POST per item with a JSON body, the API key as a Bearer header, and the node's own
  * batching option holding it to `perSecond` requests a second (the spec's rate limit).
  */
-export function httpRequestParameters(url: string, apiKey: string, jsonBody: string, perSecond: number): INodeParameters {
+export function httpRequestParameters(
+	url: string,
+	apiKey: string,
+	jsonBody: string,
+	perSecond: number,
+): INodeParameters {
 	return {
 		method: 'POST',
 		url,

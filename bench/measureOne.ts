@@ -34,7 +34,8 @@ async function main(): Promise<void> {
 	const peer = name === 'peer';
 	const baseline = name === 'baseline';
 	const holdOnly = name === 'passThrough';
-	const operation = peer || baseline || holdOnly ? TRACK_EVENTS : BENCH_OPERATIONS.find((candidate) => candidate.name === name);
+	const operation =
+		peer || baseline || holdOnly ? TRACK_EVENTS : BENCH_OPERATIONS.find((candidate) => candidate.name === name);
 	if (!operation) throw new Error(`unknown operation "${name}"`);
 
 	const nodeTypes: Record<string, INodeType | IVersionedNodeType> = peer
@@ -47,11 +48,17 @@ async function main(): Promise<void> {
 	const node: HarnessNode = baseline
 		? { name: 'Node', type: TRANSPORT_BASELINE_TYPE, parameters: {} }
 		: holdOnly
-		? { name: 'Node', type: PASS_THROUGH_TYPE, parameters: {} }
-		: peer
-		? // 1,000 requests a second: the spec's 3,000 per 3 seconds for /users/track.
-			{ name: 'Node', type: HTTP_REQUEST_TYPE, typeVersion: 4.2, parameters: httpRequestParameters(`${sandboxUrl}/users/track`, DEMO_API_KEY, TRACK_EVENT_PEER_BODY, 1000), continueOnFail: true }
-		: { name: 'Node', type: operation.type, parameters: operation.parameters, continueOnFail: true };
+			? { name: 'Node', type: PASS_THROUGH_TYPE, parameters: {} }
+			: peer
+				? // 1,000 requests a second: the spec's 3,000 per 3 seconds for /users/track.
+					{
+						name: 'Node',
+						type: HTTP_REQUEST_TYPE,
+						typeVersion: 4.2,
+						parameters: httpRequestParameters(`${sandboxUrl}/users/track`, DEMO_API_KEY, TRACK_EVENT_PEER_BODY, 1000),
+						continueOnFail: true,
+					}
+				: { name: 'Node', type: operation.type, parameters: operation.parameters, continueOnFail: true };
 
 	await warmUp(node, nodeTypes, operation);
 

@@ -33,7 +33,12 @@ export const BENCH_OPERATIONS: BenchOperation[] = [
 			propertiesInput: 'json',
 			propertiesJson: '={{ $json.properties }}',
 		},
-		items: (count) => Array.from({ length: count }, (_, i) => ({ userId: customer(i), time: '2026-11-01T12:00:00Z', properties: { order_id: `order-${i}`, total: 19.9 + (i % 100) } })),
+		items: (count) =>
+			Array.from({ length: count }, (_, i) => ({
+				userId: customer(i),
+				time: '2026-11-01T12:00:00Z',
+				properties: { order_id: `order-${i}`, total: 19.9 + (i % 100) },
+			})),
 		fewest: perRequest(75),
 	},
 	{
@@ -53,7 +58,9 @@ export const BENCH_OPERATIONS: BenchOperation[] = [
 				userId: customer(i),
 				attributes: { plan: i % 2 ? 'gold' : 'basic', first_name: `Name${i}` },
 				events: [{ name: 'order_placed', time: '2026-11-01T12:00:00Z' }],
-				purchases: [{ product_id: `sku-${i % 50}`, currency: 'EUR', price: 19.9, quantity: 1, time: '2026-11-01T12:00:00Z' }],
+				purchases: [
+					{ product_id: `sku-${i % 50}`, currency: 'EUR', price: 19.9, quantity: 1, time: '2026-11-01T12:00:00Z' },
+				],
 			})),
 		// Each slot holds `count` objects, 75 a request, and the three slots share requests.
 		fewest: perRequest(75),
@@ -61,7 +68,13 @@ export const BENCH_OPERATIONS: BenchOperation[] = [
 	{
 		name: 'subscription state',
 		type: 'n8n-nodes-engagement-platform.engagementPlatformSubscription',
-		parameters: { operation: 'setGroupState', subscriptionGroupId: 'newsletter', subscriptionState: 'subscribed', identifyBy: 'external_id', externalId: '={{ $json.userId }}' },
+		parameters: {
+			operation: 'setGroupState',
+			subscriptionGroupId: 'newsletter',
+			subscriptionState: 'subscribed',
+			identifyBy: 'external_id',
+			externalId: '={{ $json.userId }}',
+		},
 		items: (count) => Array.from({ length: count }, (_, i) => ({ userId: customer(i) })),
 		// "Up to 50 users per call", whatever the elements.
 		fewest: perRequest(50),
@@ -69,7 +82,12 @@ export const BENCH_OPERATIONS: BenchOperation[] = [
 	{
 		name: 'export by external ID',
 		type: USER,
-		parameters: { operation: 'export', identifyBy: 'external_id', externalId: '={{ $json.userId }}', fieldsToExport: ['external_id', 'first_name'] },
+		parameters: {
+			operation: 'export',
+			identifyBy: 'external_id',
+			externalId: '={{ $json.userId }}',
+			fieldsToExport: ['external_id', 'first_name'],
+		},
 		items: (count) => Array.from({ length: count }, (_, i) => ({ userId: customer(i) })),
 		fewest: perRequest(50),
 		slowFrom: 20_000,
@@ -78,7 +96,11 @@ export const BENCH_OPERATIONS: BenchOperation[] = [
 	{
 		name: 'rename external IDs',
 		type: USER,
-		parameters: { operation: 'renameExternalIds', currentExternalId: '={{ $json.from }}', newExternalId: '={{ $json.to }}' },
+		parameters: {
+			operation: 'renameExternalIds',
+			currentExternalId: '={{ $json.from }}',
+			newExternalId: '={{ $json.to }}',
+		},
 		items: (count) => Array.from({ length: count }, (_, i) => ({ from: customer(i), to: `crm-${i}` })),
 		seed: (count) => ({ profiles: Array.from({ length: count }, (_, i) => ({ external_id: customer(i) })) }),
 		fewest: perRequest(50),
@@ -88,7 +110,13 @@ export const BENCH_OPERATIONS: BenchOperation[] = [
 	{
 		name: 'campaign trigger',
 		type: 'n8n-nodes-engagement-platform.engagementPlatformMessage',
-		parameters: { operation: 'triggerCampaign', campaignId: 'bench-campaign', sendTo: 'recipients', identifyBy: 'external_id', externalId: '={{ $json.userId }}' },
+		parameters: {
+			operation: 'triggerCampaign',
+			campaignId: 'bench-campaign',
+			sendTo: 'recipients',
+			identifyBy: 'external_id',
+			externalId: '={{ $json.userId }}',
+		},
 		items: (count) => Array.from({ length: count }, (_, i) => ({ userId: customer(i) })),
 		seed: () => ({ campaigns: [{ id: 'bench-campaign' }] }),
 		fewest: perRequest(50),
@@ -96,9 +124,29 @@ export const BENCH_OPERATIONS: BenchOperation[] = [
 	{
 		name: 'catalog replace',
 		type: 'n8n-nodes-engagement-platform.engagementPlatformCatalog',
-		parameters: { operation: 'replaceItems', catalogName: 'products', itemId: '={{ $json.sku }}', fieldsInput: 'json', fieldsJson: '={{ $json.fields }}' },
-		items: (count) => Array.from({ length: count }, (_, i) => ({ sku: `sku-${i}`, fields: { name: `Product ${i}`, price: 10 + (i % 90) } })),
-		seed: () => ({ catalogs: [{ name: 'products', fields: [{ name: 'name', type: 'string' }, { name: 'price', type: 'number' }] }] }),
+		parameters: {
+			operation: 'replaceItems',
+			catalogName: 'products',
+			itemId: '={{ $json.sku }}',
+			fieldsInput: 'json',
+			fieldsJson: '={{ $json.fields }}',
+		},
+		items: (count) =>
+			Array.from({ length: count }, (_, i) => ({
+				sku: `sku-${i}`,
+				fields: { name: `Product ${i}`, price: 10 + (i % 90) },
+			})),
+		seed: () => ({
+			catalogs: [
+				{
+					name: 'products',
+					fields: [
+						{ name: 'name', type: 'string' },
+						{ name: 'price', type: 'number' },
+					],
+				},
+			],
+		}),
 		fewest: perRequest(50),
 	},
 ];

@@ -3,7 +3,12 @@ import type { RateLimit, SandboxClient, SeedData } from '../sandbox';
 export type RateLimits = Record<string, RateLimit | null>;
 
 /** An empty sandbox for one measurement: a fresh log and fresh windows, bodies unlogged, these limits, then the seed. */
-export async function prepareSandbox(client: SandboxClient, latencyMs: number, rateLimits: RateLimits, seed?: SeedData): Promise<void> {
+export async function prepareSandbox(
+	client: SandboxClient,
+	latencyMs: number,
+	rateLimits: RateLimits,
+	seed?: SeedData,
+): Promise<void> {
 	await client.reset();
 	await client.configure({ latencyMs, logBodies: false, rateLimits });
 	if (seed) await client.seed(seed);

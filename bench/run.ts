@@ -44,18 +44,36 @@ const PEER_SIZES = full ? sizes : sizes.filter((size) => size <= 10_000);
 
 /** Runs one measurement in a child process; this process's event loop stays free meanwhile. */
 async function measureOne(name: string, count: number, sandboxUrl: string): Promise<RunFigures> {
-	const { stdout } = await promisify(execFile)(process.execPath, ['--expose-gc', '-r', 'ts-node/register/transpile-only', path.join(__dirname, 'measureOne.ts'), name, String(count), sandboxUrl], {
-		cwd: path.resolve(__dirname, '..'),
-		encoding: 'utf8',
-		maxBuffer: 16 * 1024 * 1024,
-	});
+	const { stdout } = await promisify(execFile)(
+		process.execPath,
+		[
+			'--expose-gc',
+			'-r',
+			'ts-node/register/transpile-only',
+			path.join(__dirname, 'measureOne.ts'),
+			name,
+			String(count),
+			sandboxUrl,
+		],
+		{
+			cwd: path.resolve(__dirname, '..'),
+			encoding: 'utf8',
+			maxBuffer: 16 * 1024 * 1024,
+		},
+	);
 	return JSON.parse(stdout.trim().split('\n').at(-1)!) as RunFigures;
 }
 
 const prepare = (client: SandboxClient, operation: BenchOperation, count: number, rateLimits: RateLimits) =>
 	prepareSandbox(client, latencyMs, rateLimits, operation.seed?.(count));
 
-async function row(client: SandboxClient, sandbox: SandboxProcess, operation: BenchOperation, count: number, name = operation.name): Promise<IDataObject> {
+async function row(
+	client: SandboxClient,
+	sandbox: SandboxProcess,
+	operation: BenchOperation,
+	count: number,
+	name = operation.name,
+): Promise<IDataObject> {
 	const figures = await measureOne(name, count, sandbox.url);
 	const stats = await client.stats();
 	return {
@@ -86,7 +104,8 @@ async function main(): Promise<void> {
 			results.operations = operations;
 			if (!only) await peerOverheadAndLimit(client, sandbox, open, operations, results);
 		}
-		if (!only || only === CONCURRENCY_SECTION) results.concurrency = await concurrentExecutions(client, sandbox.url, latencyMs, open);
+		if (!only || only === CONCURRENCY_SECTION)
+			results.concurrency = await concurrentExecutions(client, sandbox.url, latencyMs, open);
 	} finally {
 		sandbox.stop();
 	}
@@ -98,8 +117,14 @@ async function main(): Promise<void> {
 }
 
 /** Section 1. */
-async function everyOperation(client: SandboxClient, sandbox: SandboxProcess, open: RateLimits): Promise<IDataObject[]> {
-	console.log(`\n1. Every batched operation, ${latencyMs} ms sandbox latency per request, the sandbox enforcing no limit\n`);
+async function everyOperation(
+	client: SandboxClient,
+	sandbox: SandboxProcess,
+	open: RateLimits,
+): Promise<IDataObject[]> {
+	console.log(
+		`\n1. Every batched operation, ${latencyMs} ms sandbox latency per request, the sandbox enforcing no limit\n`,
+	);
 	const operations: IDataObject[] = [];
 	for (const operation of BENCH_OPERATIONS.filter((candidate) => !only || candidate.name.includes(only))) {
 		for (const count of sizes) {
@@ -123,13 +148,18 @@ async function peerOverheadAndLimit(
 	operations: IDataObject[],
 	results: IDataObject,
 ): Promise<void> {
-	console.log(`\n2. The peer: n8n's HTTP Request node, one request per item, batching 1,000 a second (the spec's limit), ${latencyMs} ms latency\n`);
+	console.log(
+		`\n2. The peer: n8n's HTTP Request node, one request per item, batching 1,000 a second (the spec's limit), ${latencyMs} ms latency\n`,
+	);
 	const peer: IDataObject[] = [];
 	for (const count of PEER_SIZES) {
 		await prepare(client, TRACK_EVENTS, count, open);
 		const theirs = await row(client, sandbox, TRACK_EVENTS, count, 'peer');
 		await prepare(client, TRACK_EVENTS, count, open);
-		const bare: IDataObject = { ...(await row(client, sandbox, TRACK_EVENTS, count, 'baseline')), operation: 'bare node: the same requests as ours, nothing else' };
+		const bare: IDataObject = {
+			...(await row(client, sandbox, TRACK_EVENTS, count, 'baseline')),
+			operation: 'bare node: the same requests as ours, nothing else',
+		};
 		const ours = operations.find((entry) => entry.operation === TRACK_EVENTS.name && entry.items === count);
 		peer.push(theirs, bare);
 		if (ours) {
@@ -142,7 +172,11 @@ async function peerOverheadAndLimit(
 			});
 		}
 		// What any node sending through n8n's HTTP helpers could reach against the peer.
-		peer.push({ operation: 'ceiling: peer / bare node', items: count, faster: `${(Number(theirs.wallMs) / Number(bare.wallMs)).toFixed(1)}×` });
+		peer.push({
+			operation: 'ceiling: peer / bare node',
+			items: count,
+			faster: `${(Number(theirs.wallMs) / Number(bare.wallMs)).toFixed(1)}×`,
+		});
 	}
 	console.table(peer);
 	results.peer = peer;
@@ -155,12 +189,25 @@ async function peerOverheadAndLimit(
 	const overhead = await row(client, sandbox, TRACK_EVENTS, largest);
 	await prepare(client, TRACK_EVENTS, largest, open);
 	await client.configure({ latencyMs: 0 });
-	const baseline: IDataObject = { ...(await row(client, sandbox, TRACK_EVENTS, largest, 'baseline')), operation: 'baseline: the same requests sent by a bare node' };
+	const baseline: IDataObject = {
+		...(await row(client, sandbox, TRACK_EVENTS, largest, 'baseline')),
+		operation: 'baseline: the same requests sent by a bare node',
+	};
 	await prepare(client, TRACK_EVENTS, largest, open);
-	const holding: IDataObject = { ...(await row(client, sandbox, TRACK_EVENTS, largest, 'passThrough')), operation: 'n8n holding the same items (a pass-through node)' };
+	const holding: IDataObject = {
+		...(await row(client, sandbox, TRACK_EVENTS, largest, 'passThrough')),
+		operation: 'n8n holding the same items (a pass-through node)',
+	};
 	const ownCpu = Number(overhead.cpuMsPer1000) - Number(baseline.cpuMsPer1000);
-	console.table([overhead, baseline, holding, { operation: 'our own overhead (ours − baseline)', items: largest, cpuMsPer1000: +ownCpu.toFixed(1) }]);
-	console.log(`   CPU per item: ${String(overhead.cpuMsPer1000)} µs in all; ${String(baseline.cpuMsPer1000)} µs is n8n's engine and HTTP helpers sending the same requests; ${ownCpu.toFixed(1)} µs is our node's own work (reading, validating, planning, pacing, per-item results)`);
+	console.table([
+		overhead,
+		baseline,
+		holding,
+		{ operation: 'our own overhead (ours − baseline)', items: largest, cpuMsPer1000: +ownCpu.toFixed(1) },
+	]);
+	console.log(
+		`   CPU per item: ${String(overhead.cpuMsPer1000)} µs in all; ${String(baseline.cpuMsPer1000)} µs is n8n's engine and HTTP helpers sending the same requests; ${ownCpu.toFixed(1)} µs is our node's own work (reading, validating, planning, pacing, per-item results)`,
+	);
 	results.baseline = baseline;
 	results.ownCpuMicrosecondsPerItem = +ownCpu.toFixed(1);
 	console.log(
@@ -173,7 +220,9 @@ async function peerOverheadAndLimit(
 	results.holding = holding;
 	results.overhead = overhead;
 
-	console.log(`\n4. The sandbox enforcing /users/track at ${ENFORCED_LIMIT.limit} requests per ${ENFORCED_LIMIT.windowMs / 1000} s (the spec's 3,000 per 3 s scaled down 10×), ${latencyMs} ms latency\n`);
+	console.log(
+		`\n4. The sandbox enforcing /users/track at ${ENFORCED_LIMIT.limit} requests per ${ENFORCED_LIMIT.windowMs / 1000} s (the spec's 3,000 per 3 s scaled down 10×), ${latencyMs} ms latency\n`,
+	);
 	await prepare(client, TRACK_EVENTS, largest, { ...open, 'users.track': ENFORCED_LIMIT });
 	const limited = await row(client, sandbox, TRACK_EVENTS, largest);
 	const stats = await client.stats();

@@ -11,7 +11,18 @@ export async function startSandboxProcess(latencyMs: number): Promise<SandboxPro
 	const root = path.resolve(__dirname, '..');
 	const child = spawn(
 		process.execPath,
-		['-r', 'ts-node/register/transpile-only', 'sandbox/cli.ts', '--port', '0', '--seed', 'empty', '--no-log-bodies', '--latency', String(latencyMs)],
+		[
+			'-r',
+			'ts-node/register/transpile-only',
+			'sandbox/cli.ts',
+			'--port',
+			'0',
+			'--seed',
+			'empty',
+			'--no-log-bodies',
+			'--latency',
+			String(latencyMs),
+		],
 		{ cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
 	);
 	const url = await new Promise<string>((resolve, reject) => {

@@ -28,14 +28,24 @@ export const transportBaseline: INodeType = {
 		const bodies: IDataObject[] = [];
 		for (let start = 0; start < items.length; start += 75) {
 			bodies.push({
-				events: items.slice(start, start + 75).map(({ json }) => ({ external_id: json.userId, name: 'order_placed', time: json.time, properties: json.properties })),
+				events: items.slice(start, start + 75).map(({ json }) => ({
+					external_id: json.userId,
+					name: 'order_placed',
+					time: json.time,
+					properties: json.properties,
+				})),
 			});
 		}
 		let next = 0;
 		const worker = async () => {
 			while (next < bodies.length) {
 				const body = bodies[next++];
-				await this.helpers.httpRequestWithAuthentication.call(this, 'engagementPlatformApi', { method: 'POST', url: `${String(restEndpoint)}/users/track`, body, json: true });
+				await this.helpers.httpRequestWithAuthentication.call(this, 'engagementPlatformApi', {
+					method: 'POST',
+					url: `${String(restEndpoint)}/users/track`,
+					body,
+					json: true,
+				});
 			}
 		};
 		await Promise.all(Array.from({ length: 8 }, worker));

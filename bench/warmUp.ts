@@ -13,7 +13,11 @@ const WARM_UP_ITEMS = 2000;
  * is a long-running server, so its code is loaded and optimised by the time large runs come;
  * loading, compiling and first-run work are not the items' cost. The peer gets the same.
  */
-export async function warmUp(node: HarnessNode, nodeTypes: Record<string, INodeType | IVersionedNodeType>, operation: BenchOperation): Promise<void> {
+export async function warmUp(
+	node: HarnessNode,
+	nodeTypes: Record<string, INodeType | IVersionedNodeType>,
+	operation: BenchOperation,
+): Promise<void> {
 	const local = await startSandbox();
 	try {
 		if (operation.seed) await new SandboxClient(local.url).seed(operation.seed(WARM_UP_ITEMS));

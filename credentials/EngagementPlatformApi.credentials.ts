@@ -1,4 +1,10 @@
-import type { ICredentialDataDecryptedObject, ICredentialTestRequest, ICredentialType, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialTestRequest,
+	ICredentialType,
+	IHttpRequestOptions,
+	INodeProperties,
+} from 'n8n-workflow';
 
 export class EngagementPlatformApi implements ICredentialType {
 	name = 'engagementPlatformApi';
@@ -36,8 +42,14 @@ export class EngagementPlatformApi implements ICredentialType {
 	 * A function rather than a generic header expression: n8n resolves such an expression for every
 	 * request, building a fresh expression context each time (npm run bench shows what it costs).
 	 */
-	async authenticate(credentials: ICredentialDataDecryptedObject, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
-		return { ...requestOptions, headers: { ...requestOptions.headers, Authorization: `Bearer ${String(credentials.apiKey)}` } };
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		return {
+			...requestOptions,
+			headers: { ...requestOptions.headers, Authorization: `Bearer ${String(credentials.apiKey)}` },
+		};
 	}
 
 	/**
@@ -47,7 +59,8 @@ export class EngagementPlatformApi implements ICredentialType {
 	test: ICredentialTestRequest = {
 		request: {
 			// Plain http to anything but this machine is sent as https: the test never carries the key unencrypted.
-			baseURL: '={{$credentials.restEndpoint.replace(/\\/+$/, "").replace(/^http:\\/\\/(?!(localhost|127\\.0\\.0\\.1|\\[::1\\])(:|\\/|$))/i, "https://")}}',
+			baseURL:
+				'={{$credentials.restEndpoint.replace(/\\/+$/, "").replace(/^http:\\/\\/(?!(localhost|127\\.0\\.0\\.1|\\[::1\\])(:|\\/|$))/i, "https://")}}',
 			url: '/users/track',
 			method: 'POST',
 			body: { attributes: [] },
@@ -58,7 +71,8 @@ export class EngagementPlatformApi implements ICredentialType {
 				type: 'responseCode',
 				properties: {
 					value: 401,
-					message: 'Error authenticating credentials: the platform refused this API key. Check the key and the endpoint.',
+					message:
+						'Error authenticating credentials: the platform refused this API key. Check the key and the endpoint.',
 				},
 			},
 			{

@@ -1,4 +1,10 @@
-import type { ICredentialDataDecryptedObject, ICredentialTestRequest, ICredentialType, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialTestRequest,
+	ICredentialType,
+	IHttpRequestOptions,
+	INodeProperties,
+} from 'n8n-workflow';
 
 export class EngagementPlatformScimApi implements ICredentialType {
 	name = 'engagementPlatformScimApi';
@@ -41,10 +47,17 @@ export class EngagementPlatformScimApi implements ICredentialType {
 	];
 
 	/** A function, as for the REST credential: no expression to resolve for every request. */
-	async authenticate(credentials: ICredentialDataDecryptedObject, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
 		return {
 			...requestOptions,
-			headers: { ...requestOptions.headers, Authorization: `Bearer ${String(credentials.scimToken)}`, 'X-Request-Origin': String(credentials.requestOrigin) },
+			headers: {
+				...requestOptions.headers,
+				Authorization: `Bearer ${String(credentials.scimToken)}`,
+				'X-Request-Origin': String(credentials.requestOrigin),
+			},
 		};
 	}
 
@@ -55,7 +68,8 @@ export class EngagementPlatformScimApi implements ICredentialType {
 	test: ICredentialTestRequest = {
 		request: {
 			// Plain http to anything but this machine is sent as https: the test never carries the key unencrypted.
-			baseURL: '={{$credentials.scimEndpoint.replace(/\\/+$/, "").replace(/^http:\\/\\/(?!(localhost|127\\.0\\.0\\.1|\\[::1\\])(:|\\/|$))/i, "https://")}}',
+			baseURL:
+				'={{$credentials.scimEndpoint.replace(/\\/+$/, "").replace(/^http:\\/\\/(?!(localhost|127\\.0\\.0\\.1|\\[::1\\])(:|\\/|$))/i, "https://")}}',
 			url: '/scim/v2/Users',
 			method: 'GET',
 			qs: { filter: 'userName eq "credential-test@example.com"' },

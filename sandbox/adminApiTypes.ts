@@ -2,7 +2,12 @@
  * Shapes that cross the admin API (`/_admin/...`): what tests, benchmarks and demos send to the sandbox
  * and what they read back. Shared by the server and by SandboxClient, which may run in another process.
  */
-import type { DashboardDirectoryView, ScimUserView, SeedDashboardDirectory, SeedDashboardUser } from './dashboardApiTypes';
+import type {
+	DashboardDirectoryView,
+	ScimUserView,
+	SeedDashboardDirectory,
+	SeedDashboardUser,
+} from './dashboardApiTypes';
 
 export type SubscriptionState = 'subscribed' | 'unsubscribed';
 export type EmailSubscribeState = 'opted_in' | 'subscribed' | 'unsubscribed';
@@ -356,7 +361,8 @@ export interface SeedCanvasSchedule {
 export type PreferenceCenterMethod = 'PUT' | 'POST';
 export type PreferenceCenterState = 'active' | 'draft';
 export type PreferenceCenterLinkRel = 'icon' | 'shortcut icon' | 'apple-touch-icon';
-export type PreferenceCenterLinkType = 'image/png' | 'image/svg' | 'image/gif' | 'image/x-icon' | 'image/svg+xml' | 'mask-icon';
+export type PreferenceCenterLinkType =
+	'image/png' | 'image/svg' | 'image/gif' | 'image/x-icon' | 'image/svg+xml' | 'mask-icon';
 
 /** An element of `options.links-tags`: a `<link>` tag of the preference center page. */
 export interface PreferenceCenterLinkTag {

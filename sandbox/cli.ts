@@ -1,4 +1,11 @@
-import { ADMIN_PREFIX, DEMO_API_KEY, DEMO_SCIM_ORIGIN, DEMO_SCIM_TOKEN, startSandbox, type SandboxOptions } from './index';
+import {
+	ADMIN_PREFIX,
+	DEMO_API_KEY,
+	DEMO_SCIM_ORIGIN,
+	DEMO_SCIM_TOKEN,
+	startSandbox,
+	type SandboxOptions,
+} from './index';
 
 const USAGE = `Usage: npm run sandbox -- [--port N] [--host H] [--latency MS] [--seed demo|empty] [--no-log-bodies]
 
@@ -65,7 +72,9 @@ async function main(): Promise<void> {
 	console.log(`Engagement Platform sandbox listening on ${sandbox.url} (seed: ${options.seed})`);
 	console.log(`  API key with every permission: ${DEMO_API_KEY}`);
 	console.log(`  SCIM token: ${DEMO_SCIM_TOKEN} (with X-Request-Origin: ${DEMO_SCIM_ORIGIN})`);
-	console.log(`  Admin API (no auth): ${sandbox.url}${ADMIN_PREFIX} reset, api-keys, scim-tokens, config, faults, requests, state, stats, seed`);
+	console.log(
+		`  Admin API (no auth): ${sandbox.url}${ADMIN_PREFIX} reset, api-keys, scim-tokens, config, faults, requests, state, stats, seed`,
+	);
 	// Benchmarks that start the sandbox as a child process wait for this exact line.
 	console.log(`SANDBOX_READY ${sandbox.url}`);
 

@@ -35,7 +35,11 @@ export interface ScimPermissionsView {
 		ScimAppGroupRef & {
 			appGroupPermissions: string[];
 			team: Array<{ teamId: string; teamName: string; teamPermissions: string[] }>;
-			appGroupPermissionSets: Array<{ appGroupPermissionSetName: string; appGroupPermissionSetId: string; permissions: string[] }>;
+			appGroupPermissionSets: Array<{
+				appGroupPermissionSetName: string;
+				appGroupPermissionSetId: string;
+				permissions: string[];
+			}>;
 		}
 	>;
 }

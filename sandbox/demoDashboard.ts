@@ -34,8 +34,20 @@ export const DEMO_DASHBOARD_SEED: Pick<SeedData, 'dashboardDirectory' | 'dashboa
 			{ id: marketingProduction.id, name: marketingProduction.name, teams: Object.values(marketingProduction.teams) },
 			{ id: marketingStaging.id, name: marketingStaging.name },
 		],
-		roles: [{ id: campaignManager.id, name: campaignManager.name, appGroups: [marketingProduction.name, marketingStaging.name] }],
-		permissionSets: [{ id: emailEditors.id, name: emailEditors.name, permissions: ['view_campaigns', 'edit_campaigns', 'view_email_templates'] }],
+		roles: [
+			{
+				id: campaignManager.id,
+				name: campaignManager.name,
+				appGroups: [marketingProduction.name, marketingStaging.name],
+			},
+		],
+		permissionSets: [
+			{
+				id: emailEditors.id,
+				name: emailEditors.name,
+				permissions: ['view_campaigns', 'edit_campaigns', 'view_email_templates'],
+			},
+		],
 	},
 	dashboardUsers: [
 		{

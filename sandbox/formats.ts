@@ -2,7 +2,8 @@
 
 // ISO 8601 with a time part: 2024-05-01T10:00, 2024-05-01T10:00:00.123Z, 2024-05-01T10:00:00+02:00.
 // A date alone is not a datetime: as a property value it stays a plain string.
-const ISO_DATETIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
+const ISO_DATETIME =
+	/^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
 // The platform's own format yyyy-MM-dd'T'HH:mm:ss:SSSZ, e.g. 2024-05-01T10:00:00:000-0700.
 const PLATFORM_DATETIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2}):(\d{3})(Z|[+-]\d{2}:?\d{2})$/i;
 

@@ -9,7 +9,13 @@ export { DEMO_API_KEY } from './core/auth';
 export { DEMO_SCIM_ORIGIN, DEMO_SCIM_TOKEN } from './core/scimTokenStore';
 export { ADMIN_PREFIX } from './admin/adminRoutes';
 export { DEFAULT_RATE_LIMITS } from './rateLimits';
-export { DEMO_DASHBOARD, DEMO_MESSAGING, DEMO_PREFERENCE_CENTERS, DEMO_SUBSCRIPTION_GROUPS, DEMO_TRANSLATIONS } from './seed';
+export {
+	DEMO_DASHBOARD,
+	DEMO_MESSAGING,
+	DEMO_PREFERENCE_CENTERS,
+	DEMO_SUBSCRIPTION_GROUPS,
+	DEMO_TRANSLATIONS,
+} from './seed';
 export type * from './adminApiTypes';
 export type * from './dashboardApiTypes';
 
@@ -36,7 +42,10 @@ export interface Sandbox {
 /** Starts a local in-memory Engagement Platform. Latency and logBodies given here are what a reset returns to. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
 	const host = options.host ?? '127.0.0.1';
-	const runtime = new SandboxRuntime({ latencyMs: options.latencyMs ?? 0, logBodies: options.logBodies ?? true }, options.seed ?? 'empty');
+	const runtime = new SandboxRuntime(
+		{ latencyMs: options.latencyMs ?? 0, logBodies: options.logBodies ?? true },
+		options.seed ?? 'empty',
+	);
 	const server = createSandboxServer({ runtime, apiRoutes: API_ROUTES, adminRoutes: ADMIN_ROUTES });
 
 	await new Promise<void>((resolve, reject) => {

@@ -12,7 +12,12 @@ export const DEMO_SUBSCRIPTION_GROUPS = {
 
 /** Dashboard objects of the demo workspace, for the messaging endpoints. */
 export const DEMO_MESSAGING = {
-	campaigns: { welcome: 'welcome-campaign', paused: 'paused-campaign', archived: 'archived-campaign', orderReceipt: 'order-receipt' },
+	campaigns: {
+		welcome: 'welcome-campaign',
+		paused: 'paused-campaign',
+		archived: 'archived-campaign',
+		orderReceipt: 'order-receipt',
+	},
 	canvases: { onboarding: 'onboarding-canvas', paused: 'paused-canvas', archived: 'archived-canvas' },
 	segments: { loyaltyMembers: 'loyalty-members' },
 	canvasSchedules: { onboardingReminder: 'onboarding-reminder-schedule' },
@@ -148,7 +153,9 @@ export const DEMO_SEED: SeedData = {
 				{ name: 'viewed_product', time: '2024-04-02T09:15:00Z', properties: { product_id: 'analytical-engine' } },
 				{ name: 'viewed_product', time: '2024-04-20T18:40:00Z', properties: { product_id: 'difference-engine' } },
 			],
-			purchases: [{ product_id: 'analytical-engine', currency: 'GBP', price: 49.5, quantity: 2, time: '2024-04-21T10:05:00Z' }],
+			purchases: [
+				{ product_id: 'analytical-engine', currency: 'GBP', price: 49.5, quantity: 2, time: '2024-04-21T10:05:00Z' },
+			],
 			subscription_groups: {
 				[DEMO_SUBSCRIPTION_GROUPS.weeklyNewsletter]: 'subscribed',
 				[DEMO_SUBSCRIPTION_GROUPS.smsAlerts]: 'subscribed',

@@ -19,7 +19,9 @@ import type { Example } from '../test/support/examples';
 import { loadExamples } from '../test/support/examples';
 
 const argument = (name: string) => process.argv.includes(`--${name}`);
-const orderCount = process.argv.includes('--orders') ? Number(process.argv[process.argv.indexOf('--orders') + 1]) : 1000;
+const orderCount = process.argv.includes('--orders')
+	? Number(process.argv[process.argv.indexOf('--orders') + 1])
+	: 1000;
 const PRODUCTS = [
 	{ sku: 'mug-classic', price: 12.5 },
 	{ sku: 'tea-sampler', price: 24 },
@@ -29,7 +31,11 @@ const PRODUCTS = [
 /** Orders shaped like the example's own; order #1017 carries a mistake a marketer might make. */
 function demoOrders(count: number): IDataObject[] {
 	return Array.from({ length: count }, (_, i) => {
-		const lines = PRODUCTS.slice(0, 1 + (i % PRODUCTS.length)).map((p) => ({ sku: p.sku, price: p.price, quantity: 1 + (i % 2) }));
+		const lines = PRODUCTS.slice(0, 1 + (i % PRODUCTS.length)).map((p) => ({
+			sku: p.sku,
+			price: p.price,
+			quantity: 1 + (i % 2),
+		}));
 		return {
 			order_id: `#${1000 + i}`,
 			customer_id: `shop-${i % Math.max(1, Math.floor(count * 0.8))}`,
@@ -51,24 +57,41 @@ function withOrders(example: Example, orders: IDataObject[]): Example['workflow'
 	return workflow;
 }
 
-async function runInN8n(workflow: Example['workflow'], sandboxUrl: string): Promise<{ engine: string; output: IDataObject[]; error?: string }> {
+async function runInN8n(
+	workflow: Example['workflow'],
+	sandboxUrl: string,
+): Promise<{ engine: string; output: IDataObject[]; error?: string }> {
 	const app = installedN8nApp()!;
 	execFileSync('npm', ['run', '-s', 'build'], { cwd: PROJECT_ROOT, stdio: 'ignore' });
 	const n8n = N8nInstance.create(app);
 	try {
 		await n8n.importCredentials([
-			{ id: 'epSandboxCredential', name: 'Engagement Platform (sandbox)', type: 'engagementPlatformApi', data: { restEndpoint: sandboxUrl, apiKey: DEMO_API_KEY } },
+			{
+				id: 'epSandboxCredential',
+				name: 'Engagement Platform (sandbox)',
+				type: 'engagementPlatformApi',
+				data: { restEndpoint: sandboxUrl, apiKey: DEMO_API_KEY },
+			},
 		]);
 		await n8n.importWorkflow(workflow);
 		const run = await n8n.execute(workflow.id);
-		return { engine: 'the n8n application (n8n execute, Node 24)', output: (run.outputs['Track Orders'] ?? []).map((item) => item.json as IDataObject), error: run.error?.message ?? (run.ok ? undefined : run.raw.stderr.slice(-500)) };
+		return {
+			engine: 'the n8n application (n8n execute, Node 24)',
+			output: (run.outputs['Track Orders'] ?? []).map((item) => item.json as IDataObject),
+			error: run.error?.message ?? (run.ok ? undefined : run.raw.stderr.slice(-500)),
+		};
 	} finally {
 		await n8n.dispose();
 	}
 }
 
-async function runInProcess(workflow: Example['workflow'], sandboxUrl: string): Promise<{ engine: string; output: IDataObject[]; error?: string }> {
-	const result = await runExampleWorkflow(workflow, { engagementPlatformApi: { restEndpoint: sandboxUrl, apiKey: DEMO_API_KEY } });
+async function runInProcess(
+	workflow: Example['workflow'],
+	sandboxUrl: string,
+): Promise<{ engine: string; output: IDataObject[]; error?: string }> {
+	const result = await runExampleWorkflow(workflow, {
+		engagementPlatformApi: { restEndpoint: sandboxUrl, apiKey: DEMO_API_KEY },
+	});
 	return {
 		engine: "n8n's engine in-process (n8n-core WorkflowExecute; install the app with `npm run test:e2e` to use it)",
 		output: result.output('Track Orders').map((item) => item.json),
@@ -89,7 +112,9 @@ async function main(): Promise<void> {
 
 	const started = performance.now();
 	const useN8n = !argument('in-process') && installedN8nApp() !== undefined;
-	const { engine, output, error } = useN8n ? await runInN8n(workflow, sandbox.url) : await runInProcess(workflow, sandbox.url);
+	const { engine, output, error } = useN8n
+		? await runInN8n(workflow, sandbox.url)
+		: await runInProcess(workflow, sandbox.url);
 	const seconds = (performance.now() - started) / 1000;
 
 	const requests = await client.requests({ path: '/users/track' });
@@ -104,10 +129,19 @@ async function main(): Promise<void> {
 	const row = (label: string, value: string) => console.log(`  ${label.padEnd(15)} ${value}`);
 	row('Engine', engine);
 	row('Items in', `${orders.length.toLocaleString('en-US')} orders`);
-	row('Requests sent', `${requests.length} × POST /users/track, carrying ${sent.attributes} attributes, ${sent.events} events, ${sent.purchases} purchases`);
-	row('Items out', `${output.length.toLocaleString('en-US')}: ${output.length - failed.length} processed, ${failed.length} failed`);
+	row(
+		'Requests sent',
+		`${requests.length} × POST /users/track, carrying ${sent.attributes} attributes, ${sent.events} events, ${sent.purchases} purchases`,
+	);
+	row(
+		'Items out',
+		`${output.length.toLocaleString('en-US')}: ${output.length - failed.length} processed, ${failed.length} failed`,
+	);
 	for (const item of failed.slice(0, 5)) row('', String(item.error));
-	row('Sandbox stored', `${after.events - before.events} events, ${after.purchases - before.purchases} purchases, ${after.profiles - before.profiles} new profiles`);
+	row(
+		'Sandbox stored',
+		`${after.events - before.events} events, ${after.purchases - before.purchases} purchases, ${after.profiles - before.profiles} new profiles`,
+	);
 	row('Time', `${seconds.toFixed(2)} s`);
 	if (error) row('Workflow error', error);
 	console.log(`\nFirst output item: ${JSON.stringify(output[0])}`);

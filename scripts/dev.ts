@@ -23,10 +23,14 @@ const N8N_PORT = Number(process.env.N8N_PORT ?? 5678);
 async function main(): Promise<void> {
 	const app = ensureN8nApp();
 	execFileSync('npm', ['run', '-s', 'build'], { cwd: PROJECT_ROOT, stdio: 'inherit' });
-	const compiler = spawn(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--watch', '--preserveWatchOutput'], {
-		cwd: PROJECT_ROOT,
-		stdio: 'inherit',
-	});
+	const compiler = spawn(
+		process.execPath,
+		[require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--watch', '--preserveWatchOutput'],
+		{
+			cwd: PROJECT_ROOT,
+			stdio: 'inherit',
+		},
+	);
 
 	const sandbox = await startSandbox({ port: SANDBOX_PORT, seed: 'demo' });
 	const n8n = N8nInstance.create(app, { link: true, userFolder: path.join(PROJECT_ROOT, '.n8n-dev') });
@@ -39,7 +43,9 @@ async function main(): Promise<void> {
   n8n editor        ${editor}   (sign in as ${DEV_OWNER.email} / ${DEV_OWNER.password})
   sandbox           ${sandbox.url}   (API key ${DEMO_API_KEY}; admin API under /_admin/)
   credentials       "Engagement Platform (sandbox)" and "Engagement Platform SCIM (sandbox)", already set up
-  example workflows ${loadExamples().map((e) => e.workflow.name).join('; ')}
+  example workflows ${loadExamples()
+		.map((e) => e.workflow.name)
+		.join('; ')}
 
   Edit nodes/ or credentials/: tsc rebuilds dist/ and n8n restarts to load it. Ctrl+C stops everything.
 `);

@@ -106,7 +106,10 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
 		method: 'POST',
 		path: 'seed',
 		handle(runtime, { body }) {
-			if (!isPlainObject(body)) fail('body must be seed data: { profiles?, subscriptionGroups?, apiKeys?, campaigns?, canvases?, segments?, canvasSchedules?, catalogs?, preferenceCenters?, multiLanguage?, scimTokens?, dashboardDirectory?, dashboardUsers? }');
+			if (!isPlainObject(body))
+				fail(
+					'body must be seed data: { profiles?, subscriptionGroups?, apiKeys?, campaigns?, canvases?, segments?, canvasSchedules?, catalogs?, preferenceCenters?, multiLanguage?, scimTokens?, dashboardDirectory?, dashboardUsers? }',
+				);
 			try {
 				return runtime.seed(body as SeedData);
 			} catch (error) {

@@ -24,6 +24,9 @@ export function applyItems(catalog: Catalog, operation: CatalogOperation, items:
 function patchItem(existing: Record<string, unknown>, patch: Record<string, unknown>): void {
 	for (const [name, value] of Object.entries(patch)) {
 		if (name === 'id') continue;
-		existing[name] = looksLikeOperators(value) && isWellFormedOperators(value) ? applyArrayOperators(existing[name], value) : structuredClone(value);
+		existing[name] =
+			looksLikeOperators(value) && isWellFormedOperators(value)
+				? applyArrayOperators(existing[name], value)
+				: structuredClone(value);
 	}
 }

@@ -10,7 +10,9 @@ const OPERATORS = ['$add', '$remove'];
 
 /** A value meant as operators: an object whose keys all start with `$` (well formed or not). */
 export function looksLikeOperators(value: unknown): value is Record<string, unknown> {
-	return isPlainObject(value) && Object.keys(value).length > 0 && Object.keys(value).every((key) => key.startsWith('$'));
+	return (
+		isPlainObject(value) && Object.keys(value).length > 0 && Object.keys(value).every((key) => key.startsWith('$'))
+	);
 }
 
 /** Only `$add` and `$remove`, each with an array. */

@@ -7,7 +7,12 @@ import { fitsFieldType } from './fieldType';
 import { badKeysIn, isTooLarge, MAX_NESTING, nestingOf } from './valueShape';
 
 /** The fields of every item (everything but `id`): declared in the catalog, and values the spec allows. */
-export function checkItemFields(catalog: Catalog, items: Array<{ item: Record<string, unknown>; index: number }>, operation: CatalogOperation, errors: CatalogErrors): void {
+export function checkItemFields(
+	catalog: Catalog,
+	items: Array<{ item: Record<string, unknown>; index: number }>,
+	operation: CatalogOperation,
+	errors: CatalogErrors,
+): void {
 	const declared = new Map(catalog.fields.map((field) => [field.name, field]));
 	for (const { item, index } of items) {
 		const label = itemLabel(item, index);
@@ -22,7 +27,13 @@ export function checkItemFields(catalog: Catalog, items: Array<{ item: Record<st
 	}
 }
 
-function checkValue(field: CatalogField, value: unknown, operation: CatalogOperation, label: string, errors: CatalogErrors): void {
+function checkValue(
+	field: CatalogField,
+	value: unknown,
+	operation: CatalogOperation,
+	label: string,
+	errors: CatalogErrors,
+): void {
 	if (looksLikeOperators(value)) {
 		// `$add` / `$remove` only on PATCH, only on array fields, only with arrays. Anything else is a value
 		// that does not fit the field: unable-to-coerce-value (rather than invalid-keys-in-value-object for

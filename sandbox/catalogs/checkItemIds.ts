@@ -3,7 +3,11 @@ import { itemLabel, type CatalogOperation } from './catalogOperation';
 import { hasValidItemIdCharacters, MAX_ITEM_ID_LENGTH } from './itemIdRules';
 
 /** The ID rules of every item: present, a string, at most 250 allowed characters, unique in the request. */
-export function checkItemIds(items: Array<{ item: Record<string, unknown>; index: number }>, operation: CatalogOperation, errors: CatalogErrors): void {
+export function checkItemIds(
+	items: Array<{ item: Record<string, unknown>; index: number }>,
+	operation: CatalogOperation,
+	errors: CatalogErrors,
+): void {
 	const seen = new Map<string, number>();
 	for (const { item, index } of items) {
 		const id = item.id;

@@ -21,6 +21,10 @@ export function handleCatalogItems(operation: CatalogOperation, { body, params, 
 	if (!errors.empty || !items) return errors.toResult();
 	// The spec: the change is asynchronous (202). The sandbox applies it before answering, so a test can read
 	// it straight away; a client must not rely on that against the platform.
-	applyItems(catalog, operation, items.map(({ item }) => item));
+	applyItems(
+		catalog,
+		operation,
+		items.map(({ item }) => item),
+	);
 	return { status: 202, body: { message: 'success' } };
 }

@@ -6,7 +6,11 @@ import { itemLabel, MAX_ITEMS_PER_REQUEST, type CatalogOperation } from './catal
  * The body's `items` as objects, or undefined when the request is refused as a whole (the error is added).
  * Elements that are not objects are reported here and left out of the list.
  */
-export function readItemList(body: unknown, operation: CatalogOperation, errors: CatalogErrors): Array<{ item: Record<string, unknown>; index: number }> | undefined {
+export function readItemList(
+	body: unknown,
+	operation: CatalogOperation,
+	errors: CatalogErrors,
+): Array<{ item: Record<string, unknown>; index: number }> | undefined {
 	// Other top-level fields are ignored, as Braze does; `items` is required, so a misspelt one still fails.
 	const items = isPlainObject(body) ? body.items : undefined;
 	if (!Array.isArray(items)) {

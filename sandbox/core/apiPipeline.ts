@@ -22,7 +22,12 @@ export interface ApiRequest {
  * One API request, in the order a platform gateway would take it: injected fault, route, the route's
  * gateway answer (a method turned off), credentials, body, rate limit, endpoint. Then the configured latency, and the answer (or a reset socket).
  */
-export async function serveApiRequest(runtime: SandboxRuntime, routes: RouteTable, request: ApiRequest, response: ServerResponse): Promise<void> {
+export async function serveApiRequest(
+	runtime: SandboxRuntime,
+	routes: RouteTable,
+	request: ApiRequest,
+	response: ServerResponse,
+): Promise<void> {
 	const { requestLog, config } = runtime;
 	const parsed = parseJsonBody(request.headers, request.rawBody);
 	const entry = requestLog.begin({ ...request, body: parsed.ok ? parsed.value : parsed.raw }, config.logBodies);
@@ -34,21 +39,33 @@ export async function serveApiRequest(runtime: SandboxRuntime, routes: RouteTabl
 		return;
 	}
 
-	const result = fault?.kind === 'status' ? injectedStatus(runtime, routes, request, parsed, fault) : await processRequest(runtime, routes, request, parsed);
+	const result =
+		fault?.kind === 'status'
+			? injectedStatus(runtime, routes, request, parsed, fault)
+			: await processRequest(runtime, routes, request, parsed);
 
 	const wait = config.latencyMs + (fault?.kind === 'slow' ? (fault.delayMs ?? 0) : 0);
 	if (wait > 0) await delay(wait);
 
 	if (fault?.kind === 'reset-after') {
 		response.socket?.destroy();
-		requestLog.complete(entry, { status: result.status, response: result.body, fault: fault.kind, reset: true }, config.logBodies);
+		requestLog.complete(
+			entry,
+			{ status: result.status, response: result.body, fault: fault.kind, reset: true },
+			config.logBodies,
+		);
 		return;
 	}
 	sendResult(response, result);
 	requestLog.complete(entry, { status: result.status, response: result.body, fault: fault?.kind }, config.logBodies);
 }
 
-async function processRequest(runtime: SandboxRuntime, routes: RouteTable, request: ApiRequest, parsed: ParsedBody): Promise<RouteResult> {
+async function processRequest(
+	runtime: SandboxRuntime,
+	routes: RouteTable,
+	request: ApiRequest,
+	parsed: ParsedBody,
+): Promise<RouteResult> {
 	const match = routes.match(request.method, request.path);
 	if (!match) {
 		return { status: 404, body: { message: `Not found: no endpoint ${request.method} ${request.path}` } };
@@ -62,7 +79,8 @@ async function processRequest(runtime: SandboxRuntime, routes: RouteTable, reque
 	const now = new Date();
 	const group = rateLimitGroupOf(match.route, parsed.value);
 	const decision = group === null ? undefined : runtime.rateLimiter.take(auth.principal, group, now.getTime());
-	if (decision && !decision.allowed) return inRouteErrorShape(match.route, tooManyRequests(runtime, decision, now.getTime()));
+	if (decision && !decision.allowed)
+		return inRouteErrorShape(match.route, tooManyRequests(runtime, decision, now.getTime()));
 
 	const result = await handleSafely(match.route, {
 		body: parsed.value,
@@ -75,10 +93,16 @@ async function processRequest(runtime: SandboxRuntime, routes: RouteTable, reque
 		tasks: runtime.tasks,
 	});
 	if (!decision) return result;
-	return { ...result, headers: { ...rateLimitHeaders(decision.limit, decision.remaining, decision.resetAtMs), ...result.headers } };
+	return {
+		...result,
+		headers: { ...rateLimitHeaders(decision.limit, decision.remaining, decision.resetAtMs), ...result.headers },
+	};
 }
 
-async function handleSafely(route: RouteDeclaration, context: Parameters<RouteDeclaration['handle']>[0]): Promise<RouteResult> {
+async function handleSafely(
+	route: RouteDeclaration,
+	context: Parameters<RouteDeclaration['handle']>[0],
+): Promise<RouteResult> {
 	try {
 		return await route.handle(context);
 	} catch (error) {
@@ -104,16 +128,28 @@ function tooManyRequests(runtime: SandboxRuntime, decision: RateLimitDecision, n
 }
 
 /** An injected 'status' fault: nothing is processed. A 429 looks like a real one, headers included. */
-function injectedStatus(runtime: SandboxRuntime, routes: RouteTable, request: ApiRequest, parsed: ParsedBody, fault: FaultRule): RouteResult {
+function injectedStatus(
+	runtime: SandboxRuntime,
+	routes: RouteTable,
+	request: ApiRequest,
+	parsed: ParsedBody,
+	fault: FaultRule,
+): RouteResult {
 	const route = routes.match(request.method, request.path)?.route ?? routes.matchAnyMethod(request.path)?.route;
 	return inRouteErrorShape(route, injectedStatusAnswer(runtime, route, parsed, fault));
 }
 
-function injectedStatusAnswer(runtime: SandboxRuntime, route: RouteDeclaration | undefined, parsed: ParsedBody, fault: FaultRule): RouteResult {
+function injectedStatusAnswer(
+	runtime: SandboxRuntime,
+	route: RouteDeclaration | undefined,
+	parsed: ParsedBody,
+	fault: FaultRule,
+): RouteResult {
 	const status = fault.status ?? 500;
 	const nowMs = Date.now();
 	const headers: Record<string, string> = {};
-	const resetInMs = fault.rateLimitResetInSeconds === undefined ? undefined : nowMs + fault.rateLimitResetInSeconds * 1000;
+	const resetInMs =
+		fault.rateLimitResetInSeconds === undefined ? undefined : nowMs + fault.rateLimitResetInSeconds * 1000;
 	if (status === 429) {
 		const group = route ? rateLimitGroupOf(route, parsed.ok ? parsed.value : undefined) : null;
 		const window = group === null ? undefined : runtime.rateLimiter.peek(group, nowMs);

@@ -34,7 +34,11 @@ export interface Credentials {
 }
 
 /** Checks the credentials a route's auth scheme asks for; `principal` is what rate limits count per. */
-export function authenticate(credentials: Credentials, route: RouteDeclaration, headers: IncomingHttpHeaders): AuthOutcome {
+export function authenticate(
+	credentials: Credentials,
+	route: RouteDeclaration,
+	headers: IncomingHttpHeaders,
+): AuthOutcome {
 	switch (route.auth) {
 		case 'rest':
 			return authenticateApiKey(credentials.apiKeys, route.permission, headers);

@@ -42,7 +42,8 @@ function configPatchProblem(patch: SandboxConfigPatch): string | undefined {
 		return 'latencyMs must be a number of at least 0';
 	}
 	if (patch.logBodies !== undefined && typeof patch.logBodies !== 'boolean') return 'logBodies must be a boolean';
-	if (patch.retryAfterOn429 !== undefined && typeof patch.retryAfterOn429 !== 'boolean') return 'retryAfterOn429 must be a boolean';
+	if (patch.retryAfterOn429 !== undefined && typeof patch.retryAfterOn429 !== 'boolean')
+		return 'retryAfterOn429 must be a boolean';
 	if (patch.postbacks !== undefined) {
 		const problem = postbackConfigProblem(patch.postbacks);
 		if (problem) return problem;

@@ -34,7 +34,10 @@ export function faultRuleProblem(rule: unknown): string | undefined {
 	if (!['status', 'reset-before', 'reset-after', 'slow'].includes(r.kind as string)) {
 		return 'kind must be status, reset-before, reset-after or slow';
 	}
-	if (r.kind === 'status' && !(Number.isInteger(r.status) && (r.status as number) >= 400 && (r.status as number) <= 599)) {
+	if (
+		r.kind === 'status' &&
+		!(Number.isInteger(r.status) && (r.status as number) >= 400 && (r.status as number) <= 599)
+	) {
 		return "a 'status' fault needs status between 400 and 599";
 	}
 	if (r.kind === 'slow' && !(typeof r.delayMs === 'number' && r.delayMs >= 0)) {

@@ -10,7 +10,12 @@ export function readBody(request: IncomingMessage): Promise<Buffer> {
 	});
 }
 
-export function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+	response: ServerResponse,
+	status: number,
+	body: unknown,
+	headers: Record<string, string> = {},
+): void {
 	const text = body === undefined ? '' : JSON.stringify(body);
 	response.writeHead(status, {
 		'Content-Type': 'application/json; charset=utf-8',
@@ -51,7 +56,11 @@ export function parseJsonBody(headers: IncomingHttpHeaders, raw: Buffer): Parsed
 		return { ok: true, value: JSON.parse(text) };
 	} catch (error) {
 		const detail = error instanceof Error ? error.message : String(error);
-		return { ok: false, raw: text, failure: { status: 400, body: { message: 'Invalid JSON body', errors: [`Invalid JSON body: ${detail}`] } } };
+		return {
+			ok: false,
+			raw: text,
+			failure: { status: 400, body: { message: 'Invalid JSON body', errors: [`Invalid JSON body: ${detail}`] } },
+		};
 	}
 }
 

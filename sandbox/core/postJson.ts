@@ -12,7 +12,12 @@ export interface PostOutcome {
  * slow or broken receiver is an outcome, not a sandbox failure. No keep-alive (each POST its own
  * connection), so nothing lingers when the sandbox or the receiver closes.
  */
-export function postJson(url: string, headers: Record<string, string>, body: unknown, options: { signal: AbortSignal; timeoutMs: number }): Promise<PostOutcome> {
+export function postJson(
+	url: string,
+	headers: Record<string, string>,
+	body: unknown,
+	options: { signal: AbortSignal; timeoutMs: number },
+): Promise<PostOutcome> {
 	return new Promise((resolve) => {
 		let settled = false;
 		const finish = (outcome: PostOutcome): void => {
@@ -31,7 +36,11 @@ export function postJson(url: string, headers: Record<string, string>, body: unk
 					agent: false,
 					signal: options.signal,
 					timeout: options.timeoutMs,
-					headers: { ...headers, 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(text)) },
+					headers: {
+						...headers,
+						'Content-Type': 'application/json',
+						'Content-Length': String(Buffer.byteLength(text)),
+					},
 				},
 				(response) => {
 					response.on('error', () => undefined);

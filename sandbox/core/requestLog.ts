@@ -58,7 +58,8 @@ export class RequestLog {
 	list(filter: RequestFilter = {}): RecordedRequest[] {
 		const method = filter.method?.toUpperCase();
 		return this.entries.filter(
-			(entry) => (filter.path === undefined || entry.path === filter.path) && (method === undefined || entry.method === method),
+			(entry) =>
+				(filter.path === undefined || entry.path === filter.path) && (method === undefined || entry.method === method),
 		);
 	}
 

@@ -1,4 +1,11 @@
-import type { SandboxConfigPatch, SandboxConfigView, SeedData, SeedName, SeedResult, StatsView } from '../adminApiTypes';
+import type {
+	SandboxConfigPatch,
+	SandboxConfigView,
+	SeedData,
+	SeedName,
+	SeedResult,
+	StatsView,
+} from '../adminApiTypes';
 import { DEMO_SEED } from '../seed';
 import { applySeed, SeedError } from '../state/applySeed';
 import { PlatformState } from '../state/platformState';

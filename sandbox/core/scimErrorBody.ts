@@ -6,7 +6,12 @@ export const SCIM_ERROR_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:Error';
 export type ScimErrorType = 'invalidFilter' | 'invalidValue' | 'mutability';
 
 /** The spec's SCIM error body: `{ schemas, detail, status }`, plus RFC 7644's `scimType` where one applies. */
-export function scimError(status: number, detail: string, scimType?: ScimErrorType, headers?: Record<string, string>): RouteResult {
+export function scimError(
+	status: number,
+	detail: string,
+	scimType?: ScimErrorType,
+	headers?: Record<string, string>,
+): RouteResult {
 	const body = { schemas: [SCIM_ERROR_SCHEMA], detail, status, ...(scimType === undefined ? {} : { scimType }) };
 	return headers === undefined ? { status, body } : { status, body, headers };
 }

@@ -31,7 +31,8 @@ export function scimTokensProblem(tokens: unknown): string | undefined {
 
 export function scimTokenProblem(entry: unknown): string | undefined {
 	const { token, origin } = (typeof entry === 'object' && entry !== null ? entry : {}) as Record<string, unknown>;
-	if (typeof token !== 'string' || token.trim() === '' || /\s/.test(token)) return 'token must be a non-empty string without spaces';
+	if (typeof token !== 'string' || token.trim() === '' || /\s/.test(token))
+		return 'token must be a non-empty string without spaces';
 	if (typeof origin !== 'string' || origin.trim() === '') return 'origin must be a non-empty string';
 	return undefined;
 }

@@ -17,7 +17,9 @@ export function createSandboxServer({ runtime, apiRoutes, adminRoutes }: ServerP
 	const server = createServer((request, response) => {
 		serve(runtime, routes, adminRoutes, request, response).catch((error: unknown) => {
 			if (!response.headersSent && !response.destroyed) {
-				sendJson(response, 500, { message: `Sandbox internal error: ${error instanceof Error ? error.message : String(error)}` });
+				sendJson(response, 500, {
+					message: `Sandbox internal error: ${error instanceof Error ? error.message : String(error)}`,
+				});
 			}
 		});
 	});
@@ -42,7 +44,12 @@ async function serve(
 		serveAdminRequest(runtime, adminRoutes, method, url, request, rawBody, response);
 		return;
 	}
-	await serveApiRequest(runtime, routes, { method, path: url.pathname, query: queryOf(url), headers: request.headers, rawBody, receivedAt }, response);
+	await serveApiRequest(
+		runtime,
+		routes,
+		{ method, path: url.pathname, query: queryOf(url), headers: request.headers, rawBody, receivedAt },
+		response,
+	);
 }
 
 function serveAdminRequest(

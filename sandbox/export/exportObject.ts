@@ -44,7 +44,8 @@ const FIELD_VALUES: Readonly<Record<ExportField, FieldValue>> = {
 	language: standard('language'),
 	// [lon, lat], from the current_location attribute {latitude, longitude}.
 	last_coordinates: ({ profile }) => {
-		const location = profile.standard_attributes.current_location as { latitude: number; longitude: number } | undefined;
+		const location = profile.standard_attributes.current_location as
+			{ latitude: number; longitude: number } | undefined;
 		return location ? [location.longitude, location.latitude] : undefined;
 	},
 	gender: standard('gender'),
@@ -72,7 +73,11 @@ const FIELD_VALUES: Readonly<Record<ExportField, FieldValue>> = {
 };
 
 /** The user export object of one profile, holding only the requested fields that have data. */
-export function buildExportObject(state: PlatformState, profile: Profile, fields: ReadonlySet<ExportField>): Record<string, unknown> {
+export function buildExportObject(
+	state: PlatformState,
+	profile: Profile,
+	fields: ReadonlySet<ExportField>,
+): Record<string, unknown> {
 	const source: ExportSource = {
 		profile,
 		events: once(() => state.events.filter((event) => event.service_id === profile.service_id)),

@@ -19,7 +19,8 @@ const ACCEPTED = ['external_ids', 'user_aliases', ...SINGLE_IDENTIFIERS, 'fields
  * all is not refused (the spec does not say): it exports nobody, `users: []`.
  */
 export function readExportRequest(body: unknown): Checked<ExportRequest> {
-	if (!isPlainObject(body)) return refuse('Request body must be a JSON object with fields_to_export and user identifiers');
+	if (!isPlainObject(body))
+		return refuse('Request body must be a JSON object with fields_to_export and user identifiers');
 	const unknown = unknownFieldsProblem(body, ACCEPTED);
 	if (unknown) return refuse(unknown);
 
@@ -27,13 +28,20 @@ export function readExportRequest(body: unknown): Checked<ExportRequest> {
 	if (!fields.ok) return fields;
 	const externalIds = readList(body.external_ids, 'external_ids', isNonEmptyString, 'a non-empty string');
 	if (!externalIds.ok) return externalIds;
-	const userAliases = readList(body.user_aliases, 'user_aliases', isAlias, 'an object with non-empty strings alias_name and alias_label');
+	const userAliases = readList(
+		body.user_aliases,
+		'user_aliases',
+		isAlias,
+		'an object with non-empty strings alias_name and alias_label',
+	);
 	if (!userAliases.ok) return userAliases;
 	// Spec Limits: "up to 50 external_ids or user_aliases". Read strictly, as one budget for the two
 	// together (a platform counting each on its own takes whatever this accepts).
 	const named = externalIds.value.length + userAliases.value.length;
 	if (named > MAX_IDS) {
-		return refuse(`external_ids and user_aliases may name at most ${MAX_IDS} users per request together; received ${externalIds.value.length} + ${userAliases.value.length} = ${named}`);
+		return refuse(
+			`external_ids and user_aliases may name at most ${MAX_IDS} users per request together; received ${externalIds.value.length} + ${userAliases.value.length} = ${named}`,
+		);
 	}
 
 	const lookup: ExportLookup = {
@@ -54,7 +62,9 @@ export function readExportRequest(body: unknown): Checked<ExportRequest> {
 
 function readFields(value: unknown): Checked<ReadonlySet<ExportField>> {
 	if (!Array.isArray(value) || value.length === 0) {
-		return refuse('fields_to_export is required: a non-empty array of user export field names, e.g. ["external_id", "email"]');
+		return refuse(
+			'fields_to_export is required: a non-empty array of user export field names, e.g. ["external_id", "email"]',
+		);
 	}
 	const unknown = value.filter((name) => !isExportField(name));
 	if (unknown.length > 0) {
@@ -64,10 +74,16 @@ function readFields(value: unknown): Checked<ReadonlySet<ExportField>> {
 	return accept(new Set(value as ExportField[]));
 }
 
-function readList<T>(value: unknown, name: string, isItem: (item: unknown) => item is T, itemShape: string): Checked<T[]> {
+function readList<T>(
+	value: unknown,
+	name: string,
+	isItem: (item: unknown) => item is T,
+	itemShape: string,
+): Checked<T[]> {
 	if (value === undefined) return accept([]);
 	if (!Array.isArray(value)) return refuse(`${name} must be an array`);
-	if (value.length > MAX_IDS) return refuse(`${name} may contain at most ${MAX_IDS} entries per request; received ${value.length}`);
+	if (value.length > MAX_IDS)
+		return refuse(`${name} may contain at most ${MAX_IDS} entries per request; received ${value.length}`);
 	const bad = value.findIndex((item) => !isItem(item));
 	if (bad >= 0) return refuse(`${name}[${bad}] must be ${itemShape}`);
 	return accept(value as T[]);

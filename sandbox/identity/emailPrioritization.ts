@@ -10,7 +10,10 @@ export type PrioritizationRule = (typeof PRIORITIZATION_RULES)[number];
  * identified keeps the profiles with an external ID, unidentified those without, and
  * most_recently_updated the one updated last.
  */
-export function chooseByPrioritization(candidates: readonly Profile[], prioritization: readonly PrioritizationRule[]): Profile | undefined {
+export function chooseByPrioritization(
+	candidates: readonly Profile[],
+	prioritization: readonly PrioritizationRule[],
+): Profile | undefined {
 	let remaining = [...candidates];
 	for (const rule of prioritization) {
 		if (rule === 'identified') remaining = remaining.filter((profile) => profile.external_id !== undefined);
@@ -21,6 +24,9 @@ export function chooseByPrioritization(candidates: readonly Profile[], prioritiz
 }
 
 function mostRecentlyUpdated(profiles: Profile[]): Profile[] {
-	const latest = profiles.reduce<Profile | undefined>((best, profile) => (!best || profile.updateSeq > best.updateSeq ? profile : best), undefined);
+	const latest = profiles.reduce<Profile | undefined>(
+		(best, profile) => (!best || profile.updateSeq > best.updateSeq ? profile : best),
+		undefined,
+	);
 	return latest ? [latest] : [];
 }

@@ -19,19 +19,27 @@ export function mergeProfileData(state: PlatformState, anonymous: Profile, ident
 	for (const name of FILLED_IF_MISSING) {
 		if (from[name] !== undefined && to[name] === undefined) to[name] = from[name];
 	}
-	if (anonymous.phone !== undefined && identified.phone === undefined) state.profiles.setPhone(identified, anonymous.phone);
+	if (anonymous.phone !== undefined && identified.phone === undefined)
+		state.profiles.setPhone(identified, anonymous.phone);
 	pickDatetime(from, to, 'date_of_first_session', (a, b) => a < b);
 	pickDatetime(from, to, 'date_of_last_session', (a, b) => a > b);
 	// Custom attributes the identified profile already has are kept; the others are added.
 	for (const [name, value] of Object.entries(anonymous.custom_attributes)) {
 		if (!(name in identified.custom_attributes)) identified.custom_attributes[name] = value;
 	}
-	for (const event of state.events) if (event.service_id === anonymous.service_id) event.service_id = identified.service_id;
-	for (const purchase of state.purchases) if (purchase.service_id === anonymous.service_id) purchase.service_id = identified.service_id;
+	for (const event of state.events)
+		if (event.service_id === anonymous.service_id) event.service_id = identified.service_id;
+	for (const purchase of state.purchases)
+		if (purchase.service_id === anonymous.service_id) purchase.service_id = identified.service_id;
 }
 
 /** Sets `to[name]` to `from[name]` when `to` has none, or when `better(from, to)` by time. */
-function pickDatetime(from: Record<string, unknown>, to: Record<string, unknown>, name: string, better: (a: number, b: number) => boolean): void {
+function pickDatetime(
+	from: Record<string, unknown>,
+	to: Record<string, unknown>,
+	name: string,
+	better: (a: number, b: number) => boolean,
+): void {
 	const candidate = from[name];
 	if (typeof candidate !== 'string') return;
 	const current = to[name];

@@ -28,7 +28,8 @@ const ACCEPTED = ['aliases_to_identify', 'emails_to_identify', 'merge_behavior']
 
 /** Checks a /users/identify body; a problem refuses the whole request. */
 export function readIdentifyRequest(body: unknown): Checked<IdentifyRequest> {
-	if (!isPlainObject(body)) return refuse('Request body must be a JSON object with aliases_to_identify (and optionally emails_to_identify)');
+	if (!isPlainObject(body))
+		return refuse('Request body must be a JSON object with aliases_to_identify (and optionally emails_to_identify)');
 	const unknown = unknownFieldsProblem(body, ACCEPTED);
 	if (unknown) return refuse(unknown);
 	const { merge_behavior: mergeBehavior = 'none' } = body;
@@ -39,22 +40,31 @@ export function readIdentifyRequest(body: unknown): Checked<IdentifyRequest> {
 	// Spec: aliases_to_identify is required (emails_to_identify's status is unresolved). A request
 	// identifying by email alone carries it empty.
 	if (body.aliases_to_identify === undefined) {
-		return refuse(`aliases_to_identify is required: an array of at most ${MAX_PER_ARRAY} {external_id, user_alias} objects, [] when only emails_to_identify is given`);
+		return refuse(
+			`aliases_to_identify is required: an array of at most ${MAX_PER_ARRAY} {external_id, user_alias} objects, [] when only emails_to_identify is given`,
+		);
 	}
 	const aliases = readArray(body.aliases_to_identify, 'aliases_to_identify', readAliasToIdentify);
 	if (!aliases.ok) return aliases;
 	const emails = readArray(body.emails_to_identify, 'emails_to_identify', readEmailToIdentify);
 	if (!emails.ok) return emails;
 	if (aliases.value.length === 0 && emails.value.length === 0) {
-		return refuse(`aliases_to_identify or emails_to_identify is required: a non-empty array of at most ${MAX_PER_ARRAY} objects`);
+		return refuse(
+			`aliases_to_identify or emails_to_identify is required: a non-empty array of at most ${MAX_PER_ARRAY} objects`,
+		);
 	}
 	return accept({ aliases: aliases.value, emails: emails.value, mergeBehavior });
 }
 
-function readArray<T>(value: unknown, name: string, readItem: (item: unknown, path: string) => Checked<T>): Checked<T[]> {
+function readArray<T>(
+	value: unknown,
+	name: string,
+	readItem: (item: unknown, path: string) => Checked<T>,
+): Checked<T[]> {
 	if (value === undefined) return accept([]);
 	if (!Array.isArray(value)) return refuse(`${name} must be an array`);
-	if (value.length > MAX_PER_ARRAY) return refuse(`${name} may contain at most ${MAX_PER_ARRAY} objects per request; received ${value.length}`);
+	if (value.length > MAX_PER_ARRAY)
+		return refuse(`${name} may contain at most ${MAX_PER_ARRAY} objects per request; received ${value.length}`);
 	const items: T[] = [];
 	for (const [index, item] of value.entries()) {
 		const read = readItem(item, `${name}[${index}]`);
@@ -86,7 +96,8 @@ function readEmailToIdentify(item: unknown, path: string): Checked<EmailToIdenti
 
 function readPrioritization(value: unknown, path: string): Checked<PrioritizationRule[]> {
 	const allowed = PRIORITIZATION_RULES.join(', ');
-	if (!Array.isArray(value) || value.length === 0) return refuse(`${path} is required: an ordered, non-empty array of ${allowed}`);
+	if (!Array.isArray(value) || value.length === 0)
+		return refuse(`${path} is required: an ordered, non-empty array of ${allowed}`);
 	const unknown = value.find((rule) => !(PRIORITIZATION_RULES as readonly unknown[]).includes(rule));
 	if (unknown !== undefined) return refuse(`${path}: unknown value ${JSON.stringify(unknown)}; allowed: ${allowed}`);
 	if (value.includes('identified') && value.includes('unidentified')) {

@@ -17,7 +17,11 @@ export const RENAME_ERRORS = {
  * One rename object of /users/external_ids/rename: applied, or the reason it was refused. On success
  * the new ID is primary and the old one deprecated; both keep finding the user.
  */
-export function renameExternalId(state: PlatformState, rename: unknown, now: Date): { renamed: string } | { error: string } {
+export function renameExternalId(
+	state: PlatformState,
+	rename: unknown,
+	now: Date,
+): { renamed: string } | { error: string } {
 	if (!isPlainObject(rename)) return { error: RENAME_ERRORS.notAnObject };
 	const { current_external_id: current, new_external_id: next } = rename;
 	if (!isNonEmptyString(current)) return { error: RENAME_ERRORS.currentMissing };

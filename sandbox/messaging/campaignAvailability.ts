@@ -22,7 +22,8 @@ export const CAMPAIGN_MESSAGES = {
 export function campaignProblem(state: PlatformState, campaignId: string, kind: CampaignKind): string | undefined {
 	const campaign = state.campaigns.get(campaignId);
 	if (!campaign) return CAMPAIGN_MESSAGES.doesNotExist;
-	if (campaign.kind !== kind) return kind === 'transactional' ? CAMPAIGN_MESSAGES.notTransactional : CAMPAIGN_MESSAGES.transactionalElsewhere;
+	if (campaign.kind !== kind)
+		return kind === 'transactional' ? CAMPAIGN_MESSAGES.notTransactional : CAMPAIGN_MESSAGES.transactionalElsewhere;
 	if (campaign.state === 'archived') return CAMPAIGN_MESSAGES.archived;
 	if (campaign.state === 'paused') return CAMPAIGN_MESSAGES.paused;
 	return undefined;

@@ -25,7 +25,10 @@ export function matchesAudience(profile: Profile, node: AudienceNode, now: Date)
 		case 'email_subscription_status':
 			return ((profile.email_subscribe ?? DEFAULT_SUBSCRIPTION_STATE) === node.value) === (node.comparison === 'is');
 		case 'push_subscription_status':
-			return ((profile.standard_attributes.push_subscribe ?? DEFAULT_SUBSCRIPTION_STATE) === node.value) === (node.comparison === 'is');
+			return (
+				((profile.standard_attributes.push_subscribe ?? DEFAULT_SUBSCRIPTION_STATE) === node.value) ===
+				(node.comparison === 'is')
+			);
 		case 'last_used_app':
 			return compareDatetime(profile.standard_attributes.date_of_last_session, node.comparison, node.value, now);
 		case 'custom_attribute': {
@@ -51,7 +54,12 @@ function sameValue(a: unknown, b: unknown): boolean {
 	return a === b;
 }
 
-function compareDatetime(stored: unknown, comparison: 'after' | 'less_than_x_days_ago', value: string | number, now: Date): boolean {
+function compareDatetime(
+	stored: unknown,
+	comparison: 'after' | 'less_than_x_days_ago',
+	value: string | number,
+	now: Date,
+): boolean {
 	const at = typeof stored === 'string' ? parseDatetime(stored) : undefined;
 	if (at === undefined) return false;
 	if (comparison === 'after') return at > (parseDatetime(String(value)) ?? Infinity);

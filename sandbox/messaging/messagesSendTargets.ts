@@ -31,7 +31,9 @@ function namedUsers(state: PlatformState, request: MessagesSendRequest): Profile
 
 function segmentMembers(state: PlatformState, segmentId: string): Set<Profile> {
 	const ids = state.segments.get(segmentId)?.external_ids ?? [];
-	return new Set(ids.map((id) => state.profiles.byExternalId(id)).filter((profile): profile is Profile => profile !== undefined));
+	return new Set(
+		ids.map((id) => state.profiles.byExternalId(id)).filter((profile): profile is Profile => profile !== undefined),
+	);
 }
 
 /**

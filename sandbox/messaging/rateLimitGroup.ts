@@ -17,7 +17,8 @@ export interface MessagingTargetFields {
 export function messagingRateLimitGroup(fields: MessagingTargetFields): (body: unknown) => string {
 	return (body) => {
 		if (!isPlainObject(body)) return 'messaging.segment';
-		const aimsAtAudience = body.broadcast === true || fields.audiences.some((field) => body[field] !== undefined && body[field] !== null);
+		const aimsAtAudience =
+			body.broadcast === true || fields.audiences.some((field) => body[field] !== undefined && body[field] !== null);
 		const namesUsers = fields.users.some((field) => Array.isArray(body[field]) && body[field].length > 0);
 		return namesUsers && !aimsAtAudience ? 'messaging.external_ids' : 'messaging.segment';
 	};

@@ -19,7 +19,8 @@ export function readAttachments(value: unknown): Checked<Attachment[]> {
 		if (!isPlainObject(item)) return refuse(`${path} must be an object {file_name, url}`);
 		const unknown = unknownFieldsProblem(item, ['file_name', 'url']);
 		if (unknown) return refuse(`${path}: ${unknown}`);
-		if (!isNonEmptyString(item.file_name)) return refuse(`${path}.file_name is required: a non-empty string (the name without extension)`);
+		if (!isNonEmptyString(item.file_name))
+			return refuse(`${path}.file_name is required: a non-empty string (the name without extension)`);
 		if (!isHttpUrl(item.url)) return refuse(`${path}.url is required: an http(s) URL of the file`);
 		attachments.push({ file_name: item.file_name, url: item.url as string });
 	}

@@ -7,10 +7,21 @@ export type AudienceComparison = 'equals' | 'includes_value' | 'less_than_x_days
 export type AudienceNode =
 	| { kind: 'AND' | 'OR'; children: AudienceNode[] }
 	| { kind: 'custom_attribute'; name: string; comparison: AudienceComparison; value: unknown }
-	| { kind: 'push_subscription_status' | 'email_subscription_status'; comparison: 'is' | 'is_not'; value: EmailSubscribeState }
+	| {
+			kind: 'push_subscription_status' | 'email_subscription_status';
+			comparison: 'is' | 'is_not';
+			value: EmailSubscribeState;
+	  }
 	| { kind: 'last_used_app'; comparison: 'after' | 'less_than_x_days_ago'; value: string | number };
 
-const ALL_COMPARISONS: readonly AudienceComparison[] = ['equals', 'includes_value', 'less_than_x_days_ago', 'is', 'is_not', 'after'];
+const ALL_COMPARISONS: readonly AudienceComparison[] = [
+	'equals',
+	'includes_value',
+	'less_than_x_days_ago',
+	'is',
+	'is_not',
+	'after',
+];
 const SUBSCRIPTION_VALUES: readonly EmailSubscribeState[] = ['opted_in', 'subscribed', 'unsubscribed'];
 const LEAF_KINDS = ['custom_attribute', 'push_subscription_status', 'email_subscription_status', 'last_used_app'];
 
@@ -26,7 +37,9 @@ export function readAudience(value: unknown, path = 'audience'): Checked<Audienc
 	if (!isPlainObject(value)) return refuse(`${path} must be an object: {"AND": [...]}, {"OR": [...]} or one condition`);
 	const keys = Object.keys(value);
 	if (keys.length !== 1) {
-		return refuse(`${path} must have exactly one key (AND, OR, ${LEAF_KINDS.join(', ')}), got ${keys.length === 0 ? 'none' : keys.join(', ')}`);
+		return refuse(
+			`${path} must have exactly one key (AND, OR, ${LEAF_KINDS.join(', ')}), got ${keys.length === 0 ? 'none' : keys.join(', ')}`,
+		);
 	}
 	const [kind] = keys;
 	const body = value[kind];
@@ -48,7 +61,8 @@ export function readAudience(value: unknown, path = 'audience'): Checked<Audienc
 }
 
 function readBranch(kind: 'AND' | 'OR', children: unknown, path: string): Checked<AudienceNode> {
-	if (!Array.isArray(children) || children.length === 0) return refuse(`${path} must be a non-empty array of audience conditions`);
+	if (!Array.isArray(children) || children.length === 0)
+		return refuse(`${path} must be a non-empty array of audience conditions`);
 	const nodes: AudienceNode[] = [];
 	for (const [i, child] of children.entries()) {
 		const node = readAudience(child, `${path}[${i}]`);
@@ -70,7 +84,11 @@ function readCustomAttribute(body: unknown, path: string): Checked<AudienceNode>
 	return accept({ kind: 'custom_attribute', name, comparison: checkedComparison.value, value });
 }
 
-function readSubscriptionStatus(kind: 'push_subscription_status' | 'email_subscription_status', body: unknown, path: string): Checked<AudienceNode> {
+function readSubscriptionStatus(
+	kind: 'push_subscription_status' | 'email_subscription_status',
+	body: unknown,
+	path: string,
+): Checked<AudienceNode> {
 	const fields = leafFields(body, path, ['comparison', 'value']);
 	if (!fields.ok) return fields;
 	const comparison = oneOf(fields.value.comparison, ['is', 'is_not'] as const, `${path}.comparison`);
@@ -110,9 +128,13 @@ function comparisonValueProblem(comparison: AudienceComparison, value: unknown, 
 		case 'after':
 			return isDatetimeString(value) ? undefined : `${path} must be an ISO 8601 datetime for comparison 'after'`;
 		case 'less_than_x_days_ago':
-			return typeof value === 'number' && value >= 0 ? undefined : `${path} must be a number of days (at least 0) for comparison 'less_than_x_days_ago'`;
+			return typeof value === 'number' && value >= 0
+				? undefined
+				: `${path} must be a number of days (at least 0) for comparison 'less_than_x_days_ago'`;
 		case 'includes_value':
-			return ['string', 'number', 'boolean'].includes(typeof value) ? undefined : `${path} must be a string, number or boolean for comparison 'includes_value'`;
+			return ['string', 'number', 'boolean'].includes(typeof value)
+				? undefined
+				: `${path} must be a string, number or boolean for comparison 'includes_value'`;
 		default:
 			return value === null || ['string', 'number', 'boolean'].includes(typeof value) || Array.isArray(value)
 				? undefined

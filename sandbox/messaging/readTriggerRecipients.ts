@@ -30,8 +30,10 @@ export function readTriggerRecipients(
 	value: unknown,
 	options: { propertiesField: PropertiesField; subscriptionGroups: boolean },
 ): Checked<TriggerRecipient[]> {
-	if (!Array.isArray(value) || value.length === 0) return refuse(`recipients must be a non-empty array of at most ${MAX_RECIPIENTS} recipient objects`);
-	if (value.length > MAX_RECIPIENTS) return refuse(`recipients may contain at most ${MAX_RECIPIENTS} objects per request; received ${value.length}`);
+	if (!Array.isArray(value) || value.length === 0)
+		return refuse(`recipients must be a non-empty array of at most ${MAX_RECIPIENTS} recipient objects`);
+	if (value.length > MAX_RECIPIENTS)
+		return refuse(`recipients may contain at most ${MAX_RECIPIENTS} objects per request; received ${value.length}`);
 	const recipients: TriggerRecipient[] = [];
 	for (const [i, item] of value.entries()) {
 		const recipient = readRecipient(item, `recipients[${i}]`, options);
@@ -41,16 +43,27 @@ export function readTriggerRecipients(
 	return accept(recipients);
 }
 
-function readRecipient(item: unknown, path: string, options: { propertiesField: PropertiesField; subscriptionGroups: boolean }): Checked<TriggerRecipient> {
+function readRecipient(
+	item: unknown,
+	path: string,
+	options: { propertiesField: PropertiesField; subscriptionGroups: boolean },
+): Checked<TriggerRecipient> {
 	if (!isPlainObject(item)) return refuse(`${path} must be an object`);
-	const unknown = unknownFieldsProblem(item, [...IDENTITY_FIELDS, 'prioritization', options.propertiesField, 'send_to_existing_only', 'attributes']);
+	const unknown = unknownFieldsProblem(item, [
+		...IDENTITY_FIELDS,
+		'prioritization',
+		options.propertiesField,
+		'send_to_existing_only',
+		'attributes',
+	]);
 	if (unknown) return refuse(`${path}: ${unknown}`);
 	const identity = readIdentity(item, path);
 	if (!identity.ok) return identity;
 
 	const sendToExistingOnly = item.send_to_existing_only;
 	if (sendToExistingOnly !== undefined) {
-		if (identity.value.kind === 'user_alias') return refuse(`${path}.send_to_existing_only cannot be used with user_alias`);
+		if (identity.value.kind === 'user_alias')
+			return refuse(`${path}.send_to_existing_only cannot be used with user_alias`);
 		if (typeof sendToExistingOnly !== 'boolean') return refuse(`${path}.send_to_existing_only must be a boolean`);
 	}
 	if (sendToExistingOnly === false && item.attributes === undefined) {
@@ -59,7 +72,9 @@ function readRecipient(item: unknown, path: string, options: { propertiesField: 
 	const recipient: TriggerRecipient = { identity: identity.value, sendToExistingOnly: sendToExistingOnly !== false };
 
 	if (item.attributes !== undefined) {
-		const attributes = readRecipientAttributes(item.attributes, `${path}.attributes`, { subscriptionGroups: options.subscriptionGroups });
+		const attributes = readRecipientAttributes(item.attributes, `${path}.attributes`, {
+			subscriptionGroups: options.subscriptionGroups,
+		});
 		if (!attributes.ok) return attributes;
 		recipient.attributes = attributes.value;
 	}
@@ -81,10 +96,12 @@ function readIdentity(item: Record<string, unknown>, path: string): Checked<Reci
 				: `${path}: exactly one of user_alias, external_user_id or email is allowed, got ${given.join(' and ')}`,
 		);
 	}
-	if (given[0] !== 'email' && item.prioritization !== undefined) return refuse(`${path}.prioritization is only used with email`);
+	if (given[0] !== 'email' && item.prioritization !== undefined)
+		return refuse(`${path}.prioritization is only used with email`);
 	switch (given[0]) {
 		case 'external_user_id':
-			if (!isNonEmptyString(item.external_user_id)) return refuse(`${path}.external_user_id must be a non-empty string`);
+			if (!isNonEmptyString(item.external_user_id))
+				return refuse(`${path}.external_user_id must be a non-empty string`);
 			return accept({ kind: 'external_user_id', externalId: item.external_user_id });
 		case 'user_alias': {
 			const alias = item.user_alias;
@@ -94,7 +111,8 @@ function readIdentity(item: Record<string, unknown>, path: string): Checked<Reci
 			return accept({ kind: 'user_alias', alias: { alias_name: alias.alias_name, alias_label: alias.alias_label } });
 		}
 		case 'email': {
-			if (!isEmailAddress(item.email)) return refuse(`${path}.email ${JSON.stringify(item.email)} is not a valid email address`);
+			if (!isEmailAddress(item.email))
+				return refuse(`${path}.email ${JSON.stringify(item.email)} is not a valid email address`);
 			const prioritization = readPrioritization(item.prioritization, `${path}.prioritization`);
 			if (!prioritization.ok) return prioritization;
 			return accept({ kind: 'email', email: item.email, prioritization: prioritization.value });
@@ -105,9 +123,11 @@ function readIdentity(item: Record<string, unknown>, path: string): Checked<Reci
 // As in /users/identify: an ordered array of identified, unidentified, most_recently_updated, at most one of the first two.
 function readPrioritization(value: unknown, path: string): Checked<PrioritizationRule[]> {
 	const allowed = PRIORITIZATION_RULES.join(', ');
-	if (!Array.isArray(value) || value.length === 0) return refuse(`${path} is required with email: an ordered, non-empty array of ${allowed}`);
+	if (!Array.isArray(value) || value.length === 0)
+		return refuse(`${path} is required with email: an ordered, non-empty array of ${allowed}`);
 	const unknown = value.find((rule) => !(PRIORITIZATION_RULES as readonly unknown[]).includes(rule));
 	if (unknown !== undefined) return refuse(`${path}: unknown value ${JSON.stringify(unknown)}; allowed: ${allowed}`);
-	if (value.includes('identified') && value.includes('unidentified')) return refuse(`${path} may contain only one of identified and unidentified`);
+	if (value.includes('identified') && value.includes('unidentified'))
+		return refuse(`${path} may contain only one of identified and unidentified`);
 	return accept(value as PrioritizationRule[]);
 }

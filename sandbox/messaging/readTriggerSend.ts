@@ -66,11 +66,17 @@ export function readTriggerSend(body: unknown, kind: TriggerKind): Checked<Trigg
 
 	// Spec: broadcast (default false) must be true when recipients is omitted; when true, recipients cannot be included.
 	if (body.recipients === undefined && !request.broadcast) {
-		return refuse('broadcast must be true when recipients is omitted (a message to the whole targeted audience must be asked for explicitly)');
+		return refuse(
+			'broadcast must be true when recipients is omitted (a message to the whole targeted audience must be asked for explicitly)',
+		);
 	}
-	if (body.recipients !== undefined && request.broadcast) return refuse('recipients cannot be included when broadcast is true');
+	if (body.recipients !== undefined && request.broadcast)
+		return refuse('recipients cannot be included when broadcast is true');
 	if (body.recipients !== undefined) {
-		const recipients = readTriggerRecipients(body.recipients, { propertiesField: shape.propertiesField, subscriptionGroups: kind === 'campaign' });
+		const recipients = readTriggerRecipients(body.recipients, {
+			propertiesField: shape.propertiesField,
+			subscriptionGroups: kind === 'campaign',
+		});
 		if (!recipients.ok) return recipients;
 		request.recipients = recipients.value;
 	}

@@ -16,14 +16,21 @@ const RECIPIENT: Identifier = { kind: 'service_id', serviceId: 'recipient' };
  * /users/track rule that spreads subscription changes to users sharing an email is stated for that
  * endpoint alone).
  */
-export function readRecipientAttributes(attributes: unknown, path: string, options: { subscriptionGroups: boolean }): Checked<AttributeUpdate> {
+export function readRecipientAttributes(
+	attributes: unknown,
+	path: string,
+	options: { subscriptionGroups: boolean },
+): Checked<AttributeUpdate> {
 	if (!isPlainObject(attributes)) return refuse(`${path} must be an object of attribute names to values`);
 	const identifier = IDENTIFIER_KEYS.find((key) => key in attributes);
-	if (identifier !== undefined) return refuse(`${path}.${identifier} is not allowed: the recipient object identifies the user`);
+	if (identifier !== undefined)
+		return refuse(`${path}.${identifier} is not allowed: the recipient object identifies the user`);
 	if (!options.subscriptionGroups && 'subscription_groups' in attributes) {
 		// Spec (canvas trigger): subscription groups cannot be updated through `attributes` by default.
 		// Refused rather than dropped, so the caller learns nothing would change.
-		return refuse(`${path}.subscription_groups is not allowed: subscription groups cannot be updated through canvas recipient attributes`);
+		return refuse(
+			`${path}.subscription_groups is not allowed: subscription groups cannot be updated through canvas recipient attributes`,
+		);
 	}
 	const update = readAttributes(attributes, RECIPIENT, undefined);
 	if (!update.ok) return refuse(`${path}: ${update.error}`);

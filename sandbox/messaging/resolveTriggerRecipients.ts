@@ -19,7 +19,11 @@ export interface ResolvedRecipient {
  * - An email whose prioritization leaves no single profile: skipped (as in /users/identify).
  * - A profile named twice receives the message once (the first recipient object's properties).
  */
-export function resolveTriggerRecipients(state: PlatformState, recipients: readonly TriggerRecipient[], now: Date): ResolvedRecipient[] {
+export function resolveTriggerRecipients(
+	state: PlatformState,
+	recipients: readonly TriggerRecipient[],
+	now: Date,
+): ResolvedRecipient[] {
 	const resolved: ResolvedRecipient[] = [];
 	const seen = new Set<string>();
 	for (const recipient of recipients) {

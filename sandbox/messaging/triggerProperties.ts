@@ -17,7 +17,10 @@ export function triggerPropertiesProblem(field: PropertiesField, value: unknown,
 }
 
 /** The request's properties overridden by the recipient's conflicting keys (spec: Recipient object); undefined when neither has any. */
-export function mergedProperties(request: Record<string, unknown> | undefined, recipient: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+export function mergedProperties(
+	request: Record<string, unknown> | undefined,
+	recipient: Record<string, unknown> | undefined,
+): Record<string, unknown> | undefined {
 	if (request === undefined && recipient === undefined) return undefined;
 	return { ...request, ...recipient };
 }

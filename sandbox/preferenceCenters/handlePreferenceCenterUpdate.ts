@@ -19,6 +19,11 @@ export function handlePreferenceCenterUpdate({ body, params, state, now }: Route
 	// Not shown: the status. 200, as Braze answers this endpoint.
 	return {
 		status: 200,
-		body: { preference_center_api_id: center.preference_center_api_id, created_at: center.created_at, updated_at: center.updated_at, message: 'success' },
+		body: {
+			preference_center_api_id: center.preference_center_api_id,
+			created_at: center.created_at,
+			updated_at: center.updated_at,
+			message: 'success',
+		},
 	};
 }

@@ -9,6 +9,10 @@ import type { RouteResult } from '../core/route';
 export function preferenceCenterMethodGate(method: PreferenceCenterMethod) {
 	return (config: Readonly<SandboxConfigView>): RouteResult | undefined => {
 		if (config.preferenceCenterMethods.includes(method)) return undefined;
-		return { status: 405, body: { message: 'Method Not Allowed' }, headers: { Allow: config.preferenceCenterMethods.join(', ') } };
+		return {
+			status: 405,
+			body: { message: 'Method Not Allowed' },
+			headers: { Allow: config.preferenceCenterMethods.join(', ') },
+		};
 	};
 }

@@ -14,5 +14,7 @@ export function preferenceCenterMethodsProblem(value: unknown): string | undefin
 		value.length > 0 &&
 		value.every((method) => PREFERENCE_CENTER_METHODS.includes(method as PreferenceCenterMethod)) &&
 		new Set(value).size === value.length;
-	return valid ? undefined : `preferenceCenterMethods must be a non-empty list of distinct methods among ${PREFERENCE_CENTER_METHODS.join(', ')}`;
+	return valid
+		? undefined
+		: `preferenceCenterMethods must be a non-empty list of distinct methods among ${PREFERENCE_CENTER_METHODS.join(', ')}`;
 }

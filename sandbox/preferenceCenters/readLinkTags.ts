@@ -4,7 +4,14 @@ import { isPlainObject } from '../formats';
 import { accept, refuse, type Checked } from '../track/checked';
 
 const RELS: readonly PreferenceCenterLinkRel[] = ['icon', 'shortcut icon', 'apple-touch-icon'];
-const TYPES: readonly PreferenceCenterLinkType[] = ['image/png', 'image/svg', 'image/gif', 'image/x-icon', 'image/svg+xml', 'mask-icon'];
+const TYPES: readonly PreferenceCenterLinkType[] = [
+	'image/png',
+	'image/svg',
+	'image/gif',
+	'image/x-icon',
+	'image/svg+xml',
+	'mask-icon',
+];
 const FIELDS = ['rel', 'type', 'sizes', 'color', 'href'];
 
 /** `options.links-tags`: the spec's link tag rules, each tag checked whole. */
@@ -24,8 +31,10 @@ function readLinkTag(tag: unknown, path: string): Checked<PreferenceCenterLinkTa
 	const unknown = unknownFieldsProblem(tag, FIELDS);
 	if (unknown) return refuse(`${path}: ${unknown}`);
 	const { rel, type, sizes, color, href } = tag;
-	if (!RELS.includes(rel as PreferenceCenterLinkRel)) return refuse(`${path}.rel is required: one of ${RELS.join(', ')}`);
-	if (type !== undefined && !TYPES.includes(type as PreferenceCenterLinkType)) return refuse(`${path}.type must be one of ${TYPES.join(', ')}`);
+	if (!RELS.includes(rel as PreferenceCenterLinkRel))
+		return refuse(`${path}.rel is required: one of ${RELS.join(', ')}`);
+	if (type !== undefined && !TYPES.includes(type as PreferenceCenterLinkType))
+		return refuse(`${path}.type must be one of ${TYPES.join(', ')}`);
 	if (sizes !== undefined && typeof sizes !== 'string') return refuse(`${path}.sizes must be a string`);
 	if (color !== undefined && typeof color !== 'string') return refuse(`${path}.color must be a string`);
 	if (color !== undefined && type !== 'mask-icon') return refuse(`${path}.color is only for type mask-icon`);

@@ -4,8 +4,20 @@ import { isPlainObject } from '../formats';
 import { accept, refuse, type Checked } from '../track/checked';
 import { readLinkTags } from './readLinkTags';
 
-export const PREFERENCE_CENTER_FIELDS = ['name', 'preference_center_title', 'preference_center_page_html', 'confirmation_page_html', 'state', 'options'] as const;
-const STRING_FIELDS = ['name', 'preference_center_title', 'preference_center_page_html', 'confirmation_page_html'] as const;
+export const PREFERENCE_CENTER_FIELDS = [
+	'name',
+	'preference_center_title',
+	'preference_center_page_html',
+	'confirmation_page_html',
+	'state',
+	'options',
+] as const;
+const STRING_FIELDS = [
+	'name',
+	'preference_center_title',
+	'preference_center_page_html',
+	'confirmation_page_html',
+] as const;
 // Not shown: the allowed states (the spec's sample is `active`). Braze's preference centers are active or
 // draft, so those two are taken and anything else refused.
 export const PREFERENCE_CENTER_STATES: readonly PreferenceCenterState[] = ['active', 'draft'];
@@ -15,7 +27,10 @@ const OPTION_FIELDS = ['meta-viewport-content', 'links-tags'];
  * The preference center fields present in `record` (other keys are the caller's business). `prefix` goes
  * before each field named in a refusal (e.g. `preferenceCenters[0].` for a seed).
  */
-export function readPreferenceCenterFields(record: Record<string, unknown>, prefix = ''): Checked<PreferenceCenterFields> {
+export function readPreferenceCenterFields(
+	record: Record<string, unknown>,
+	prefix = '',
+): Checked<PreferenceCenterFields> {
 	const fields: PreferenceCenterFields = {};
 	for (const name of STRING_FIELDS) {
 		if (record[name] === undefined) continue;
@@ -43,7 +58,8 @@ function readOptions(value: unknown, path: string): Checked<PreferenceCenterOpti
 	const options: PreferenceCenterOptions = {};
 	const viewport = value['meta-viewport-content'];
 	if (viewport !== undefined) {
-		if (typeof viewport !== 'string') return refuse(`${path}.meta-viewport-content must be a string (the content value of the meta tag)`);
+		if (typeof viewport !== 'string')
+			return refuse(`${path}.meta-viewport-content must be a string (the content value of the meta tag)`);
 		options['meta-viewport-content'] = viewport;
 	}
 	if (value['links-tags'] !== undefined) {

@@ -10,6 +10,7 @@ export function readPreferenceCenterUpdate(body: unknown): Checked<PreferenceCen
 	if (!isPlainObject(body)) return refuse(`Request body must be ${expected}`);
 	const unknown = unknownFieldsProblem(body, PREFERENCE_CENTER_FIELDS);
 	if (unknown) return refuse(unknown);
-	if (!PREFERENCE_CENTER_FIELDS.some((name) => body[name] !== undefined)) return refuse(`Request body must be ${expected}`);
+	if (!PREFERENCE_CENTER_FIELDS.some((name) => body[name] !== undefined))
+		return refuse(`Request body must be ${expected}`);
 	return readPreferenceCenterFields(body);
 }

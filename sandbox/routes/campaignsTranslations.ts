@@ -15,4 +15,7 @@ export const campaignsTranslations: RouteDeclaration = {
  * GET /campaign/translations: the spec's sample request uses this path and leaves it unresolved against
  * /campaigns/translations, so both are served, alike in permission and limit (one budget).
  */
-export const campaignTranslationsSamplePath: RouteDeclaration = { ...campaignsTranslations, path: '/campaign/translations' };
+export const campaignTranslationsSamplePath: RouteDeclaration = {
+	...campaignsTranslations,
+	path: '/campaign/translations',
+};

@@ -18,7 +18,8 @@ export const canvasTriggerScheduleUpdate: RouteDeclaration = {
 		found.schedule.schedule = update.value.schedule;
 		// trigger_properties belong to the scheduled send, not to the schedule object: omitted, they are
 		// kept (our reading; the spec's "fully replaces" is about the schedule).
-		if (update.value.triggerProperties !== undefined) found.schedule.trigger_properties = update.value.triggerProperties;
+		if (update.value.triggerProperties !== undefined)
+			found.schedule.trigger_properties = update.value.triggerProperties;
 		// Not shown: the response body. `message: success` with 201, as Braze answers.
 		return { status: 201, body: { message: 'success' } };
 	},

@@ -28,7 +28,12 @@ export const canvasTriggerSend: RouteDeclaration = {
 		if (notice) {
 			// Nothing is sent, so nothing is processed either: recipients' attributes are not applied
 			// (our reading: they are applied "before the canvas is sent", and it is not sent).
-			const dispatch = recordDispatch(state, { endpoint: '/canvas/trigger/send', canvas_id: canvasId, broadcast, notice }, [], now);
+			const dispatch = recordDispatch(
+				state,
+				{ endpoint: '/canvas/trigger/send', canvas_id: canvasId, broadcast, notice },
+				[],
+				now,
+			);
 			return { status: 201, body: { dispatch_id: dispatch.dispatch_id, message: 'success', notice } };
 		}
 

@@ -15,7 +15,10 @@ export const messagesSend: RouteDeclaration = {
 	path: '/messages/send',
 	auth: 'rest',
 	permission: 'messages.send',
-	rateLimitGroup: messagingRateLimitGroup({ users: ['external_user_ids', 'user_aliases'], audiences: ['segment_id', 'audience'] }),
+	rateLimitGroup: messagingRateLimitGroup({
+		users: ['external_user_ids', 'user_aliases'],
+		audiences: ['segment_id', 'audience'],
+	}),
 	handle({ body, state, now }) {
 		const request = readMessagesSend(body);
 		if (!request.ok) return badRequest(request.error);

@@ -25,5 +25,7 @@ export const scimUsersCreate: RouteDeclaration = {
 
 /** RFC 7644 §3.3: a created resource's URI in Location (not shown in the spec). */
 function locationOf(headers: IncomingHttpHeaders, id: string): Record<string, string> {
-	return headers.host === undefined ? {} : { Location: `http://${headers.host}/scim/v2/Users/${encodeURIComponent(id)}` };
+	return headers.host === undefined
+		? {}
+		: { Location: `http://${headers.host}/scim/v2/Users/${encodeURIComponent(id)}` };
 }

@@ -22,12 +22,20 @@ export const scimUsersList: RouteDeclaration = {
 		const page = readListPage(query);
 		if (!page.ok) return invalidValue(page.error);
 		const wanted = filter.value?.toLowerCase();
-		const matches = state.dashboardUsers.all().filter((user) => wanted === undefined || user.userName.toLowerCase() === wanted);
+		const matches = state.dashboardUsers
+			.all()
+			.filter((user) => wanted === undefined || user.userName.toLowerCase() === wanted);
 		const { startIndex, count } = page.value;
 		const resources = matches.slice(startIndex - 1, startIndex - 1 + count).map(scimUserView);
 		return {
 			status: 200,
-			body: { schemas: [SCIM_LIST_RESPONSE_SCHEMA], totalResults: matches.length, startIndex, itemsPerPage: resources.length, Resources: resources },
+			body: {
+				schemas: [SCIM_LIST_RESPONSE_SCHEMA],
+				totalResults: matches.length,
+				startIndex,
+				itemsPerPage: resources.length,
+				Resources: resources,
+			},
 		};
 	},
 };

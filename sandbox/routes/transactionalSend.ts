@@ -5,7 +5,11 @@ import type { TransactionalSend } from '../state/transactionalSends';
 import { findDuplicate, QUEUED_MESSAGE } from '../transactional/deduplication';
 import { deliverTransactional } from '../transactional/deliverTransactional';
 import { deliveryOutcome } from '../transactional/deliveryOutcome';
-import { CAMPAIGN_ID_FORMAT_MESSAGE, isCampaignApiId, readTransactionalRequest } from '../transactional/readTransactionalRequest';
+import {
+	CAMPAIGN_ID_FORMAT_MESSAGE,
+	isCampaignApiId,
+	readTransactionalRequest,
+} from '../transactional/readTransactionalRequest';
 import { resolveTransactionalRecipient } from '../transactional/resolveTransactionalRecipient';
 
 /**

@@ -40,6 +40,7 @@ function fatalProblem(body: unknown): string | undefined {
 	if (!Array.isArray(renames) || renames.length === 0) {
 		return `external_id_renames is required: a non-empty array of at most ${MAX_RENAMES} objects {current_external_id, new_external_id}`;
 	}
-	if (renames.length > MAX_RENAMES) return `external_id_renames may contain at most ${MAX_RENAMES} objects per request; received ${renames.length}`;
+	if (renames.length > MAX_RENAMES)
+		return `external_id_renames may contain at most ${MAX_RENAMES} objects per request; received ${renames.length}`;
 	return undefined;
 }

@@ -8,7 +8,10 @@ import type { ScheduleTarget } from './readScheduleRequest';
  * unknown canvas or schedule. 404 with `message`, as the spec's catalog and translation endpoints use
  * 404 for a named thing that is not there; a schedule of another canvas counts as unknown.
  */
-export function findSchedule(state: PlatformState, target: ScheduleTarget): { schedule: CanvasScheduleView } | { notFound: RouteResult } {
+export function findSchedule(
+	state: PlatformState,
+	target: ScheduleTarget,
+): { schedule: CanvasScheduleView } | { notFound: RouteResult } {
 	if (!state.canvases.has(target.canvasId)) return notFound(`Canvas '${target.canvasId}' does not exist`);
 	const schedule = state.canvasSchedules.get(target.scheduleId);
 	if (!schedule || schedule.canvas_id !== target.canvasId) {

@@ -27,7 +27,8 @@ export function readScheduleDelete(body: unknown): Checked<ScheduleTarget> {
 
 /** The body of POST /canvas/trigger/schedule/update. The schedule read here replaces the stored one whole. */
 export function readScheduleUpdate(body: unknown): Checked<ScheduleUpdate> {
-	if (!isPlainObject(body)) return refuse('Request body must be a JSON object with canvas_id, schedule_id and schedule');
+	if (!isPlainObject(body))
+		return refuse('Request body must be a JSON object with canvas_id, schedule_id and schedule');
 	const unknown = unknownFieldsProblem(body, ['canvas_id', 'schedule_id', 'schedule', 'trigger_properties']);
 	if (unknown) return refuse(unknown);
 	const target = readTarget(body);
@@ -42,18 +43,24 @@ export function readScheduleUpdate(body: unknown): Checked<ScheduleUpdate> {
 	const timeProblem = isoDatetimeProblem('schedule.time', schedule.time);
 	if (timeProblem) return refuse(timeProblem);
 	for (const flag of ['in_local_time', 'at_optimal_time']) {
-		if (schedule[flag] !== undefined && typeof schedule[flag] !== 'boolean') return refuse(`schedule.${flag} must be a boolean`);
+		if (schedule[flag] !== undefined && typeof schedule[flag] !== 'boolean')
+			return refuse(`schedule.${flag} must be a boolean`);
 	}
 	// Spec: the new schedule fully replaces the old one; omitting in_local_time means UTC.
-	const replacement: CanvasScheduleTime = { time: schedule.time as string, in_local_time: schedule.in_local_time === true };
+	const replacement: CanvasScheduleTime = {
+		time: schedule.time as string,
+		in_local_time: schedule.in_local_time === true,
+	};
 	if (schedule.at_optimal_time !== undefined) replacement.at_optimal_time = schedule.at_optimal_time as boolean;
 
-	if (triggerProperties !== undefined && !isPlainObject(triggerProperties)) return refuse('trigger_properties must be an object of key-value pairs');
+	if (triggerProperties !== undefined && !isPlainObject(triggerProperties))
+		return refuse('trigger_properties must be an object of key-value pairs');
 	return accept({ ...target.value, schedule: replacement, triggerProperties });
 }
 
 function readTarget(body: Record<string, unknown>): Checked<ScheduleTarget> {
 	if (!isNonEmptyString(body.canvas_id)) return refuse('canvas_id is required: a non-empty string');
-	if (!isNonEmptyString(body.schedule_id)) return refuse('schedule_id is required: a non-empty string (from the create-schedule response)');
+	if (!isNonEmptyString(body.schedule_id))
+		return refuse('schedule_id is required: a non-empty string (from the create-schedule response)');
 	return accept({ canvasId: body.canvas_id, scheduleId: body.schedule_id });
 }

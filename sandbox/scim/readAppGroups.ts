@@ -13,7 +13,8 @@ export function readAppGroups(value: unknown, directory: DashboardDirectory): Ch
 	const groups = readList('permissions.appGroup', value, (path, item) => readAppGroup(path, item, directory));
 	if (!groups.ok) return groups;
 	const repeat = firstRepeat(groups.value, (group) => group.appGroupId);
-	if (repeat !== -1) return refuse(`permissions.appGroup[${repeat}]: app group '${groups.value[repeat].appGroupName}' is given twice`);
+	if (repeat !== -1)
+		return refuse(`permissions.appGroup[${repeat}]: app group '${groups.value[repeat].appGroupName}' is given twice`);
 	return groups;
 }
 
@@ -21,7 +22,8 @@ function readAppGroup(path: string, value: unknown, directory: DashboardDirector
 	const entry = readObject(path, value, ['appGroupName', 'appGroupPermissions', 'team', 'appGroupPermissionSets']);
 	if (!entry.ok) return entry;
 	const { appGroupName } = entry.value;
-	if (!isNonEmptyString(appGroupName)) return refuse(`${path}.appGroupName is required: the name of an app group (workspace)`);
+	if (!isNonEmptyString(appGroupName))
+		return refuse(`${path}.appGroupName is required: the name of an app group (workspace)`);
 	const group = directory.appGroupNamed(appGroupName);
 	if (!group) return refuse(`${path}.appGroupName: no app group is named '${appGroupName}'`);
 
@@ -31,10 +33,13 @@ function readAppGroup(path: string, value: unknown, directory: DashboardDirector
 	if (!teams.ok) return teams;
 	const repeat = firstRepeat(teams.value, (team) => team.teamId);
 	if (repeat !== -1) return refuse(`${path}.team[${repeat}]: team '${teams.value[repeat].teamName}' is given twice`);
-	const sets = readList(`${path}.appGroupPermissionSets`, entry.value.appGroupPermissionSets, (setPath, set) => readPermissionSet(setPath, set, directory));
+	const sets = readList(`${path}.appGroupPermissionSets`, entry.value.appGroupPermissionSets, (setPath, set) =>
+		readPermissionSet(setPath, set, directory),
+	);
 	if (!sets.ok) return sets;
 	// Not shown: how many permission sets an app group takes. Braze: "an array with a single permission set".
-	if (sets.value.length > 1) return refuse(`${path}.appGroupPermissionSets holds at most one permission set, got ${sets.value.length}`);
+	if (sets.value.length > 1)
+		return refuse(`${path}.appGroupPermissionSets holds at most one permission set, got ${sets.value.length}`);
 
 	return accept({
 		appGroupId: group.id,
@@ -49,7 +54,8 @@ function readTeam(path: string, value: unknown, group: DashboardAppGroup): Check
 	const entry = readObject(path, value, ['teamName', 'teamPermissions']);
 	if (!entry.ok) return entry;
 	const { teamName } = entry.value;
-	if (!isNonEmptyString(teamName)) return refuse(`${path}.teamName is required: the name of a team of app group '${group.name}'`);
+	if (!isNonEmptyString(teamName))
+		return refuse(`${path}.teamName is required: the name of a team of app group '${group.name}'`);
 	const team = group.teams.find((candidate) => candidate.name === teamName);
 	if (!team) return refuse(`${path}.teamName: app group '${group.name}' has no team named '${teamName}'`);
 	const permissions = readPermissionNames(`${path}.teamPermissions`, entry.value.teamPermissions);
@@ -61,8 +67,13 @@ function readPermissionSet(path: string, value: unknown, directory: DashboardDir
 	const entry = readObject(path, value, ['appGroupPermissionSetName']);
 	if (!entry.ok) return entry;
 	const { appGroupPermissionSetName: name } = entry.value;
-	if (!isNonEmptyString(name)) return refuse(`${path}.appGroupPermissionSetName is required: the name of a permission set`);
+	if (!isNonEmptyString(name))
+		return refuse(`${path}.appGroupPermissionSetName is required: the name of a permission set`);
 	const set = directory.permissionSetNamed(name);
 	if (!set) return refuse(`${path}.appGroupPermissionSetName: no permission set is named '${name}'`);
-	return accept({ appGroupPermissionSetName: set.name, appGroupPermissionSetId: set.id, permissions: [...set.permissions] });
+	return accept({
+		appGroupPermissionSetName: set.name,
+		appGroupPermissionSetId: set.id,
+		permissions: [...set.permissions],
+	});
 }

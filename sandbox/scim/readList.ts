@@ -3,7 +3,11 @@ import { isNonEmptyString, isPlainObject } from '../formats';
 import { accept, refuse, type Checked } from '../track/checked';
 
 /** An optional array of a request (absent: empty), each element read in turn; the first problem wins. */
-export function readList<T>(path: string, value: unknown, readItem: (itemPath: string, item: unknown) => Checked<T>): Checked<T[]> {
+export function readList<T>(
+	path: string,
+	value: unknown,
+	readItem: (itemPath: string, item: unknown) => Checked<T>,
+): Checked<T[]> {
 	if (value === undefined) return accept([]);
 	if (!Array.isArray(value)) return refuse(`${path} must be an array`);
 	const items: T[] = [];
@@ -17,7 +21,9 @@ export function readList<T>(path: string, value: unknown, readItem: (itemPath: s
 
 /** Not shown: the full list of permission names. Any non-empty string is taken, as given. */
 export function readPermissionNames(path: string, value: unknown): Checked<string[]> {
-	return readList(path, value, (itemPath, item) => (isNonEmptyString(item) ? accept(item) : refuse(`${itemPath} must be a permission name (a non-empty string)`)));
+	return readList(path, value, (itemPath, item) =>
+		isNonEmptyString(item) ? accept(item) : refuse(`${itemPath} must be a permission name (a non-empty string)`),
+	);
 }
 
 /** An object with only the keys given, or the problem (a misspelt key would otherwise vanish silently). */

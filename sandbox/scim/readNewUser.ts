@@ -17,13 +17,15 @@ const FIELDS = ['schemas', 'userName', 'name', 'department', 'permissions'];
 
 /** The body of POST /scim/v2/Users: the dashboard user object without `id`. */
 export function readNewUser(body: unknown, directory: DashboardDirectory): Checked<NewUser> {
-	if (!isPlainObject(body)) return refuse(`Request body must be a JSON object: the dashboard user { ${FIELDS.join(', ')} }`);
+	if (!isPlainObject(body))
+		return refuse(`Request body must be a JSON object: the dashboard user { ${FIELDS.join(', ')} }`);
 	if (body.id !== undefined) return refuse('id must not be sent: the platform assigns it');
 	const unknown = unknownFieldsProblem(body, FIELDS);
 	if (unknown) return refuse(unknown);
 	const badSchemas = schemasProblem(body.schemas);
 	if (badSchemas) return refuse(badSchemas);
-	if (!isEmailAddress(body.userName)) return refuse(`userName is required: the user's email address, got ${JSON.stringify(body.userName)}`);
+	if (!isEmailAddress(body.userName))
+		return refuse(`userName is required: the user's email address, got ${JSON.stringify(body.userName)}`);
 
 	const user: NewUser = { userName: body.userName, permissions: noPermissions() };
 	if (body.name !== undefined) {

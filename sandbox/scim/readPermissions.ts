@@ -13,7 +13,10 @@ import { readRoles } from './readRoles';
 export function readPermissions(value: unknown, directory: DashboardDirectory): Checked<ScimPermissionsView> {
 	const permissions = readObject('permissions', value, ['companyPermissions', 'roles', 'appGroup']);
 	if (!permissions.ok) return permissions;
-	const companyPermissions = readPermissionNames('permissions.companyPermissions', permissions.value.companyPermissions);
+	const companyPermissions = readPermissionNames(
+		'permissions.companyPermissions',
+		permissions.value.companyPermissions,
+	);
 	if (!companyPermissions.ok) return companyPermissions;
 	const roles = readRoles(permissions.value.roles, directory);
 	if (!roles.ok) return roles;

@@ -11,7 +11,10 @@ export function readUserFilter(filter: string | undefined): Checked<string | und
 	if (filter === undefined) return accept(undefined);
 	const match = USER_NAME_EQUALS.exec(filter);
 	const userName = match ? jsonString(match[1]) : undefined;
-	if (userName === undefined) return refuse(`filter must be userName eq "<email address>" (the only filter supported), got ${JSON.stringify(filter)}`);
+	if (userName === undefined)
+		return refuse(
+			`filter must be userName eq "<email address>" (the only filter supported), got ${JSON.stringify(filter)}`,
+		);
 	return accept(userName);
 }
 

@@ -38,9 +38,13 @@ export function readUserReplacement(body: unknown, directory: DashboardDirectory
 /** A PUT that would change the user's id or userName (compared without regard to case), or undefined. */
 export function immutableChangeProblem(body: unknown, user: DashboardUser): string | undefined {
 	if (!isPlainObject(body)) return undefined;
-	if (body.userName !== undefined && (typeof body.userName !== 'string' || body.userName.toLowerCase() !== user.userName.toLowerCase())) {
+	if (
+		body.userName !== undefined &&
+		(typeof body.userName !== 'string' || body.userName.toLowerCase() !== user.userName.toLowerCase())
+	) {
 		return `userName cannot be changed (it is '${user.userName}'): leave it out or send it unchanged`;
 	}
-	if (body.id !== undefined && body.id !== user.id) return `id cannot be changed (it is '${user.id}'): leave it out or send it unchanged`;
+	if (body.id !== undefined && body.id !== user.id)
+		return `id cannot be changed (it is '${user.id}'): leave it out or send it unchanged`;
 	return undefined;
 }

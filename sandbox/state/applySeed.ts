@@ -19,7 +19,8 @@ export function applySeed(state: PlatformState, data: Omit<SeedData, 'apiKeys'>,
 	if (messagingProblem) throw new SeedError(messagingProblem);
 	const catalogProblem = catalogSeedProblem(data.catalogs);
 	if (catalogProblem) throw new SeedError(catalogProblem);
-	const settingsProblem = multiLanguageSeedProblem(data.multiLanguage) ?? preferenceCentersSeedProblem(data.preferenceCenters);
+	const settingsProblem =
+		multiLanguageSeedProblem(data.multiLanguage) ?? preferenceCentersSeedProblem(data.preferenceCenters);
 	if (settingsProblem) throw new SeedError(settingsProblem);
 	const dashboard = readDashboardSeed(state, data, now);
 	if (!dashboard.ok) throw new SeedError(dashboard.error);

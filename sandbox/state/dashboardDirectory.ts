@@ -63,7 +63,11 @@ export class DashboardDirectory {
 				name,
 				appGroups: appGroupIds.map((groupId) => this.appGroupWithId(groupId)?.name ?? groupId),
 			})),
-			permissionSets: this.permissionSets.map(({ id, name, permissions }) => ({ id, name, permissions: [...permissions] })),
+			permissionSets: this.permissionSets.map(({ id, name, permissions }) => ({
+				id,
+				name,
+				permissions: [...permissions],
+			})),
 		};
 	}
 }

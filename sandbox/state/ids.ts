@@ -7,7 +7,9 @@ export class IdGenerator {
 
 	next(now: Date): string {
 		this.counter++;
-		const seconds = Math.floor(now.getTime() / 1000).toString(16).padStart(8, '0');
+		const seconds = Math.floor(now.getTime() / 1000)
+			.toString(16)
+			.padStart(8, '0');
 		return seconds + this.counter.toString(16).padStart(16, '0');
 	}
 }

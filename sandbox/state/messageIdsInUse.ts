@@ -6,7 +6,11 @@ import type { PlatformState } from './platformState';
  * canvases (the platform's are UUIDs, unique in the workspace), as a problem. Counts what the seed
  * brings and what is stored and not replaced by it. Call after the shapes are checked.
  */
-export function messageIdsInUseProblem(state: PlatformState, campaigns: SeedCampaign[], canvases: SeedCanvas[]): string | undefined {
+export function messageIdsInUseProblem(
+	state: PlatformState,
+	campaigns: SeedCampaign[],
+	canvases: SeedCanvas[],
+): string | undefined {
 	const seededCampaignIds = new Set(campaigns.map(({ id }) => id));
 	const seededCanvasIds = new Set(canvases.map(({ id }) => id));
 	const keptCampaigns = [...state.campaigns.values()].filter(({ id }) => !seededCampaignIds.has(id));

@@ -171,7 +171,12 @@ function preferred(candidates: Set<Profile> | undefined): Profile | undefined {
 	return best;
 }
 
-function moveInIndex(index: Map<string, Set<Profile>>, profile: Profile, from: string | undefined, to: string | undefined): void {
+function moveInIndex(
+	index: Map<string, Set<Profile>>,
+	profile: Profile,
+	from: string | undefined,
+	to: string | undefined,
+): void {
 	if (from === to) return;
 	if (from !== undefined) {
 		const set = index.get(from);

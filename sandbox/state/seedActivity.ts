@@ -4,12 +4,20 @@ import type { PlatformState } from './platformState';
 import type { Profile } from './profileStore';
 
 /** What is wrong with a seed profile's events and purchases, or undefined (checked before anything is stored). */
-export function seedActivityProblem(events: readonly SeedEvent[], purchases: readonly SeedPurchase[]): string | undefined {
+export function seedActivityProblem(
+	events: readonly SeedEvent[],
+	purchases: readonly SeedPurchase[],
+): string | undefined {
 	for (const [i, event] of events.entries()) {
-		if (!isNonEmptyString(event.name) || !isDatetimeString(event.time)) return `events[${i}] needs a name and a datetime time`;
+		if (!isNonEmptyString(event.name) || !isDatetimeString(event.time))
+			return `events[${i}] needs a name and a datetime time`;
 	}
 	for (const [i, purchase] of purchases.entries()) {
-		if (!isNonEmptyString(purchase.product_id) || typeof purchase.currency !== 'string' || typeof purchase.price !== 'number') {
+		if (
+			!isNonEmptyString(purchase.product_id) ||
+			typeof purchase.currency !== 'string' ||
+			typeof purchase.price !== 'number'
+		) {
 			return `purchases[${i}] needs product_id, currency and price`;
 		}
 		if (!isDatetimeString(purchase.time)) return `purchases[${i}] needs a datetime time`;

@@ -27,7 +27,11 @@ export function catalogSeedProblem(catalogs: SeedCatalog[] | undefined): string 
 export function seedCatalogs(state: PlatformState, catalogs: SeedCatalog[] | undefined): void {
 	for (const catalog of catalogs ?? []) {
 		const items = new Map((catalog.items ?? []).map((item) => [item.id as string, structuredClone(item)]));
-		state.catalogs.set(catalog.name, { name: catalog.name, fields: catalog.fields.map(({ name, type }) => ({ name, type })), items });
+		state.catalogs.set(catalog.name, {
+			name: catalog.name,
+			fields: catalog.fields.map(({ name, type }) => ({ name, type })),
+			items,
+		});
 	}
 }
 
@@ -35,10 +39,12 @@ function fieldsProblem(path: string, fields: unknown): string | undefined {
 	if (!Array.isArray(fields)) return `${path}.fields must be an array of { name, type }`;
 	const names = new Set<string>();
 	for (const [j, field] of fields.entries()) {
-		if (!isPlainObject(field) || typeof field.name !== 'string' || field.name === '') return `${path}.fields[${j}].name must be a non-empty string`;
+		if (!isPlainObject(field) || typeof field.name !== 'string' || field.name === '')
+			return `${path}.fields[${j}].name must be a non-empty string`;
 		if (field.name === 'id') return `${path}.fields[${j}]: 'id' is every catalog's own item ID, not a declared field`;
 		if (/[.$]/.test(field.name)) return `${path}.fields[${j}].name cannot contain '.' or '$'`;
-		if (!FIELD_TYPES.includes(field.type as CatalogFieldType)) return `${path}.fields[${j}].type must be one of ${FIELD_TYPES.join(', ')}`;
+		if (!FIELD_TYPES.includes(field.type as CatalogFieldType))
+			return `${path}.fields[${j}].type must be one of ${FIELD_TYPES.join(', ')}`;
 		if (names.has(field.name)) return `${path}.fields: '${field.name}' is declared twice`;
 		names.add(field.name);
 	}
@@ -51,7 +57,8 @@ function itemsProblem(path: string, catalog: Record<string, unknown>): string | 
 	const declared = new Set((catalog.fields as Array<{ name: string }>).map((field) => field.name));
 	const ids = new Set<string>();
 	for (const [j, item] of catalog.items.entries()) {
-		if (!isPlainObject(item) || !isValidItemId(item.id)) return `${path}.items[${j}].id must be an item ID (at most 250 letters, numbers, hyphens, underscores)`;
+		if (!isPlainObject(item) || !isValidItemId(item.id))
+			return `${path}.items[${j}].id must be an item ID (at most 250 letters, numbers, hyphens, underscores)`;
 		if (ids.has(item.id)) return `${path}.items: id '${item.id}' is used twice`;
 		ids.add(item.id);
 		const undeclared = Object.keys(item).find((key) => key !== 'id' && !declared.has(key));

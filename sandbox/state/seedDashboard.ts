@@ -13,10 +13,18 @@ export interface DashboardSeed {
 }
 
 /** The seed's dashboard directory and users, checked (users against the seeded directory, else the current one). */
-export function readDashboardSeed(state: PlatformState, data: Pick<SeedData, 'dashboardDirectory' | 'dashboardUsers'>, now: Date): Checked<DashboardSeed> {
+export function readDashboardSeed(
+	state: PlatformState,
+	data: Pick<SeedData, 'dashboardDirectory' | 'dashboardUsers'>,
+	now: Date,
+): Checked<DashboardSeed> {
 	const directory = readDirectorySeed(data.dashboardDirectory, state.ids, now);
 	if (!directory.ok) return directory;
-	const users = readDashboardUsersSeed(data.dashboardUsers, state.dashboardUsers, directory.value ?? state.dashboardDirectory);
+	const users = readDashboardUsersSeed(
+		data.dashboardUsers,
+		state.dashboardUsers,
+		directory.value ?? state.dashboardDirectory,
+	);
 	if (!users.ok) return users;
 	return accept({ directory: directory.value, users: users.value });
 }

@@ -13,14 +13,19 @@ const FIELDS = ['id', 'userName', 'name', 'department', 'permissions', 'lastSign
  * The seed's `dashboardUsers`, permissions resolved against `directory` as the SCIM endpoints would. An id
  * seeded again replaces that user; a userName (without regard to case) may belong to one user only.
  */
-export function readDashboardUsersSeed(seed: unknown, users: DashboardUserStore, directory: DashboardDirectory): Checked<DashboardUser[]> {
+export function readDashboardUsersSeed(
+	seed: unknown,
+	users: DashboardUserStore,
+	directory: DashboardDirectory,
+): Checked<DashboardUser[]> {
 	const read = readList('dashboardUsers', seed, (path, item) => readUser(path, item, directory));
 	if (!read.ok) return read;
 	for (const [i, user] of read.value.entries()) {
 		const wanted = user.userName.toLowerCase();
 		const earlier = read.value.slice(0, i).find((other) => other.userName.toLowerCase() === wanted);
 		const holder = users.withUserName(user.userName);
-		if (earlier || (holder && holder.id !== user.id)) return refuse(`dashboardUsers[${i}].userName '${user.userName}' is already in use`);
+		if (earlier || (holder && holder.id !== user.id))
+			return refuse(`dashboardUsers[${i}].userName '${user.userName}' is already in use`);
 	}
 	return read;
 }
@@ -37,10 +42,20 @@ function readUser(path: string, value: unknown, directory: DashboardDirectory): 
 	if (!department.ok) return refuse(`${path}.${department.error}`);
 	const permissions = optional(seed.value.permissions, (given) => readPermissions(given, directory));
 	if (!permissions.ok) return refuse(`${path}.${permissions.error}`);
-	const signedInAt = lastSignInAt === undefined || lastSignInAt === null ? null : typeof lastSignInAt === 'string' ? parseDatetime(lastSignInAt) : undefined;
+	const signedInAt =
+		lastSignInAt === undefined || lastSignInAt === null
+			? null
+			: typeof lastSignInAt === 'string'
+				? parseDatetime(lastSignInAt)
+				: undefined;
 	if (signedInAt === undefined) return refuse(`${path}.lastSignInAt must be an ISO 8601 datetime or null`);
 
-	const user: DashboardUser = { id: id ?? randomUUID(), userName, lastSignInAtMs: signedInAt, permissions: permissions.value ?? noPermissions() };
+	const user: DashboardUser = {
+		id: id ?? randomUUID(),
+		userName,
+		lastSignInAtMs: signedInAt,
+		permissions: permissions.value ?? noPermissions(),
+	};
 	if (name.value) user.name = name.value;
 	if (department.value !== undefined) user.department = department.value;
 	return accept(user);

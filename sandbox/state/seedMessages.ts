@@ -5,12 +5,16 @@ const CHANNELS: readonly MessageChannel[] = ['email', 'push', 'sms', 'in_app', '
 
 /** What is wrong with a seeded campaign's `messages` (or a step's), or undefined. */
 export function messagesSeedProblem(path: string, messages: unknown): string | undefined {
-	if (!Array.isArray(messages)) return `${path} must be an array of { message_variation_id, channel, multi_language?, translations? }`;
+	if (!Array.isArray(messages))
+		return `${path} must be an array of { message_variation_id, channel, multi_language?, translations? }`;
 	for (const [i, message] of messages.entries()) {
 		const at = `${path}[${i}]`;
-		if (!isPlainObject(message) || !isUuid(message.message_variation_id)) return `${at}.message_variation_id must be a UUID`;
-		if (!CHANNELS.includes(message.channel as MessageChannel)) return `${at}.channel must be one of ${CHANNELS.join(', ')}`;
-		if (message.multi_language !== undefined && typeof message.multi_language !== 'boolean') return `${at}.multi_language must be a boolean`;
+		if (!isPlainObject(message) || !isUuid(message.message_variation_id))
+			return `${at}.message_variation_id must be a UUID`;
+		if (!CHANNELS.includes(message.channel as MessageChannel))
+			return `${at}.channel must be one of ${CHANNELS.join(', ')}`;
+		if (message.multi_language !== undefined && typeof message.multi_language !== 'boolean')
+			return `${at}.multi_language must be a boolean`;
 		const problem = translationsProblem(`${at}.translations`, message.translations);
 		if (problem) return problem;
 	}
@@ -42,7 +46,12 @@ function translationsProblem(path: string, translations: unknown): string | unde
 
 export function messageView({ message_variation_id, channel, multi_language, translations }: SeedMessage): MessageView {
 	// Only email messages can be translated: multi-language defaults to on for them, off for the rest.
-	return { message_variation_id, channel, multi_language: multi_language ?? channel === 'email', translations: structuredClone(translations ?? {}) };
+	return {
+		message_variation_id,
+		channel,
+		multi_language: multi_language ?? channel === 'email',
+		translations: structuredClone(translations ?? {}),
+	};
 }
 
 export function stepView({ step_id, messages }: SeedCanvasStep): CanvasStepView {

@@ -16,16 +16,22 @@ export function messagingSeedProblem(state: PlatformState, data: MessagingSeed):
 		if (data[list] !== undefined && !Array.isArray(data[list])) return `${list} must be an array`;
 	}
 	for (const [i, campaign] of listOf(data.campaigns).entries()) {
-		if (!isPlainObject(campaign) || !isNonEmptyString(campaign.id)) return `campaigns[${i}].id must be a non-empty string`;
-		if (campaign.state !== undefined && !CAMPAIGN_STATES.includes(campaign.state)) return `campaigns[${i}].state must be one of ${CAMPAIGN_STATES.join(', ')}`;
-		if (campaign.kind !== undefined && !CAMPAIGN_KINDS.includes(campaign.kind)) return `campaigns[${i}].kind must be one of ${CAMPAIGN_KINDS.join(', ')}`;
-		const messagesProblem = campaign.messages === undefined ? undefined : messagesSeedProblem(`campaigns[${i}].messages`, campaign.messages);
+		if (!isPlainObject(campaign) || !isNonEmptyString(campaign.id))
+			return `campaigns[${i}].id must be a non-empty string`;
+		if (campaign.state !== undefined && !CAMPAIGN_STATES.includes(campaign.state))
+			return `campaigns[${i}].state must be one of ${CAMPAIGN_STATES.join(', ')}`;
+		if (campaign.kind !== undefined && !CAMPAIGN_KINDS.includes(campaign.kind))
+			return `campaigns[${i}].kind must be one of ${CAMPAIGN_KINDS.join(', ')}`;
+		const messagesProblem =
+			campaign.messages === undefined ? undefined : messagesSeedProblem(`campaigns[${i}].messages`, campaign.messages);
 		if (messagesProblem) return messagesProblem;
 	}
 	for (const [i, canvas] of listOf(data.canvases).entries()) {
 		if (!isPlainObject(canvas) || !isNonEmptyString(canvas.id)) return `canvases[${i}].id must be a non-empty string`;
-		if (canvas.state !== undefined && !CANVAS_STATES.includes(canvas.state)) return `canvases[${i}].state must be one of ${CANVAS_STATES.join(', ')}`;
-		const stepsProblem = canvas.steps === undefined ? undefined : stepsSeedProblem(`canvases[${i}].steps`, canvas.steps);
+		if (canvas.state !== undefined && !CANVAS_STATES.includes(canvas.state))
+			return `canvases[${i}].state must be one of ${CANVAS_STATES.join(', ')}`;
+		const stepsProblem =
+			canvas.steps === undefined ? undefined : stepsSeedProblem(`canvases[${i}].steps`, canvas.steps);
 		if (stepsProblem) return stepsProblem;
 	}
 	const idsInUse = messageIdsInUseProblem(state, listOf(data.campaigns), listOf(data.canvases));
@@ -45,10 +51,13 @@ export function messagingSeedProblem(state: PlatformState, data: MessagingSeed):
 			return `${path}.canvas_id '${schedule.canvas_id}' is not a seeded canvas (seed it in canvases)`;
 		}
 		if (!isNonEmptyString(schedule.schedule_id)) return `${path}.schedule_id must be a non-empty string`;
-		if (!isPlainObject(schedule.schedule) || !isDatetimeString(schedule.schedule.time)) return `${path}.schedule.time must be an ISO 8601 datetime`;
+		if (!isPlainObject(schedule.schedule) || !isDatetimeString(schedule.schedule.time))
+			return `${path}.schedule.time must be an ISO 8601 datetime`;
 		const inLocalTime = schedule.schedule.in_local_time;
-		if (inLocalTime !== undefined && typeof inLocalTime !== 'boolean') return `${path}.schedule.in_local_time must be a boolean`;
-		if (schedule.trigger_properties !== undefined && !isPlainObject(schedule.trigger_properties)) return `${path}.trigger_properties must be an object`;
+		if (inLocalTime !== undefined && typeof inLocalTime !== 'boolean')
+			return `${path}.schedule.in_local_time must be a boolean`;
+		if (schedule.trigger_properties !== undefined && !isPlainObject(schedule.trigger_properties))
+			return `${path}.trigger_properties must be an object`;
 	}
 	return undefined;
 }
@@ -57,18 +66,26 @@ export function messagingSeedProblem(state: PlatformState, data: MessagingSeed):
 export function seedMessagingObjects(state: PlatformState, data: MessagingSeed): void {
 	// Messages and steps appear only when seeded, so campaigns and canvases seeded without them look as before.
 	for (const { id, state: campaignState = 'active', kind = 'api_triggered', messages } of listOf(data.campaigns)) {
-		state.campaigns.set(id, { id, state: campaignState, kind, ...(messages === undefined ? {} : { messages: messages.map(messageView) }) });
+		state.campaigns.set(id, {
+			id,
+			state: campaignState,
+			kind,
+			...(messages === undefined ? {} : { messages: messages.map(messageView) }),
+		});
 	}
 	for (const { id, state: canvasState = 'active', steps } of listOf(data.canvases)) {
 		state.canvases.set(id, { id, state: canvasState, ...(steps === undefined ? {} : { steps: steps.map(stepView) }) });
 	}
-	for (const { id, external_ids } of listOf(data.segments)) state.segments.set(id, { id, external_ids: [...external_ids] });
+	for (const { id, external_ids } of listOf(data.segments))
+		state.segments.set(id, { id, external_ids: [...external_ids] });
 	for (const schedule of listOf(data.canvasSchedules)) {
 		state.canvasSchedules.set(schedule.schedule_id, {
 			canvas_id: schedule.canvas_id,
 			schedule_id: schedule.schedule_id,
 			schedule: { ...schedule.schedule },
-			...(schedule.trigger_properties === undefined ? {} : { trigger_properties: { ...(schedule.trigger_properties as Record<string, unknown>) } }),
+			...(schedule.trigger_properties === undefined
+				? {}
+				: { trigger_properties: { ...(schedule.trigger_properties as Record<string, unknown>) } }),
 		});
 	}
 }

@@ -6,8 +6,10 @@ import type { PlatformState } from './platformState';
 export function multiLanguageSeedProblem(settings: SeedMultiLanguage | undefined): string | undefined {
 	if (settings === undefined) return undefined;
 	if (!isPlainObject(settings)) return 'multiLanguage must be an object { enabled?, locales }';
-	if (settings.enabled !== undefined && typeof settings.enabled !== 'boolean') return 'multiLanguage.enabled must be a boolean';
-	if (!Array.isArray(settings.locales)) return 'multiLanguage.locales must be an array of { id, name, country, language }';
+	if (settings.enabled !== undefined && typeof settings.enabled !== 'boolean')
+		return 'multiLanguage.enabled must be a boolean';
+	if (!Array.isArray(settings.locales))
+		return 'multiLanguage.locales must be an array of { id, name, country, language }';
 	const ids = new Set<string>();
 	for (const [i, locale] of settings.locales.entries()) {
 		const path = `multiLanguage.locales[${i}]`;

@@ -17,7 +17,10 @@ export function preferenceCentersSeedProblem(centers: SeedPreferenceCenter[] | u
 		if (unknown) return `${path}: ${unknown}`;
 		if (!isNonEmptyString(center.external_id)) return `${path}.external_id must be a non-empty string`;
 		if (typeof center.name !== 'string') return `${path}.name must be a string`;
-		if (center.created_at !== undefined && (typeof center.created_at !== 'string' || parseDatetime(center.created_at) === undefined)) {
+		if (
+			center.created_at !== undefined &&
+			(typeof center.created_at !== 'string' || parseDatetime(center.created_at) === undefined)
+		) {
 			return `${path}.created_at must be an ISO 8601 datetime`;
 		}
 		const fields = readPreferenceCenterFields(center, `${path}.`);
@@ -30,9 +33,15 @@ export function preferenceCentersSeedProblem(centers: SeedPreferenceCenter[] | u
  * Stores them: an external_id seeded again is replaced whole (keeping its place). A seeded preference
  * center has never been updated: updated_at is its created_at. Call preferenceCentersSeedProblem first.
  */
-export function seedPreferenceCenters(state: PlatformState, centers: SeedPreferenceCenter[] | undefined, now: Date): void {
+export function seedPreferenceCenters(
+	state: PlatformState,
+	centers: SeedPreferenceCenter[] | undefined,
+	now: Date,
+): void {
 	for (const { external_id: externalId, created_at: seededCreatedAt, ...fields } of centers ?? []) {
-		const createdAt = new Date(seededCreatedAt === undefined ? now.getTime() : (parseDatetime(seededCreatedAt) as number)).toISOString();
+		const createdAt = new Date(
+			seededCreatedAt === undefined ? now.getTime() : (parseDatetime(seededCreatedAt) as number),
+		).toISOString();
 		state.preferenceCenters.set(externalId, {
 			external_id: externalId,
 			// Creation is not in the spec and the update path names a preference center by one id: the

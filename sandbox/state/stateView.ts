@@ -15,7 +15,12 @@ export function stateView(state: PlatformState): StateView {
 		segments: [...state.segments.values()],
 		canvasSchedules: [...state.canvasSchedules.values()],
 		dispatches: state.dispatches,
-		transactionalSends: state.transactionalSends.all().map(({ acceptedAtMs: _accepted, answeredAtMs: _answered, ...send }) => ({ ...send, statuses: [...send.statuses] })),
+		transactionalSends: state.transactionalSends
+			.all()
+			.map(({ acceptedAtMs: _accepted, answeredAtMs: _answered, ...send }) => ({
+				...send,
+				statuses: [...send.statuses],
+			})),
 		postbacks: state.postbacks,
 		catalogs: [...state.catalogs.values()].map(catalogView),
 		preferenceCenters: [...state.preferenceCenters.values()].map((center) => structuredClone(center)),

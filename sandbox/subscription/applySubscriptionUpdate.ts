@@ -16,7 +16,12 @@ export function applySubscriptionUpdate(state: PlatformState, update: Subscripti
 	}
 }
 
-function targetsOf(state: PlatformState, kind: SubscriptionUpdate['targets']['kind'], value: string, now: Date): Profile[] {
+function targetsOf(
+	state: PlatformState,
+	kind: SubscriptionUpdate['targets']['kind'],
+	value: string,
+	now: Date,
+): Profile[] {
 	switch (kind) {
 		case 'external_ids': {
 			// Not shown: an external ID nobody has is ignored (no profile is created and the request still

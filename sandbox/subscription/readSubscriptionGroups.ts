@@ -24,7 +24,9 @@ export function readSubscriptionGroups(body: unknown): Checked<SubscriptionUpdat
 	if (unknown) return refuse(unknown);
 	const elements = body.subscription_groups;
 	if (!Array.isArray(elements) || elements.length === 0) {
-		return refuse('subscription_groups is required: a non-empty array of {subscription_group_id, subscription_state, external_ids | emails | phones}');
+		return refuse(
+			'subscription_groups is required: a non-empty array of {subscription_group_id, subscription_state, external_ids | emails | phones}',
+		);
 	}
 	const updates: SubscriptionUpdate[] = [];
 	for (const [index, element] of elements.entries()) {
@@ -49,7 +51,8 @@ function readElement(element: unknown, path: string): Checked<SubscriptionUpdate
 		return refuse(`${path}.subscription_state must be subscribed or unsubscribed, got ${JSON.stringify(state)}`);
 	}
 	const given = ID_FIELDS.filter((field) => element[field] !== undefined);
-	if (given.includes('emails') && given.includes('phones')) return refuse(`${path}: emails and phones cannot both be in one element`);
+	if (given.includes('emails') && given.includes('phones'))
+		return refuse(`${path}: emails and phones cannot both be in one element`);
 	// The spec lets each kind be sent alone; the contract the nodes use is one kind per element.
 	if (given.length !== 1) {
 		return refuse(
@@ -69,7 +72,8 @@ function readTargets(kind: SubscriptionTargets['kind'], value: unknown, path: st
 	const values = kind === 'emails' && typeof value === 'string' ? [value] : value;
 	if (!Array.isArray(values)) return refuse(`${path} must be an array${kind === 'emails' ? ' or a string' : ''}`);
 	if (values.length === 0) return refuse(`${path} must contain at least 1 entry`);
-	if (values.length > MAX_IDS) return refuse(`${path} may contain at most ${MAX_IDS} entries; received ${values.length}`);
+	if (values.length > MAX_IDS)
+		return refuse(`${path} may contain at most ${MAX_IDS} entries; received ${values.length}`);
 	for (const [index, item] of values.entries()) {
 		const problem = targetProblem(kind, item);
 		if (problem) return refuse(`${path}[${index}] ${problem}`);
@@ -84,6 +88,8 @@ function targetProblem(kind: SubscriptionTargets['kind'], item: unknown): string
 		case 'emails':
 			return isEmailAddress(item) ? undefined : `${JSON.stringify(item)} is not a valid email address`;
 		case 'phones':
-			return isE164Phone(item) ? undefined : `${JSON.stringify(item)} is not a valid E.164 phone number (e.g. +14155552671)`;
+			return isE164Phone(item)
+				? undefined
+				: `${JSON.stringify(item)} is not a valid E.164 phone number (e.g. +14155552671)`;
 	}
 }

@@ -34,7 +34,11 @@ export function readAttributeObject(object: Record<string, unknown>): Checked<At
  * The attributes an object sets for the user `identifier` names (also the `attributes` of a messaging
  * recipient, whose user the recipient object names). The identifier's own key is not an attribute.
  */
-export function readAttributes(object: Record<string, unknown>, identifier: Identifier, updateExistingOnly: boolean | undefined): Checked<AttributeUpdate> {
+export function readAttributes(
+	object: Record<string, unknown>,
+	identifier: Identifier,
+	updateExistingOnly: boolean | undefined,
+): Checked<AttributeUpdate> {
 	const update: AttributeUpdate = { identifier, updateExistingOnly, standard: {}, custom: {}, subscriptionGroups: [] };
 	for (const [key, value] of Object.entries(object)) {
 		if (IDENTIFIER_KEYS.has(key) || key === '_update_existing_only' || key === identifier.kind) continue;
@@ -111,7 +115,8 @@ export function applyAttributeUpdate(state: PlatformState, profile: Profile, upd
 		if (update.emailSubscribe !== undefined) target.email_subscribe = update.emailSubscribe;
 		// An unknown group id is accepted and starts being tracked: the spec does not say otherwise and
 		// groups are created in the dashboard, which the sandbox does not have.
-		for (const group of update.subscriptionGroups) state.subscriptionGroups.set(group.groupId, target.service_id, group.state);
+		for (const group of update.subscriptionGroups)
+			state.subscriptionGroups.set(group.groupId, target.service_id, group.state);
 		state.profiles.touch(target, now);
 	}
 }

@@ -61,7 +61,8 @@ export function readEventObject(object: Record<string, unknown>): Checked<EventO
 }
 
 function eventTimeProblem(time: unknown): string | undefined {
-	if (time === undefined || time === null) return "time is required: an ISO 8601 datetime or yyyy-MM-dd'T'HH:mm:ss:SSSZ";
+	if (time === undefined || time === null)
+		return "time is required: an ISO 8601 datetime or yyyy-MM-dd'T'HH:mm:ss:SSSZ";
 	if (!isDatetimeString(time)) {
 		return `time ${JSON.stringify(time)} is not an ISO 8601 datetime (e.g. 2024-05-01T10:00:00Z) or yyyy-MM-dd'T'HH:mm:ss:SSSZ`;
 	}

@@ -25,7 +25,11 @@ const ACCEPTED: Readonly<Record<InputArray, readonly IdentifierKey[]>> = {
 };
 // On an attribute object these name the profile; email and phone beside one of them are attributes.
 const ATTRIBUTE_PRIMARY: readonly IdentifierKey[] = ['external_id', 'user_alias'];
-const OBJECT_NAMES: Readonly<Record<InputArray, string>> = { attributes: 'an attribute object', events: 'an event object', purchases: 'a purchase object' };
+const OBJECT_NAMES: Readonly<Record<InputArray, string>> = {
+	attributes: 'an attribute object',
+	events: 'an event object',
+	purchases: 'a purchase object',
+};
 
 function present(object: Record<string, unknown>, key: string): boolean {
 	return object[key] !== undefined && object[key] !== null;
@@ -44,7 +48,8 @@ export function readIdentifier(object: Record<string, unknown>, input: InputArra
 	const accepted = ACCEPTED[input];
 	// Even null: on an attribute object it would otherwise read as a custom attribute to unset.
 	const outside = ALL.find((key) => object[key] !== undefined && !accepted.includes(key));
-	if (outside !== undefined) return refuse(`${outside} cannot identify the user of ${OBJECT_NAMES[input]}; use ${orList(accepted)}`);
+	if (outside !== undefined)
+		return refuse(`${outside} cannot identify the user of ${OBJECT_NAMES[input]}; use ${orList(accepted)}`);
 	let key: IdentifierKey | undefined;
 	if (input !== 'attributes') {
 		const given = accepted.filter((candidate) => present(object, candidate));
@@ -52,7 +57,10 @@ export function readIdentifier(object: Record<string, unknown>, input: InputArra
 		key = given[0];
 	} else {
 		const primaries = ATTRIBUTE_PRIMARY.filter((candidate) => present(object, candidate));
-		if (primaries.length > 1) return refuse(`only one of ${ATTRIBUTE_PRIMARY.join(', ')} may identify the profile, got ${primaries.join(' and ')}`);
+		if (primaries.length > 1)
+			return refuse(
+				`only one of ${ATTRIBUTE_PRIMARY.join(', ')} may identify the profile, got ${primaries.join(' and ')}`,
+			);
 		key = primaries[0] ?? (present(object, 'email') ? 'email' : present(object, 'phone') ? 'phone' : undefined);
 	}
 	const value = key === undefined ? undefined : object[key];
@@ -76,7 +84,9 @@ export function readIdentifier(object: Record<string, unknown>, input: InputArra
 			return accept({ kind: 'email', email: value });
 		case 'phone':
 			if (!isE164Phone(value)) {
-				return refuse(`phone ${JSON.stringify(value)} is not a valid E.164 phone number (e.g. +14155552671); phone addressing needs a valid number`);
+				return refuse(
+					`phone ${JSON.stringify(value)} is not a valid E.164 phone number (e.g. +14155552671); phone addressing needs a valid number`,
+				);
 			}
 			return accept({ kind: 'phone', phone: value });
 	}
@@ -93,7 +103,11 @@ export function readUpdateExistingOnly(object: Record<string, unknown>): Checked
  * `_update_existing_only` notes). Service IDs are the platform's own, so they never create one. Phone
  * is not in the spec's table; like email, it creates a phone-only profile (Braze does).
  */
-export function mayCreateProfile(input: InputArray, identifier: Identifier, updateExistingOnly: boolean | undefined): boolean {
+export function mayCreateProfile(
+	input: InputArray,
+	identifier: Identifier,
+	updateExistingOnly: boolean | undefined,
+): boolean {
 	switch (identifier.kind) {
 		case 'service_id':
 			return false;

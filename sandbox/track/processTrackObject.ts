@@ -10,7 +10,12 @@ import { readPurchaseObject, recordPurchase } from './purchases';
  * Validates one element of a /users/track array and, when valid, applies it. Returns the non-fatal
  * error message when the object is refused; a refused object changes nothing (not even creating a profile).
  */
-export function processTrackObject(state: PlatformState, input: InputArray, object: unknown, now: Date): string | undefined {
+export function processTrackObject(
+	state: PlatformState,
+	input: InputArray,
+	object: unknown,
+	now: Date,
+): string | undefined {
 	if (!isPlainObject(object)) return `each element of ${input} must be an object`;
 	switch (input) {
 		case 'attributes': {

@@ -28,7 +28,8 @@ export function propertiesProblem(properties: unknown): string | undefined {
 /** Also the rule for custom attribute names. */
 export function propertyNameProblem(name: string): string | undefined {
 	if (name === '') return 'names must not be empty';
-	if (name.length > MAX_NAME_LENGTH) return `name '${name.slice(0, 40)}...' is longer than ${MAX_NAME_LENGTH} characters`;
+	if (name.length > MAX_NAME_LENGTH)
+		return `name '${name.slice(0, 40)}...' is longer than ${MAX_NAME_LENGTH} characters`;
 	if (name.startsWith('$')) return `name '${name}' must not start with $`;
 	return undefined;
 }
@@ -41,7 +42,9 @@ function propertyValueProblem(value: unknown): string | undefined {
 			return undefined;
 		case 'string':
 			// Datetime strings are short; any longer string breaks the 255 rule.
-			return value.length > MAX_STRING_LENGTH ? `strings may be at most ${MAX_STRING_LENGTH} characters (got ${value.length})` : undefined;
+			return value.length > MAX_STRING_LENGTH
+				? `strings may be at most ${MAX_STRING_LENGTH} characters (got ${value.length})`
+				: undefined;
 		case 'object':
 			if (value === null) return 'null is not an allowed value (number, boolean, datetime, string, array or object)';
 			if (Array.isArray(value) && containsDatetime(value)) return 'arrays cannot contain datetimes';

@@ -82,7 +82,12 @@ export function readPurchaseObject(object: Record<string, unknown>): Checked<Pur
 	});
 }
 
-export function recordPurchase(state: PlatformState, profile: Profile, purchase: PurchaseOccurrence, now: Date): StoredPurchase {
+export function recordPurchase(
+	state: PlatformState,
+	profile: Profile,
+	purchase: PurchaseOccurrence,
+	now: Date,
+): StoredPurchase {
 	const stored: StoredPurchase = {
 		id: state.ids.next(now),
 		service_id: profile.service_id,

@@ -36,7 +36,10 @@ export const STANDARD_ATTRIBUTES: Readonly<Record<string, ValueCheck>> = {
 	// The export object shows M and F; Braze also accepts O (other), N (not applicable), P (prefer not to say), U (unknown).
 	gender: oneOf(['M', 'F', 'O', 'N', 'P', 'U'], true),
 	dob: (value) => (isDateString(value) ? undefined : 'must be a date in the form YYYY-MM-DD'),
-	time_zone: (value) => (typeof value === 'string' && isTimeZone(value) ? undefined : 'must be an IANA time zone name, e.g. America/New_York'),
+	time_zone: (value) =>
+		typeof value === 'string' && isTimeZone(value)
+			? undefined
+			: 'must be an IANA time zone name, e.g. America/New_York',
 	push_subscribe: oneOf(SUBSCRIBE_STATES),
 	email_open_tracking_disabled: boolean,
 	email_click_tracking_disabled: boolean,

@@ -16,7 +16,12 @@ export type Duplicate = { kind: 'in-flight' } | { kind: 'repeat'; original: Tran
  * - the original is still being answered (it waits out the configured latency): the spec's "has been
  *   queued, please retry" refusal, the case its wording describes. With latency 0 this never happens.
  */
-export function findDuplicate(state: PlatformState, campaignId: string, externalSendId: string | undefined, nowMs: number): Duplicate | undefined {
+export function findDuplicate(
+	state: PlatformState,
+	campaignId: string,
+	externalSendId: string | undefined,
+	nowMs: number,
+): Duplicate | undefined {
 	if (externalSendId === undefined) return undefined;
 	const original = state.transactionalSends.withKey(campaignId, externalSendId);
 	if (!original || nowMs - original.acceptedAtMs >= DEDUP_KEY_LIFETIME_MS) return undefined;

@@ -23,24 +23,41 @@ export interface DeliveryContext {
  * the expected reply. The sandbox POSTs once with the configured headers, takes any answer (even an
  * error status), records it, and never retries.
  */
-export function deliverTransactional(context: DeliveryContext, send: TransactionalSend, steps: readonly DeliveryStep[]): void {
+export function deliverTransactional(
+	context: DeliveryContext,
+	send: TransactionalSend,
+	steps: readonly DeliveryStep[],
+): void {
 	const { state, tasks, postbacks } = context;
 	const step = (index: number): void => {
 		tasks.after(postbacks.delayMs, async () => {
 			const current = steps[index];
 			const at = new Date();
 			send.statuses.push(current.status);
-			if (postbacks.url !== null) await sendPostback(state, tasks, postbacks.url, postbacks.headers, postbackBody(send, current, at));
+			if (postbacks.url !== null)
+				await sendPostback(state, tasks, postbacks.url, postbacks.headers, postbackBody(send, current, at));
 			if (index + 1 < steps.length) step(index + 1);
 		});
 	};
 	if (steps.length > 0) step(0);
 }
 
-async function sendPostback(state: PlatformState, tasks: BackgroundTasks, url: string, headers: Record<string, string>, body: unknown): Promise<void> {
+async function sendPostback(
+	state: PlatformState,
+	tasks: BackgroundTasks,
+	url: string,
+	headers: Record<string, string>,
+	body: unknown,
+): Promise<void> {
 	const sentAt = new Date().toISOString();
 	const outcome = await postJson(url, headers, body, { signal: tasks.signal, timeoutMs: POSTBACK_TIMEOUT_MS });
 	// Stopped by a reset while in flight: this state is gone, nothing to record.
 	if (tasks.stopped) return;
-	state.postbacks.push({ url, body, responseStatus: outcome.status, ...(outcome.error === undefined ? {} : { error: outcome.error }), sentAt });
+	state.postbacks.push({
+		url,
+		body,
+		responseStatus: outcome.status,
+		...(outcome.error === undefined ? {} : { error: outcome.error }),
+		sentAt,
+	});
 }

@@ -22,6 +22,7 @@ export const NO_EMAIL_REASON = 'User has no email address';
 export function deliveryOutcome(profile: Profile): DeliveryStep[] {
 	if (profile.email === undefined) return [{ status: 'aborted', reason: NO_EMAIL_REASON }];
 	const domain = profile.email.slice(profile.email.lastIndexOf('@') + 1).toLowerCase();
-	const last: DeliveryStep = domain === BOUNCING_DOMAIN ? { status: 'bounced', reason: BOUNCE_REASON } : { status: 'delivered' };
+	const last: DeliveryStep =
+		domain === BOUNCING_DOMAIN ? { status: 'bounced', reason: BOUNCE_REASON } : { status: 'delivered' };
 	return [{ status: 'sent' }, { status: 'processed' }, last];
 }

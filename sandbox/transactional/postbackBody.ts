@@ -6,7 +6,11 @@ import type { DeliveryStep } from './deliveryOutcome';
  * one), campaign_api_id and the status's own fields. `received_at` and `enqueued_at` are when the send
  * was accepted; every other datetime is the moment of the status change.
  */
-export function postbackBody(send: TransactionalSend, step: DeliveryStep, at: Date): { dispatch_id: string; status: string; metadata: Record<string, unknown> } {
+export function postbackBody(
+	send: TransactionalSend,
+	step: DeliveryStep,
+	at: Date,
+): { dispatch_id: string; status: string; metadata: Record<string, unknown> } {
 	const metadata: Record<string, unknown> = {};
 	if (send.external_send_id !== undefined) metadata.external_send_id = send.external_send_id;
 	metadata.campaign_api_id = send.campaign_id;

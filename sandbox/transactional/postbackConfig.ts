@@ -15,16 +15,21 @@ export function postbackConfigFrom(patch: PostbackConfigPatch): PostbackConfigVi
 
 export function postbackConfigProblem(patch: unknown): string | undefined {
 	if (!isPlainObject(patch)) return 'postbacks must be an object { url, headers?, delayMs? }';
-	if (patch.url !== null && !isHttpUrl(patch.url)) return 'postbacks.url must be an http(s) URL, or null for no postbacks';
+	if (patch.url !== null && !isHttpUrl(patch.url))
+		return 'postbacks.url must be an http(s) URL, or null for no postbacks';
 	if (patch.headers !== undefined) {
 		if (!isPlainObject(patch.headers)) return 'postbacks.headers must be an object of header names to string values';
 		for (const [name, value] of Object.entries(patch.headers)) {
 			// The token characters of RFC 9110 field names; values without line breaks.
 			if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) return `postbacks.headers: '${name}' is not a valid header name`;
-			if (typeof value !== 'string' || /[\r\n]/.test(value)) return `postbacks.headers.${name} must be a string without line breaks`;
+			if (typeof value !== 'string' || /[\r\n]/.test(value))
+				return `postbacks.headers.${name} must be a string without line breaks`;
 		}
 	}
-	if (patch.delayMs !== undefined && !(typeof patch.delayMs === 'number' && Number.isFinite(patch.delayMs) && patch.delayMs >= 0)) {
+	if (
+		patch.delayMs !== undefined &&
+		!(typeof patch.delayMs === 'number' && Number.isFinite(patch.delayMs) && patch.delayMs >= 0)
+	) {
 		return 'postbacks.delayMs must be a number of at least 0';
 	}
 	return undefined;

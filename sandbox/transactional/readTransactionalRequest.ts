@@ -15,7 +15,8 @@ const CAMPAIGN_API_ID = /^[A-Za-z0-9_-]{1,128}$/;
 // Spec: Base64-compatible, one or more of letters, digits, hyphen, underscore, plus, slash, equals.
 const EXTERNAL_SEND_ID = /^[A-Za-z0-9+/=_-]+$/;
 
-export type TransactionalRecipientIdentity = { kind: 'external_user_id'; externalId: string } | { kind: 'user_alias'; alias: UserAlias };
+export type TransactionalRecipientIdentity =
+	{ kind: 'external_user_id'; externalId: string } | { kind: 'user_alias'; alias: UserAlias };
 
 export interface TransactionalRequest {
 	externalSendId?: string;
@@ -39,16 +40,20 @@ export function readTransactionalRequest(body: unknown): Checked<TransactionalRe
 	if (unknown) return refuse(unknown);
 	const { external_send_id: externalSendId, trigger_properties: triggerProperties } = body;
 	if (externalSendId !== undefined && !(typeof externalSendId === 'string' && EXTERNAL_SEND_ID.test(externalSendId))) {
-		return refuse('external_send_id must be Base64-compatible: one or more letters, digits, hyphens, underscores, plus signs, slashes or equals signs');
+		return refuse(
+			'external_send_id must be Base64-compatible: one or more letters, digits, hyphens, underscores, plus signs, slashes or equals signs',
+		);
 	}
-	if (triggerProperties !== undefined && !isPlainObject(triggerProperties)) return refuse('trigger_properties must be an object of key-value pairs');
+	if (triggerProperties !== undefined && !isPlainObject(triggerProperties))
+		return refuse('trigger_properties must be an object of key-value pairs');
 	const recipient = readRecipient(body.recipient);
 	if (!recipient.ok) return recipient;
 	return accept({ externalSendId, triggerProperties, recipient: recipient.value });
 }
 
 function readRecipient(value: unknown): Checked<TransactionalRequest['recipient']> {
-	if (!isPlainObject(value)) return refuse('recipient is required: an object with external_user_id or user_alias, and optional attributes');
+	if (!isPlainObject(value))
+		return refuse('recipient is required: an object with external_user_id or user_alias, and optional attributes');
 	const unknown = unknownFieldsProblem(value, ['external_user_id', 'user_alias', 'attributes']);
 	if (unknown) return refuse(`recipient: ${unknown}`);
 	const identity = readIdentity(value);
@@ -56,7 +61,11 @@ function readRecipient(value: unknown): Checked<TransactionalRequest['recipient'
 	if (value.attributes === undefined) return accept({ identity: identity.value, hasAttributes: false });
 	const attributes = readRecipientAttributes(value.attributes, 'recipient.attributes', { subscriptionGroups: true });
 	if (!attributes.ok) return attributes;
-	return accept({ identity: identity.value, attributes: attributes.value, hasAttributes: Object.keys(value.attributes as object).length > 0 });
+	return accept({
+		identity: identity.value,
+		attributes: attributes.value,
+		hasAttributes: Object.keys(value.attributes as object).length > 0,
+	});
 }
 
 function readIdentity(recipient: Record<string, unknown>): Checked<TransactionalRecipientIdentity> {

@@ -2,10 +2,14 @@ import type { CanvasStepView, MessageView } from '../adminApiTypes';
 import { sameUuid } from '../formats';
 import type { PlatformState } from '../state/platformState';
 
-export type MessageOwner = { kind: 'campaign'; campaignId: string } | { kind: 'canvas'; canvasId: string; stepId: string };
+export type MessageOwner =
+	{ kind: 'campaign'; campaignId: string } | { kind: 'canvas'; canvasId: string; stepId: string };
 
 /** The message variation with this id in any campaign or canvas step (ids are unique in the workspace). */
-export function findMessage(state: PlatformState, messageVariationId: string): { message: MessageView; owner: MessageOwner } | undefined {
+export function findMessage(
+	state: PlatformState,
+	messageVariationId: string,
+): { message: MessageView; owner: MessageOwner } | undefined {
 	for (const campaign of state.campaigns.values()) {
 		const message = messageIn(campaign.messages ?? [], messageVariationId);
 		if (message) return { message, owner: { kind: 'campaign', campaignId: campaign.id } };

@@ -21,7 +21,8 @@ export function handleCampaignTranslations({ query, state }: RouteContext): Rout
 	// "campaign ID does not match the campaign being translated": missing, or another campaign's (or a
 	// canvas's) message. A campaign ID with a message that exists nowhere is MESSAGE_NOT_FOUND below.
 	const campaignId = query.campaign_id;
-	const ownedElsewhere = found !== undefined && !(found.owner.kind === 'campaign' && found.owner.campaignId === campaignId);
+	const ownedElsewhere =
+		found !== undefined && !(found.owner.kind === 'campaign' && found.owner.campaignId === campaignId);
 	if (!campaignId || ownedElsewhere) return translationError('INVALID_CAMPAIGN_ID');
 	if (!found) return translationError('MESSAGE_NOT_FOUND', 404);
 	const untranslatable = untranslatableMessage(found.message);

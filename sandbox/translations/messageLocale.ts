@@ -9,7 +9,11 @@ import { translationMapOf } from './translationMap';
  * when it is missing, not a UUID or not among the workspace's locales; INVALID_LOCALE_ID (plain text) when
  * the message has no translation for it.
  */
-export function messageLocale(settings: MultiLanguageView, message: MessageView, localeId: string | undefined): { locale: WorkspaceLocale } | { refusal: RouteResult } {
+export function messageLocale(
+	settings: MultiLanguageView,
+	message: MessageView,
+	localeId: string | undefined,
+): { locale: WorkspaceLocale } | { refusal: RouteResult } {
 	const locale = isUuid(localeId) ? settings.locales.find((candidate) => sameUuid(candidate.id, localeId)) : undefined;
 	if (!locale) return { refusal: translationError('LOCALE_NOT_FOUND') };
 	if (!translationMapOf(message, locale)) return { refusal: invalidLocaleId(localeId as string) };

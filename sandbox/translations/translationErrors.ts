@@ -27,5 +27,9 @@ export function translationError(code: TranslationErrorCode, status = 400): Rout
  * answered text/plain, the name first, so a client must cope with a 400 that is not JSON.
  */
 export function invalidLocaleId(localeId: string): RouteResult {
-	return { status: 400, body: `INVALID_LOCALE_ID: locale ${localeId} is not in this message's translation`, format: 'text' };
+	return {
+		status: 400,
+		body: `INVALID_LOCALE_ID: locale ${localeId} is not in this message's translation`,
+		format: 'text',
+	};
 }

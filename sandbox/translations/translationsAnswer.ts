@@ -7,12 +7,19 @@ import { translationMapOf } from './translationMap';
  * the message's translations in the order of the workspace's locales (one locale's when `only` is given).
  * A translation for a locale the workspace no longer has is left out: there is no locale to show.
  */
-export function translationsAnswer(settings: MultiLanguageView, message: MessageView, only?: WorkspaceLocale): RouteResult {
+export function translationsAnswer(
+	settings: MultiLanguageView,
+	message: MessageView,
+	only?: WorkspaceLocale,
+): RouteResult {
 	const translations = [];
 	for (const locale of only ? [only] : settings.locales) {
 		const translationMap = translationMapOf(message, locale);
 		if (!translationMap) continue;
-		translations.push({ locale: { name: locale.name, country: locale.country, language: locale.language }, translation_map: { ...translationMap } });
+		translations.push({
+			locale: { name: locale.name, country: locale.country, language: locale.language },
+			translation_map: { ...translationMap },
+		});
 	}
 	return { status: 200, body: { translations, message: 'success' } };
 }

@@ -12,22 +12,33 @@ import type { SeedProfile, SeedResult } from '../../sandbox';
  * Lengths: now and then a few items, mostly a batch past the per-request limits (60% of the
  * maximum or more), so every run that can exercise batching does.
  */
-export function batch<C>(choice: fc.Arbitrary<C>, build: (choice: C, index: number) => IDataObject, maxItems: number): fc.Arbitrary<IDataObject[]> {
+export function batch<C>(
+	choice: fc.Arbitrary<C>,
+	build: (choice: C, index: number) => IDataObject,
+	maxItems: number,
+): fc.Arbitrary<IDataObject[]> {
 	const few = Math.min(8, maxItems);
 	const many = Math.max(1, Math.ceil(maxItems * 0.6));
-	const length = fc.oneof({ weight: 1, arbitrary: fc.integer({ min: 1, max: few }) }, { weight: 4, arbitrary: fc.integer({ min: many, max: maxItems }) });
+	const length = fc.oneof(
+		{ weight: 1, arbitrary: fc.integer({ min: 1, max: few }) },
+		{ weight: 4, arbitrary: fc.integer({ min: many, max: maxItems }) },
+	);
 	return length.chain((n) => fc.array(choice, { minLength: n, maxLength: n })).map((choices) => choices.map(build));
 }
 
 /** One of `values`, the first `mainWeight` times as often as each other: keeps most items in one request group. */
 export function mostly<T>(main: T, others: T[], mainWeight = 6): fc.Arbitrary<T> {
-	return fc.oneof({ weight: mainWeight, arbitrary: fc.constant(main) }, ...others.map((value) => ({ weight: 1, arbitrary: fc.constant(value) })));
+	return fc.oneof(
+		{ weight: mainWeight, arbitrary: fc.constant(main) },
+		...others.map((value) => ({ weight: 1, arbitrary: fc.constant(value) })),
+	);
 }
 
 export const ALIAS_LABELS = ['crm_alias', 'shop_customer'];
 
 /** ISO 8601, distinct per index. */
-export const timeOf = (index: number): string => new Date(Date.UTC(2026, 10, 1, 12, 0, 0) + index * 61_000).toISOString().replace('.000Z', 'Z');
+export const timeOf = (index: number): string =>
+	new Date(Date.UTC(2026, 10, 1, 12, 0, 0) + index * 61_000).toISOString().replace('.000Z', 'Z');
 
 /** The user of item `index`: every identifier the spec names, unique to the index. */
 export function userOf(index: number, aliasLabel: string): IDataObject {
@@ -52,7 +63,9 @@ export const profilesOf = (items: IDataObject[]): SeedProfile[] =>
 
 /** The service ID the sandbox gave item i's profile, for the items that identify by it. */
 export const withServiceIds = (items: IDataObject[], seeded: SeedResult): IDataObject[] =>
-	items.map((json, index) => (json.idKind === 'service_id' ? { ...json, serviceId: seeded.profiles[index].service_id } : json));
+	items.map((json, index) =>
+		json.idKind === 'service_id' ? { ...json, serviceId: seeded.profiles[index].service_id } : json,
+	);
 
 /** The identifier object an item's `idKind` names, as the spec writes it in /users/track and export. */
 export function identifierOf(json: IDataObject): IDataObject {

@@ -13,7 +13,12 @@ import { limitViolations } from './wireLimits';
 import { userKey } from './wirePieces';
 
 let seq = 0;
-const request = (path: string, body: IDataObject, response: IDataObject = { message: 'success' }, status = 201): RecordedRequest => ({
+const request = (
+	path: string,
+	body: IDataObject,
+	response: IDataObject = { message: 'success' },
+	status = 201,
+): RecordedRequest => ({
 	seq: ++seq,
 	method: 'POST',
 	path,
@@ -35,10 +40,18 @@ const sendNow: ConservationCase = {
 	items: fc.constant([]),
 	numRuns: 1,
 	seed: () => ({}),
-	expected: (json) => [{ key: userKey('recipient', 'external_user_ids', json.id), value: { request: { messages: {} }, field: 'external_user_ids', recipient: json.id } }],
+	expected: (json) => [
+		{
+			key: userKey('recipient', 'external_user_ids', json.id),
+			value: { request: { messages: {} }, field: 'external_user_ids', recipient: json.id },
+		},
+	],
 };
 const items = [{ id: 'u-0' }, { id: 'u-1' }];
-const sent = (dispatch: string) => [answer(0, { status: 'sent', dispatch_id: dispatch }), answer(1, { status: 'sent', dispatch_id: dispatch })];
+const sent = (dispatch: string) => [
+	answer(0, { status: 'sent', dispatch_id: dispatch }),
+	answer(1, { status: 'sent', dispatch_id: dispatch }),
+];
 
 describe('conservation checks', () => {
 	test('pass a log that holds each item once, answered from its request', () => {
@@ -50,7 +63,9 @@ describe('conservation checks', () => {
 		const log = [request('/messages/send', { messages: {}, external_user_ids: ['u-0'] }, { dispatch_id: 'd1' })];
 		const findings = checkConservation(sendNow, items, sent('d1'), log);
 		expect(findings.lost).toBe(1);
-		expect(findings.problems[0]).toMatch(/^item 1 is answered "sent" with the dispatch_id of request #\d+ but is not in exactly one accepted request: recipient:external_id:u-1 in 0$/);
+		expect(findings.problems[0]).toMatch(
+			/^item 1 is answered "sent" with the dispatch_id of request #\d+ but is not in exactly one accepted request: recipient:external_id:u-1 in 0$/,
+		);
 	});
 
 	test('an item in two accepted requests is lost too (sent twice)', () => {
@@ -86,7 +101,9 @@ describe('conservation checks', () => {
 
 	test('requests over the spec limits are named with the spec text', () => {
 		const ids = (n: number, prefix: string) => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
-		expect(limitViolations(request('/users/track', { events: ids(76, 'e') }))).toEqual([expect.stringMatching(/^POST \/users\/track: events: 76 > 75/)]);
+		expect(limitViolations(request('/users/track', { events: ids(76, 'e') }))).toEqual([
+			expect.stringMatching(/^POST \/users\/track: events: 76 > 75/),
+		]);
 		expect(
 			limitViolations(
 				request('/v2/subscription/status/set', {
@@ -97,13 +114,53 @@ describe('conservation checks', () => {
 				}),
 			),
 		).toEqual([expect.stringMatching(/users in all elements: 60 > 50/)]);
-		expect(limitViolations(request('/users/export/ids', { external_ids: ids(30, 'a'), user_aliases: ids(30, 'b'), fields_to_export: ['email'] }))).toHaveLength(1);
-		expect(limitViolations(request('/users/export/ids', { email_address: ['a@x.io', 'b@x.io'], fields_to_export: ['email'] }))).toHaveLength(1);
-		expect(limitViolations(request('/messages/send', { external_user_ids: ids(26, 'a'), user_aliases: ids(25, 'b'), messages: {} }))).toHaveLength(1);
-		expect(limitViolations(request('/canvas/trigger/send', { canvas_id: 'c', canvas_entry_properties: { blob: 'x'.repeat(50_000) }, broadcast: true }))).toHaveLength(1);
-		expect(limitViolations(request('/transactional/v1/campaigns/receipt/send', { recipient: { external_user_id: 'a', user_alias: { alias_name: 'b', alias_label: 'c' } } }))).toHaveLength(1);
-		expect(limitViolations(request('/users/identify', { aliases_to_identify: ids(30, 'a'), emails_to_identify: ids(21, 'b') }))).toHaveLength(1);
-		expect(limitViolations(request('/not/in/the/spec', {}))).toEqual(['POST /not/in/the/spec: not an endpoint of the spec']);
-		expect(limitViolations(request('/users/track', { attributes: ids(75, 'a'), events: ids(75, 'e'), purchases: ids(75, 'p') }))).toEqual([]);
+		expect(
+			limitViolations(
+				request('/users/export/ids', {
+					external_ids: ids(30, 'a'),
+					user_aliases: ids(30, 'b'),
+					fields_to_export: ['email'],
+				}),
+			),
+		).toHaveLength(1);
+		expect(
+			limitViolations(
+				request('/users/export/ids', { email_address: ['a@x.io', 'b@x.io'], fields_to_export: ['email'] }),
+			),
+		).toHaveLength(1);
+		expect(
+			limitViolations(
+				request('/messages/send', { external_user_ids: ids(26, 'a'), user_aliases: ids(25, 'b'), messages: {} }),
+			),
+		).toHaveLength(1);
+		expect(
+			limitViolations(
+				request('/canvas/trigger/send', {
+					canvas_id: 'c',
+					canvas_entry_properties: { blob: 'x'.repeat(50_000) },
+					broadcast: true,
+				}),
+			),
+		).toHaveLength(1);
+		expect(
+			limitViolations(
+				request('/transactional/v1/campaigns/receipt/send', {
+					recipient: { external_user_id: 'a', user_alias: { alias_name: 'b', alias_label: 'c' } },
+				}),
+			),
+		).toHaveLength(1);
+		expect(
+			limitViolations(
+				request('/users/identify', { aliases_to_identify: ids(30, 'a'), emails_to_identify: ids(21, 'b') }),
+			),
+		).toHaveLength(1);
+		expect(limitViolations(request('/not/in/the/spec', {}))).toEqual([
+			'POST /not/in/the/spec: not an endpoint of the spec',
+		]);
+		expect(
+			limitViolations(
+				request('/users/track', { attributes: ids(75, 'a'), events: ids(75, 'e'), purchases: ids(75, 'p') }),
+			),
+		).toEqual([]);
 	});
 });

@@ -27,7 +27,7 @@ afterAll(() => {
 });
 
 describe.each(CONSERVATION_OPERATIONS)('$name', (testCase) => {
-	test('every item answered as applied is in exactly one accepted request; every piece on the wire is its item\'s; no request over a limit', async () => {
+	test("every item answered as applied is in exactly one accepted request; every piece on the wire is its item's; no request over a limit", async () => {
 		const problems: string[] = [];
 		let run = 0;
 		await fc.assert(

@@ -26,7 +26,8 @@ export interface RunFindings {
 }
 
 const accepted = (request: RecordedRequest) => request.status >= 200 && request.status < 300;
-const describe = (request: RecordedRequest) => `request #${request.seq} (${request.method} ${request.path}, ${request.status})`;
+const describe = (request: RecordedRequest) =>
+	`request #${request.seq} (${request.method} ${request.path}, ${request.status})`;
 const short = (value: unknown) => {
 	const text = JSON.stringify(value) ?? 'undefined';
 	return text.length > 300 ? `${text.slice(0, 300)}…` : text;
@@ -35,15 +36,26 @@ const short = (value: unknown) => {
 /** An answer that carries errors for some of what the request held (a 2xx with non-fatal errors). */
 function answerGaveErrors(request: RecordedRequest): boolean {
 	const response = request.response as IDataObject | undefined;
-	return !accepted(request) || (Array.isArray(response?.errors) && response.errors.length > 0) || (Array.isArray(response?.rename_errors) && response.rename_errors.length > 0);
+	return (
+		!accepted(request) ||
+		(Array.isArray(response?.errors) && response.errors.length > 0) ||
+		(Array.isArray(response?.rename_errors) && response.rename_errors.length > 0)
+	);
 }
 
 function mismatch(expected: ExpectedPiece, wireValue: unknown): string | undefined {
 	if (expected.check) return expected.check(wireValue);
-	return isDeepStrictEqual(wireValue, expected.value) ? undefined : `carries ${short(wireValue)}, the item's data is ${short(expected.value)}`;
+	return isDeepStrictEqual(wireValue, expected.value)
+		? undefined
+		: `carries ${short(wireValue)}, the item's data is ${short(expected.value)}`;
 }
 
-export function checkConservation(testCase: ConservationCase, items: IDataObject[], output: INodeExecutionData[], requests: RecordedRequest[]): RunFindings {
+export function checkConservation(
+	testCase: ConservationCase,
+	items: IDataObject[],
+	output: INodeExecutionData[],
+	requests: RecordedRequest[],
+): RunFindings {
 	const findings: RunFindings = { problems: [], lost: 0, overLimit: 0, astray: 0, failedItems: 0 };
 	const answers = answersByItem(output);
 
@@ -52,7 +64,10 @@ export function checkConservation(testCase: ConservationCase, items: IDataObject
 	items.forEach((json, index) => {
 		for (const piece of testCase.expected(json, index)) {
 			const other = owners.get(piece.key);
-			if (other) throw new Error(`${testCase.name}: items ${other.index} and ${index} both expect ${piece.key}; the generator must make markers unique`);
+			if (other)
+				throw new Error(
+					`${testCase.name}: items ${other.index} and ${index} both expect ${piece.key}; the generator must make markers unique`,
+				);
 			owners.set(piece.key, { index, piece });
 		}
 	});
@@ -99,7 +114,8 @@ export function checkConservation(testCase: ConservationCase, items: IDataObject
 		}
 	}
 	for (const { key, index, request } of pendingResends) {
-		if ((acceptedIn.get(key) ?? []).length !== 1) astray(`${describe(request)}: item ${index} (${key}) is answered as a success, but this request was refused`);
+		if ((acceptedIn.get(key) ?? []).length !== 1)
+			astray(`${describe(request)}: item ${index} (${key}) is answered as a success, but this request was refused`);
 	}
 
 	// 1. Every item answered as a success: each piece of its data in exactly one accepted request.
@@ -116,26 +132,42 @@ export function checkConservation(testCase: ConservationCase, items: IDataObject
 			findings.failedItems++;
 			// Its error must be one an answer gave: a request holding its data refused it, or answered with errors.
 			if (requestsOfItem.length > 0 && !requestsOfItem.some(answerGaveErrors)) {
-				astray(`item ${index} is answered with an error, but every request holding its data was accepted without errors: ${String(error.error)}`);
+				astray(
+					`item ${index} is answered with an error, but every request holding its data was accepted without errors: ${String(error.error)}`,
+				);
 			}
-			if (requestsOfItem.length === 0) findings.problems.push(`item ${index} is valid and was answered with an error without any request holding its data: ${String(error.error)}`);
-			else if (!overLimit) findings.problems.push(`item ${index} is valid, in requests within every limit, and was answered with an error: ${String(error.error)}`);
+			if (requestsOfItem.length === 0)
+				findings.problems.push(
+					`item ${index} is valid and was answered with an error without any request holding its data: ${String(error.error)}`,
+				);
+			else if (!overLimit)
+				findings.problems.push(
+					`item ${index} is valid, in requests within every limit, and was answered with an error: ${String(error.error)}`,
+				);
 			return;
 		}
 		const missing = testCase.expected(json, index).filter((piece) => (acceptedIn.get(piece.key) ?? []).length !== 1);
 		if (missing.length === 0) return;
 		findings.lost++;
 		const counts = missing.map((piece) => `${piece.key} in ${(acceptedIn.get(piece.key) ?? []).length}`).join(', ');
-		findings.problems.push(`item ${index} is answered ${short(itemAnswers[0].status ?? itemAnswers[0])}${answeringRequest(itemAnswers, requests)} but is not in exactly one accepted request: ${counts}`);
+		findings.problems.push(
+			`item ${index} is answered ${short(itemAnswers[0].status ?? itemAnswers[0])}${answeringRequest(itemAnswers, requests)} but is not in exactly one accepted request: ${counts}`,
+		);
 	});
 
-	const unpaired = [...answers.entries()].filter(([index]) => index < 0 || index >= items.length).reduce((sum, [, list]) => sum + list.length, 0);
+	const unpaired = [...answers.entries()]
+		.filter(([index]) => index < 0 || index >= items.length)
+		.reduce((sum, [, list]) => sum + list.length, 0);
 	if (unpaired > 0) findings.problems.push(`${unpaired} output items are paired with no input item`);
 	return findings;
 }
 
 /** The item's answer is its request's: the same dispatch_id, and whatever the case checks. */
-function answeredFrom(testCase: ConservationCase, itemAnswers: IDataObject[], request: RecordedRequest): string | undefined {
+function answeredFrom(
+	testCase: ConservationCase,
+	itemAnswers: IDataObject[],
+	request: RecordedRequest,
+): string | undefined {
 	const dispatchId = (request.response as IDataObject | undefined)?.dispatch_id;
 	if (typeof dispatchId === 'string') {
 		const other = itemAnswers.find((answer) => answer.dispatch_id !== dispatchId);
@@ -148,6 +180,8 @@ function answeredFrom(testCase: ConservationCase, itemAnswers: IDataObject[], re
 function answeringRequest(itemAnswers: IDataObject[], requests: RecordedRequest[]): string {
 	const dispatchId = itemAnswers[0].dispatch_id;
 	if (typeof dispatchId !== 'string') return '';
-	const request = requests.find((candidate) => (candidate.response as IDataObject | undefined)?.dispatch_id === dispatchId);
+	const request = requests.find(
+		(candidate) => (candidate.response as IDataObject | undefined)?.dispatch_id === dispatchId,
+	);
 	return request ? ` with the dispatch_id of request #${request.seq}` : ` with dispatch_id ${dispatchId}, no request's`;
 }

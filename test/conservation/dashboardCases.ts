@@ -16,7 +16,12 @@ const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
 
 const userId = (index: number) => `00000000-0000-4000-8000-${String(500 + index).padStart(12, '0')}`;
 const seededUsers = (items: IDataObject[]) => ({
-	dashboardUsers: items.map((json, index) => ({ id: userId(index), userName: `u${index}@example.com`, name: { givenName: 'Old', familyName: 'Name' }, department: 'sales' })),
+	dashboardUsers: items.map((json, index) => ({
+		id: userId(index),
+		userName: `u${index}@example.com`,
+		name: { givenName: 'Old', familyName: 'Name' },
+		department: 'sales',
+	})),
 });
 
 const profile = fc.record({
@@ -32,15 +37,29 @@ const profileParameters = {
 	permissionsInput: 'json',
 	permissionsJson: '={{ $json.permissions }}',
 };
-const profileItem = ({ permissions, ...choice }: { given: string; family: string; department: string; permissions: string[] }) => ({
+const profileItem = ({
+	permissions,
+	...choice
+}: {
+	given: string;
+	family: string;
+	department: string;
+	permissions: string[];
+}) => ({
 	...choice,
 	permissions: { companyPermissions: permissions },
 });
-const profileBody = (json: IDataObject) => ({ name: { givenName: json.given, familyName: json.family }, department: json.department, permissions: json.permissions });
+const profileBody = (json: IDataObject) => ({
+	name: { givenName: json.given, familyName: json.family },
+	department: json.department,
+	permissions: json.permissions,
+});
 
 /** The user an item outputs is the one its request was answered with. */
 function sameUser(answers: IDataObject[], request: RecordedRequest): string | undefined {
-	return answers.every(({ warnings: _warnings, ...answer }) => isDeepStrictEqual(answer, request.response)) ? undefined : 'outputs a user other than the answer of its request';
+	return answers.every(({ warnings: _warnings, ...answer }) => isDeepStrictEqual(answer, request.response))
+		? undefined
+		: 'outputs a user other than the answer of its request';
 }
 
 const create: ConservationCase = {
@@ -51,7 +70,12 @@ const create: ConservationCase = {
 	items: batch(profile, (choice, index) => ({ ...profileItem(choice), email: `new${index}@example.com` }), MAX_USERS),
 	numRuns: RUNS,
 	seed: () => ({}),
-	expected: (json) => [{ key: scimUserNameKey(json.email), value: { method: 'POST', body: { schemas: [USER_SCHEMA], userName: json.email, ...profileBody(json) } } }],
+	expected: (json) => [
+		{
+			key: scimUserNameKey(json.email),
+			value: { method: 'POST', body: { schemas: [USER_SCHEMA], userName: json.email, ...profileBody(json) } },
+		},
+	],
 	answeredFrom: sameUser,
 };
 
@@ -75,7 +99,12 @@ const update: ConservationCase = {
 	items: batch(profile, (choice, index) => ({ ...profileItem(choice), id: userId(index) }), MAX_USERS),
 	numRuns: RUNS,
 	seed: seededUsers,
-	expected: (json) => [{ key: scimIdKey(json.id as string), value: { method: 'PUT', body: { schemas: [USER_SCHEMA], ...profileBody(json) } } }],
+	expected: (json) => [
+		{
+			key: scimIdKey(json.id as string),
+			value: { method: 'PUT', body: { schemas: [USER_SCHEMA], ...profileBody(json) } },
+		},
+	],
 	answeredFrom: sameUser,
 };
 
@@ -85,14 +114,27 @@ const findByEmail: ConservationCase = {
 	operation: 'findByEmail',
 	parameters: { operation: 'findByEmail', email: '={{ $json.email }}' },
 	// Some emails match nobody: the item is answered found: false.
-	items: batch(fc.boolean(), (known, index) => ({ email: known ? `u${index}@example.com` : `nobody${index}@example.com` }), MAX_USERS),
+	items: batch(
+		fc.boolean(),
+		(known, index) => ({ email: known ? `u${index}@example.com` : `nobody${index}@example.com` }),
+		MAX_USERS,
+	),
 	numRuns: RUNS,
 	seed: seededUsers,
 	// The filter's syntax is RFC 7644's, not the spec's: the key already names the email it asks for.
-	expected: (json) => [{ key: scimUserNameKey(json.email), check: (wire) => ((wire as IDataObject).method === 'GET' ? undefined : `method ${String((wire as IDataObject).method)}`) }],
+	expected: (json) => [
+		{
+			key: scimUserNameKey(json.email),
+			check: (wire) =>
+				(wire as IDataObject).method === 'GET' ? undefined : `method ${String((wire as IDataObject).method)}`,
+		},
+	],
 	answeredFrom(answers, request) {
 		const resources = ((request.response as IDataObject | undefined)?.Resources ?? []) as IDataObject[];
-		const foreign = answers.filter(({ found, warnings: _warnings, ...user }) => found === true && !resources.some((resource) => isDeepStrictEqual(resource, user)));
+		const foreign = answers.filter(
+			({ found, warnings: _warnings, ...user }) =>
+				found === true && !resources.some((resource) => isDeepStrictEqual(resource, user)),
+		);
 		return foreign.length > 0 ? 'outputs a user not in the answer of its request' : undefined;
 	},
 };

@@ -17,7 +17,10 @@ export interface EndpointMatch<T extends EndpointTemplate> {
 }
 
 /** The entry whose method and path template the request matches (a trailing slash is ignored). */
-export function matchEndpoint<T extends EndpointTemplate>(table: readonly T[], request: Pick<RecordedRequest, 'method' | 'path'>): EndpointMatch<T> | undefined {
+export function matchEndpoint<T extends EndpointTemplate>(
+	table: readonly T[],
+	request: Pick<RecordedRequest, 'method' | 'path'>,
+): EndpointMatch<T> | undefined {
 	const path = request.path.length > 1 ? request.path.replace(/\/+$/, '') : request.path;
 	for (const entry of table) {
 		if (entry.method !== request.method.toUpperCase()) continue;

@@ -16,14 +16,23 @@ const nodes = packageNodes();
 const everyOperation = nodes.operations.map(operationId).sort();
 
 const TABLES: Array<{ name: string; operations: NodeOperation[] }> = [
-	{ name: 'the conservation table (test/conservation/operationsTable.ts)', operations: CONSERVATION_OPERATIONS.map(({ nodeType, operation }) => ({ nodeType, operation })) },
+	{
+		name: 'the conservation table (test/conservation/operationsTable.ts)',
+		operations: CONSERVATION_OPERATIONS.map(({ nodeType, operation }) => ({ nodeType, operation })),
+	},
 	{
 		name: 'the fault table (test/reliability/operationsUnderFault.ts)',
-		operations: OPERATIONS_UNDER_FAULT.map(({ nodeType, parameters }) => ({ nodeType, operation: String(parameters.operation) })),
+		operations: OPERATIONS_UNDER_FAULT.map(({ nodeType, parameters }) => ({
+			nodeType,
+			operation: String(parameters.operation),
+		})),
 	},
 	{
 		name: 'the bad-input tables (test/reliability/badInput*Cases.ts)',
-		operations: BAD_INPUT_CASES.map(({ nodeType, parameters }) => ({ nodeType, operation: String(parameters.operation) })),
+		operations: BAD_INPUT_CASES.map(({ nodeType, parameters }) => ({
+			nodeType,
+			operation: String(parameters.operation),
+		})),
 	},
 ];
 

@@ -15,11 +15,17 @@ const MAX_OWN_REQUESTS = 30;
 
 const MESSAGE_VARIANTS: IDataObject[] = [
 	{ email: { app_id: 'app-web', subject: 'Hello', body: '<p>Hi</p>' } },
-	{ sms: { subscription_group_id: 'sms-alerts', body: 'Hi' }, email: { app_id: 'app-web', subject: 'Hej', body: '<p>Hej</p>' } },
+	{
+		sms: { subscription_group_id: 'sms-alerts', body: 'Hi' },
+		email: { app_id: 'app-web', subject: 'Hej', body: '<p>Hej</p>' },
+	},
 ];
 
 const alias = (json: IDataObject): IDataObject => ({ alias_name: json.aliasName, alias_label: json.aliasLabel });
-const recipientProperties = fc.record({ tier: fc.constantFrom('gold', 'silver'), first_order: fc.boolean() }, { requiredKeys: [] });
+const recipientProperties = fc.record(
+	{ tier: fc.constantFrom('gold', 'silver'), first_order: fc.boolean() },
+	{ requiredKeys: [] },
+);
 
 const sendNow: ConservationCase = {
 	name: 'Message: Send Now',
@@ -56,11 +62,19 @@ const sendNow: ConservationCase = {
 	numRuns: 4,
 	seed: (items) => ({
 		profiles: profilesOf(items),
-		segments: items.filter((json) => json.segmentId !== '').map((json) => ({ id: json.segmentId as string, external_ids: [json.externalId as string] })),
+		segments: items
+			.filter((json) => json.segmentId !== '')
+			.map((json) => ({ id: json.segmentId as string, external_ids: [json.externalId as string] })),
 	}),
 	expected(json) {
 		const request = { messages: json.messages, recipient_subscription_state: json.subscriptionState };
-		if (json.sendTo === 'broadcast') return [{ key: broadcastKey(json.segmentId), value: { request: { ...request, segment_id: json.segmentId, broadcast: true } } }];
+		if (json.sendTo === 'broadcast')
+			return [
+				{
+					key: broadcastKey(json.segmentId),
+					value: { request: { ...request, segment_id: json.segmentId, broadcast: true } },
+				},
+			];
 		const field = json.identifyBy === 'user_alias' ? 'user_aliases' : 'external_user_ids';
 		const recipient = json.identifyBy === 'user_alias' ? alias(json) : json.externalId;
 		return [{ key: userKey('recipient', field, recipient), value: { request, field, recipient } }];
@@ -96,7 +110,10 @@ const recipientChoice = fc.record({
 type RecipientChoice = typeof recipientChoice extends fc.Arbitrary<infer C> ? C : never;
 
 /** An item of a trigger: its user, its recipient choices, and a probe in its properties. */
-function recipientItem({ withAttributes, existingOnly, extra, ...choice }: RecipientChoice, index: number): IDataObject {
+function recipientItem(
+	{ withAttributes, existingOnly, extra, ...choice }: RecipientChoice,
+	index: number,
+): IDataObject {
 	return {
 		...userOf(index, choice.aliasLabel),
 		...choice,
@@ -125,15 +142,25 @@ function recipientOf(json: IDataObject, propertiesKey: string): IDataObject {
 }
 
 function recipientKey(json: IDataObject): string {
-	const value = json.identifyBy === 'user_alias' ? alias(json) : json.identifyBy === 'email' ? json.email : json.externalId;
-	return userKey('recipient', json.identifyBy === 'external_id' ? 'external_user_id' : (json.identifyBy as string), value);
+	const value =
+		json.identifyBy === 'user_alias' ? alias(json) : json.identifyBy === 'email' ? json.email : json.externalId;
+	return userKey(
+		'recipient',
+		json.identifyBy === 'external_id' ? 'external_user_id' : (json.identifyBy as string),
+		value,
+	);
 }
 
 const triggerCampaign: ConservationCase = {
 	name: 'Message: Trigger Campaign',
 	nodeType: MESSAGE_NODE,
 	operation: 'triggerCampaign',
-	parameters: { operation: 'triggerCampaign', campaignId: '={{ $json.campaign }}', ...recipientParameters, additionalFields: { send_id: '={{ $json.sendId }}' } },
+	parameters: {
+		operation: 'triggerCampaign',
+		campaignId: '={{ $json.campaign }}',
+		...recipientParameters,
+		additionalFields: { send_id: '={{ $json.sendId }}' },
+	},
 	items: batch(
 		fc.tuple(recipientChoice, mostly('welcome', ['spring'], 6), mostly('batch-a', ['batch-b'], 6)),
 		([choice, campaign, sendId], index) => ({
@@ -147,11 +174,14 @@ const triggerCampaign: ConservationCase = {
 	numRuns: 4,
 	seed: (items) => ({
 		profiles: profilesOf(items),
-		campaigns: [...new Set(['welcome', 'spring', ...items.map((json) => json.campaign as string)])].map((id) => ({ id })),
+		campaigns: [...new Set(['welcome', 'spring', ...items.map((json) => json.campaign as string)])].map((id) => ({
+			id,
+		})),
 	}),
 	expected(json) {
 		const request = { campaign_id: json.campaign, send_id: json.sendId };
-		if (json.sendTo === 'broadcast') return [{ key: broadcastKey(json.campaign), value: { request: { ...request, broadcast: true } } }];
+		if (json.sendTo === 'broadcast')
+			return [{ key: broadcastKey(json.campaign), value: { request: { ...request, broadcast: true } } }];
 		return [{ key: recipientKey(json), value: { request, recipient: recipientOf(json, 'trigger_properties') } }];
 	},
 };
@@ -160,7 +190,12 @@ const triggerCanvas: ConservationCase = {
 	name: 'Message: Trigger Canvas',
 	nodeType: MESSAGE_NODE,
 	operation: 'triggerCanvas',
-	parameters: { operation: 'triggerCanvas', canvasId: '={{ $json.canvas }}', ...recipientParameters, canvasEntryProperties: '={{ $json.shared }}' },
+	parameters: {
+		operation: 'triggerCanvas',
+		canvasId: '={{ $json.canvas }}',
+		...recipientParameters,
+		canvasEntryProperties: '={{ $json.shared }}',
+	},
 	items: batch(
 		fc.tuple(recipientChoice, mostly('onboarding', ['winback'], 6), mostly('none', ['winter'], 6)),
 		([choice, canvas, shared], index) => ({
@@ -173,12 +208,18 @@ const triggerCanvas: ConservationCase = {
 	numRuns: 4,
 	seed: (items) => ({
 		profiles: profilesOf(items),
-		canvases: [...new Set(['onboarding', 'winback', ...items.map((json) => json.canvas as string)])].map((id) => ({ id })),
+		canvases: [...new Set(['onboarding', 'winback', ...items.map((json) => json.canvas as string)])].map((id) => ({
+			id,
+		})),
 	}),
 	expected(json) {
 		const shared = json.shared as IDataObject;
-		const request = compact({ canvas_id: json.canvas, canvas_entry_properties: Object.keys(shared).length > 0 ? shared : undefined });
-		if (json.sendTo === 'broadcast') return [{ key: broadcastKey(json.canvas), value: { request: { ...request, broadcast: true } } }];
+		const request = compact({
+			canvas_id: json.canvas,
+			canvas_entry_properties: Object.keys(shared).length > 0 ? shared : undefined,
+		});
+		if (json.sendTo === 'broadcast')
+			return [{ key: broadcastKey(json.canvas), value: { request: { ...request, broadcast: true } } }];
 		return [{ key: recipientKey(json), value: { request, recipient: recipientOf(json, 'canvas_entry_properties') } }];
 	},
 };
@@ -223,9 +264,16 @@ const sendTransactionalEmail: ConservationCase = {
 		MAX_OWN_REQUESTS,
 	),
 	numRuns: 3,
-	seed: (items) => ({ profiles: profilesOf(items), campaigns: [{ id: 'receipt', kind: 'transactional' }, { id: 'password-reset', kind: 'transactional' }] }),
+	seed: (items) => ({
+		profiles: profilesOf(items),
+		campaigns: [
+			{ id: 'receipt', kind: 'transactional' },
+			{ id: 'password-reset', kind: 'transactional' },
+		],
+	}),
 	expected(json) {
-		const identity: IDataObject = json.identifyBy === 'user_alias' ? { user_alias: alias(json) } : { external_user_id: json.externalId };
+		const identity: IDataObject =
+			json.identifyBy === 'user_alias' ? { user_alias: alias(json) } : { external_user_id: json.externalId };
 		const attributes = json.attributes as IDataObject;
 		const recipient = compact({ ...identity, attributes: Object.keys(attributes).length > 0 ? attributes : undefined });
 		const [[field, value]] = Object.entries(identity);
@@ -237,9 +285,13 @@ const sendTransactionalEmail: ConservationCase = {
 					if (campaignId !== json.campaign) return `campaign ${campaignId}, not ${String(json.campaign)}`;
 					const { external_send_id: sendId, recipient: sent, trigger_properties: properties, ...rest } = body;
 					if (Object.keys(rest).length > 0) return `unexpected fields ${Object.keys(rest).join(', ')}`;
-					if (!isDeepStrictEqual(sent, recipient)) return `recipient ${JSON.stringify(sent)}, not ${JSON.stringify(recipient)}`;
-					if (!isDeepStrictEqual(properties, json.properties)) return `trigger_properties ${JSON.stringify(properties)}, not ${JSON.stringify(json.properties)}`;
-					if (json.sendId !== '' ? sendId !== json.sendId : typeof sendId !== 'string' || !EXTERNAL_SEND_ID.test(sendId)) {
+					if (!isDeepStrictEqual(sent, recipient))
+						return `recipient ${JSON.stringify(sent)}, not ${JSON.stringify(recipient)}`;
+					if (!isDeepStrictEqual(properties, json.properties))
+						return `trigger_properties ${JSON.stringify(properties)}, not ${JSON.stringify(json.properties)}`;
+					if (
+						json.sendId !== '' ? sendId !== json.sendId : typeof sendId !== 'string' || !EXTERNAL_SEND_ID.test(sendId)
+					) {
 						return `external_send_id ${JSON.stringify(sendId)}, not ${json.sendId === '' ? 'a Base64-compatible one' : String(json.sendId)}`;
 					}
 					return undefined;
@@ -250,10 +302,18 @@ const sendTransactionalEmail: ConservationCase = {
 };
 
 const CANVASES = ['onboarding', 'winback'];
-const scheduleItem = fc.record({ canvas: mostly('onboarding', ['winback'], 3), local: fc.boolean(), withProperties: fc.boolean() });
+const scheduleItem = fc.record({
+	canvas: mostly('onboarding', ['winback'], 3),
+	local: fc.boolean(),
+	withProperties: fc.boolean(),
+});
 const schedulesSeed = (items: IDataObject[]) => ({
 	canvases: CANVASES.map((id) => ({ id })),
-	canvasSchedules: items.map((json) => ({ canvas_id: json.canvas as string, schedule_id: json.schedule as string, schedule: { time: '2026-12-01T09:00:00Z' } })),
+	canvasSchedules: items.map((json) => ({
+		canvas_id: json.canvas as string,
+		schedule_id: json.schedule as string,
+		schedule: { time: '2026-12-01T09:00:00Z' },
+	})),
 });
 
 const updateScheduledCanvas: ConservationCase = {
@@ -270,7 +330,12 @@ const updateScheduledCanvas: ConservationCase = {
 	},
 	items: batch(
 		scheduleItem,
-		({ withProperties, ...choice }, index) => ({ ...choice, schedule: `s-${index}`, time: timeOf(1000 + index), properties: withProperties ? { probe: index } : {} }),
+		({ withProperties, ...choice }, index) => ({
+			...choice,
+			schedule: `s-${index}`,
+			time: timeOf(1000 + index),
+			properties: withProperties ? { probe: index } : {},
+		}),
 		MAX_OWN_REQUESTS,
 	),
 	numRuns: 3,
@@ -295,11 +360,27 @@ const deleteScheduledCanvas: ConservationCase = {
 	name: 'Message: Delete Scheduled Canvas',
 	nodeType: MESSAGE_NODE,
 	operation: 'deleteScheduledCanvas',
-	parameters: { operation: 'deleteScheduledCanvas', canvasId: '={{ $json.canvas }}', scheduleId: '={{ $json.schedule }}' },
+	parameters: {
+		operation: 'deleteScheduledCanvas',
+		canvasId: '={{ $json.canvas }}',
+		scheduleId: '={{ $json.schedule }}',
+	},
 	items: batch(scheduleItem, ({ canvas }, index) => ({ canvas, schedule: `s-${index}` }), MAX_OWN_REQUESTS),
 	numRuns: 3,
 	seed: schedulesSeed,
-	expected: (json) => [{ key: scheduleKey(json.canvas, json.schedule), value: { action: 'delete', body: { canvas_id: json.canvas, schedule_id: json.schedule } } }],
+	expected: (json) => [
+		{
+			key: scheduleKey(json.canvas, json.schedule),
+			value: { action: 'delete', body: { canvas_id: json.canvas, schedule_id: json.schedule } },
+		},
+	],
 };
 
-export const MESSAGE_CASES: ConservationCase[] = [sendNow, triggerCampaign, triggerCanvas, sendTransactionalEmail, updateScheduledCanvas, deleteScheduledCanvas];
+export const MESSAGE_CASES: ConservationCase[] = [
+	sendNow,
+	triggerCampaign,
+	triggerCanvas,
+	sendTransactionalEmail,
+	updateScheduledCanvas,
+	deleteScheduledCanvas,
+];

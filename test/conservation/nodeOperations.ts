@@ -29,9 +29,16 @@ export function packageNodes(): PackageNodes {
 		if (!key.startsWith(`${name}.`)) continue; // each type is also listed by its bare name
 		const description = descriptionOf(type);
 		const operationFields = description.properties.filter((property: INodeProperties) => property.name === 'operation');
-		const values = new Set(operationFields.flatMap((property) => (property.options ?? []).map((option) => String((option as { value: unknown }).value))));
+		const values = new Set(
+			operationFields.flatMap((property) =>
+				(property.options ?? []).map((option) => String((option as { value: unknown }).value)),
+			),
+		);
 		if (values.size === 0) {
-			result.withoutOperations.push({ nodeType: key, trigger: description.group.includes('trigger') || description.inputs.length === 0 });
+			result.withoutOperations.push({
+				nodeType: key,
+				trigger: description.group.includes('trigger') || description.inputs.length === 0,
+			});
 			continue;
 		}
 		for (const operation of values) result.operations.push({ nodeType: key, operation });

@@ -8,4 +8,9 @@ import { MESSAGE_CASES } from './messageCases';
 import { RESOURCE_CASES } from './resourceCases';
 import { USER_CASES } from './userCases';
 
-export const CONSERVATION_OPERATIONS: ConservationCase[] = [...USER_CASES, ...MESSAGE_CASES, ...RESOURCE_CASES, ...DASHBOARD_CASES];
+export const CONSERVATION_OPERATIONS: ConservationCase[] = [
+	...USER_CASES,
+	...MESSAGE_CASES,
+	...RESOURCE_CASES,
+	...DASHBOARD_CASES,
+];

@@ -16,7 +16,12 @@ const setGroupState: ConservationCase = {
 	name: 'Subscription: Set Group State',
 	nodeType: SUBSCRIPTION_NODE,
 	operation: 'setGroupState',
-	parameters: { operation: 'setGroupState', subscriptionGroupId: '={{ $json.group }}', subscriptionState: '={{ $json.state }}', ...identifierParameters },
+	parameters: {
+		operation: 'setGroupState',
+		subscriptionGroupId: '={{ $json.group }}',
+		subscriptionState: '={{ $json.state }}',
+		...identifierParameters,
+	},
 	items: batch(
 		fc.record({
 			group: mostly('newsletter', ['offers'], 4),
@@ -32,7 +37,12 @@ const setGroupState: ConservationCase = {
 	expected(json) {
 		const [[kind, id]] = Object.entries(identifierOf(json));
 		const field = { external_id: 'external_ids', email: 'emails', phone: 'phones' }[kind];
-		return [{ key: userKey('subscription', kind, id), value: { subscription_group_id: json.group, subscription_state: json.state, field, id } }];
+		return [
+			{
+				key: userKey('subscription', kind, id),
+				value: { subscription_group_id: json.group, subscription_state: json.state, field, id },
+			},
+		];
 	},
 };
 
@@ -46,13 +56,25 @@ const catalogsSeed = (items: IDataObject[], withItems: boolean) => ({
 	catalogs: CATALOGS.map((name) => ({
 		name,
 		fields: FIELDS,
-		items: withItems ? items.filter((json) => json.catalog === name).map((json) => ({ id: json.id, name: 'Soup', price: 5, tags: ['hot', 'vegan'] })) : [],
+		items: withItems
+			? items
+					.filter((json) => json.catalog === name)
+					.map((json) => ({ id: json.id, name: 'Soup', price: 5, tags: ['hot', 'vegan'] }))
+			: [],
 	})),
 });
-const catalogParameters = { catalogName: '={{ $json.catalog }}', itemId: '={{ $json.id }}', fieldsInput: 'json', fieldsJson: '={{ $json.fields }}' };
+const catalogParameters = {
+	catalogName: '={{ $json.catalog }}',
+	itemId: '={{ $json.id }}',
+	fieldsInput: 'json',
+	fieldsJson: '={{ $json.fields }}',
+};
 const catalogChoice = mostly('menu', ['wines'], 4);
 const catalogExpected = (method: string) => (json: IDataObject) => [
-	{ key: catalogKey(json.catalog as string, json.id), value: { method, item: { id: json.id, ...((json.fields as IDataObject | undefined) ?? {}) } } },
+	{
+		key: catalogKey(json.catalog as string, json.id),
+		value: { method, item: { id: json.id, ...((json.fields as IDataObject | undefined) ?? {}) } },
+	},
 ];
 
 const replaceItems: ConservationCase = {
@@ -61,7 +83,12 @@ const replaceItems: ConservationCase = {
 	operation: 'replaceItems',
 	parameters: { operation: 'replaceItems', ...catalogParameters },
 	items: batch(
-		fc.record({ catalog: catalogChoice, name: fc.constantFrom('Soup', 'Risotto', 'Crème brûlée'), price: fc.integer({ min: 1, max: 90 }), tags: fc.subarray(['hot', 'vegan', 'spicy']) }),
+		fc.record({
+			catalog: catalogChoice,
+			name: fc.constantFrom('Soup', 'Risotto', 'Crème brûlée'),
+			price: fc.integer({ min: 1, max: 90 }),
+			tags: fc.subarray(['hot', 'vegan', 'spicy']),
+		}),
 		({ catalog, ...fields }, index) => ({ catalog, id: `dish-${index}`, fields }),
 		MAX_ITEMS,
 	),
@@ -82,7 +109,11 @@ const editItems: ConservationCase = {
 	nodeType: CATALOG_NODE,
 	operation: 'editItems',
 	parameters: { operation: 'editItems', ...catalogParameters },
-	items: batch(fc.record({ catalog: catalogChoice, fields: edit }), ({ catalog, fields }, index) => ({ catalog, id: `dish-${index}`, fields: plain(fields) }), MAX_ITEMS),
+	items: batch(
+		fc.record({ catalog: catalogChoice, fields: edit }),
+		({ catalog, fields }, index) => ({ catalog, id: `dish-${index}`, fields: plain(fields) }),
+		MAX_ITEMS,
+	),
 	numRuns: RUNS,
 	seed: (items) => catalogsSeed(items, true),
 	expected: catalogExpected('PATCH'),
@@ -124,11 +155,19 @@ const updatePreferenceCenter: ConservationCase = {
 			viewport: fc.constantFrom('width=device-width, initial-scale=1', 'width=device-width'),
 			rel: fc.constantFrom('icon', 'shortcut icon', 'apple-touch-icon'),
 		}),
-		(choice, index) => ({ ...choice, id: `pc-${index}`, name: `Center ${index}`, title: `${choice.title} ${index}`, href: `https://example.com/icon-${index}.png` }),
+		(choice, index) => ({
+			...choice,
+			id: `pc-${index}`,
+			name: `Center ${index}`,
+			title: `${choice.title} ${index}`,
+			href: `https://example.com/icon-${index}.png`,
+		}),
 		PREFERENCE_CENTERS,
 	),
 	numRuns: 2,
-	seed: (items) => ({ preferenceCenters: items.map((json) => ({ external_id: json.id as string, name: `old-${String(json.id)}` })) }),
+	seed: (items) => ({
+		preferenceCenters: items.map((json) => ({ external_id: json.id as string, name: `old-${String(json.id)}` })),
+	}),
 	expected: (json) => [
 		{
 			key: preferenceCenterKey(json.id as string),
@@ -142,7 +181,9 @@ const updatePreferenceCenter: ConservationCase = {
 	],
 	answeredFrom(answers, request) {
 		const updatedAt = (request.response as IDataObject | undefined)?.updated_at;
-		return answers.every((answer) => answer.updated_at === updatedAt) ? undefined : `updated_at is not its request's ${String(updatedAt)}`;
+		return answers.every((answer) => answer.updated_at === updatedAt)
+			? undefined
+			: `updated_at is not its request's ${String(updatedAt)}`;
 	},
 };
 
@@ -156,13 +197,20 @@ const MAX_LOOKUPS = 30;
 const translatedMessage = (json: IDataObject) => ({
 	message_variation_id: json.message as string,
 	channel: 'email' as const,
-	translations: { [LOCALES[0].id]: { subject: `Bonjour ${String(json.message)}` }, [LOCALES[1].id]: { subject: `Hallo ${String(json.message)}` } },
+	translations: {
+		[LOCALES[0].id]: { subject: `Bonjour ${String(json.message)}` },
+		[LOCALES[1].id]: { subject: `Hallo ${String(json.message)}` },
+	},
 });
 
 /** Every translation an item outputs is one its request was answered with. */
 function translationsAnswered(answers: IDataObject[], request: { response?: unknown }): string | undefined {
 	const translations = ((request.response as IDataObject | undefined)?.translations ?? []) as IDataObject[];
-	const foreign = answers.filter((answer) => answer.translation_map !== undefined && !translations.some((t) => isDeepStrictEqual(t.translation_map, answer.translation_map)));
+	const foreign = answers.filter(
+		(answer) =>
+			answer.translation_map !== undefined &&
+			!translations.some((t) => isDeepStrictEqual(t.translation_map, answer.translation_map)),
+	);
 	return foreign.length > 0 ? `outputs ${foreign.length} translation(s) not in the answer of its request` : undefined;
 }
 
@@ -172,16 +220,27 @@ const getCampaignTranslations: ConservationCase = {
 	operation: 'getCampaignTranslations',
 	// The spec's parameters of this endpoint are campaign_id and message_variation_id: a locale the item
 	// asks for (by name) is chosen among the answer's translations, not sent.
-	parameters: { operation: 'getCampaignTranslations', campaignId: '={{ $json.campaign }}', messageVariationId: '={{ $json.message }}', localeName: '={{ $json.locale }}' },
+	parameters: {
+		operation: 'getCampaignTranslations',
+		campaignId: '={{ $json.campaign }}',
+		messageVariationId: '={{ $json.message }}',
+		localeName: '={{ $json.locale }}',
+	},
 	items: batch(
-		fc.record({ campaign: mostly('welcome', ['spring'], 2), locale: fc.constantFrom('', LOCALES[0].name, LOCALES[1].name) }),
+		fc.record({
+			campaign: mostly('welcome', ['spring'], 2),
+			locale: fc.constantFrom('', LOCALES[0].name, LOCALES[1].name),
+		}),
 		(choice, index) => ({ ...choice, message: uuid(100 + index) }),
 		MAX_LOOKUPS,
 	),
 	numRuns: 3,
 	seed: (items) => ({
 		multiLanguage: { locales: LOCALES },
-		campaigns: ['welcome', 'spring'].map((id) => ({ id, messages: items.filter((json) => json.campaign === id).map(translatedMessage) })),
+		campaigns: ['welcome', 'spring'].map((id) => ({
+			id,
+			messages: items.filter((json) => json.campaign === id).map(translatedMessage),
+		})),
 	}),
 	expected: (json) => [
 		{
@@ -198,7 +257,12 @@ const getCanvasTranslations: ConservationCase = {
 	name: 'Translation: Get Canvas Translations',
 	nodeType: TRANSLATION_NODE,
 	operation: 'getCanvasTranslations',
-	parameters: { operation: 'getCanvasTranslations', stepId: '={{ $json.step }}', messageVariationId: '={{ $json.message }}', localeId: '={{ $json.locale }}' },
+	parameters: {
+		operation: 'getCanvasTranslations',
+		stepId: '={{ $json.step }}',
+		messageVariationId: '={{ $json.message }}',
+		localeId: '={{ $json.locale }}',
+	},
 	items: batch(
 		fc.record({ step: fc.constantFrom(...STEPS), locale: fc.constantFrom(LOCALES[0].id, LOCALES[1].id) }),
 		(choice, index) => ({ ...choice, message: uuid(300 + index) }),
@@ -207,9 +271,22 @@ const getCanvasTranslations: ConservationCase = {
 	numRuns: 3,
 	seed: (items) => ({
 		multiLanguage: { locales: LOCALES },
-		canvases: [{ id: 'onboarding', steps: STEPS.map((stepId) => ({ step_id: stepId, messages: items.filter((json) => json.step === stepId).map(translatedMessage) })) }],
+		canvases: [
+			{
+				id: 'onboarding',
+				steps: STEPS.map((stepId) => ({
+					step_id: stepId,
+					messages: items.filter((json) => json.step === stepId).map(translatedMessage),
+				})),
+			},
+		],
 	}),
-	expected: (json) => [{ key: translationKey(json.message), value: { query: { step_id: json.step, message_variation_id: json.message, locale_id: json.locale } } }],
+	expected: (json) => [
+		{
+			key: translationKey(json.message),
+			value: { query: { step_id: json.step, message_variation_id: json.message, locale_id: json.locale } },
+		},
+	],
 	answeredFrom: translationsAnswered,
 };
 

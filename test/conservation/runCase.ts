@@ -17,13 +17,24 @@ import { tally } from './tally';
 const NO_RATE_LIMITS = Object.fromEntries(Object.keys(DEFAULT_RATE_LIMITS).map((group) => [group, null]));
 
 /** The problems of one run, each prefixed with the batch it happened in; empty when conserved. */
-export async function runConservation(client: SandboxClient, url: string, testCase: ConservationCase, generated: IDataObject[], run: number): Promise<string[]> {
+export async function runConservation(
+	client: SandboxClient,
+	url: string,
+	testCase: ConservationCase,
+	generated: IDataObject[],
+	run: number,
+): Promise<string[]> {
 	await client.reset();
 	await client.configure({ ...testCase.config, rateLimits: NO_RATE_LIMITS });
 	const seeded = await client.seed(testCase.seed(generated));
 	const items = testCase.complete?.(generated, seeded) ?? generated;
 
-	const result = await runNode(testCase.nodeType, { items, parameters: testCase.parameters, continueOnFail: true, credentials: sandboxCredentialsByType(url) });
+	const result = await runNode(testCase.nodeType, {
+		items,
+		parameters: testCase.parameters,
+		continueOnFail: true,
+		credentials: sandboxCredentialsByType(url),
+	});
 	const requests = await client.requests();
 	const findings = checkConservation(testCase, items, result.output(nodeName(testCase.nodeType)), requests);
 
@@ -39,4 +50,3 @@ export async function runConservation(client: SandboxClient, url: string, testCa
 	const problems = result.error ? [`the run failed: ${result.error.message}`, ...findings.problems] : findings.problems;
 	return problems.map((problem) => `run ${run} (${items.length} items, ${requests.length} requests): ${problem}`);
 }
-

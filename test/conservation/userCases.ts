@@ -4,7 +4,18 @@ import type { IDataObject } from 'n8n-workflow';
 import { isDeepStrictEqual } from 'node:util';
 
 import { USER_NODE } from '../support/nodeTypes';
-import { ALIAS_LABELS, batch, compact, identifierOf, identifierParameters, mostly, profilesOf, timeOf, userOf, withServiceIds } from './batches';
+import {
+	ALIAS_LABELS,
+	batch,
+	compact,
+	identifierOf,
+	identifierParameters,
+	mostly,
+	profilesOf,
+	timeOf,
+	userOf,
+	withServiceIds,
+} from './batches';
 import type { ConservationCase } from './conservationCase';
 import { trackKey, userKey } from './wirePieces';
 
@@ -18,11 +29,19 @@ const ATTRIBUTE_KINDS = ['external_id', 'user_alias', 'email', 'phone'];
 const PURCHASE_KINDS = ['external_id', 'user_alias', 'email'];
 
 const extraProperties = fc.record(
-	{ plan: fc.constantFrom('gold', 'free', 'trial'), score: fc.integer({ min: 0, max: 100 }), gift: fc.boolean(), city: fc.constantFrom('Oslo', 'Zürich', '東京') },
+	{
+		plan: fc.constantFrom('gold', 'free', 'trial'),
+		score: fc.integer({ min: 0, max: 100 }),
+		gift: fc.boolean(),
+		city: fc.constantFrom('Oslo', 'Zürich', '東京'),
+	},
 	{ requiredKeys: [] },
 );
 
-const profilesSeed = (items: IDataObject[]) => ({ profiles: profilesOf(items), subscriptionGroups: ['newsletter', 'offers'] });
+const profilesSeed = (items: IDataObject[]) => ({
+	profiles: profilesOf(items),
+	subscriptionGroups: ['newsletter', 'offers'],
+});
 
 const trackEvent: ConservationCase = {
 	name: 'User: Track Event',
@@ -46,7 +65,12 @@ const trackEvent: ConservationCase = {
 			existingOnly: fc.boolean(),
 			extra: extraProperties,
 		}),
-		({ extra, ...choice }, index) => ({ ...userOf(index, choice.aliasLabel), ...choice, time: timeOf(index), properties: { ...extra, probe: index } }),
+		({ extra, ...choice }, index) => ({
+			...userOf(index, choice.aliasLabel),
+			...choice,
+			time: timeOf(index),
+			properties: { ...extra, probe: index },
+		}),
 		MAX_ITEMS,
 	),
 	numRuns: RUNS,
@@ -55,7 +79,14 @@ const trackEvent: ConservationCase = {
 	expected: (json, index) => [
 		{
 			key: trackKey('events', index),
-			value: { ...identifierOf(json), name: json.event, time: json.time, properties: json.properties, app_id: json.appId, _update_existing_only: json.existingOnly },
+			value: {
+				...identifierOf(json),
+				name: json.event,
+				time: json.time,
+				properties: json.properties,
+				app_id: json.appId,
+				_update_existing_only: json.existingOnly,
+			},
 		},
 	],
 };
@@ -82,13 +113,21 @@ const trackPurchase: ConservationCase = {
 			aliasLabel: fc.constantFrom(...ALIAS_LABELS),
 			sku: fc.constantFrom('sku-1', 'gift card', 'sku-ß'),
 			currency: fc.constantFrom('USD', 'EUR', 'JPY'),
-			price: fc.oneof(fc.integer({ min: 0, max: 5000 }), fc.integer({ min: 1, max: 99_999 }).map((cents) => cents / 100)),
+			price: fc.oneof(
+				fc.integer({ min: 0, max: 5000 }),
+				fc.integer({ min: 1, max: 99_999 }).map((cents) => cents / 100),
+			),
 			quantity: fc.integer({ min: 1, max: 100 }),
 			appId: fc.constantFrom('app-web', 'app-ios'),
 			existingOnly: fc.boolean(),
 			extra: extraProperties,
 		}),
-		({ extra, ...choice }, index) => ({ ...userOf(index, choice.aliasLabel), ...choice, time: timeOf(index), properties: { ...extra, probe: index } }),
+		({ extra, ...choice }, index) => ({
+			...userOf(index, choice.aliasLabel),
+			...choice,
+			time: timeOf(index),
+			properties: { ...extra, probe: index },
+		}),
 		MAX_ITEMS,
 	),
 	numRuns: RUNS,
@@ -122,7 +161,9 @@ const updateAttributes: ConservationCase = {
 		attributesJson: '={{ $json.attributes }}',
 		additionalFields: {
 			email_subscribe: '={{ $json.emailSubscribe }}',
-			subscriptionGroups: { groups: [{ subscription_group_id: '={{ $json.group }}', subscription_state: '={{ $json.groupState }}' }] },
+			subscriptionGroups: {
+				groups: [{ subscription_group_id: '={{ $json.group }}', subscription_state: '={{ $json.groupState }}' }],
+			},
 			_update_existing_only: '={{ $json.existingOnly }}',
 		},
 	},
@@ -137,7 +178,11 @@ const updateAttributes: ConservationCase = {
 			groupState: fc.constantFrom('subscribed', 'unsubscribed'),
 			existingOnly: fc.boolean(),
 		}),
-		({ plan, visits, ...choice }, index) => ({ ...userOf(index, choice.aliasLabel), ...choice, attributes: { probe: index, c_plan: plan, c_visits: visits } }),
+		({ plan, visits, ...choice }, index) => ({
+			...userOf(index, choice.aliasLabel),
+			...choice,
+			attributes: { probe: index, c_plan: plan, c_visits: visits },
+		}),
 		MAX_ITEMS,
 	),
 	numRuns: RUNS,
@@ -157,7 +202,10 @@ const updateAttributes: ConservationCase = {
 };
 
 /** Now and then an order of more events than one request holds, so one item's pieces travel in several requests. */
-const eventCount = fc.oneof({ weight: 30, arbitrary: fc.integer({ min: 0, max: 3 }) }, { weight: 1, arbitrary: fc.integer({ min: 76, max: 90 }) });
+const eventCount = fc.oneof(
+	{ weight: 30, arbitrary: fc.integer({ min: 0, max: 3 }) },
+	{ weight: 1, arbitrary: fc.integer({ min: 76, max: 90 }) },
+);
 
 const trackUserData: ConservationCase = {
 	name: 'User: Track User Data',
@@ -189,7 +237,11 @@ const trackUserData: ConservationCase = {
 				...userOf(index, choice.aliasLabel),
 				...choice,
 				attributes: attributes ? { probe: `${index}:a`, c_orders: index } : {},
-				events: Array.from({ length: eventTotal }, (_, k) => ({ name, time: timeOf(index + k), properties: { ...extra, probe: `${index}:e${k}` } })),
+				events: Array.from({ length: eventTotal }, (_, k) => ({
+					name,
+					time: timeOf(index + k),
+					properties: { ...extra, probe: `${index}:e${k}` },
+				})),
 				purchases: Array.from({ length: purchaseCount }, (_, k) => ({
 					product_id: `sku-${k}`,
 					currency: 'EUR',
@@ -209,9 +261,17 @@ const trackUserData: ConservationCase = {
 		const identifier = identifierOf(json);
 		const attributes = json.attributes as IDataObject;
 		return [
-			...(Object.keys(attributes).length > 0 ? [{ key: trackKey('attributes', attributes.probe), value: { ...identifier, ...attributes } }] : []),
-			...(json.events as IDataObject[]).map((event) => ({ key: trackKey('events', (event.properties as IDataObject).probe), value: { ...identifier, ...event } })),
-			...(json.purchases as IDataObject[]).map((purchase) => ({ key: trackKey('purchases', (purchase.properties as IDataObject).probe), value: { ...identifier, ...purchase } })),
+			...(Object.keys(attributes).length > 0
+				? [{ key: trackKey('attributes', attributes.probe), value: { ...identifier, ...attributes } }]
+				: []),
+			...(json.events as IDataObject[]).map((event) => ({
+				key: trackKey('events', (event.properties as IDataObject).probe),
+				value: { ...identifier, ...event },
+			})),
+			...(json.purchases as IDataObject[]).map((purchase) => ({
+				key: trackKey('purchases', (purchase.properties as IDataObject).probe),
+				value: { ...identifier, ...purchase },
+			})),
 		];
 	},
 };
@@ -246,14 +306,21 @@ const identify: ConservationCase = {
 			aliasLabel: fc.constantFrom(...ALIAS_LABELS),
 			prioritization: fc.constantFrom('unidentified', 'unidentifiedThenRecent', 'recent'),
 		}),
-		(choice, index) => ({ ...choice, externalId: `known-${index}`, aliasName: `visitor-${index}`, email: `anon${index}@example.com` }),
+		(choice, index) => ({
+			...choice,
+			externalId: `known-${index}`,
+			aliasName: `visitor-${index}`,
+			email: `anon${index}@example.com`,
+		}),
 		MAX_ITEMS,
 	),
 	numRuns: RUNS,
 	// The anonymous profiles to merge: alias-only or email-only, as each item names it.
 	seed: (items) => ({
 		profiles: items.map((json) =>
-			json.profileType === 'email' ? { email: json.email as string } : { user_aliases: [{ alias_name: json.aliasName as string, alias_label: json.aliasLabel as string }] },
+			json.profileType === 'email'
+				? { email: json.email as string }
+				: { user_aliases: [{ alias_name: json.aliasName as string, alias_label: json.aliasLabel as string }] },
 		),
 	}),
 	expected: (json) =>
@@ -261,13 +328,26 @@ const identify: ConservationCase = {
 			? [
 					{
 						key: userKey('identify', 'email', json.email),
-						value: { merge_behavior: json.merge, object: { external_id: json.externalId, email: json.email, prioritization: PRIORITIZATION[json.prioritization as string] } },
+						value: {
+							merge_behavior: json.merge,
+							object: {
+								external_id: json.externalId,
+								email: json.email,
+								prioritization: PRIORITIZATION[json.prioritization as string],
+							},
+						},
 					},
 				]
 			: [
 					{
 						key: userKey('identify', 'user_alias', { alias_name: json.aliasName, alias_label: json.aliasLabel }),
-						value: { merge_behavior: json.merge, object: { external_id: json.externalId, user_alias: { alias_name: json.aliasName, alias_label: json.aliasLabel } } },
+						value: {
+							merge_behavior: json.merge,
+							object: {
+								external_id: json.externalId,
+								user_alias: { alias_name: json.aliasName, alias_label: json.aliasLabel },
+							},
+						},
 					},
 				],
 };
@@ -276,11 +356,24 @@ const renameExternalIds: ConservationCase = {
 	name: 'User: Rename External ID',
 	nodeType: USER_NODE,
 	operation: 'renameExternalIds',
-	parameters: { operation: 'renameExternalIds', currentExternalId: '={{ $json.current }}', newExternalId: '={{ $json.next }}' },
-	items: batch(fc.constantFrom('v2', 'migrated', 'crm'), (suffix, index) => ({ current: `cx-${index}`, next: `cx-${index}-${suffix}` }), MAX_ITEMS),
+	parameters: {
+		operation: 'renameExternalIds',
+		currentExternalId: '={{ $json.current }}',
+		newExternalId: '={{ $json.next }}',
+	},
+	items: batch(
+		fc.constantFrom('v2', 'migrated', 'crm'),
+		(suffix, index) => ({ current: `cx-${index}`, next: `cx-${index}-${suffix}` }),
+		MAX_ITEMS,
+	),
 	numRuns: RUNS,
 	seed: (items) => ({ profiles: items.map((json) => ({ external_id: json.current as string })) }),
-	expected: (json) => [{ key: userKey('rename', 'external_id', json.current), value: { current_external_id: json.current, new_external_id: json.next } }],
+	expected: (json) => [
+		{
+			key: userKey('rename', 'external_id', json.current),
+			value: { current_external_id: json.current, new_external_id: json.next },
+		},
+	],
 };
 
 const EXPORT_KINDS = fc.oneof(
@@ -295,7 +388,11 @@ const exportProfiles: ConservationCase = {
 	operation: 'export',
 	parameters: { operation: 'export', ...identifierParameters, fieldsToExport: '={{ $json.fields }}' },
 	items: batch(
-		fc.record({ idKind: EXPORT_KINDS, aliasLabel: fc.constantFrom(...ALIAS_LABELS), fields: mostly(['email', 'first_name'], [['custom_attributes', 'country']], 6) }),
+		fc.record({
+			idKind: EXPORT_KINDS,
+			aliasLabel: fc.constantFrom(...ALIAS_LABELS),
+			fields: mostly(['email', 'first_name'], [['custom_attributes', 'country']], 6),
+		}),
 		(choice, index) => ({ ...userOf(index, choice.aliasLabel), ...choice, fields: [...choice.fields] }),
 		MAX_ITEMS,
 	),
@@ -310,8 +407,12 @@ const exportProfiles: ConservationCase = {
 				check(wire) {
 					const { id: sent, fields_to_export: fields } = wire as IDataObject;
 					if (!isDeepStrictEqual(sent, id)) return `identifier ${JSON.stringify(sent)}, not ${JSON.stringify(id)}`;
-					const missing = (json.fields as string[]).filter((name) => !Array.isArray(fields) || !(fields as unknown[]).includes(name));
-					return missing.length > 0 ? `fields_to_export ${JSON.stringify(fields)} lacks ${missing.join(', ')}` : undefined;
+					const missing = (json.fields as string[]).filter(
+						(name) => !Array.isArray(fields) || !(fields as unknown[]).includes(name),
+					);
+					return missing.length > 0
+						? `fields_to_export ${JSON.stringify(fields)} lacks ${missing.join(', ')}`
+						: undefined;
 				},
 			},
 		];
@@ -321,9 +422,20 @@ const exportProfiles: ConservationCase = {
 		const users = ((request.response as IDataObject | undefined)?.users ?? []) as IDataObject[];
 		const foreign = answers
 			.map(({ warnings: _warnings, ...user }) => user)
-			.filter((answer) => answer.status !== 'not_found' && !users.some((user) => isDeepStrictEqual(compact(user), compact(answer))));
+			.filter(
+				(answer) =>
+					answer.status !== 'not_found' && !users.some((user) => isDeepStrictEqual(compact(user), compact(answer))),
+			);
 		return foreign.length > 0 ? `outputs ${foreign.length} user(s) not in the answer of its request` : undefined;
 	},
 };
 
-export const USER_CASES: ConservationCase[] = [trackEvent, trackPurchase, updateAttributes, trackUserData, identify, renameExternalIds, exportProfiles];
+export const USER_CASES: ConservationCase[] = [
+	trackEvent,
+	trackPurchase,
+	updateAttributes,
+	trackUserData,
+	identify,
+	renameExternalIds,
+	exportProfiles,
+];

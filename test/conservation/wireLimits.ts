@@ -29,7 +29,8 @@ function count(value: unknown): number {
 	return Array.isArray(value) ? value.length : 1;
 }
 
-const objects = (value: unknown): Body[] => (Array.isArray(value) ? value.filter((entry): entry is Body => typeof entry === 'object' && entry !== null) : []);
+const objects = (value: unknown): Body[] =>
+	Array.isArray(value) ? value.filter((entry): entry is Body => typeof entry === 'object' && entry !== null) : [];
 
 function atMost(max: number, fields: string[], spec: string): WireLimit {
 	return {
@@ -47,7 +48,9 @@ function single(field: string, spec: string): WireLimit {
 		spec,
 		over(body) {
 			const value = body[field];
-			return value !== undefined && typeof value !== 'string' ? `${field}: ${count(value)} values, one allowed` : undefined;
+			return value !== undefined && typeof value !== 'string'
+				? `${field}: ${count(value)} values, one allowed`
+				: undefined;
 		},
 	};
 }
@@ -62,7 +65,9 @@ const subscriptionLimits: WireLimit[] = [
 		spec: '/v2/subscription/status/set element: external_ids "up to 50", emails "at least 1, up to 50", phones "at least 1, up to 50"; Limits: "up to 50 ids per field"',
 		over(body) {
 			const problems = objects(body.subscription_groups).flatMap((element, index) =>
-				SUBSCRIPTION_IDS.filter((field) => count(element[field]) > 50).map((field) => `subscription_groups[${index}].${field}: ${count(element[field])} > 50`),
+				SUBSCRIPTION_IDS.filter((field) => count(element[field]) > 50).map(
+					(field) => `subscription_groups[${index}].${field}: ${count(element[field])} > 50`,
+				),
 			);
 			return problems.length > 0 ? problems.join('; ') : undefined;
 		},
@@ -70,21 +75,33 @@ const subscriptionLimits: WireLimit[] = [
 	{
 		spec: 'What the service does: "set subscription-group state for up to 50 users per call (POST /v2/subscription/status/set)"',
 		over(body) {
-			const users = objects(body.subscription_groups).reduce((sum, element) => sum + SUBSCRIPTION_IDS.reduce((n, field) => n + count(element[field]), 0), 0);
+			const users = objects(body.subscription_groups).reduce(
+				(sum, element) => sum + SUBSCRIPTION_IDS.reduce((n, field) => n + count(element[field]), 0),
+				0,
+			);
 			return users > 50 ? `users in all elements: ${users} > 50` : undefined;
 		},
 	},
 ];
 
-const MESSAGING_RECIPIENTS = 'Limits: "/canvas/trigger/send, /campaigns/trigger/send, /messages/send ... with external IDs: up to 50 external IDs per request"';
-const catalogItems = atMost(50, ['items'], 'Catalog items: "items (required array of up to 50 item objects)"; Limits: "catalog items: up to 50 items per request"');
+const MESSAGING_RECIPIENTS =
+	'Limits: "/canvas/trigger/send, /campaigns/trigger/send, /messages/send ... with external IDs: up to 50 external IDs per request"';
+const catalogItems = atMost(
+	50,
+	['items'],
+	'Catalog items: "items (required array of up to 50 item objects)"; Limits: "catalog items: up to 50 items per request"',
+);
 
 export const WIRE_LIMITS: EndpointLimits[] = [
 	{
 		method: 'POST',
 		path: '/users/track',
 		limits: [
-			atMost(75, ['attributes'], 'Limits: /users/track "per request up to 75 event, 75 attribute, 75 purchase objects"'),
+			atMost(
+				75,
+				['attributes'],
+				'Limits: /users/track "per request up to 75 event, 75 attribute, 75 purchase objects"',
+			),
 			atMost(75, ['events'], 'Limits: /users/track "per request up to 75 event, 75 attribute, 75 purchase objects"'),
 			atMost(75, ['purchases'], 'Limits: /users/track "per request up to 75 event, 75 attribute, 75 purchase objects"'),
 		],
@@ -97,17 +114,36 @@ export const WIRE_LIMITS: EndpointLimits[] = [
 		path: '/users/export/ids',
 		limits: [
 			// "up to 50 external_ids or user_aliases": read as both together, the stricter reading.
-			atMost(50, ['external_ids', 'user_aliases'], 'Limits: /users/export/ids "up to 50 external_ids or user_aliases"; fields: external_ids "up to 50", user_aliases "up to 50"'),
-			single('device_id', 'Limits: /users/export/ids "one each of device_id, email_address, phone"; device_id "one per request"'),
-			single('email_address', 'Limits: /users/export/ids "one each of device_id, email_address, phone"; email_address "one per request"'),
-			single('phone', 'Limits: /users/export/ids "one each of device_id, email_address, phone"; phone "one per request"'),
+			atMost(
+				50,
+				['external_ids', 'user_aliases'],
+				'Limits: /users/export/ids "up to 50 external_ids or user_aliases"; fields: external_ids "up to 50", user_aliases "up to 50"',
+			),
+			single(
+				'device_id',
+				'Limits: /users/export/ids "one each of device_id, email_address, phone"; device_id "one per request"',
+			),
+			single(
+				'email_address',
+				'Limits: /users/export/ids "one each of device_id, email_address, phone"; email_address "one per request"',
+			),
+			single(
+				'phone',
+				'Limits: /users/export/ids "one each of device_id, email_address, phone"; phone "one per request"',
+			),
 		],
 	},
 	{
 		method: 'POST',
 		path: '/messages/send',
 		// external_user_ids "up to 50"; aliases address users too, so both count against the 50 per request.
-		limits: [atMost(50, ['external_user_ids', 'user_aliases'], `${MESSAGING_RECIPIENTS}; /messages/send external_user_ids "up to 50"`)],
+		limits: [
+			atMost(
+				50,
+				['external_user_ids', 'user_aliases'],
+				`${MESSAGING_RECIPIENTS}; /messages/send external_user_ids "up to 50"`,
+			),
+		],
 	},
 	{
 		method: 'POST',
@@ -122,7 +158,10 @@ export const WIRE_LIMITS: EndpointLimits[] = [
 			{
 				spec: 'Limits: "canvas_entry_properties: at most 50 KB"; /canvas/trigger/send canvas_entry_properties "at most 50 KB"',
 				over(body) {
-					const sizes = [body.canvas_entry_properties, ...objects(body.recipients).map((recipient) => recipient.canvas_entry_properties)]
+					const sizes = [
+						body.canvas_entry_properties,
+						...objects(body.recipients).map((recipient) => recipient.canvas_entry_properties),
+					]
 						.filter((value) => value !== undefined)
 						.map(bytes);
 					const largest = Math.max(0, ...sizes);
@@ -140,8 +179,11 @@ export const WIRE_LIMITS: EndpointLimits[] = [
 				over(body) {
 					const recipient = body.recipient;
 					if (body.recipients !== undefined) return `recipients: a list, one recipient allowed`;
-					if (typeof recipient !== 'object' || recipient === null || Array.isArray(recipient)) return `recipient: ${count(recipient)} recipients, exactly one allowed`;
-					const identities = ['external_user_id', 'user_alias'].filter((field) => (recipient as Body)[field] !== undefined).length;
+					if (typeof recipient !== 'object' || recipient === null || Array.isArray(recipient))
+						return `recipient: ${count(recipient)} recipients, exactly one allowed`;
+					const identities = ['external_user_id', 'user_alias'].filter(
+						(field) => (recipient as Body)[field] !== undefined,
+					).length;
 					return identities === 1 ? undefined : `recipient: ${identities} identifiers, exactly one allowed`;
 				},
 			},
@@ -151,15 +193,29 @@ export const WIRE_LIMITS: EndpointLimits[] = [
 		method: 'POST',
 		path: '/users/identify',
 		limits: [
-			atMost(50, ['aliases_to_identify'], '/users/identify aliases_to_identify "up to 50 per request"; Limits: "up to 50 aliases per request"'),
+			atMost(
+				50,
+				['aliases_to_identify'],
+				'/users/identify aliases_to_identify "up to 50 per request"; Limits: "up to 50 aliases per request"',
+			),
 			// Emails are not counted separately in the spec: read as 50 identifications in all, the stricter reading.
-			atMost(50, ['aliases_to_identify', 'emails_to_identify'], 'Limits: /users/identify "up to 50 aliases per request" (emails_to_identify counted with them)'),
+			atMost(
+				50,
+				['aliases_to_identify', 'emails_to_identify'],
+				'Limits: /users/identify "up to 50 aliases per request" (emails_to_identify counted with them)',
+			),
 		],
 	},
 	{
 		method: 'POST',
 		path: '/users/external_ids/rename',
-		limits: [atMost(50, ['external_id_renames'], '/users/external_ids/rename external_id_renames "required array of up to 50 objects"; Limits: "up to 50 rename objects per request"')],
+		limits: [
+			atMost(
+				50,
+				['external_id_renames'],
+				'/users/external_ids/rename external_id_renames "required array of up to 50 objects"; Limits: "up to 50 rename objects per request"',
+			),
+		],
 	},
 	{ method: 'PATCH', path: '/catalogs/{catalog_name}/items', limits: [catalogItems] },
 	{ method: 'PUT', path: '/catalogs/{catalog_name}/items', limits: [catalogItems] },

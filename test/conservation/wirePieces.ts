@@ -40,13 +40,17 @@ const KIND_OF: Record<string, string> = {
 /** `<scope>:<kind>:<value>`; an alias is `<label>/<name>`. */
 export function userKey(scope: string, field: string, value: unknown): string {
 	const kind = KIND_OF[field] ?? field;
-	const text = kind === 'alias' ? `${String((value as Alias)?.alias_label)}/${String((value as Alias)?.alias_name)}` : String(value);
+	const text =
+		kind === 'alias'
+			? `${String((value as Alias)?.alias_label)}/${String((value as Alias)?.alias_name)}`
+			: String(value);
 	return `${scope}:${kind}:${text}`;
 }
 
 export const trackKey = (slot: string, probe: unknown): string => `track:${slot}:${String(probe)}`;
 export const catalogKey = (catalog: string, id: unknown): string => `catalog:${catalog}/${String(id)}`;
-export const scheduleKey = (canvasId: unknown, scheduleId: unknown): string => `schedule:${String(canvasId)}/${String(scheduleId)}`;
+export const scheduleKey = (canvasId: unknown, scheduleId: unknown): string =>
+	`schedule:${String(canvasId)}/${String(scheduleId)}`;
 export const broadcastKey = (target: unknown): string => `broadcast:${String(target)}`;
 export const preferenceCenterKey = (id: string): string => `preference_center:${id}`;
 export const translationKey = (messageVariationId: unknown): string => `translation:${String(messageVariationId)}`;
@@ -57,9 +61,11 @@ interface PieceReader extends EndpointTemplate {
 	read(body: Body, params: Record<string, string>, request: RecordedRequest): WirePiece[];
 }
 
-const asBody = (value: unknown): Body => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Body) : {});
+const asBody = (value: unknown): Body =>
+	typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Body) : {};
 const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : value === undefined ? [] : [value]);
-const without = (body: Body, ...keys: string[]): Body => Object.fromEntries(Object.entries(body).filter(([key]) => !keys.includes(key)));
+const without = (body: Body, ...keys: string[]): Body =>
+	Object.fromEntries(Object.entries(body).filter(([key]) => !keys.includes(key)));
 
 /** The one identifier field a recipient, identify or export object carries (the first present). */
 function identityOf(object: Body, fields: string[]): [string, unknown] | undefined {
@@ -83,7 +89,12 @@ function subscription(body: Body): WirePiece[] {
 		return ['external_ids', 'emails', 'phones'].flatMap((field) =>
 			list(element[field]).map((id) => ({
 				key: userKey('subscription', field, id),
-				value: { subscription_group_id: element.subscription_group_id, subscription_state: element.subscription_state, field, id },
+				value: {
+					subscription_group_id: element.subscription_group_id,
+					subscription_state: element.subscription_state,
+					field,
+					id,
+				},
 			})),
 		);
 	});
@@ -92,7 +103,10 @@ function subscription(body: Body): WirePiece[] {
 function exportIds(body: Body): WirePiece[] {
 	const fields = body.fields_to_export;
 	return ['external_ids', 'user_aliases', 'device_id', 'email_address', 'phone', 'service_id'].flatMap((field) =>
-		list(body[field]).map((id) => ({ key: userKey('export', field, id), value: { field, id, fields_to_export: fields } })),
+		list(body[field]).map((id) => ({
+			key: userKey('export', field, id),
+			value: { field, id, fields_to_export: fields },
+		})),
 	);
 }
 
@@ -103,12 +117,16 @@ function dispatch(listFields: string[], broadcastTarget: string) {
 		if (body.broadcast === true) return [{ key: broadcastKey(body[broadcastTarget]), value: { request: body } }];
 		return listFields.flatMap((field) =>
 			list(body[field]).map((recipient) => {
-				if (field !== 'recipients') return { key: userKey('recipient', field, recipient), value: { request: shared, field, recipient } };
+				if (field !== 'recipients')
+					return { key: userKey('recipient', field, recipient), value: { request: shared, field, recipient } };
 				// The spec's default: send_to_existing_only true, the same as absent.
 				const object = asBody(recipient);
 				const normal = object.send_to_existing_only === true ? without(object, 'send_to_existing_only') : object;
 				const identity = identityOf(object, ['external_user_id', 'user_alias', 'email']);
-				return { key: identity ? userKey('recipient', ...identity) : 'recipient:?', value: { request: shared, recipient: normal } };
+				return {
+					key: identity ? userKey('recipient', ...identity) : 'recipient:?',
+					value: { request: shared, recipient: normal },
+				};
 			}),
 		);
 	};
@@ -116,7 +134,12 @@ function dispatch(listFields: string[], broadcastTarget: string) {
 
 function transactional(body: Body, params: Record<string, string>): WirePiece[] {
 	const identity = identityOf(asBody(body.recipient), ['external_user_id', 'user_alias']);
-	return [{ key: identity ? userKey('transactional', ...identity) : 'transactional:?', value: { campaign_id: params.campaign_id, body } }];
+	return [
+		{
+			key: identity ? userKey('transactional', ...identity) : 'transactional:?',
+			value: { campaign_id: params.campaign_id, body },
+		},
+	];
 }
 
 function identify(body: Body): WirePiece[] {
@@ -134,14 +157,24 @@ function identify(body: Body): WirePiece[] {
 
 function catalog(method: string) {
 	return (body: Body, params: Record<string, string>): WirePiece[] =>
-		list(body.items).map((item) => ({ key: catalogKey(params.catalog_name, asBody(item).id), value: { method, item } }));
+		list(body.items).map((item) => ({
+			key: catalogKey(params.catalog_name, asBody(item).id),
+			value: { method, item },
+		}));
 }
 
 function schedule(action: string) {
 	return (body: Body): WirePiece[] => {
 		// The spec: in_local_time omitted means UTC, the same as false.
 		const scheduleObject = asBody(body.schedule);
-		const normal = body.schedule === undefined ? body : { ...body, schedule: scheduleObject.in_local_time === false ? without(scheduleObject, 'in_local_time') : scheduleObject };
+		const normal =
+			body.schedule === undefined
+				? body
+				: {
+						...body,
+						schedule:
+							scheduleObject.in_local_time === false ? without(scheduleObject, 'in_local_time') : scheduleObject,
+					};
 		return [{ key: scheduleKey(body.canvas_id, body.schedule_id), value: { action, body: normal } }];
 	};
 }
@@ -174,28 +207,61 @@ const PIECE_READERS: PieceReader[] = [
 	{
 		method: 'POST',
 		path: '/users/external_ids/rename',
-		read: (body) => list(body.external_id_renames).map((entry) => ({ key: userKey('rename', 'external_id', asBody(entry).current_external_id), value: entry })),
+		read: (body) =>
+			list(body.external_id_renames).map((entry) => ({
+				key: userKey('rename', 'external_id', asBody(entry).current_external_id),
+				value: entry,
+			})),
 	},
 	{ method: 'PATCH', path: '/catalogs/{catalog_name}/items', read: catalog('PATCH') },
 	{ method: 'PUT', path: '/catalogs/{catalog_name}/items', read: catalog('PUT') },
 	{ method: 'DELETE', path: '/catalogs/{catalog_name}/items', read: catalog('DELETE') },
 	// The method is unresolved in the spec (PUT or POST): the body is the item's data either way.
-	{ method: 'PUT', path: '/preference_center/v1/{preferenceCenterExternalID}', read: (body, params) => [{ key: preferenceCenterKey(params.preferenceCenterExternalID), value: body }] },
-	{ method: 'POST', path: '/preference_center/v1/{preferenceCenterExternalID}', read: (body, params) => [{ key: preferenceCenterKey(params.preferenceCenterExternalID), value: body }] },
+	{
+		method: 'PUT',
+		path: '/preference_center/v1/{preferenceCenterExternalID}',
+		read: (body, params) => [{ key: preferenceCenterKey(params.preferenceCenterExternalID), value: body }],
+	},
+	{
+		method: 'POST',
+		path: '/preference_center/v1/{preferenceCenterExternalID}',
+		read: (body, params) => [{ key: preferenceCenterKey(params.preferenceCenterExternalID), value: body }],
+	},
 	{ method: 'GET', path: '/campaigns/translations', read: translation },
 	{ method: 'GET', path: '/campaign/translations', read: translation },
 	{ method: 'GET', path: '/canvas/translations', read: translation },
 	{ method: 'POST', path: '/canvas/trigger/schedule/update', read: schedule('update') },
 	{ method: 'POST', path: '/canvas/trigger/schedule/delete', read: schedule('delete') },
-	{ method: 'POST', path: '/scim/v2/Users', read: (body) => [{ key: scimUserNameKey(body.userName), value: { method: 'POST', body } }] },
+	{
+		method: 'POST',
+		path: '/scim/v2/Users',
+		read: (body) => [{ key: scimUserNameKey(body.userName), value: { method: 'POST', body } }],
+	},
 	{
 		method: 'GET',
 		path: '/scim/v2/Users',
-		read: (_, __, request) => [{ key: scimUserNameKey(filteredUserName(request.query.filter)), value: { method: 'GET', filter: request.query.filter } }],
+		read: (_, __, request) => [
+			{
+				key: scimUserNameKey(filteredUserName(request.query.filter)),
+				value: { method: 'GET', filter: request.query.filter },
+			},
+		],
 	},
-	{ method: 'GET', path: '/scim/v2/Users/{id}', read: (_, params) => [{ key: scimIdKey(params.id), value: { method: 'GET' } }] },
-	{ method: 'PUT', path: '/scim/v2/Users/{id}', read: (body, params) => [{ key: scimIdKey(params.id), value: { method: 'PUT', body } }] },
-	{ method: 'DELETE', path: '/scim/v2/Users/{id}', read: (_, params) => [{ key: scimIdKey(params.id), value: { method: 'DELETE' } }] },
+	{
+		method: 'GET',
+		path: '/scim/v2/Users/{id}',
+		read: (_, params) => [{ key: scimIdKey(params.id), value: { method: 'GET' } }],
+	},
+	{
+		method: 'PUT',
+		path: '/scim/v2/Users/{id}',
+		read: (body, params) => [{ key: scimIdKey(params.id), value: { method: 'PUT', body } }],
+	},
+	{
+		method: 'DELETE',
+		path: '/scim/v2/Users/{id}',
+		read: (_, params) => [{ key: scimIdKey(params.id), value: { method: 'DELETE' } }],
+	},
 ];
 
 /** Every piece of item data in the request; none for an endpoint the spec does not have. */

@@ -40,7 +40,8 @@ const NO_OPERATION = 'parameters';
 
 const nodes = loadPackageNodes();
 /** About 10 s per panel were measured; a node that is not found costs up to 40 s. */
-const PANELS_TIMEOUT = 60_000 + nodes.reduce((total, node) => total + 40_000 + 30_000 * Math.max(1, node.operations.length), 0);
+const PANELS_TIMEOUT =
+	60_000 + nodes.reduce((total, node) => total + 40_000 + 30_000 * Math.max(1, node.operations.length), 0);
 let n8n: N8nInstance | undefined;
 let editorUrl: string;
 let cookie: { name: string; value: string };
@@ -74,7 +75,9 @@ async function addThroughNodePanelUnprefixed(node: PackageNode): Promise<string[
 		const search = await searchNodeCreator(page, node.displayName);
 		problems.push(...search.problems);
 		if (!search.item) {
-			problems.push(`not found in the node panel when searching "${node.displayName}" (listed: ${search.listed.join(', ') || 'nothing'})`);
+			problems.push(
+				`not found in the node panel when searching "${node.displayName}" (listed: ${search.listed.join(', ') || 'nothing'})`,
+			);
 			await screenshotPanel(page, path.join(SCREENSHOTS, node.name, 'added.png'));
 			return problems;
 		}
@@ -86,7 +89,10 @@ async function addThroughNodePanelUnprefixed(node: PackageNode): Promise<string[
 				if (!action || brokenText(action)) problems.push(`the actions list shows an entry "${action}"`);
 			}
 			for (const operation of node.operations) {
-				if (!actions.includes(actionLabel(operation))) problems.push(`the actions list lacks "${actionLabel(operation)}" (operation ${operation.value}); it lists: ${actions.join(', ')}`);
+				if (!actions.includes(actionLabel(operation)))
+					problems.push(
+						`the actions list lacks "${actionLabel(operation)}" (operation ${operation.value}); it lists: ${actions.join(', ')}`,
+					);
 			}
 			chosen = node.operations.find((operation) => actions.includes(actionLabel(operation)));
 			if (!chosen) {
@@ -140,13 +146,23 @@ function operationNodes(node: PackageNode): Array<WorkflowNode & { operation?: N
 	const variants: Array<NodeOperation | undefined> = node.operations.length ? node.operations : [undefined];
 	const names = new Set<string>();
 	return variants.map((operation, index) => {
-		let name = operation ? `${node.displayName} ${operation.resource ? `${operation.resource} ` : ''}${operation.name || operation.value}` : node.defaultName;
+		let name = operation
+			? `${node.displayName} ${operation.resource ? `${operation.resource} ` : ''}${operation.name || operation.value}`
+			: node.defaultName;
 		while (names.has(name)) name += ` ${index}`;
 		names.add(name);
 		const parameters: Record<string, string> = {};
 		if (operation?.resource) parameters.resource = operation.resource;
 		if (operation) parameters.operation = operation.value;
-		return { id: randomUUID(), name, type: node.type, typeVersion: node.version, position: gridPosition(index), parameters, operation };
+		return {
+			id: randomUUID(),
+			name,
+			type: node.type,
+			typeVersion: node.version,
+			position: gridPosition(index),
+			parameters,
+			operation,
+		};
 	});
 }
 
@@ -161,7 +177,14 @@ async function createWorkflow(name: string, workflowNodes: WorkflowNode[]): Prom
 		headers: { 'Content-Type': 'application/json', Cookie: `${cookie.name}=${cookie.value}` },
 		body: JSON.stringify({
 			name,
-			nodes: workflowNodes.map(({ id, name: nodeName, type, typeVersion, position, parameters }) => ({ id, name: nodeName, type, typeVersion, position, parameters })),
+			nodes: workflowNodes.map(({ id, name: nodeName, type, typeVersion, position, parameters }) => ({
+				id,
+				name: nodeName,
+				type,
+				typeVersion,
+				position,
+				parameters,
+			})),
 			connections: {},
 			settings: {},
 		}),
@@ -184,7 +207,8 @@ async function openEveryOperation(node: PackageNode): Promise<string[]> {
 			const label = `${node.name} (${workflowNode.operation?.value ?? NO_OPERATION})`;
 			const file = path.join(SCREENSHOTS, node.name, `${workflowNode.operation?.value ?? NO_OPERATION}.png`);
 			try {
-				if (!(await canvasNode(page, workflowNode.name).isVisible())) problems.push(`${label}: the node "${workflowNode.name}" is not on the canvas`);
+				if (!(await canvasNode(page, workflowNode.name).isVisible()))
+					problems.push(`${label}: the node "${workflowNode.name}" is not on the canvas`);
 				if (!(await openNodePanel(page, editorUrl, workflow.id, workflowNode))) {
 					problems.push(`${label}: its parameter panel did not open`);
 					await screenshotPanel(page, file);
@@ -194,8 +218,15 @@ async function openEveryOperation(node: PackageNode): Promise<string[]> {
 				await screenshotPanel(page, file);
 				// Then with every optional field added, for the labels that only show then (not saved).
 				if ((await addOptionalFields(page)) > 0) {
-					const expanded = await panelProblems(page, { nodeName: workflowNode.name, operation: workflowNode.operation });
-					found.push(...expanded.filter((problem) => !found.includes(problem)).map((problem) => `${problem} (with every optional field added)`));
+					const expanded = await panelProblems(page, {
+						nodeName: workflowNode.name,
+						operation: workflowNode.operation,
+					});
+					found.push(
+						...expanded
+							.filter((problem) => !found.includes(problem))
+							.map((problem) => `${problem} (with every optional field added)`),
+					);
 				}
 				found.push(...(await pageProblems.take()));
 				problems.push(...found.map((problem) => `${label}: ${problem}`));
@@ -266,17 +297,24 @@ describe('the package in the n8n editor', () => {
 		}
 	}, 120_000);
 
-	test('every node is found and added through the node panel, and every operation panel shows without problems', async () => {
-		const problems: string[] = [];
-		for (const node of nodes) {
-			rmSync(path.join(SCREENSHOTS, node.name), { recursive: true, force: true });
-			const started = Date.now();
-			problems.push(...(await addThroughNodePanel(node)));
-			const added = Date.now();
-			problems.push(...(await openEveryOperation(node)));
-			console.log(`${node.name}: added in ${((added - started) / 1000).toFixed(1)} s, ${node.operations.length || 1} panel(s) in ${((Date.now() - added) / 1000).toFixed(1)} s`);
-		}
-		if (problems.length) console.log(`problems in the editor:\n${problems.map((problem) => `- ${problem}`).join('\n')}`);
-		expect(problems).toEqual([]);
-	}, PANELS_TIMEOUT);
+	test(
+		'every node is found and added through the node panel, and every operation panel shows without problems',
+		async () => {
+			const problems: string[] = [];
+			for (const node of nodes) {
+				rmSync(path.join(SCREENSHOTS, node.name), { recursive: true, force: true });
+				const started = Date.now();
+				problems.push(...(await addThroughNodePanel(node)));
+				const added = Date.now();
+				problems.push(...(await openEveryOperation(node)));
+				console.log(
+					`${node.name}: added in ${((added - started) / 1000).toFixed(1)} s, ${node.operations.length || 1} panel(s) in ${((Date.now() - added) / 1000).toFixed(1)} s`,
+				);
+			}
+			if (problems.length)
+				console.log(`problems in the editor:\n${problems.map((problem) => `- ${problem}`).join('\n')}`);
+			expect(problems).toEqual([]);
+		},
+		PANELS_TIMEOUT,
+	);
 });

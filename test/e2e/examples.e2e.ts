@@ -25,31 +25,40 @@ afterAll(async () => {
 	await sandbox?.close();
 });
 
-describe.each(N8N_APPS.map((appFolder) => [pinnedN8nVersion(appFolder), appFolder] as const))('example workflows in n8n %s', (version, appFolder) => {
-	let n8n: N8nInstance | undefined;
-	let started = 0;
+describe.each(N8N_APPS.map((appFolder) => [pinnedN8nVersion(appFolder), appFolder] as const))(
+	'example workflows in n8n %s',
+	(version, appFolder) => {
+		let n8n: N8nInstance | undefined;
+		let started = 0;
 
-	beforeAll(async () => {
-		const app = ensureN8nApp(appFolder);
-		started = Date.now();
-		n8n = N8nInstance.create(app);
-		await n8n.importCredentials(sandboxCredentials(sandbox.url));
-		for (const example of examples) await n8n.importWorkflow(example.workflow);
-	}, 600_000);
+		beforeAll(async () => {
+			const app = ensureN8nApp(appFolder);
+			started = Date.now();
+			n8n = N8nInstance.create(app);
+			await n8n.importCredentials(sandboxCredentials(sandbox.url));
+			for (const example of examples) await n8n.importWorkflow(example.workflow);
+		}, 600_000);
 
-	afterAll(async () => {
-		await n8n?.dispose();
-		if (started) console.log(`examples in n8n ${version}: ${((Date.now() - started) / 1000).toFixed(1)} s (imports and ${examples.length} runs)`);
-	});
+		afterAll(async () => {
+			await n8n?.dispose();
+			if (started)
+				console.log(
+					`examples in n8n ${version}: ${((Date.now() - started) / 1000).toFixed(1)} s (imports and ${examples.length} runs)`,
+				);
+		});
 
-	test.each(examples.map((example) => [example.name, example] as const))('%s does what it declares', async (_, example) => {
-		await prepareSandbox(example.expectation, client);
+		test.each(examples.map((example) => [example.name, example] as const))(
+			'%s does what it declares',
+			async (_, example) => {
+				await prepareSandbox(example.expectation, client);
 
-		const run = await n8n!.execute(example.workflow.id);
+				const run = await n8n!.execute(example.workflow.id);
 
-		expect(run.error).toBeUndefined();
-		expect(run.raw.code).toBe(0);
-		const output = (run.outputs[example.expectation.node] ?? []).map((item) => item.json as IDataObject);
-		expect(await expectationProblems(example.expectation, output, client)).toEqual([]);
-	});
-});
+				expect(run.error).toBeUndefined();
+				expect(run.raw.code).toBe(0);
+				const output = (run.outputs[example.expectation.node] ?? []).map((item) => item.json as IDataObject);
+				expect(await expectationProblems(example.expectation, output, client)).toEqual([]);
+			},
+		);
+	},
+);

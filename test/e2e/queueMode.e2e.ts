@@ -8,7 +8,12 @@ import { ensureN8nApp } from './support/n8nApp';
 import type { ExecutionSummary } from './support/n8nRestClient';
 import { N8nRestClient } from './support/n8nRestClient';
 import { QueueModeCluster } from './support/queueMode';
-import { POSTBACK_TOKEN, postbackCredential, postbackWorkflow, trackEventsLoadWorkflow } from './support/queueModeWorkflows';
+import {
+	POSTBACK_TOKEN,
+	postbackCredential,
+	postbackWorkflow,
+	trackEventsLoadWorkflow,
+} from './support/queueModeWorkflows';
 import { NODE_SUMMARY, enqueuedBy, executionLog } from './support/workerLogs';
 
 /**
@@ -42,7 +47,9 @@ beforeAll(async () => {
 		2,
 	);
 	n8n = await N8nRestClient.asOwner(app, cluster.mainUrl);
-	console.log(`queue mode (Postgres, Redis, main, 2 workers, webhook processor) ready in ${seconds(started)} s; logs in ${cluster.logs}`);
+	console.log(
+		`queue mode (Postgres, Redis, main, 2 workers, webhook processor) ready in ${seconds(started)} s; logs in ${cluster.logs}`,
+	);
 }, 300_000);
 
 afterAll(async () => {
@@ -75,26 +82,30 @@ async function workersThatRan(executionId: string): Promise<Array<{ worker: numb
 	return ran();
 }
 
-const manualTrigger = (example: Example) => example.workflow.nodes.find((node) => node.type === 'n8n-nodes-base.manualTrigger')!.name;
+const manualTrigger = (example: Example) =>
+	example.workflow.nodes.find((node) => node.type === 'n8n-nodes-base.manualTrigger')!.name;
 
 describe('the examples run on the workers', () => {
-	test.each(examples.map((example) => [example.name, example] as const))('%s does what it declares, run by a worker', async (_, example) => {
-		await prepareSandbox(example.expectation, client);
+	test.each(examples.map((example) => [example.name, example] as const))(
+		'%s does what it declares, run by a worker',
+		async (_, example) => {
+			await prepareSandbox(example.expectation, client);
 
-		const executionId = await n8n.runManually(example.workflow.id, manualTrigger(example));
-		const run = await n8n.finishedExecution(executionId);
+			const executionId = await n8n.runManually(example.workflow.id, manualTrigger(example));
+			const run = await n8n.finishedExecution(executionId);
 
-		expect(run.error).toBeUndefined();
-		expect(run.status).toBe('success');
-		const output = (run.outputs[example.expectation.node] ?? []).map((item) => item.json as IDataObject);
-		expect(await expectationProblems(example.expectation, output, client)).toEqual([]);
+			expect(run.error).toBeUndefined();
+			expect(run.status).toBe('success');
+			const output = (run.outputs[example.expectation.node] ?? []).map((item) => item.json as IDataObject);
+			expect(await expectationProblems(example.expectation, output, client)).toEqual([]);
 
-		const ranBy = await workersThatRan(executionId);
-		expect(ranBy).toHaveLength(1);
-		expect(ranBy[0].log).toMatch(NODE_SUMMARY);
-		expect(enqueuedBy(cluster!.main!.log, executionId)).toBe(true);
-		expect(cluster!.main!.log).not.toMatch(NODE_SUMMARY);
-	});
+			const ranBy = await workersThatRan(executionId);
+			expect(ranBy).toHaveLength(1);
+			expect(ranBy[0].log).toMatch(NODE_SUMMARY);
+			expect(enqueuedBy(cluster!.main!.log, executionId)).toBe(true);
+			expect(cluster!.main!.log).not.toMatch(NODE_SUMMARY);
+		},
+	);
 });
 
 describe('the Trigger on the webhook processor', () => {
@@ -103,7 +114,11 @@ describe('the Trigger on the webhook processor', () => {
 		const response = await fetch(`${cluster!.webhookUrl}${postbackWorkflow.webhookPath}`, {
 			method: 'POST',
 			headers: { 'Content-Type': 'application/json', 'X-Postback-Token': token },
-			body: JSON.stringify({ dispatch_id: dispatchId, status: 'delivered', metadata: { external_send_id: `receipt-${dispatchId}` } }),
+			body: JSON.stringify({
+				dispatch_id: dispatchId,
+				status: 'delivered',
+				metadata: { external_send_id: `receipt-${dispatchId}` },
+			}),
 		});
 		return { status: response.status, text: await response.text() };
 	};
@@ -130,7 +145,10 @@ describe('the Trigger on the webhook processor', () => {
 		expect(served).toBe(true);
 		console.log(`the webhook processor answered the activated trigger ${seconds(activated)} s after activation`);
 
-		expect(await post('wrong-token', `${POSTBACK_TOKEN}x`)).toEqual({ status: 401, text: JSON.stringify({ message: 'Authorization is missing or wrong' }) });
+		expect(await post('wrong-token', `${POSTBACK_TOKEN}x`)).toEqual({
+			status: 401,
+			text: JSON.stringify({ message: 'Authorization is missing or wrong' }),
+		});
 		expect(await settledExecutions()).toEqual([]);
 
 		const answers: string[] = [];
@@ -161,7 +179,9 @@ describe('a load on both workers at once', () => {
 		await client.configure({ rateLimits: { 'users.track': { limit: 100, windowMs: 3000 } } });
 
 		const startedAt = Date.now();
-		const executionIds = await Promise.all(Array.from({ length: CONCURRENT_RUNS }, async () => await n8n.runManually(load.workflow.id, load.trigger)));
+		const executionIds = await Promise.all(
+			Array.from({ length: CONCURRENT_RUNS }, async () => await n8n.runManually(load.workflow.id, load.trigger)),
+		);
 		const runs = await Promise.all(executionIds.map(async (id) => await n8n.finishedExecution(id, 240_000)));
 		const wallSeconds = seconds(startedAt);
 
@@ -195,7 +215,10 @@ describe('a load on both workers at once', () => {
 		expect([...workers].sort()).toEqual([1, 2]);
 
 		const requests = await client.requests({ path: '/users/track', method: 'POST' });
-		const byStatus = requests.reduce<Record<number, number>>((counts, request) => ({ ...counts, [request.status]: (counts[request.status] ?? 0) + 1 }), {});
+		const byStatus = requests.reduce<Record<number, number>>(
+			(counts, request) => ({ ...counts, [request.status]: (counts[request.status] ?? 0) + 1 }),
+			{},
+		);
 		console.log(
 			`${CONCURRENT_RUNS} × ${EVENTS_PER_RUN} events on workers ${[...workers].join(' and ')} with /users/track limited to 100 per 3 s: ` +
 				`${requests.length} requests (by status ${JSON.stringify(byStatus)}), ${wallSeconds} s wall time`,

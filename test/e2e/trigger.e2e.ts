@@ -192,7 +192,9 @@ describe('Engagement Platform Trigger in n8n: postbacks on the production URL', 
 
 	test('malformed, non-JSON and oversized postbacks are 400, 415 and 413 and start nothing', async () => {
 		expect((await post({ dispatch_id: 'd', status: 'opened', metadata: {} }, authorized)).status).toBe(400);
-		expect((await post(postback('delivered', 'd-text'), { ...authorized, 'Content-Type': 'text/plain' })).status).toBe(415);
+		expect((await post(postback('delivered', 'd-text'), { ...authorized, 'Content-Type': 'text/plain' })).status).toBe(
+			415,
+		);
 		const big = postback('delivered', 'd-big', { padding: 'x'.repeat(1024 * 1024) });
 		expect((await post(big, authorized)).status).toBe(413);
 		// Broken JSON never reaches the trigger: n8n's own body parser refuses it.
@@ -229,7 +231,9 @@ describe('Engagement Platform Trigger in n8n: postbacks on the production URL', 
 		expect(await settledExecutions()).toHaveLength(1);
 
 		// The same dispatch's bounce is news.
-		expect((await post(postback('bounced', 'dispatch-e2e-1', { bounced_at: 't', reason: '550' }), authorized)).status).toBe(200);
+		expect(
+			(await post(postback('bounced', 'dispatch-e2e-1', { bounced_at: 't', reason: '550' }), authorized)).status,
+		).toBe(200);
 		expect(await settledExecutions()).toHaveLength(2);
 	});
 
@@ -254,7 +258,9 @@ describe('Engagement Platform Trigger in n8n: postbacks on the production URL', 
 		const before = new Set((await settledExecutions()).map((execution) => execution.id));
 		const pairs = Array.from({ length: 10 }, (_, index) => `at-once-${index}`);
 		for (const dispatchId of pairs) {
-			const answers = await Promise.all([1, 2].map(async () => await post(postback('delivered', dispatchId), authorized)));
+			const answers = await Promise.all(
+				[1, 2].map(async () => await post(postback('delivered', dispatchId), authorized)),
+			);
 			expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
 		}
 
@@ -265,17 +271,24 @@ describe('Engagement Platform Trigger in n8n: postbacks on the production URL', 
 			perDispatch.set(item.dispatch_id, (perDispatch.get(item.dispatch_id) ?? 0) + 1);
 		}
 		const counts = [...perDispatch.values()];
-		console.log(`identical postbacks at the same moment: ${counts.filter((count) => count === 2).length} of ${pairs.length} pairs started two executions`);
+		console.log(
+			`identical postbacks at the same moment: ${counts.filter((count) => count === 2).length} of ${pairs.length} pairs started two executions`,
+		);
 		expect(counts.every((count) => count === 1 || count === 2)).toBe(true);
 	});
 
-	test('n8n\'s credential test (the trigger\'s testedBy method) passes the stored credential and explains a weak one', async () => {
+	test("n8n's credential test (the trigger's testedBy method) passes the stored credential and explains a weak one", async () => {
 		const testCredential = async (data: Record<string, string>) => {
 			const response = await fetch(`${baseUrl}/rest/credentials/test`, {
 				method: 'POST',
 				headers: { 'Content-Type': 'application/json', Cookie: cookie },
 				body: JSON.stringify({
-					credentials: { id: CREDENTIAL_ID, name: 'Platform postbacks', type: 'engagementPlatformPostbackAuthApi', data },
+					credentials: {
+						id: CREDENTIAL_ID,
+						name: 'Platform postbacks',
+						type: 'engagementPlatformPostbackAuthApi',
+						data,
+					},
 				}),
 			});
 			expect(response.status).toBe(200);
@@ -293,7 +306,7 @@ describe('Engagement Platform Trigger in n8n: postbacks on the production URL', 
 		});
 	});
 
-	test('the token never shows in the executions or in n8n\'s log', async () => {
+	test("the token never shows in the executions or in n8n's log", async () => {
 		for (const { id } of await executions()) {
 			const execution = await rest<unknown>(`/executions/${id}`);
 			expect(JSON.stringify(execution)).not.toContain(TOKEN);
@@ -321,7 +334,10 @@ describe('Engagement Platform Trigger in n8n: postbacks from the sandbox', () =>
 		const response = await fetch(`${sandbox.url}/transactional/v1/campaigns/order-receipt/send`, {
 			method: 'POST',
 			headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${DEMO_API_KEY}` },
-			body: JSON.stringify({ external_send_id: 'order-2001-receipt', recipient: { external_user_id: 'customer-2001' } }),
+			body: JSON.stringify({
+				external_send_id: 'order-2001-receipt',
+				recipient: { external_user_id: 'customer-2001' },
+			}),
 		});
 		expect(response.status).toBe(201);
 		return ((await response.json()) as { dispatch_id: string }).dispatch_id;
@@ -344,7 +360,9 @@ describe('Engagement Platform Trigger in n8n: postbacks from the sandbox', () =>
 		const dispatchId = await sendReceipt();
 		const postbacks = await answeredPostbacks(3);
 
-		expect(postbacks.map((postback) => [(postback.body as { status: string }).status, postback.responseStatus])).toEqual([
+		expect(
+			postbacks.map((postback) => [(postback.body as { status: string }).status, postback.responseStatus]),
+		).toEqual([
 			['sent', 200],
 			['processed', 200],
 			['delivered', 200],

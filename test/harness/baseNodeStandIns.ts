@@ -17,7 +17,10 @@ const description = (name: string, displayName: string, properties: INodePropert
 	defaults: { name: displayName },
 	inputs: [NodeConnectionTypes.Main],
 	outputs: [NodeConnectionTypes.Main],
-	properties: [...properties, { displayName: 'Options', name: 'options', type: 'collection', default: {}, options: [] }],
+	properties: [
+		...properties,
+		{ displayName: 'Options', name: 'options', type: 'collection', default: {}, options: [] },
+	],
 });
 
 /** Edit Fields (Set) in "JSON" mode: each item becomes the JSON object of `jsonOutput`. */
@@ -39,7 +42,9 @@ const set: INodeType = {
 		return [
 			this.getInputData().map((_, item) => {
 				if (this.getNodeParameter('mode', item, 'manual') !== 'raw') {
-					throw new NodeOperationError(this.getNode(), 'The stand-in supports only the "JSON" mode', { itemIndex: item });
+					throw new NodeOperationError(this.getNode(), 'The stand-in supports only the "JSON" mode', {
+						itemIndex: item,
+					});
 				}
 				const value = this.getNodeParameter('jsonOutput', item) as unknown;
 				const json = (typeof value === 'string' ? JSON.parse(value) : value) as IDataObject;
@@ -61,7 +66,10 @@ const splitOut: INodeType = {
 				const values = input.json[field];
 				const elements = Array.isArray(values) ? values : [values];
 				return elements.map((element) => ({
-					json: element !== null && typeof element === 'object' && !Array.isArray(element) ? (element as IDataObject) : { [field]: element },
+					json:
+						element !== null && typeof element === 'object' && !Array.isArray(element)
+							? (element as IDataObject)
+							: { [field]: element },
 					pairedItem: { item },
 				}));
 			}),

@@ -93,12 +93,7 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 			for (const [outerKey, outerValue] of Object.entries(authenticate.properties)) {
 				for (const [key, value] of Object.entries(outerValue as Record<string, unknown>)) {
 					const keyResolved = this.resolveValue(key, { $credentials: credentials }, workflow, node);
-					const valueResolved = this.resolveValue(
-						value as string,
-						{ $credentials: credentials },
-						workflow,
-						node,
-					);
+					const valueResolved = this.resolveValue(value as string, { $credentials: credentials }, workflow, node);
 					target[outerKey] ??= {};
 					target[outerKey]![keyResolved] = valueResolved;
 				}

@@ -70,11 +70,7 @@ function classNameFor(distPath: string, suffix: '.node.js' | '.credentials.js'):
 
 /** Requires a source file and instantiates its exported class (by n8n's naming convention, else the
  * first exported class whose instance looks right). */
-function instantiate<T>(
-	sourcePath: string,
-	className: string,
-	looksRight: (instance: unknown) => instance is T,
-): T {
+function instantiate<T>(sourcePath: string, className: string, looksRight: (instance: unknown) => instance is T): T {
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
 	const mod = require(sourcePath) as Record<string, unknown>;
 	const candidates: unknown[] = [mod[className], mod.default, ...Object.values(mod)];
@@ -92,11 +88,14 @@ function instantiate<T>(
 }
 
 const isNodeType = (value: unknown): value is AnyNodeType =>
-	typeof value === 'object' && value !== null && 'description' in value &&
+	typeof value === 'object' &&
+	value !== null &&
+	'description' in value &&
 	typeof (value as { description?: { name?: unknown } }).description?.name === 'string';
 
 const isCredentialType = (value: unknown): value is ICredentialType =>
-	typeof value === 'object' && value !== null &&
+	typeof value === 'object' &&
+	value !== null &&
 	typeof (value as { name?: unknown }).name === 'string' &&
 	Array.isArray((value as { properties?: unknown }).properties);
 
@@ -138,11 +137,7 @@ export function loadPackageCredentialTypes(report?: LoadReport): Record<string, 
 			report?.missing.push(sourcePath);
 			continue;
 		}
-		const credentialType = instantiate(
-			sourcePath,
-			classNameFor(distPath, '.credentials.js'),
-			isCredentialType,
-		);
+		const credentialType = instantiate(sourcePath, classNameFor(distPath, '.credentials.js'), isCredentialType);
 		result[credentialType.name] = credentialType;
 	}
 	return result;

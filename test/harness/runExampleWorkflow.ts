@@ -6,7 +6,13 @@ import { START_NODE_NAME, runWorkflow } from './index';
 
 export interface WorkflowFile {
 	name: string;
-	nodes: Array<{ name: string; type: string; typeVersion: number; parameters: INodeParameters; onError?: HarnessNode['onError'] }>;
+	nodes: Array<{
+		name: string;
+		type: string;
+		typeVersion: number;
+		parameters: INodeParameters;
+		onError?: HarnessNode['onError'];
+	}>;
 	connections: IConnections;
 }
 

@@ -316,8 +316,7 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-	const additionalDataFor = () =>
-		createAdditionalData({ credentialsHelper, workflowId, settings, baseUrl });
+	const additionalDataFor = () => createAdditionalData({ credentialsHelper, workflowId, settings, baseUrl });
 
 	const webhookDataFor = (workflow: Workflow, additionalData: ReturnType<typeof additionalDataFor>): IWebhookData[] =>
 		descriptions.map((description) => {
@@ -390,7 +389,15 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
 		const closeFunctions: CloseFunction[] = [];
 		// The workflow's own node: n8n's Workflow has filled in the parameters' defaults.
 		const startNode = workflow.getNode(webhookData.node) as INode;
-		const context = new WebhookContext(workflow, startNode, additionalData, 'webhook', webhookData, closeFunctions, null);
+		const context = new WebhookContext(
+			workflow,
+			startNode,
+			additionalData,
+			'webhook',
+			webhookData,
+			closeFunctions,
+			null,
+		);
 		try {
 			record.webhookResult = isNodeClassInstance(triggerType)
 				? await (triggerType.webhook as unknown as (ctx: WebhookContext) => Promise<IWebhookResponseData>)(context)
@@ -413,7 +420,8 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
 		if (nodeAnswered && !res.writableEnded) res.end();
 		const responseCode = Number(webhookData.webhookDescription.responseCode ?? 200);
 		if (result.workflowData === undefined) {
-			if (!nodeAnswered) sendJson(response, responseCode, result.webhookResponse ?? { message: 'Webhook call received' });
+			if (!nodeAnswered)
+				sendJson(response, responseCode, result.webhookResponse ?? { message: 'Webhook call received' });
 			return;
 		}
 		const responseMode = webhookData.webhookDescription.responseMode ?? 'onReceived';
@@ -489,18 +497,27 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
 		let localPort = -1;
 		const received = await new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>(
 			(resolve, reject) => {
-				const outgoing = http.request(target, { method: request.method ?? 'POST', headers, agent: false }, (incoming) => {
-					const chunks: Buffer[] = [];
-					incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-					incoming.on('end', () =>
-						resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, body: Buffer.concat(chunks).toString('utf8') }),
-					);
-					incoming.on('error', reject);
-				});
+				const outgoing = http.request(
+					target,
+					{ method: request.method ?? 'POST', headers, agent: false },
+					(incoming) => {
+						const chunks: Buffer[] = [];
+						incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+						incoming.on('end', () =>
+							resolve({
+								status: incoming.statusCode ?? 0,
+								headers: incoming.headers,
+								body: Buffer.concat(chunks).toString('utf8'),
+							}),
+						);
+						incoming.on('error', reject);
+					},
+				);
 				outgoing.on('socket', (socket) => socket.once('connect', () => (localPort = socket.localPort ?? -1)));
 				outgoing.on('error', reject);
 				if (body && request.chunked) {
-					for (let offset = 0; offset < body.length; offset += 64 * 1024) outgoing.write(body.subarray(offset, offset + 64 * 1024));
+					for (let offset = 0; offset < body.length; offset += 64 * 1024)
+						outgoing.write(body.subarray(offset, offset + 64 * 1024));
 				} else if (body) {
 					outgoing.write(body);
 				}

@@ -28,15 +28,22 @@ const withFields = (operation: string, overrides: INodeParameters = {}): INodePa
 });
 
 type CatalogView = { name: string; items: IDataObject[] };
-const catalogItems = async () => ((await client().state()) as unknown as { catalogs: CatalogView[] }).catalogs.find((c) => c.name === 'restaurants')!.items;
+const catalogItems = async () =>
+	((await client().state()) as unknown as { catalogs: CatalogView[] }).catalogs.find((c) => c.name === 'restaurants')!
+		.items;
 
 describe('Catalog node', () => {
 	beforeEach(async () => {
-		await client().seed({ catalogs: [{ ...RESTAURANTS, items: [{ id: 'r-1', name: 'Old Name', rating: 3, tags: ['pizza'] }] }] } as never);
+		await client().seed({
+			catalogs: [{ ...RESTAURANTS, items: [{ id: 'r-1', name: 'Old Name', rating: 3, tags: ['pizza'] }] }],
+		} as never);
 	});
 
 	test('120 menu rows replace items in 3 requests of 50, 50 and 20; each item is accepted', async () => {
-		const rows = Array.from({ length: 120 }, (_, i) => ({ id: `r-${i}`, fields: { name: `Place ${i}`, rating: i % 5, tags: ['food'] } }));
+		const rows = Array.from({ length: 120 }, (_, i) => ({
+			id: `r-${i}`,
+			fields: { name: `Place ${i}`, rating: i % 5, tags: ['food'] },
+		}));
 
 		const result = await run(rows, withFields('replaceItems'));
 
@@ -51,7 +58,10 @@ describe('Catalog node', () => {
 	test('edit adds to an array field with $add', async () => {
 		await run([{ id: 'r-1', fields: { rating: 4.5, tags: { $add: ['vegan'] } } }], withFields('editItems'));
 
-		expect((await catalogItems()).find((item) => item.id === 'r-1')).toMatchObject({ rating: 4.5, tags: ['pizza', 'vegan'] });
+		expect((await catalogItems()).find((item) => item.id === 'r-1')).toMatchObject({
+			rating: 4.5,
+			tags: ['pizza', 'vegan'],
+		});
 	});
 
 	test('delete removes items', async () => {
@@ -74,7 +84,13 @@ describe('Catalog node', () => {
 
 		const output = result.output(CATALOG).map((item) => item.json);
 		expect(output[0]).toMatchObject({ status: 'accepted' });
-		expect(output.slice(1).map((json) => json.field)).toEqual(['Item ID', 'Item ID', 'Fields.a.b', 'Fields.tags.$add', 'Fields.name']);
+		expect(output.slice(1).map((json) => json.field)).toEqual([
+			'Item ID',
+			'Item ID',
+			'Fields.a.b',
+			'Fields.tags.$add',
+			'Fields.name',
+		]);
 		expect(output[2].error).toContain('also given by item 0');
 		const [request] = await client().requests({ method: 'PUT' });
 		expect((request.body as { items: IDataObject[] }).items.map((item) => item.id)).toEqual(['ok-1']);
@@ -89,12 +105,26 @@ describe('Catalog node', () => {
 		const result = await run(rows, withFields('editItems'), true);
 
 		const [coerce, bystander] = result.output(CATALOG).map((item) => item.json);
-		expect(coerce).toMatchObject({ delivery: 'not_applied', httpCode: 400, error: expect.stringContaining('unable-to-coerce-value') });
-		expect(bystander).toMatchObject({ delivery: 'not_applied', error: expect.stringContaining('another item of the same request was refused') });
+		expect(coerce).toMatchObject({
+			delivery: 'not_applied',
+			httpCode: 400,
+			error: expect.stringContaining('unable-to-coerce-value'),
+		});
+		expect(bystander).toMatchObject({
+			delivery: 'not_applied',
+			error: expect.stringContaining('another item of the same request was refused'),
+		});
 	});
 
 	test('an unknown catalog fails every item with catalog-not-found', async () => {
-		const result = await run([{ id: 'a', fields: { name: 'x' } }, { id: 'b', fields: { name: 'y' } }], withFields('replaceItems', { catalogName: 'nope' }), true);
+		const result = await run(
+			[
+				{ id: 'a', fields: { name: 'x' } },
+				{ id: 'b', fields: { name: 'y' } },
+			],
+			withFields('replaceItems', { catalogName: 'nope' }),
+			true,
+		);
 
 		for (const item of result.output(CATALOG)) expect(String(item.json.error)).toContain('catalog-not-found');
 	});

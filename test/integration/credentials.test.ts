@@ -24,12 +24,20 @@ describe('credentials', () => {
 		const unpermitted = await testCredential(credentialTest, { restEndpoint: sandbox().url, apiKey: 'exports-only' });
 
 		expect(refused).toEqual({ status: 'Error', message: expect.stringContaining('Error authenticating credentials') });
-		expect(unpermitted).toEqual({ status: 'Error', message: expect.stringContaining('lacks the "users.track" permission') });
+		expect(unpermitted).toEqual({
+			status: 'Error',
+			message: expect.stringContaining('lacks the "users.track" permission'),
+		});
 	});
 
 	test('the key is sent as a Bearer token, and a refused key fails the node with advice and without the key', async () => {
 		const secretKey = 'sk-live-5f1e9c0a7b2d4e8f';
-		const result = await runUserNode({ items: orderEvents(3), parameters: trackEventParameters(), endpoint: sandbox().url, apiKey: secretKey });
+		const result = await runUserNode({
+			items: orderEvents(3),
+			parameters: trackEventParameters(),
+			endpoint: sandbox().url,
+			apiKey: secretKey,
+		});
 
 		expect(result.error?.message).toBe('Item 0: Error authenticating credentials');
 		expect((result.error as { description?: string }).description).toContain('Open the credential and check the key');
@@ -37,7 +45,9 @@ describe('credentials', () => {
 		expect(request.status).toBe(401);
 		expect(JSON.stringify(result.run)).not.toContain(secretKey);
 		expect(JSON.stringify(result.logs)).not.toContain(secretKey);
-		expect(`${result.error?.message} ${(result.error as { description?: string }).description}`).not.toContain(secretKey);
+		expect(`${result.error?.message} ${(result.error as { description?: string }).description}`).not.toContain(
+			secretKey,
+		);
 	});
 
 	test('the API key appears in no output, error or log, whatever happens to the requests', async () => {
@@ -80,18 +90,30 @@ describe('credentials', () => {
 
 	describe('SCIM credential', () => {
 		const scimTest = new EngagementPlatformScimApi().test;
-		const scim = (overrides: Record<string, string> = {}) =>
-			({ scimEndpoint: sandbox().url, scimToken: DEMO_SCIM_TOKEN, requestOrigin: DEMO_SCIM_ORIGIN, ...overrides });
+		const scim = (overrides: Record<string, string> = {}) => ({
+			scimEndpoint: sandbox().url,
+			scimToken: DEMO_SCIM_TOKEN,
+			requestOrigin: DEMO_SCIM_ORIGIN,
+			...overrides,
+		});
 
 		test('the test reads a userName filter with the token and the origin, and changes nothing', async () => {
 			expect(await testCredential(scimTest, scim(), 'engagementPlatformScimApi')).toEqual({ status: 'OK' });
 			const [request] = await client().requests();
-			expect(request).toMatchObject({ method: 'GET', path: '/scim/v2/Users', status: 200, query: { filter: 'userName eq "credential-test@example.com"' } });
+			expect(request).toMatchObject({
+				method: 'GET',
+				path: '/scim/v2/Users',
+				status: 200,
+				query: { filter: 'userName eq "credential-test@example.com"' },
+			});
 			expect(request.headers['x-request-origin']).toBe(DEMO_SCIM_ORIGIN);
 		});
 
 		test('a refused token or origin fails the test with what to check', async () => {
-			const refusals: Array<Record<string, string>> = [{ scimToken: 'not-a-token' }, { requestOrigin: 'elsewhere.example.com' }];
+			const refusals: Array<Record<string, string>> = [
+				{ scimToken: 'not-a-token' },
+				{ requestOrigin: 'elsewhere.example.com' },
+			];
 			for (const overrides of refusals) {
 				expect(await testCredential(scimTest, scim(overrides), 'engagementPlatformScimApi')).toEqual({
 					status: 'Error',

@@ -16,12 +16,20 @@ interface ScimRun {
 	origin?: string;
 }
 
-async function run({ items, parameters, continueOnFail, token = DEMO_SCIM_TOKEN, origin = DEMO_SCIM_ORIGIN }: ScimRun): Promise<RunResult> {
+async function run({
+	items,
+	parameters,
+	continueOnFail,
+	token = DEMO_SCIM_TOKEN,
+	origin = DEMO_SCIM_ORIGIN,
+}: ScimRun): Promise<RunResult> {
 	return await runNode(DASHBOARD_USER_NODE, {
 		items,
 		parameters,
 		continueOnFail,
-		credentials: { engagementPlatformScimApi: { scimEndpoint: sandbox().url, scimToken: token, requestOrigin: origin } },
+		credentials: {
+			engagementPlatformScimApi: { scimEndpoint: sandbox().url, scimToken: token, requestOrigin: origin },
+		},
 	});
 }
 
@@ -54,13 +62,26 @@ const createParameters = (overrides: INodeParameters = {}): INodeParameters => (
 
 const users = async () => (await client().state()).dashboardUsers as unknown as IDataObject[];
 const seedUsers = async (...emails: string[]) =>
-	await client().seed({ dashboardDirectory: DIRECTORY, dashboardUsers: emails.map((userName) => ({ userName, name: { givenName: 'Old', familyName: 'Name' }, department: 'sales' })) });
+	await client().seed({
+		dashboardDirectory: DIRECTORY,
+		dashboardUsers: emails.map((userName) => ({
+			userName,
+			name: { givenName: 'Old', familyName: 'Name' },
+			department: 'sales',
+		})),
+	});
 
 describe('Dashboard User node (SCIM)', () => {
 	beforeEach(async () => await seedUsers());
 
 	test('create: one POST per item with the SCIM schema and structured permissions; the user comes back with its id and permission ids', async () => {
-		const result = await run({ items: [{ email: 'mia@example.com', given: 'Mia', family: 'Chen' }, { email: 'noah@example.com', given: 'Noah', family: 'Berg' }], parameters: createParameters() });
+		const result = await run({
+			items: [
+				{ email: 'mia@example.com', given: 'Mia', family: 'Chen' },
+				{ email: 'noah@example.com', given: 'Noah', family: 'Berg' },
+			],
+			parameters: createParameters(),
+		});
 
 		expect(result.error).toBeUndefined();
 		const requests = await client().requests({ method: 'POST' });
@@ -91,7 +112,13 @@ describe('Dashboard User node (SCIM)', () => {
 			lastSignInAt: null,
 			permissions: {
 				roles: [{ roleName: 'Campaign Manager', roleId: expect.any(String) }],
-				appGroup: [{ appGroupName: 'Production', appGroupId: expect.any(String), team: [{ teamName: 'Newsletters', teamId: expect.any(String) }] }],
+				appGroup: [
+					{
+						appGroupName: 'Production',
+						appGroupId: expect.any(String),
+						team: [{ teamName: 'Newsletters', teamId: expect.any(String) }],
+					},
+				],
 			},
 		});
 		expect((await users()).map((user) => user.userName)).toEqual(['mia@example.com', 'noah@example.com']);
@@ -101,13 +128,21 @@ describe('Dashboard User node (SCIM)', () => {
 		await seedUsers('mia@example.com');
 
 		const result = await run({
-			items: [{ email: 'MIA@example.com', given: 'Mia', family: 'Chen' }, { email: 'noah@example.com', given: 'Noah', family: 'Berg' }],
+			items: [
+				{ email: 'MIA@example.com', given: 'Mia', family: 'Chen' },
+				{ email: 'noah@example.com', given: 'Noah', family: 'Berg' },
+			],
 			parameters: createParameters(),
 			continueOnFail: true,
 		});
 
 		const [duplicate, created] = result.output(DASHBOARD_USER).map((item) => item.json);
-		expect(duplicate).toMatchObject({ error: 'User already exists in the database.', httpCode: 409, delivery: 'not_applied', description: expect.stringContaining('Find by Email') });
+		expect(duplicate).toMatchObject({
+			error: 'User already exists in the database.',
+			httpCode: 409,
+			delivery: 'not_applied',
+			description: expect.stringContaining('Find by Email'),
+		});
 		expect(created).toMatchObject({ userName: 'noah@example.com' });
 	});
 
@@ -115,13 +150,32 @@ describe('Dashboard User node (SCIM)', () => {
 		await seedUsers('mia@example.com');
 		const [mia] = await users();
 
-		const created = await run({ items: [{ email: 'ada@example.com', given: 'Ada', family: 'L' }, { email: 'ADA@example.com', given: 'Ada', family: 'L' }], parameters: createParameters(), continueOnFail: true });
-		const deleted = await run({ items: [{ id: mia.id }, { id: mia.id }], parameters: { operation: 'delete', userId: '={{ $json.id }}' }, continueOnFail: true });
+		const created = await run({
+			items: [
+				{ email: 'ada@example.com', given: 'Ada', family: 'L' },
+				{ email: 'ADA@example.com', given: 'Ada', family: 'L' },
+			],
+			parameters: createParameters(),
+			continueOnFail: true,
+		});
+		const deleted = await run({
+			items: [{ id: mia.id }, { id: mia.id }],
+			parameters: { operation: 'delete', userId: '={{ $json.id }}' },
+			continueOnFail: true,
+		});
 
-		expect(created.output(DASHBOARD_USER)[1].json).toMatchObject({ field: 'Email', delivery: 'invalid', error: 'Item 1: "Email" names the same user as item 0' });
+		expect(created.output(DASHBOARD_USER)[1].json).toMatchObject({
+			field: 'Email',
+			delivery: 'invalid',
+			error: 'Item 1: "Email" names the same user as item 0',
+		});
 		expect(deleted.output(DASHBOARD_USER).map((item) => item.json)).toEqual([
 			{ deleted: true, id: mia.id },
-			expect.objectContaining({ field: 'User ID', delivery: 'invalid', error: 'Item 1: "User ID" names the same user as item 0' }),
+			expect.objectContaining({
+				field: 'User ID',
+				delivery: 'invalid',
+				error: 'Item 1: "User ID" names the same user as item 0',
+			}),
 		]);
 		expect((await client().requests()).map((request) => request.method)).toEqual(['POST', 'DELETE']);
 	});
@@ -129,13 +183,19 @@ describe('Dashboard User node (SCIM)', () => {
 	test('find by email: the SCIM filter finds the account (any case); a miss says found: false', async () => {
 		await seedUsers('mia@example.com');
 
-		const result = await run({ items: [{ email: 'Mia@Example.com' }, { email: 'nobody@example.com' }], parameters: { operation: 'findByEmail', email: '={{ $json.email }}' } });
+		const result = await run({
+			items: [{ email: 'Mia@Example.com' }, { email: 'nobody@example.com' }],
+			parameters: { operation: 'findByEmail', email: '={{ $json.email }}' },
+		});
 
 		const [found, missing] = result.output(DASHBOARD_USER).map((item) => item.json);
 		expect(found).toMatchObject({ found: true, userName: 'mia@example.com', id: (await users())[0].id });
 		expect(missing).toEqual({ found: false, userName: 'nobody@example.com' });
 		const requests = await client().requests();
-		expect(requests.map((r) => r.query.filter).sort()).toEqual(['userName eq "Mia@Example.com"', 'userName eq "nobody@example.com"']);
+		expect(requests.map((r) => r.query.filter).sort()).toEqual([
+			'userName eq "Mia@Example.com"',
+			'userName eq "nobody@example.com"',
+		]);
 	});
 
 	test('find, then update with the id: name, department and permissions are replaced; the email stays', async () => {
@@ -162,12 +222,19 @@ describe('Dashboard User node (SCIM)', () => {
 			userName: 'mia@example.com',
 			name: { givenName: 'Mia', familyName: 'Chen-Berg' },
 			department: 'engineering',
-			permissions: { companyPermissions: [], roles: [], appGroup: [{ appGroupName: 'Staging', appGroupPermissions: ['view_campaigns'] }] },
+			permissions: {
+				companyPermissions: [],
+				roles: [],
+				appGroup: [{ appGroupName: 'Staging', appGroupPermissions: ['view_campaigns'] }],
+			},
 		});
 	});
 
 	test('a user read with Get can be sent back with Update: the ids only responses carry are dropped', async () => {
-		const created = await run({ items: [{ email: 'mia@example.com', given: 'Mia', family: 'Chen' }], parameters: createParameters() });
+		const created = await run({
+			items: [{ email: 'mia@example.com', given: 'Mia', family: 'Chen' }],
+			parameters: createParameters(),
+		});
 		const user = created.output(DASHBOARD_USER)[0].json;
 
 		const result = await run({
@@ -184,14 +251,23 @@ describe('Dashboard User node (SCIM)', () => {
 		});
 
 		expect(result.error).toBeUndefined();
-		expect((await users())[0]).toMatchObject({ department: 'sales', permissions: (user.permissions as IDataObject) });
+		expect((await users())[0]).toMatchObject({ department: 'sales', permissions: user.permissions as IDataObject });
 	});
 
 	test('update with empty permission fields is refused before sending: it would remove every permission', async () => {
 		await seedUsers('mia@example.com');
 		const [{ id }] = await users();
 
-		const result = await run({ items: [{ id }], parameters: { operation: 'update', userId: '={{ $json.id }}', givenName: 'Mia', familyName: 'Chen', department: 'sales' } });
+		const result = await run({
+			items: [{ id }],
+			parameters: {
+				operation: 'update',
+				userId: '={{ $json.id }}',
+				givenName: 'Mia',
+				familyName: 'Chen',
+				department: 'sales',
+			},
+		});
 
 		expect(result.error?.message).toContain('"Permissions" are empty, and Update replaces them whole');
 		expect(await client().requests()).toEqual([]);
@@ -201,12 +277,23 @@ describe('Dashboard User node (SCIM)', () => {
 		await seedUsers('mia@example.com', 'noah@example.com');
 		const [mia, noah] = await users();
 
-		const got = await run({ items: [{ id: mia.id }, { id: 'no-such-user' }], parameters: { operation: 'get', userId: '={{ $json.id }}' }, continueOnFail: true });
-		const deleted = await run({ items: [{ id: noah.id }], parameters: { operation: 'delete', userId: '={{ $json.id }}' } });
+		const got = await run({
+			items: [{ id: mia.id }, { id: 'no-such-user' }],
+			parameters: { operation: 'get', userId: '={{ $json.id }}' },
+			continueOnFail: true,
+		});
+		const deleted = await run({
+			items: [{ id: noah.id }],
+			parameters: { operation: 'delete', userId: '={{ $json.id }}' },
+		});
 
 		const [found, unknown] = got.output(DASHBOARD_USER).map((item) => item.json);
 		expect(found).toMatchObject({ id: mia.id, userName: 'mia@example.com', department: 'sales' });
-		expect(unknown).toMatchObject({ error: 'User not found', httpCode: 404, description: expect.stringContaining('Find by Email') });
+		expect(unknown).toMatchObject({
+			error: 'User not found',
+			httpCode: 404,
+			description: expect.stringContaining('Find by Email'),
+		});
 		expect(deleted.output(DASHBOARD_USER)[0].json).toEqual({ deleted: true, id: noah.id });
 		expect((await client().requests({ method: 'DELETE' }))[0].status).toBe(204);
 		expect((await users()).map((user) => user.userName)).toEqual(['mia@example.com']);
@@ -214,17 +301,27 @@ describe('Dashboard User node (SCIM)', () => {
 
 	test('permissions are checked before sending: a role needs a name or an ID, unknown JSON keys are refused', async () => {
 		const result = await run({
-			items: [{ email: 'a@example.com', given: 'A', family: 'B', permissions: { roles: [{}] } }, { email: 'c@example.com', given: 'C', family: 'D', permissions: { companyPermission: ['x'] } }],
+			items: [
+				{ email: 'a@example.com', given: 'A', family: 'B', permissions: { roles: [{}] } },
+				{ email: 'c@example.com', given: 'C', family: 'D', permissions: { companyPermission: ['x'] } },
+			],
 			parameters: createParameters({ permissionsInput: 'json', permissionsJson: '={{ $json.permissions }}' }),
 			continueOnFail: true,
 		});
 
-		expect(result.output(DASHBOARD_USER).map((item) => item.json.field)).toEqual(['Permissions (JSON).roles.0', 'Permissions (JSON)']);
+		expect(result.output(DASHBOARD_USER).map((item) => item.json.field)).toEqual([
+			'Permissions (JSON).roles.0',
+			'Permissions (JSON)',
+		]);
 		expect(await client().requests()).toEqual([]);
 	});
 
 	test('a wrong request origin is refused (401) with advice about the token and origin, and the token appears nowhere', async () => {
-		const result = await run({ items: [{ id: 'x' }], parameters: { operation: 'get', userId: '={{ $json.id }}' }, origin: 'elsewhere.example.com' });
+		const result = await run({
+			items: [{ id: 'x' }],
+			parameters: { operation: 'get', userId: '={{ $json.id }}' },
+			origin: 'elsewhere.example.com',
+		});
 
 		expect(result.error?.message).toBe('Item 0: Error authenticating credentials');
 		expect((result.error as { description?: string }).description).toContain('SCIM token or the request origin');
@@ -236,12 +333,21 @@ describe('Dashboard User node (SCIM)', () => {
 		await client().configure({ rateLimits: { scim: { limit: 2, windowMs: 86_400_000 } } });
 		const [{ id }] = await users();
 
-		const result = await run({ items: Array.from({ length: 5 }, () => ({ id })), parameters: { operation: 'get', userId: '={{ $json.id }}', options: { parallelRequests: 1 } }, continueOnFail: true });
+		const result = await run({
+			items: Array.from({ length: 5 }, () => ({ id })),
+			parameters: { operation: 'get', userId: '={{ $json.id }}', options: { parallelRequests: 1 } },
+			continueOnFail: true,
+		});
 
 		const output = result.output(DASHBOARD_USER).map((item) => item.json);
 		expect(output.slice(0, 2).map((json) => json.userName)).toEqual(['mia@example.com', 'mia@example.com']);
 		for (const json of output.slice(2)) {
-			expect(json).toMatchObject({ delivery: 'not_applied', error: expect.stringMatching(/^Rate limited: the platform's limit resets at \d{4}-\d\d-\d\dT\d\d:00:00Z, in \d+ (h|min)/) });
+			expect(json).toMatchObject({
+				delivery: 'not_applied',
+				error: expect.stringMatching(
+					/^Rate limited: the platform's limit resets at \d{4}-\d\d-\d\dT\d\d:00:00Z, in \d+ (h|min)/,
+				),
+			});
 		}
 		// The second answer said the window was spent: the rest were never sent.
 		expect((await client().requests()).length).toBe(2);

@@ -9,7 +9,8 @@ const { sandbox, client, apiKey } = useSandbox();
 const run = async (items: IDataObject[], parameters: INodeParameters, continueOnFail = false) =>
 	await runNode(MESSAGE_NODE, { items, parameters, endpoint: sandbox().url, apiKey, continueOnFail });
 
-const profiles = (count: number) => Array.from({ length: count }, (_, i) => ({ external_id: `crm-${i}`, email: `crm${i}@example.com` }));
+const profiles = (count: number) =>
+	Array.from({ length: count }, (_, i) => ({ external_id: `crm-${i}`, email: `crm${i}@example.com` }));
 const users = (count: number) => Array.from({ length: count }, (_, i) => ({ id: `crm-${i}`, order: `#${1000 + i}` }));
 
 const triggerCampaign = (overrides: INodeParameters = {}): INodeParameters => ({
@@ -40,12 +41,23 @@ describe('Message node: Trigger Campaign and Trigger Canvas', () => {
 		expect(result.error).toBeUndefined();
 		const requests = await client().requests({ path: '/campaigns/trigger/send' });
 		expect(requests.map((r) => (r.body as { recipients: unknown[] }).recipients.length)).toEqual([50, 50, 20]);
-		expect((requests[0].body as { recipients: IDataObject[] }).recipients[3]).toEqual({ external_user_id: 'crm-3', trigger_properties: { order_id: '#1003' } });
+		expect((requests[0].body as { recipients: IDataObject[] }).recipients[3]).toEqual({
+			external_user_id: 'crm-3',
+			trigger_properties: { order_id: '#1003' },
+		});
 		const output = result.output(MESSAGE);
 		const dispatchOf = (item: number) => output[item].json.dispatch_id;
 		expect(dispatchOf(0)).toBe(dispatchOf(49));
 		expect(dispatchOf(50)).not.toBe(dispatchOf(49));
-		expect(output[101]).toEqual({ json: { status: 'sent', campaign_id: 'welcome-campaign', external_user_id: 'crm-101', dispatch_id: dispatchOf(100) }, pairedItem: { item: 101 } });
+		expect(output[101]).toEqual({
+			json: {
+				status: 'sent',
+				campaign_id: 'welcome-campaign',
+				external_user_id: 'crm-101',
+				dispatch_id: dispatchOf(100),
+			},
+			pairedItem: { item: 101 },
+		});
 		const { dispatches } = (await client().state()) as unknown as { dispatches: Dispatch[] };
 		expect(dispatches.map((d) => d.recipients.length)).toEqual([50, 50, 20]);
 	});
@@ -55,7 +67,9 @@ describe('Message node: Trigger Campaign and Trigger Canvas', () => {
 
 		await run(items, triggerCampaign({ campaignId: '={{ $json.campaign }}' }));
 
-		const bodies = (await client().requests({ path: '/campaigns/trigger/send' })).map((r) => r.body as { campaign_id: string; recipients: unknown[] });
+		const bodies = (await client().requests({ path: '/campaigns/trigger/send' })).map(
+			(r) => r.body as { campaign_id: string; recipients: unknown[] },
+		);
 		expect(bodies.map((b) => [b.campaign_id, b.recipients.length]).sort()).toEqual([
 			['welcome-campaign', 5],
 			['winback-campaign', 5],
@@ -73,9 +87,15 @@ describe('Message node: Trigger Campaign and Trigger Canvas', () => {
 
 		expect(result.error).toBeUndefined();
 		for (const item of result.output(MESSAGE)) {
-			expect(item.json).toMatchObject({ status: 'not_sent', notice: expect.any(String), warnings: [expect.any(String)] });
+			expect(item.json).toMatchObject({
+				status: 'not_sent',
+				notice: expect.any(String),
+				warnings: [expect.any(String)],
+			});
 		}
-		expect(result.run.data.resultData.runData[MESSAGE][0].hints).toEqual([expect.objectContaining({ type: 'warning' })]);
+		expect(result.run.data.resultData.runData[MESSAGE][0].hints).toEqual([
+			expect.objectContaining({ type: 'warning' }),
+		]);
 	});
 
 	test('recipient rules are checked per item before sending', async () => {
@@ -121,7 +141,11 @@ describe('Message node: Send Now', () => {
 
 		const requests = await client().requests({ path: '/messages/send' });
 		expect(requests.map((r) => (r.body as { external_user_ids: string[] }).external_user_ids.length)).toEqual([50, 10]);
-		expect(result.output(MESSAGE)[59].json).toMatchObject({ status: 'sent', external_user_id: 'crm-59', dispatch_id: expect.any(String) });
+		expect(result.output(MESSAGE)[59].json).toMatchObject({
+			status: 'sent',
+			external_user_id: 'crm-59',
+			dispatch_id: expect.any(String),
+		});
 	});
 
 	test('a broadcast to a segment is one request per item, with broadcast true and no users', async () => {
@@ -163,7 +187,13 @@ describe('Message node: Send Transactional Email', () => {
 	});
 
 	beforeEach(async () => {
-		await client().seed({ profiles: profiles(5), campaigns: [{ id: 'order-receipt', kind: 'transactional' }, { id: 'paused-receipt', kind: 'transactional', state: 'paused' }] });
+		await client().seed({
+			profiles: profiles(5),
+			campaigns: [
+				{ id: 'order-receipt', kind: 'transactional' },
+				{ id: 'paused-receipt', kind: 'transactional', state: 'paused' },
+			],
+		});
 	});
 
 	test('one request per recipient, each with an external_send_id derived from the execution and item', async () => {
@@ -175,11 +205,17 @@ describe('Message node: Send Transactional Email', () => {
 		const sendIds = requests.map((r) => (r.body as { external_send_id: string }).external_send_id);
 		expect(new Set(sendIds).size).toBe(5);
 		sendIds.forEach((id) => expect(id).toMatch(/^[A-Za-z0-9_-]{32}$/));
-		expect(result.output(MESSAGE)[2].json).toMatchObject({ status: 'sent', external_user_id: 'crm-2', dispatch_id: expect.any(String) });
+		expect(result.output(MESSAGE)[2].json).toMatchObject({
+			status: 'sent',
+			external_user_id: 'crm-2',
+			dispatch_id: expect.any(String),
+		});
 	});
 
 	test('a send whose answer was lost is resent with the same external_send_id, and the platform sends it once', async () => {
-		await client().injectFaults([{ path: '/transactional/v1/campaigns/order-receipt/send', times: 1, kind: 'reset-after' }]);
+		await client().injectFaults([
+			{ path: '/transactional/v1/campaigns/order-receipt/send', times: 1, kind: 'reset-after' },
+		]);
 
 		const result = await run(users(1), receipt());
 
@@ -212,7 +248,13 @@ describe('Message node: scheduled canvases', () => {
 	beforeEach(async () => {
 		await client().seed({
 			canvases: [{ id: 'onboarding-canvas' }],
-			canvasSchedules: [{ canvas_id: 'onboarding-canvas', schedule_id: 'sched-1', schedule: { time: '2026-12-01T09:00:00Z', in_local_time: true } }],
+			canvasSchedules: [
+				{
+					canvas_id: 'onboarding-canvas',
+					schedule_id: 'sched-1',
+					schedule: { time: '2026-12-01T09:00:00Z', in_local_time: true },
+				},
+			],
 		});
 	});
 
@@ -224,13 +266,21 @@ describe('Message node: scheduled canvases', () => {
 			time: '2026-12-02T10:00:00Z',
 		});
 
-		expect(result.output(MESSAGE)[0].json).toEqual({ status: 'updated', canvas_id: 'onboarding-canvas', schedule_id: 'sched-1' });
+		expect(result.output(MESSAGE)[0].json).toEqual({
+			status: 'updated',
+			canvas_id: 'onboarding-canvas',
+			schedule_id: 'sched-1',
+		});
 		const { canvasSchedules } = (await client().state()) as unknown as { canvasSchedules: IDataObject[] };
 		expect(canvasSchedules[0]).toMatchObject({ schedule: { time: '2026-12-02T10:00:00Z', in_local_time: false } });
 	});
 
 	test('a delete cancels it; an unknown schedule is an error on its item', async () => {
-		const result = await run([{ id: 'sched-1' }, { id: 'sched-404' }], { operation: 'deleteScheduledCanvas', canvasId: 'onboarding-canvas', scheduleId: '={{ $json.id }}' }, true);
+		const result = await run(
+			[{ id: 'sched-1' }, { id: 'sched-404' }],
+			{ operation: 'deleteScheduledCanvas', canvasId: 'onboarding-canvas', scheduleId: '={{ $json.id }}' },
+			true,
+		);
 
 		expect(result.output(MESSAGE)[0].json.status).toBe('deleted');
 		expect(result.output(MESSAGE)[1].json).toMatchObject({ httpCode: 404 });

@@ -13,8 +13,18 @@ const { sandbox, client, apiKey } = useSandbox();
  * it (`{{ ($json.a.b) }}`) must give the same requests and the same items.
  */
 const ITEMS: IDataObject[] = [
-	{ customer: { id: 'c-1' }, 'event name': 'viewed', props: { sku: 'A', tags: ['x', 'y'] }, when: '2026-11-01T10:00:00Z' },
-	{ customer: { id: 42 }, 'event name': 'bought', props: { nested: { deep: [1, { two: 2 }] } }, when: '2026-11-02T10:00:00Z' },
+	{
+		customer: { id: 'c-1' },
+		'event name': 'viewed',
+		props: { sku: 'A', tags: ['x', 'y'] },
+		when: '2026-11-01T10:00:00Z',
+	},
+	{
+		customer: { id: 42 },
+		'event name': 'bought',
+		props: { nested: { deep: [1, { two: 2 }] } },
+		when: '2026-11-02T10:00:00Z',
+	},
 	{ customer: { id: 'c-3' }, 'event name': 'viewed', when: '2026-11-03T10:00:00Z' },
 	{ customer: null, 'event name': 'viewed', props: {}, when: '2026-11-03T10:00:00Z' },
 	{ 'event name': 'viewed', props: { sku: 'B' }, when: 'yesterday' },
@@ -33,7 +43,13 @@ const parameters = (wrap: (path: string) => string): INodeParameters => ({
 
 async function runWith(wrap: (path: string) => string) {
 	await client().reset();
-	const result = await runUserNode({ items: structuredClone(ITEMS), parameters: parameters(wrap), endpoint: sandbox().url, apiKey, continueOnFail: true });
+	const result = await runUserNode({
+		items: structuredClone(ITEMS),
+		parameters: parameters(wrap),
+		endpoint: sandbox().url,
+		apiKey,
+		continueOnFail: true,
+	});
 	const bodies = (await client().requests()).map((request) => request.body);
 	return { output: result.output(USER).map((item) => ({ json: item.json, pairedItem: item.pairedItem })), bodies };
 }
@@ -57,14 +73,26 @@ describe('reading parameters', () => {
 	test('a constant parameter gives every item the same value', async () => {
 		const result = await runUserNode({
 			items: [{ id: 'a' }, { id: 'b' }],
-			parameters: { ...parameters((path) => `={{ ${path} }}`), externalId: '={{ $json.id }}', eventName: 'signed_up', time: '2026-11-01T10:00:00Z', propertiesJson: '{"plan": "gold"}' },
+			parameters: {
+				...parameters((path) => `={{ ${path} }}`),
+				externalId: '={{ $json.id }}',
+				eventName: 'signed_up',
+				time: '2026-11-01T10:00:00Z',
+				propertiesJson: '{"plan": "gold"}',
+			},
 			endpoint: sandbox().url,
 			apiKey,
 		});
 
 		expect(result.error).toBeUndefined();
 		const [request] = await client().requests();
-		expect((request.body as { events: IDataObject[] }).events.map((event) => [event.external_id, event.name, event.properties])).toEqual([
+		expect(
+			(request.body as { events: IDataObject[] }).events.map((event) => [
+				event.external_id,
+				event.name,
+				event.properties,
+			]),
+		).toEqual([
 			['a', 'signed_up', { plan: 'gold' }],
 			['b', 'signed_up', { plan: 'gold' }],
 		]);
@@ -72,8 +100,15 @@ describe('reading parameters', () => {
 
 	test('$fromAI(…) fields (an AI agent tool’s) are resolved by n8n’s expression engine from the tool call’s item', async () => {
 		// As n8n runs a tool node for one tool call: one item, the agent's input merged with the model's arguments.
-		const toolCall = { prompt: 'the agent’s input', external_id: 'cust-ai-1', event_name: 'plan_upgraded', event_properties: { plan: 'gold', seats: 5 }, toolCallId: 'call_1' };
-		const fromAI = (key: string, type = 'string') => `={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('${key}', \`The ${key}\`, '${type}') }}`;
+		const toolCall = {
+			prompt: 'the agent’s input',
+			external_id: 'cust-ai-1',
+			event_name: 'plan_upgraded',
+			event_properties: { plan: 'gold', seats: 5 },
+			toolCallId: 'call_1',
+		};
+		const fromAI = (key: string, type = 'string') =>
+			`={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('${key}', \`The ${key}\`, '${type}') }}`;
 		const result = await runUserNode({
 			items: [toolCall],
 			parameters: {
@@ -91,11 +126,18 @@ describe('reading parameters', () => {
 		});
 
 		expect(result.error).toBeUndefined();
-		expect(result.output(USER).map((item) => item.json)).toEqual([{ status: 'processed', external_id: 'cust-ai-1', events: 1 }]);
+		expect(result.output(USER).map((item) => item.json)).toEqual([
+			{ status: 'processed', external_id: 'cust-ai-1', events: 1 },
+		]);
 		const [request, ...more] = await client().requests();
 		expect(more).toEqual([]);
 		expect((request.body as { events: IDataObject[] }).events).toEqual([
-			{ external_id: 'cust-ai-1', name: 'plan_upgraded', time: '2026-11-01T10:00:00Z', properties: { plan: 'gold', seats: 5 } },
+			{
+				external_id: 'cust-ai-1',
+				name: 'plan_upgraded',
+				time: '2026-11-01T10:00:00Z',
+				properties: { plan: 'gold', seats: 5 },
+			},
 		]);
 	});
 });
@@ -119,7 +161,10 @@ describe('the parameter reader reads only constants and plain $json fields itsel
 
 	test.each([
 		['$fromAI', "={{ $fromAI('external_id', `The customer's ID`, 'string') }}"],
-		['$fromAI, as the editor writes "Defined automatically by the model"', "={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('External_ID', ``, 'string') }}"],
+		[
+			'$fromAI, as the editor writes "Defined automatically by the model"',
+			"={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('External_ID', ``, 'string') }}",
+		],
 		['$fromAi (n8n accepts either case)', "={{ $fromAi('external_id') }}"],
 		['$fromAI inside text', "=customer {{ $fromAI('external_id') }}"],
 		['a field and more text', '={{ $json.a }} and more'],
@@ -131,7 +176,10 @@ describe('the parameter reader reads only constants and plain $json fields itsel
 	])('%s goes through n8n’s engine for every item', (_, raw) => {
 		const { reader, calls } = readerOver({ externalId: raw });
 
-		expect([reader.value('externalId', 0), reader.value('externalId', 1)]).toEqual(['engine:externalId:0', 'engine:externalId:1']);
+		expect([reader.value('externalId', 0), reader.value('externalId', 1)]).toEqual([
+			'engine:externalId:0',
+			'engine:externalId:1',
+		]);
 		expect(calls).toEqual([
 			['externalId', 0],
 			['externalId', 1],
@@ -153,7 +201,10 @@ describe('the parameter reader reads only constants and plain $json fields itsel
 		const { reader, calls } = readerOver({ externalId: '={{ $json.b.c }}', eventName: 'signed_up' });
 
 		expect([reader.value('externalId', 0), reader.value('externalId', 1)]).toEqual([1, 2]);
-		expect([reader.value('eventName', 0), reader.value('eventName', 1)]).toEqual(['engine:eventName:0', 'engine:eventName:0']);
+		expect([reader.value('eventName', 0), reader.value('eventName', 1)]).toEqual([
+			'engine:eventName:0',
+			'engine:eventName:0',
+		]);
 		expect(calls).toEqual([['eventName', 0]]);
 	});
 });

@@ -16,7 +16,12 @@ const update = (updateFields: INodeParameters, overrides: INodeParameters = {}):
 	...overrides,
 });
 
-const CENTERS = ['newsletter', 'sms-alerts', 'loyalty'].map((id) => ({ external_id: id, name: `${id} (old)`, state: 'draft' as const, created_at: '2026-01-05T10:00:00.000Z' }));
+const CENTERS = ['newsletter', 'sms-alerts', 'loyalty'].map((id) => ({
+	external_id: id,
+	name: `${id} (old)`,
+	state: 'draft' as const,
+	created_at: '2026-01-05T10:00:00.000Z',
+}));
 const storedCenters = async () => (await client().state()).preferenceCenters as unknown as IDataObject[];
 
 describe('Preference Center node', () => {
@@ -24,20 +29,31 @@ describe('Preference Center node', () => {
 
 	test('each item updates its preference center with one PUT; the sandbox holds the fields and the item the ids and times', async () => {
 		const result = await run(
-			[{ id: 'newsletter', title: 'Your newsletters' }, { id: 'sms-alerts', title: 'Text alerts' }],
+			[
+				{ id: 'newsletter', title: 'Your newsletters' },
+				{ id: 'sms-alerts', title: 'Text alerts' },
+			],
 			update({
 				name: '={{ $json.id }} 2027',
 				preference_center_title: '={{ $json.title }}',
 				preference_center_page_html: '<html><body>{{ "{{subscription_groups}}" }}</body></html>',
 				state: 'active',
 				metaViewportContent: 'width=device-width, initial-scale=1',
-				linkTags: { tag: [{ rel: 'icon', href: 'https://example.com/favicon.png', type: 'image/png', sizes: '32x32' }, { rel: 'icon', href: 'https://example.com/pin.svg', type: 'mask-icon', color: '#5bbad5' }] },
+				linkTags: {
+					tag: [
+						{ rel: 'icon', href: 'https://example.com/favicon.png', type: 'image/png', sizes: '32x32' },
+						{ rel: 'icon', href: 'https://example.com/pin.svg', type: 'mask-icon', color: '#5bbad5' },
+					],
+				},
 			}),
 		);
 
 		expect(result.error).toBeUndefined();
 		const requests = await client().requests();
-		expect(requests.map((r) => `${r.method} ${r.path}`).sort()).toEqual(['PUT /preference_center/v1/newsletter', 'PUT /preference_center/v1/sms-alerts']);
+		expect(requests.map((r) => `${r.method} ${r.path}`).sort()).toEqual([
+			'PUT /preference_center/v1/newsletter',
+			'PUT /preference_center/v1/sms-alerts',
+		]);
 		const [first] = result.output(PREFERENCE_CENTER);
 		expect(first.json).toEqual({
 			status: 'updated',
@@ -59,13 +75,20 @@ describe('Preference Center node', () => {
 				],
 			},
 		});
-		expect((await storedCenters()).find((center) => center.external_id === 'loyalty')).toMatchObject({ name: 'loyalty (old)', state: 'draft' });
+		expect((await storedCenters()).find((center) => center.external_id === 'loyalty')).toMatchObject({
+			name: 'loyalty (old)',
+			state: 'draft',
+		});
 	});
 
 	test('a platform that refuses PUT with 405: the run switches to POST once, says so in the log, and updates every item', async () => {
 		await client().configure({ preferenceCenterMethods: ['POST'] });
 
-		const result = await run([{ id: 'newsletter' }, { id: 'sms-alerts' }, { id: 'loyalty' }], update({ state: 'active' }), false);
+		const result = await run(
+			[{ id: 'newsletter' }, { id: 'sms-alerts' }, { id: 'loyalty' }],
+			update({ state: 'active' }),
+			false,
+		);
 
 		expect(result.error).toBeUndefined();
 		expect(result.output(PREFERENCE_CENTER).map((item) => item.json.status)).toEqual(['updated', 'updated', 'updated']);
@@ -73,7 +96,9 @@ describe('Preference Center node', () => {
 		expect(requests.filter((r) => r.method === 'POST')).toHaveLength(3);
 		// Requests already under way when the first 405 came back were refused too; none after.
 		expect(requests.filter((r) => r.method === 'PUT').every((r) => r.status === 405)).toBe(true);
-		expect(result.logs.some((entry) => entry.message.includes('answered 405 to PUT; using POST for the rest of this run'))).toBe(true);
+		expect(
+			result.logs.some((entry) => entry.message.includes('answered 405 to PUT; using POST for the rest of this run')),
+		).toBe(true);
 		expect((await storedCenters()).every((center) => center.state === 'active')).toBe(true);
 	});
 
@@ -97,7 +122,10 @@ describe('Preference Center node', () => {
 	test('the platform asking to wait (429) is waited out, and the wait is logged', async () => {
 		await client().configure({ rateLimits: { preference_center: { limit: 1, windowMs: 2000 } } });
 
-		const result = await run([{ id: 'newsletter' }, { id: 'sms-alerts' }], update({ state: 'active' }, { options: { parallelRequests: 1 } }));
+		const result = await run(
+			[{ id: 'newsletter' }, { id: 'sms-alerts' }],
+			update({ state: 'active' }, { options: { parallelRequests: 1 } }),
+		);
 
 		expect(result.error).toBeUndefined();
 		expect(result.output(PREFERENCE_CENTER).map((item) => item.json.status)).toEqual(['updated', 'updated']);
@@ -112,7 +140,18 @@ describe('Preference Center node', () => {
 				{ id: 'loyalty', type: 'image/jpeg', rel: 'icon' },
 				{ id: 'newsletter', type: 'image/png', rel: 'stylesheet' },
 			],
-			update({ linkTags: { tag: [{ rel: '={{ $json.rel }}', href: 'https://example.com/a.png', type: '={{ $json.type }}', color: '={{ $json.color ?? "" }}' }] } }),
+			update({
+				linkTags: {
+					tag: [
+						{
+							rel: '={{ $json.rel }}',
+							href: 'https://example.com/a.png',
+							type: '={{ $json.type }}',
+							color: '={{ $json.color ?? "" }}',
+						},
+					],
+				},
+			}),
 			true,
 		);
 
@@ -123,7 +162,9 @@ describe('Preference Center node', () => {
 			['Link Tags[0].Type', 'invalid'],
 			['Link Tags[0].Rel', 'invalid'],
 		]);
-		expect(result.output(PREFERENCE_CENTER).map((item) => item.pairedItem)).toEqual([0, 1, 2, 3].map((item) => ({ item })));
+		expect(result.output(PREFERENCE_CENTER).map((item) => item.pairedItem)).toEqual(
+			[0, 1, 2, 3].map((item) => ({ item })),
+		);
 		expect((await client().requests()).map((r) => r.path)).toEqual(['/preference_center/v1/newsletter']);
 	});
 
@@ -137,7 +178,10 @@ describe('Preference Center node', () => {
 	test('an item with no field to update is refused with the fix', async () => {
 		const result = await run([{ id: 'newsletter' }], update({}), true);
 
-		expect(result.output(PREFERENCE_CENTER)[0].json).toMatchObject({ field: 'Update Fields', description: 'Add at least one field under "Update Fields".' });
+		expect(result.output(PREFERENCE_CENTER)[0].json).toMatchObject({
+			field: 'Update Fields',
+			description: 'Add at least one field under "Update Fields".',
+		});
 		expect(await client().requests()).toEqual([]);
 	});
 

@@ -1,8 +1,17 @@
-import type { IDataObject, INodeProperties, INodeType } from 'n8n-workflow';
+import type { IDataObject, INodeParameters, INodeProperties, INodeType } from 'n8n-workflow';
 
 import { loadPackageNodeTypes } from '../harness/package-types';
 import { packageNodes } from '../conservation/nodeOperations';
-import { CATALOG, CATALOG_NODE, MESSAGE, MESSAGE_NODE, SUBSCRIPTION, SUBSCRIPTION_NODE, USER, USER_NODE } from '../support/nodeTypes';
+import {
+	CATALOG,
+	CATALOG_NODE,
+	MESSAGE,
+	MESSAGE_NODE,
+	SUBSCRIPTION,
+	SUBSCRIPTION_NODE,
+	USER,
+	USER_NODE,
+} from '../support/nodeTypes';
 import { runNode } from '../support/runNode';
 import { useSandbox } from './sandboxLifecycle';
 
@@ -32,14 +41,18 @@ const REQUEST_OPTIONS = ['maxRateLimitWaitSeconds', 'parallelRequests', 'timeout
 function optionsOf(nodeType: string, operation: string): INodeProperties[] {
 	const type = loadPackageNodeTypes()[nodeType] as INodeType;
 	return type.description.properties.filter(
-		(property) => property.name === 'options' && ((property.displayOptions?.show?.operation as string[] | undefined) ?? []).includes(operation),
+		(property) =>
+			property.name === 'options' &&
+			((property.displayOptions?.show?.operation as string[] | undefined) ?? []).includes(operation),
 	);
 }
 
 describe('Options from the declaration', () => {
 	const operations = packageNodes().operations;
 
-	test.each(operations.map(({ nodeType, operation }) => [`${nodeType.split('.').pop()} / ${operation}`, nodeType, operation]))(
+	test.each(
+		operations.map(({ nodeType, operation }) => [`${nodeType.split('.').pop()} / ${operation}`, nodeType, operation]),
+	)(
 		'%s has one Options collection with the request options, and Batch Size up to the spec limit where requests pack items',
 		(id, nodeType, operation) => {
 			const collections = optionsOf(nodeType, operation);
@@ -54,7 +67,11 @@ describe('Options from the declaration', () => {
 			if (limit === undefined) {
 				expect(batchSize).toBeUndefined();
 			} else {
-				expect(batchSize).toMatchObject({ type: 'number', default: limit, typeOptions: { minValue: 1, maxValue: limit } });
+				expect(batchSize).toMatchObject({
+					type: 'number',
+					default: limit,
+					typeOptions: { minValue: 1, maxValue: limit },
+				});
 				expect(batchSize!.description).toContain(`the platform allows ${limit}`);
 			}
 		},
@@ -68,12 +85,15 @@ describe('Options from the declaration', () => {
 
 describe('Batch Size lowers every batched operation alike', () => {
 	const { sandbox, client, apiKey } = useSandbox();
-	const run = async (type: string, items: IDataObject[], parameters: IDataObject) =>
+	const run = async (type: string, items: IDataObject[], parameters: INodeParameters) =>
 		await runNode(type, { items, parameters, endpoint: sandbox().url, apiKey });
-	const sizes = (requests: Array<{ body: unknown }>, count: (body: IDataObject) => number) => requests.map(({ body }) => count(body as IDataObject));
+	const sizes = (requests: Array<{ body: unknown }>, count: (body: IDataObject) => number) =>
+		requests.map(({ body }) => count(body as IDataObject));
 
 	test('23 catalog rows at Batch Size 10: requests of 10, 10 and 3, each row accepted', async () => {
-		await client().seed({ catalogs: [{ name: 'menu', fields: [{ name: 'name', type: 'string' }], items: [] }] } as never);
+		await client().seed({
+			catalogs: [{ name: 'menu', fields: [{ name: 'name', type: 'string' }], items: [] }],
+		} as never);
 		const rows = Array.from({ length: 23 }, (_, i) => ({ id: `m-${i}` }));
 
 		const result = await run(CATALOG_NODE, rows, {
@@ -86,29 +106,43 @@ describe('Batch Size lowers every batched operation alike', () => {
 		});
 
 		expect(result.error).toBeUndefined();
-		expect(sizes(await client().requests({ method: 'PUT' }), (body) => (body.items as unknown[]).length)).toEqual([10, 10, 3]);
+		expect(sizes(await client().requests({ method: 'PUT' }), (body) => (body.items as unknown[]).length)).toEqual([
+			10, 10, 3,
+		]);
 		expect(result.output(CATALOG).map(({ json }) => json.status)).toEqual(rows.map(() => 'accepted'));
 	});
 
 	test('25 users at Batch Size 10 of Set Group State: calls of 10, 10 and 5 users', async () => {
-		const result = await run(SUBSCRIPTION_NODE, Array.from({ length: 25 }, (_, i) => ({ id: `u-${i}` })), {
-			operation: 'setGroupState',
-			subscriptionGroupId: 'sg-newsletter',
-			subscriptionState: 'subscribed',
-			externalId: '={{ $json.id }}',
-			options: { batchSize: 10 },
-		});
+		const result = await run(
+			SUBSCRIPTION_NODE,
+			Array.from({ length: 25 }, (_, i) => ({ id: `u-${i}` })),
+			{
+				operation: 'setGroupState',
+				subscriptionGroupId: 'sg-newsletter',
+				subscriptionState: 'subscribed',
+				externalId: '={{ $json.id }}',
+				options: { batchSize: 10 },
+			},
+		);
 
 		expect(result.error).toBeUndefined();
-		const users = (body: IDataObject) => (body.subscription_groups as IDataObject[]).reduce((sum, element) => sum + (element.external_ids as unknown[]).length, 0);
+		const users = (body: IDataObject) =>
+			(body.subscription_groups as IDataObject[]).reduce(
+				(sum, element) => sum + (element.external_ids as unknown[]).length,
+				0,
+			);
 		expect(sizes(await client().requests({ path: '/v2/subscription/status/set' }), users)).toEqual([10, 10, 5]);
 		expect(result.output(SUBSCRIPTION)).toHaveLength(25);
 	});
 
 	test('Send Now at Batch Size 4 counts external IDs and aliases together', async () => {
-		const items = Array.from({ length: 6 }, (_, i) => (i % 2 === 0 ? { by: 'external_id', id: `u-${i}` } : { by: 'user_alias', id: `a-${i}` }));
+		const items = Array.from({ length: 6 }, (_, i) =>
+			i % 2 === 0 ? { by: 'external_id', id: `u-${i}` } : { by: 'user_alias', id: `a-${i}` },
+		);
 		await client().seed({
-			profiles: items.map(({ by, id }) => (by === 'external_id' ? { external_id: id } : { user_aliases: [{ alias_name: id, alias_label: 'crm' }] })),
+			profiles: items.map(({ by, id }) =>
+				by === 'external_id' ? { external_id: id } : { user_aliases: [{ alias_name: id, alias_label: 'crm' }] },
+			),
 		});
 
 		const result = await run(MESSAGE_NODE, items, {
@@ -123,21 +157,28 @@ describe('Batch Size lowers every batched operation alike', () => {
 		});
 
 		expect(result.error).toBeUndefined();
-		const recipients = (body: IDataObject) => ((body.external_user_ids as unknown[]) ?? []).length + ((body.user_aliases as unknown[]) ?? []).length;
+		const recipients = (body: IDataObject) =>
+			((body.external_user_ids as unknown[]) ?? []).length + ((body.user_aliases as unknown[]) ?? []).length;
 		expect(sizes(await client().requests({ path: '/messages/send' }), recipients)).toEqual([4, 2]);
 		expect(result.output(MESSAGE)).toHaveLength(6);
 	});
 
 	test('Track Event keeps its own options: 50 combined objects under a Batch Size of 75', async () => {
-		const result = await run(USER_NODE, Array.from({ length: 120 }, (_, i) => ({ id: `u-${i}` })), {
-			operation: 'trackEvent',
-			externalId: '={{ $json.id }}',
-			eventName: 'visited',
-			options: { batchSize: 75, combinedLimit: true },
-		});
+		const result = await run(
+			USER_NODE,
+			Array.from({ length: 120 }, (_, i) => ({ id: `u-${i}` })),
+			{
+				operation: 'trackEvent',
+				externalId: '={{ $json.id }}',
+				eventName: 'visited',
+				options: { batchSize: 75, combinedLimit: true },
+			},
+		);
 
 		expect(result.error).toBeUndefined();
-		expect(sizes(await client().requests({ path: '/users/track' }), (body) => (body.events as unknown[]).length)).toEqual([50, 50, 20]);
+		expect(
+			sizes(await client().requests({ path: '/users/track' }), (body) => (body.events as unknown[]).length),
+		).toEqual([50, 50, 20]);
 		expect(result.output(USER)).toHaveLength(120);
 	});
 });

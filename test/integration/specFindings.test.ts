@@ -6,7 +6,16 @@
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import type { RecordedRequest, SeedData, UserAlias } from '../../sandbox';
-import { MESSAGE, MESSAGE_NODE, SUBSCRIPTION, SUBSCRIPTION_NODE, TRANSLATION, TRANSLATION_NODE, USER, USER_NODE } from '../support/nodeTypes';
+import {
+	MESSAGE,
+	MESSAGE_NODE,
+	SUBSCRIPTION,
+	SUBSCRIPTION_NODE,
+	TRANSLATION,
+	TRANSLATION_NODE,
+	USER,
+	USER_NODE,
+} from '../support/nodeTypes';
 import { runNode } from '../support/runNode';
 import { useSandbox } from './sandboxLifecycle';
 
@@ -38,7 +47,9 @@ describe('Finding 1: Send Now with recipients by external ID and by alias in one
 
 	test('every recipient is in exactly one request, in its own field, and every item gets that request’s dispatch_id', async () => {
 		await client().seed({
-			profiles: items.map((item) => (item.id ? { external_id: item.id } : { user_aliases: [{ alias_name: item.alias!, alias_label: 'web' }] })),
+			profiles: items.map((item) =>
+				item.id ? { external_id: item.id } : { user_aliases: [{ alias_name: item.alias!, alias_label: 'web' }] },
+			),
 		});
 
 		const result = await run(
@@ -63,7 +74,9 @@ describe('Finding 1: Send Now with recipients by external ID and by alias in one
 
 		// No request names more than 50 users, external IDs and aliases together.
 		for (const request of requests) {
-			expect((bodyOf(request).external_user_ids ?? []).length + (bodyOf(request).user_aliases ?? []).length).toBeLessThanOrEqual(50);
+			expect(
+				(bodyOf(request).external_user_ids ?? []).length + (bodyOf(request).user_aliases ?? []).length,
+			).toBeLessThanOrEqual(50);
 		}
 
 		const answers = byInputItem(result.output(MESSAGE), COUNT);
@@ -75,7 +88,9 @@ describe('Finding 1: Send Now with recipients by external ID and by alias in one
 			const carrying = requests.filter((request) =>
 				item.id !== undefined
 					? (bodyOf(request).external_user_ids ?? []).includes(item.id)
-					: (bodyOf(request).user_aliases ?? []).some((alias) => sameAlias(alias, { alias_name: item.alias!, alias_label: 'web' })),
+					: (bodyOf(request).user_aliases ?? []).some((alias) =>
+							sameAlias(alias, { alias_name: item.alias!, alias_label: 'web' }),
+						),
 			);
 			if (carrying.length !== 1) {
 				lost.push(index);
@@ -95,7 +110,9 @@ describe('Finding 1: Send Now with recipients by external ID and by alias in one
 				expect(answers[index][0].json).toMatchObject({ status: 'sent', dispatch_id: dispatchId });
 			}
 			for (const alias of bodyOf(request).user_aliases ?? []) {
-				const index = items.findIndex((item) => item.alias !== undefined && sameAlias(alias, { alias_name: item.alias, alias_label: 'web' }));
+				const index = items.findIndex(
+					(item) => item.alias !== undefined && sameAlias(alias, { alias_name: item.alias, alias_label: 'web' }),
+				);
 				expect(index).toBeGreaterThanOrEqual(0);
 				expect(answers[index][0].json).toMatchObject({ status: 'sent', dispatch_id: dispatchId });
 			}
@@ -104,14 +121,29 @@ describe('Finding 1: Send Now with recipients by external ID and by alias in one
 });
 
 describe('Finding 2: Set Group State names at most 50 users per call', () => {
-	type Element = { subscription_group_id: string; subscription_state: string; external_ids?: string[]; emails?: string[]; phones?: string[] };
-	const FIELD: Record<string, 'external_ids' | 'emails' | 'phones'> = { external_id: 'external_ids', email: 'emails', phone: 'phones' };
+	type Element = {
+		subscription_group_id: string;
+		subscription_state: string;
+		external_ids?: string[];
+		emails?: string[];
+		phones?: string[];
+	};
+	const FIELD: Record<string, 'external_ids' | 'emails' | 'phones'> = {
+		external_id: 'external_ids',
+		email: 'emails',
+		phone: 'phones',
+	};
 	const GROUPS = ['newsletter', 'offers', 'sms-alerts'];
 	const KINDS = ['external_id', 'email', 'phone'];
 	const COUNT = 293;
 	const items = Array.from({ length: COUNT }, (_, i) => {
 		const by = KINDS[i % 3];
-		const id = by === 'external_id' ? `crm-${i}` : by === 'email' ? `user${i}@example.com` : `+1415555${String(i).padStart(4, '0')}`;
+		const id =
+			by === 'external_id'
+				? `crm-${i}`
+				: by === 'email'
+					? `user${i}@example.com`
+					: `+1415555${String(i).padStart(4, '0')}`;
 		return { by, id, group: GROUPS[Math.floor(i / 3) % 3], state: i % 7 === 0 ? 'unsubscribed' : 'subscribed' };
 	});
 
@@ -135,16 +167,24 @@ describe('Finding 2: Set Group State names at most 50 users per call', () => {
 
 		expect(result.error).toBeUndefined();
 		const requests = (await client().requests({ path: '/v2/subscription/status/set' })).filter(ok);
-		const elementsOf = (request: RecordedRequest) => (request.body as { subscription_groups: Element[] }).subscription_groups;
-		const usersIn = (element: Element) => (element.external_ids?.length ?? 0) + (element.emails?.length ?? 0) + (element.phones?.length ?? 0);
+		const elementsOf = (request: RecordedRequest) =>
+			(request.body as { subscription_groups: Element[] }).subscription_groups;
+		const usersIn = (element: Element) =>
+			(element.external_ids?.length ?? 0) + (element.emails?.length ?? 0) + (element.phones?.length ?? 0);
 
-		const perRequest = requests.map((request) => elementsOf(request).reduce((sum, element) => sum + usersIn(element), 0));
+		const perRequest = requests.map((request) =>
+			elementsOf(request).reduce((sum, element) => sum + usersIn(element), 0),
+		);
 		expect(perRequest.filter((users) => users > 50)).toEqual([]);
 
 		const answers = byInputItem(result.output(SUBSCRIPTION), COUNT);
 		for (const [index, item] of items.entries()) {
 			expect(answers[index]).toHaveLength(1);
-			expect(answers[index][0].json).toMatchObject({ status: 'set', subscription_group_id: item.group, subscription_state: item.state });
+			expect(answers[index][0].json).toMatchObject({
+				status: 'set',
+				subscription_group_id: item.group,
+				subscription_state: item.state,
+			});
 			const holding = requests.flatMap((request) =>
 				elementsOf(request).filter(
 					(element) =>
@@ -171,11 +211,18 @@ describe('Finding 3: identifiers an object does not take', () => {
 		};
 	};
 	const identifiedBy = (value: unknown) => (object: IDataObject) =>
-		Object.values(object).some((field) => field === value || (typeof field === 'object' && field !== null && (field as IDataObject).alias_name === value));
+		Object.values(object).some(
+			(field) =>
+				field === value || (typeof field === 'object' && field !== null && (field as IDataObject).alias_name === value),
+		);
 
 	test('Track Purchase by phone or service ID is an error on its item and nothing of it is sent; its neighbours go out', async () => {
 		const { profiles } = await client().seed({
-			profiles: [{ external_id: 'crm-1', phone: '+14155552671' }, { external_id: 'crm-2' }, { user_aliases: [{ alias_name: 'visitor-4', alias_label: 'web' }] }],
+			profiles: [
+				{ external_id: 'crm-1', phone: '+14155552671' },
+				{ external_id: 'crm-2' },
+				{ user_aliases: [{ alias_name: 'visitor-4', alias_label: 'web' }] },
+			],
 		});
 		const serviceId = profiles[1].service_id;
 		const items = [
@@ -215,7 +262,9 @@ describe('Finding 3: identifiers an object does not take', () => {
 			expect(error).toMatch(/external ID/i);
 		}
 		// The valid neighbours (external ID, email, alias) go out.
-		expect([0, 3, 4].map((index) => [index, answers[index].map((entry) => entry.json.error ?? entry.json.status)])).toEqual([
+		expect(
+			[0, 3, 4].map((index) => [index, answers[index].map((entry) => entry.json.error ?? entry.json.status)]),
+		).toEqual([
 			[0, ['processed']],
 			[3, ['processed']],
 			[4, ['processed']],
@@ -228,7 +277,9 @@ describe('Finding 3: identifiers an object does not take', () => {
 	});
 
 	test('Track User Data: a purchase by phone and attributes by service ID are item errors; events by service ID go out', async () => {
-		const { profiles } = await client().seed({ profiles: [{ external_id: 'crm-a' }, { external_id: 'crm-b' }, { external_id: 'crm-c', phone: '+14155550300' }] });
+		const { profiles } = await client().seed({
+			profiles: [{ external_id: 'crm-a' }, { external_id: 'crm-b' }, { external_id: 'crm-c', phone: '+14155550300' }],
+		});
 		const [serviceA, serviceB] = [profiles[0].service_id, profiles[1].service_id];
 		const event = { name: 'order_placed', time: '2026-11-22T09:10:00Z' };
 		const purchase = { product_id: 'mug', currency: 'USD', price: 12.5, time: '2026-11-22T09:10:00Z' };
@@ -265,7 +316,9 @@ describe('Finding 3: identifiers an object does not take', () => {
 		expect(String(answers[0][0].json.error)).toMatch(/purchase/i);
 		expect(answers[1]).toHaveLength(1);
 		expect(String(answers[1][0].json.error)).toMatch(/attribute/i);
-		expect(answers[2].map((entry) => entry.json)).toEqual([expect.objectContaining({ status: 'processed', service_id: serviceB, events: 1 })]);
+		expect(answers[2].map((entry) => entry.json)).toEqual([
+			expect.objectContaining({ status: 'processed', service_id: serviceB, events: 1 }),
+		]);
 		expect(answers[3].map((entry) => entry.json.status)).toEqual(['processed']);
 		expect(answers[4].map((entry) => entry.json.status)).toEqual(['processed']);
 
@@ -273,7 +326,9 @@ describe('Finding 3: identifiers an object does not take', () => {
 		const all = [...sent.attributes, ...sent.events, ...sent.purchases];
 		expect(all.filter(identifiedBy('+14155550100'))).toEqual([]);
 		expect(all.filter(identifiedBy(serviceA))).toEqual([]);
-		expect(sent.events.filter(identifiedBy(serviceB))).toEqual([expect.objectContaining({ service_id: serviceB, name: 'order_placed' })]);
+		expect(sent.events.filter(identifiedBy(serviceB))).toEqual([
+			expect.objectContaining({ service_id: serviceB, name: 'order_placed' }),
+		]);
 		expect(sent.purchases.filter(identifiedBy('crm-d'))).toHaveLength(1);
 		expect(sent.attributes.filter(identifiedBy('+14155550300'))).toHaveLength(1);
 	});
@@ -311,10 +366,16 @@ describe('Finding 4: purchase and canvas schedule times go out in ISO 8601', () 
 			true,
 		);
 
-		expect(result.output(USER).map((entry) => [itemOf(entry), entry.json.error ?? entry.json.status])).toEqual(items.map((_, i) => [i, 'processed']));
-		const purchases = (await client().requests({ path: '/users/track' })).flatMap((request) => (request.body as { purchases?: IDataObject[] }).purchases ?? []);
+		expect(result.output(USER).map((entry) => [itemOf(entry), entry.json.error ?? entry.json.status])).toEqual(
+			items.map((_, i) => [i, 'processed']),
+		);
+		const purchases = (await client().requests({ path: '/users/track' })).flatMap(
+			(request) => (request.body as { purchases?: IDataObject[] }).purchases ?? [],
+		);
 		expect(purchases).toHaveLength(items.length);
-		const times = Object.fromEntries(purchases.map((purchase) => [purchase.product_id as string, purchase.time as string]));
+		const times = Object.fromEntries(
+			purchases.map((purchase) => [purchase.product_id as string, purchase.time as string]),
+		);
 		for (const { kind } of kinds) {
 			expect([kind, times[kind]]).toEqual([kind, expect.stringMatching(ISO_8601)]);
 			expect([kind, Date.parse(times[kind])]).toEqual([kind, INSTANT]);
@@ -331,11 +392,21 @@ describe('Finding 4: purchase and canvas schedule times go out in ISO 8601', () 
 		await run(
 			USER_NODE,
 			items,
-			{ operation: 'trackPurchase', identifyBy: 'external_id', externalId: '={{ $json.id }}', productId: '={{ $json.id }}', currency: 'USD', price: 10, time: '={{ $json.when }}' },
+			{
+				operation: 'trackPurchase',
+				identifyBy: 'external_id',
+				externalId: '={{ $json.id }}',
+				productId: '={{ $json.id }}',
+				currency: 'USD',
+				price: 10,
+				time: '={{ $json.when }}',
+			},
 			true,
 		);
 
-		const purchases = (await client().requests({ path: '/users/track' })).flatMap((request) => (request.body as { purchases?: IDataObject[] }).purchases ?? []);
+		const purchases = (await client().requests({ path: '/users/track' })).flatMap(
+			(request) => (request.body as { purchases?: IDataObject[] }).purchases ?? [],
+		);
 		expect(purchases).toHaveLength(2);
 		for (const purchase of purchases) {
 			expect(purchase.time).toMatch(ISO_8601);
@@ -346,11 +417,25 @@ describe('Finding 4: purchase and canvas schedule times go out in ISO 8601', () 
 	test('Update Scheduled Canvas: schedule.time goes out as ISO 8601 of the same instant', async () => {
 		await client().seed({
 			canvases: [{ id: 'onboarding-canvas' }],
-			canvasSchedules: kinds.map((_, i) => ({ canvas_id: 'onboarding-canvas', schedule_id: `sched-${i}`, schedule: { time: '2026-12-01T09:00:00Z' } })),
+			canvasSchedules: kinds.map((_, i) => ({
+				canvas_id: 'onboarding-canvas',
+				schedule_id: `sched-${i}`,
+				schedule: { time: '2026-12-01T09:00:00Z' },
+			})),
 		});
 		const items = kinds.map((kind, i) => ({ ...kind, schedule: `sched-${i}` }));
 
-		await run(MESSAGE_NODE, items, { operation: 'updateScheduledCanvas', canvasId: 'onboarding-canvas', scheduleId: '={{ $json.schedule }}', time: TIME_EXPRESSION }, true);
+		await run(
+			MESSAGE_NODE,
+			items,
+			{
+				operation: 'updateScheduledCanvas',
+				canvasId: 'onboarding-canvas',
+				scheduleId: '={{ $json.schedule }}',
+				time: TIME_EXPRESSION,
+			},
+			true,
+		);
 
 		const requests = await client().requests({ path: '/canvas/trigger/schedule/update' });
 		expect(requests).toHaveLength(kinds.length);
@@ -409,9 +494,13 @@ describe('Finding 5: Send Now naming users with a segment is paced at 250 reques
 describe('Finding 6: ambiguous readings, taking the one no platform refuses', () => {
 	test('a. Export: no request holds more than 50 external IDs and aliases together; every item gets its user', async () => {
 		const COUNT = 80;
-		const items = Array.from({ length: COUNT }, (_, i) => (i % 2 === 0 ? { by: 'external_id', id: `crm-${i}` } : { by: 'user_alias', alias: `visitor-${i}` }));
+		const items = Array.from({ length: COUNT }, (_, i) =>
+			i % 2 === 0 ? { by: 'external_id', id: `crm-${i}` } : { by: 'user_alias', alias: `visitor-${i}` },
+		);
 		await client().seed({
-			profiles: items.map((item) => (item.id ? { external_id: item.id } : { user_aliases: [{ alias_name: item.alias!, alias_label: 'web' }] })),
+			profiles: items.map((item) =>
+				item.id ? { external_id: item.id } : { user_aliases: [{ alias_name: item.alias!, alias_label: 'web' }] },
+			),
 		});
 
 		const result = await run(
@@ -484,7 +573,13 @@ describe('Finding 6: ambiguous readings, taking the one no platform refuses', ()
 			campaigns: [
 				{
 					id: 'welcome',
-					messages: [{ message_variation_id: VARIATION, channel: 'email', translations: { [LOCALE.fr]: { subject: 'Bienvenue' }, [LOCALE.de]: { subject: 'Willkommen' } } }],
+					messages: [
+						{
+							message_variation_id: VARIATION,
+							channel: 'email',
+							translations: { [LOCALE.fr]: { subject: 'Bienvenue' }, [LOCALE.de]: { subject: 'Willkommen' } },
+						},
+					],
 				},
 			],
 		};
@@ -502,9 +597,13 @@ describe('Finding 6: ambiguous readings, taking the one no platform refuses', ()
 
 			expect(result.error).toBeUndefined();
 			const output = result.output(TRANSLATION);
-			expect(output.map((entry) => [entry.pairedItem, (entry.json.locale as IDataObject | undefined)?.name, entry.json.translation_map])).toEqual([
-				[{ item: 0 }, 'de-DE', { subject: 'Willkommen' }],
-			]);
+			expect(
+				output.map((entry) => [
+					entry.pairedItem,
+					(entry.json.locale as IDataObject | undefined)?.name,
+					entry.json.translation_map,
+				]),
+			).toEqual([[{ item: 0 }, 'de-DE', { subject: 'Willkommen' }]]);
 			const requests = await client().requests();
 			expect(requests.length).toBeGreaterThan(0);
 			expect(requests.filter((request) => 'locale_id' in request.query)).toEqual([]);
@@ -513,9 +612,17 @@ describe('Finding 6: ambiguous readings, taking the one no platform refuses', ()
 		test('each item keeps the translation of its own locale name', async () => {
 			await client().seed(WORKSPACE);
 
-			const result = await run(TRANSLATION_NODE, [{ locale: 'fr-FR' }, { locale: 'de-DE' }], lookup('={{ $json.locale }}'));
+			const result = await run(
+				TRANSLATION_NODE,
+				[{ locale: 'fr-FR' }, { locale: 'de-DE' }],
+				lookup('={{ $json.locale }}'),
+			);
 
-			expect(result.output(TRANSLATION).map((entry) => [itemOf(entry), (entry.json.locale as IDataObject | undefined)?.name])).toEqual([
+			expect(
+				result
+					.output(TRANSLATION)
+					.map((entry) => [itemOf(entry), (entry.json.locale as IDataObject | undefined)?.name]),
+			).toEqual([
 				[0, 'fr-FR'],
 				[1, 'de-DE'],
 			]);

@@ -17,7 +17,13 @@ const setState = (identifyBy: string, field: string): INodeParameters => ({
 	[field]: '={{ $json.id }}',
 });
 
-type Element = { subscription_group_id: string; subscription_state: string; external_ids?: string[]; emails?: string[]; phones?: string[] };
+type Element = {
+	subscription_group_id: string;
+	subscription_state: string;
+	external_ids?: string[];
+	emails?: string[];
+	phones?: string[];
+};
 
 describe('Subscription node: Set Group State', () => {
 	test('130 newsletter sign-ups and 20 opt-outs become three calls of 50 users, the last with one element per state', async () => {
@@ -32,8 +38,11 @@ describe('Subscription node: Set Group State', () => {
 
 		expect(result.error).toBeUndefined();
 		const requests = await client().requests({ path: '/v2/subscription/status/set' });
-		const elementsOf = (request: (typeof requests)[number]) => (request.body as { subscription_groups: Element[] }).subscription_groups;
-		expect(requests.map((request) => elementsOf(request).map((e) => [e.subscription_state, e.external_ids?.length]))).toEqual([
+		const elementsOf = (request: (typeof requests)[number]) =>
+			(request.body as { subscription_groups: Element[] }).subscription_groups;
+		expect(
+			requests.map((request) => elementsOf(request).map((e) => [e.subscription_state, e.external_ids?.length])),
+		).toEqual([
 			[['subscribed', 50]],
 			[['subscribed', 50]],
 			[
@@ -45,7 +54,12 @@ describe('Subscription node: Set Group State', () => {
 		expect(Object.values(groups).filter((state) => state === 'subscribed')).toHaveLength(130);
 		expect(Object.values(groups).filter((state) => state === 'unsubscribed')).toHaveLength(20);
 		expect(result.output(SUBSCRIPTION)[140]).toEqual({
-			json: { status: 'set', subscription_group_id: 'newsletter', subscription_state: 'unsubscribed', external_id: 'crm-140' },
+			json: {
+				status: 'set',
+				subscription_group_id: 'newsletter',
+				subscription_state: 'unsubscribed',
+				external_id: 'crm-140',
+			},
 			pairedItem: { item: 140 },
 		});
 	});
@@ -103,7 +117,9 @@ describe('Subscription node: Set Group State', () => {
 		await run(emails, setState('email', 'email'));
 		await run(phones, setState('phone', 'phone'));
 
-		const bodies = (await client().requests({ path: '/v2/subscription/status/set' })).map((r) => (r.body as { subscription_groups: Element[] }).subscription_groups);
+		const bodies = (await client().requests({ path: '/v2/subscription/status/set' })).map(
+			(r) => (r.body as { subscription_groups: Element[] }).subscription_groups,
+		);
 		expect(bodies).toEqual([
 			[{ subscription_group_id: 'g', subscription_state: 'subscribed', emails: ['a@example.com'] }],
 			[{ subscription_group_id: 'g', subscription_state: 'subscribed', phones: ['+14155552671'] }],
@@ -121,7 +137,9 @@ describe('Subscription node: Set Group State', () => {
 		expect(result.output(SUBSCRIPTION)[0].json.status).toBe('set');
 		expect(result.output(SUBSCRIPTION)[1].json).toMatchObject({ field: 'Phone', delivery: 'invalid' });
 		expect((await client().requests({ path: '/v2/subscription/status/set' }))[0].body).toEqual({
-			subscription_groups: [{ subscription_group_id: 'sms', subscription_state: 'subscribed', phones: ['+14155552671'] }],
+			subscription_groups: [
+				{ subscription_group_id: 'sms', subscription_state: 'subscribed', phones: ['+14155552671'] },
+			],
 		});
 	});
 });

@@ -12,7 +12,14 @@ const run = async (items: IDataObject[], parameters: INodeParameters, continueOn
 
 const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 const LOCALE = { fr: id(1), de: id(2), ja: id(3), unknown: id(99) };
-const MESSAGE = { welcomeEmail: id(10), plainEmail: id(11), push: id(12), canvasEmail: id(13), otherCampaignEmail: id(14), nowhere: id(98) };
+const MESSAGE = {
+	welcomeEmail: id(10),
+	plainEmail: id(11),
+	push: id(12),
+	canvasEmail: id(13),
+	otherCampaignEmail: id(14),
+	nowhere: id(98),
+};
 const STEP = id(20);
 
 const WORKSPACE: SeedData = {
@@ -27,14 +34,37 @@ const WORKSPACE: SeedData = {
 		{
 			id: 'welcome',
 			messages: [
-				{ message_variation_id: MESSAGE.welcomeEmail, channel: 'email', translations: { [LOCALE.fr]: { subject: 'Bienvenue' }, [LOCALE.de]: { subject: 'Willkommen' } } },
+				{
+					message_variation_id: MESSAGE.welcomeEmail,
+					channel: 'email',
+					translations: { [LOCALE.fr]: { subject: 'Bienvenue' }, [LOCALE.de]: { subject: 'Willkommen' } },
+				},
 				{ message_variation_id: MESSAGE.plainEmail, channel: 'email', multi_language: false },
 				{ message_variation_id: MESSAGE.push, channel: 'push' },
 			],
 		},
-		{ id: 'winback', messages: [{ message_variation_id: MESSAGE.otherCampaignEmail, channel: 'email', translations: {} }] },
+		{
+			id: 'winback',
+			messages: [{ message_variation_id: MESSAGE.otherCampaignEmail, channel: 'email', translations: {} }],
+		},
 	],
-	canvases: [{ id: 'onboarding', steps: [{ step_id: STEP, messages: [{ message_variation_id: MESSAGE.canvasEmail, channel: 'email', translations: { [LOCALE.de]: { subject: 'Los geht’s' } } }] }] }],
+	canvases: [
+		{
+			id: 'onboarding',
+			steps: [
+				{
+					step_id: STEP,
+					messages: [
+						{
+							message_variation_id: MESSAGE.canvasEmail,
+							channel: 'email',
+							translations: { [LOCALE.de]: { subject: 'Los geht’s' } },
+						},
+					],
+				},
+			],
+		},
+	],
 };
 
 const campaignLookup: INodeParameters = {
@@ -81,23 +111,37 @@ describe('Translation node', () => {
 		expect(output[2].json).toMatchObject({ locale_name: 'de-DE', translation_map: { subject: 'Willkommen' } });
 		// locale_id is no parameter of this endpoint: the three items ask one GET, and each keeps its locale's.
 		const requests = await client().requests();
-		expect(requests.map((r) => r.query)).toEqual([{ campaign_id: 'welcome', message_variation_id: MESSAGE.welcomeEmail }]);
+		expect(requests.map((r) => r.query)).toEqual([
+			{ campaign_id: 'welcome', message_variation_id: MESSAGE.welcomeEmail },
+		]);
 	});
 
 	test('a message without translations still gives its item, with an empty list', async () => {
 		const result = await run([{ campaign: 'winback', message: MESSAGE.otherCampaignEmail }], campaignLookup);
 
-		expect(result.output(TRANSLATION).map((item) => item.json)).toEqual([{ campaign_id: 'winback', message_variation_id: MESSAGE.otherCampaignEmail, translations: [] }]);
+		expect(result.output(TRANSLATION).map((item) => item.json)).toEqual([
+			{ campaign_id: 'winback', message_variation_id: MESSAGE.otherCampaignEmail, translations: [] },
+		]);
 	});
 
 	test('a canvas step message gives the translation of the locale asked for', async () => {
 		const result = await run([{ step: STEP, message: MESSAGE.canvasEmail, locale: LOCALE.de }], canvasLookup);
 
 		expect(result.output(TRANSLATION).map((item) => item.json)).toEqual([
-			{ step_id: STEP, message_variation_id: MESSAGE.canvasEmail, locale_id: LOCALE.de, locale: { name: 'de-DE', country: 'DE', language: 'de' }, translation_map: { subject: 'Los geht’s' } },
+			{
+				step_id: STEP,
+				message_variation_id: MESSAGE.canvasEmail,
+				locale_id: LOCALE.de,
+				locale: { name: 'de-DE', country: 'DE', language: 'de' },
+				translation_map: { subject: 'Los geht’s' },
+			},
 		]);
 		const [request] = await client().requests();
-		expect(request).toMatchObject({ method: 'GET', path: '/canvas/translations', query: { step_id: STEP, message_variation_id: MESSAGE.canvasEmail, locale_id: LOCALE.de } });
+		expect(request).toMatchObject({
+			method: 'GET',
+			path: '/canvas/translations',
+			query: { step_id: STEP, message_variation_id: MESSAGE.canvasEmail, locale_id: LOCALE.de },
+		});
 	});
 
 	test("each of the spec's error conditions reaches its item as the code, what it means and what to change", async () => {
@@ -115,8 +159,16 @@ describe('Translation node', () => {
 			[{ step: STEP, message: MESSAGE.canvasEmail, locale: LOCALE.ja }, 'INVALID_LOCALE_ID'],
 		];
 
-		const result = await run(cases.map(([item]) => item), campaignLookup, true);
-		const canvasResult = await run(canvasCases.map(([item]) => item), canvasLookup, true);
+		const result = await run(
+			cases.map(([item]) => item),
+			campaignLookup,
+			true,
+		);
+		const canvasResult = await run(
+			canvasCases.map(([item]) => item),
+			canvasLookup,
+			true,
+		);
 
 		for (const [output, asked] of [
 			[result.output(TRANSLATION), cases],
@@ -131,7 +183,10 @@ describe('Translation node', () => {
 				}
 			}
 		}
-		expect(canvasResult.output(TRANSLATION).find((entry) => String(entry.json.error).includes('INVALID_LOCALE_ID'))?.json.description).toContain('translated into');
+		expect(
+			canvasResult.output(TRANSLATION).find((entry) => String(entry.json.error).includes('INVALID_LOCALE_ID'))?.json
+				.description,
+		).toContain('translated into');
 	});
 
 	test('a workspace without multi-language settings: every item says to turn them on', async () => {
@@ -168,8 +223,15 @@ describe('Translation node', () => {
 	test('a key without the permission: the error names it', async () => {
 		await client().addApiKey('no-translations', ['campaigns.trigger.send']);
 
-		const result = await runNode(TRANSLATION_NODE, { items: [{ campaign: 'welcome', message: MESSAGE.welcomeEmail }], parameters: campaignLookup, endpoint: sandbox().url, apiKey: 'no-translations' });
+		const result = await runNode(TRANSLATION_NODE, {
+			items: [{ campaign: 'welcome', message: MESSAGE.welcomeEmail }],
+			parameters: campaignLookup,
+			endpoint: sandbox().url,
+			apiKey: 'no-translations',
+		});
 
-		expect((result.error as { description?: string }).description).toContain('lacks the "campaigns.translations.get" permission');
+		expect((result.error as { description?: string }).description).toContain(
+			'lacks the "campaigns.translations.get" permission',
+		);
 	});
 });

@@ -21,7 +21,9 @@ const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:
 
 const headerAuth = { authentication: 'headerAuth' };
 const basicAuth = { authentication: 'basicAuth' };
-const credentials = { [CREDENTIAL]: { headerName: 'X-Postback-Token', headerToken: TOKEN, user: USER, password: PASSWORD } };
+const credentials = {
+	[CREDENTIAL]: { headerName: 'X-Postback-Token', headerToken: TOKEN, user: USER, password: PASSWORD },
+};
 
 /** Every call of the file, to look for the secrets in at the end. */
 const everything: WebhookCall[] = [];
@@ -70,10 +72,30 @@ describe('Engagement Platform Trigger: a postback becomes one item', () => {
 	});
 
 	test.each([
-		['sent', { received_at: '2025-03-01T10:00:00Z', enqueued_at: '2025-03-01T10:00:01Z', executed_at: '2025-03-01T10:00:02Z', sent_at: '2025-03-01T10:00:03Z' }, '2025-03-01T10:00:03Z', null],
+		[
+			'sent',
+			{
+				received_at: '2025-03-01T10:00:00Z',
+				enqueued_at: '2025-03-01T10:00:01Z',
+				executed_at: '2025-03-01T10:00:02Z',
+				sent_at: '2025-03-01T10:00:03Z',
+			},
+			'2025-03-01T10:00:03Z',
+			null,
+		],
 		['processed', { processed_at: '2025-03-01T10:00:04Z' }, '2025-03-01T10:00:04Z', null],
-		['bounced', { bounced_at: '2025-03-01T10:00:06Z', reason: '550 5.1.1 mailbox unavailable' }, '2025-03-01T10:00:06Z', '550 5.1.1 mailbox unavailable'],
-		['aborted', { aborted_at: '2025-03-01T10:00:00Z', reason: 'user has no email address' }, '2025-03-01T10:00:00Z', 'user has no email address'],
+		[
+			'bounced',
+			{ bounced_at: '2025-03-01T10:00:06Z', reason: '550 5.1.1 mailbox unavailable' },
+			'2025-03-01T10:00:06Z',
+			'550 5.1.1 mailbox unavailable',
+		],
+		[
+			'aborted',
+			{ aborted_at: '2025-03-01T10:00:00Z', reason: 'user has no email address' },
+			'2025-03-01T10:00:00Z',
+			'user has no email address',
+		],
 	])('a "%s" postback gives its own datetime as status_time', async (status, metadata, statusTime, reason) => {
 		const call = await post({}, { body: postback(status, metadata) });
 
@@ -82,16 +104,24 @@ describe('Engagement Platform Trigger: a postback becomes one item', () => {
 	});
 
 	test('a send without external_send_id gives null, not a missing field', async () => {
-		const call = await post({}, { body: { dispatch_id: 'd-1', status: 'processed', metadata: { campaign_api_id: 'c', processed_at: 't' } } });
+		const call = await post(
+			{},
+			{ body: { dispatch_id: 'd-1', status: 'processed', metadata: { campaign_api_id: 'c', processed_at: 't' } } },
+		);
 
-		expect(items(call)).toEqual([expect.objectContaining({ external_send_id: null, campaign_api_id: 'c', status_time: 't' })]);
+		expect(items(call)).toEqual([
+			expect.objectContaining({ external_send_id: null, campaign_api_id: 'c', status_time: 't' }),
+		]);
 	});
 
-	test('a JSON media type of the platform\'s own (application/…+json) is read too', async () => {
-		const call = await post({}, {
-			headers: { 'Content-Type': 'application/vnd.engagement.postback+json; charset=utf-8' },
-			body: JSON.stringify(postback('delivered')),
-		});
+	test("a JSON media type of the platform's own (application/…+json) is read too", async () => {
+		const call = await post(
+			{},
+			{
+				headers: { 'Content-Type': 'application/vnd.engagement.postback+json; charset=utf-8' },
+				body: JSON.stringify(postback('delivered')),
+			},
+		);
 
 		expect(items(call)).toHaveLength(1);
 	});
@@ -104,7 +134,7 @@ describe('Engagement Platform Trigger: a postback becomes one item', () => {
 		expect(server.lifecycle).toEqual(['checkExists → true', 'delete → true']);
 	});
 
-	test('only POST is registered: a GET is n8n\'s 404 and starts nothing', async () => {
+	test("only POST is registered: a GET is n8n's 404 and starts nothing", async () => {
 		const call = await post({}, { method: 'GET' });
 
 		expect(call.status).toBe(404);
@@ -143,7 +173,10 @@ describe('Authentication: a postback without the right secret is 401 and starts 
 
 	test.each([
 		['a wrong token', { 'X-Postback-Token': `${TOKEN}x` }],
-		['a token of the same length, one character off', { 'X-Postback-Token': `${TOKEN.slice(0, -1)}${TOKEN.endsWith('0') ? '1' : '0'}` }],
+		[
+			'a token of the same length, one character off',
+			{ 'X-Postback-Token': `${TOKEN.slice(0, -1)}${TOKEN.endsWith('0') ? '1' : '0'}` },
+		],
 		['the token in another header', { 'X-Other': TOKEN }],
 		['no token', {}],
 		['the token as Basic credentials', { Authorization: basic(USER, TOKEN) }],
@@ -229,14 +262,17 @@ describe('Malformed postbacks are 400 and start nothing', () => {
 	});
 
 	test('broken JSON under a JSON media type of its own is 400', async () => {
-		const call = await post({}, { headers: { 'Content-Type': 'application/vnd.engagement+json' }, body: '{"dispatch_id": ' });
+		const call = await post(
+			{},
+			{ headers: { 'Content-Type': 'application/vnd.engagement+json' }, body: '{"dispatch_id": ' },
+		);
 
 		expect(call.status).toBe(400);
 		expect(call.json<{ message: string }>().message).toContain('not valid JSON');
 		expectNoExecution(call);
 	});
 
-	test('broken JSON as application/json never reaches the trigger: n8n\'s body parser answers 422', async () => {
+	test("broken JSON as application/json never reaches the trigger: n8n's body parser answers 422", async () => {
 		const call = await post({}, { headers: { 'Content-Type': 'application/json' }, body: '{"dispatch_id": ' });
 
 		expect(call.status).toBe(422);
@@ -280,7 +316,10 @@ describe('Only JSON, up to 1 MB', () => {
 	});
 
 	test('2 MB sent in chunks, without a Content-Length, is 413 too (measured)', async () => {
-		const call = await post({}, { headers: { 'Content-Type': 'application/json' }, body: ofSize(2 * 1024 * 1024), chunked: true });
+		const call = await post(
+			{},
+			{ headers: { 'Content-Type': 'application/json' }, body: ofSize(2 * 1024 * 1024), chunked: true },
+		);
 
 		expect(call.status).toBe(413);
 		expectNoExecution(call);
@@ -338,7 +377,7 @@ describe('Drop Duplicates: the same dispatch and status within the window starts
 		expect(server.staticData()).toEqual({});
 	});
 
-	test('the seen keys live in the workflow\'s static data: hashes (not ids), pruned by age, at most 5,000', async () => {
+	test("the seen keys live in the workflow's static data: hashes (not ids), pruned by age, at most 5,000", async () => {
 		const now = Date.now();
 		const seen: Record<string, number> = {};
 		for (let i = 0; i < 5000; i++) seen[`recent-${String(i).padStart(4, '0')}`] = now - 30 * 60_000 + i;

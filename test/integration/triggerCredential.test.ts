@@ -5,7 +5,12 @@
  * node's `methods.credentialTest[testedBy]` with n8n-core's CredentialTestContext as `this`.
  */
 import { CredentialTestContext } from 'n8n-core';
-import type { ICredentialDataDecryptedObject, ICredentialTestFunction, INodeCredentialTestResult, INodeType } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialTestFunction,
+	INodeCredentialTestResult,
+	INodeType,
+} from 'n8n-workflow';
 
 import { packageCredentialTypes, packageNodeTypes } from '../harness';
 
@@ -46,8 +51,13 @@ describe('Engagement Platform Postback Auth API: what its test can honestly chec
 		expect(await testCredential({ headerName: 'X-Postback-Token', user: 'platform', password: 'secret' })).toEqual(
 			expect.objectContaining({ status: 'OK', message: expect.stringMatching(/^Usable for Basic Auth\./) }),
 		);
-		expect(await testCredential({ headerName: 'X-Token', headerToken: TOKEN, user: 'platform', password: 'secret' })).toEqual(
-			expect.objectContaining({ status: 'OK', message: expect.stringMatching(/^Usable for Header Token \(in X-Token\) and Basic Auth\./) }),
+		expect(
+			await testCredential({ headerName: 'X-Token', headerToken: TOKEN, user: 'platform', password: 'secret' }),
+		).toEqual(
+			expect.objectContaining({
+				status: 'OK',
+				message: expect.stringMatching(/^Usable for Header Token \(in X-Token\) and Basic Auth\./),
+			}),
 		);
 	});
 
@@ -56,9 +66,17 @@ describe('Engagement Platform Postback Auth API: what its test can honestly chec
 		['a token without a header name', { headerName: '', headerToken: TOKEN }, 'needs a header name and a token'],
 		['a header name with a space', { headerName: 'X Postback', headerToken: TOKEN }, 'is not a valid header name'],
 		['Content-Type as the header', { headerName: 'Content-Type', headerToken: TOKEN }, 'cannot carry a token'],
-		['a 10-character token', { headerName: 'X-Postback-Token', headerToken: '0123456789' }, 'shorter than 16 characters'],
+		[
+			'a 10-character token',
+			{ headerName: 'X-Postback-Token', headerToken: '0123456789' },
+			'shorter than 16 characters',
+		],
 		['a user without a password', { headerName: 'X-Postback-Token', user: 'platform' }, 'needs a user and a password'],
-		['a user with a colon', { headerName: 'X-Postback-Token', user: 'a:b', password: 'secret' }, 'must not contain ":"'],
+		[
+			'a user with a colon',
+			{ headerName: 'X-Postback-Token', user: 'a:b', password: 'secret' },
+			'must not contain ":"',
+		],
 	])('%s is an error', async (_, data, message) => {
 		const result = await testCredential(data);
 

@@ -29,7 +29,11 @@ beforeEach(async () => {
 		campaigns: [{ id: 'order-receipt', kind: 'transactional' }],
 	});
 	server = await startWebhookServer({
-		trigger: { type: TRIGGER_NODE, name: TRIGGER, parameters: { authentication: 'headerAuth', statuses: ['delivered', 'bounced'] } },
+		trigger: {
+			type: TRIGGER_NODE,
+			name: TRIGGER,
+			parameters: { authentication: 'headerAuth', statuses: ['delivered', 'bounced'] },
+		},
 		credentials: { engagementPlatformPostbackAuthApi: { headerName: 'X-Postback-Token', headerToken: TOKEN } },
 	});
 });
@@ -62,7 +66,7 @@ async function postbacksAnswered(count: number): Promise<StateView['postbacks']>
 const startedItems = () =>
 	server.calls.flatMap((call) => call.execution?.output(TRIGGER).map((item) => item.json as IDataObject) ?? []);
 
-describe('Engagement Platform Trigger receiving the sandbox\'s postbacks', () => {
+describe("Engagement Platform Trigger receiving the sandbox's postbacks", () => {
 	test('an order receipt: sent and processed are answered 200 and start nothing, delivered starts one execution', async () => {
 		await client().configure({ postbacks: { url: server.url, headers: { 'X-Postback-Token': TOKEN }, delayMs: 5 } });
 
@@ -95,12 +99,18 @@ describe('Engagement Platform Trigger receiving the sandbox\'s postbacks', () =>
 		await postbacksAnswered(3);
 
 		expect(startedItems()).toEqual([
-			expect.objectContaining({ status: 'bounced', external_send_id: 'order-1002-receipt', reason: '550 5.1.1 mailbox unavailable' }),
+			expect.objectContaining({
+				status: 'bounced',
+				external_send_id: 'order-1002-receipt',
+				reason: '550 5.1.1 mailbox unavailable',
+			}),
 		]);
 	});
 
 	test('postbacks configured with the wrong token are all answered 401 and start nothing', async () => {
-		await client().configure({ postbacks: { url: server.url, headers: { 'X-Postback-Token': 'an-old-token-1234567' }, delayMs: 5 } });
+		await client().configure({
+			postbacks: { url: server.url, headers: { 'X-Postback-Token': 'an-old-token-1234567' }, delayMs: 5 },
+		});
 
 		await sendReceipt('customer-1001', 'order-1001-receipt');
 		const postbacks = await postbacksAnswered(3);

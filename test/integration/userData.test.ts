@@ -35,11 +35,22 @@ describe('User node: Export by Identifier', () => {
 		expect(result.error).toBeUndefined();
 		const requests = await client().requests({ path: '/users/export/ids' });
 		expect(requests.map((r) => (r.body as { external_ids: string[] }).external_ids.length)).toEqual([50, 50, 20]);
-		expect((requests[0].body as IDataObject).fields_to_export).toEqual(['custom_attributes', 'external_id', 'first_name', 'user_aliases']);
+		expect((requests[0].body as IDataObject).fields_to_export).toEqual([
+			'custom_attributes',
+			'external_id',
+			'first_name',
+			'user_aliases',
+		]);
 		const output = result.output(USER);
 		expect(output).toHaveLength(120);
-		expect(output[7]).toMatchObject({ json: { external_id: 'crm-7', first_name: 'Customer 7', custom_attributes: { plan: 'gold' } }, pairedItem: { item: 7 } });
-		expect(output[110]).toMatchObject({ json: { status: 'not_found', external_id: 'crm-110' }, pairedItem: { item: 110 } });
+		expect(output[7]).toMatchObject({
+			json: { external_id: 'crm-7', first_name: 'Customer 7', custom_attributes: { plan: 'gold' } },
+			pairedItem: { item: 7 },
+		});
+		expect(output[110]).toMatchObject({
+			json: { status: 'not_found', external_id: 'crm-110' },
+			pairedItem: { item: 110 },
+		});
 	});
 
 	test('with "Drop Users Not Found", unknown IDs give no item', async () => {
@@ -78,7 +89,10 @@ describe('User node: Export by Identifier', () => {
 
 	test('items asking for different fields never share a request', async () => {
 		await client().seed({ profiles: customers(10) });
-		const items = Array.from({ length: 10 }, (_, i) => ({ id: `crm-${i}`, fields: i < 5 ? ['first_name'] : ['email'] }));
+		const items = Array.from({ length: 10 }, (_, i) => ({
+			id: `crm-${i}`,
+			fields: i < 5 ? ['first_name'] : ['email'],
+		}));
 
 		const result = await run(items, { ...exportById(), fieldsToExport: '={{ $json.fields }}' });
 
@@ -115,7 +129,11 @@ describe('User node: Identify', () => {
 		const result = await run(items, identifyAliases());
 
 		expect(result.error).toBeUndefined();
-		expect((await client().requests({ path: '/users/identify' })).map((r) => (r.body as { aliases_to_identify: unknown[] }).aliases_to_identify.length)).toEqual([50, 10]);
+		expect(
+			(await client().requests({ path: '/users/identify' })).map(
+				(r) => (r.body as { aliases_to_identify: unknown[] }).aliases_to_identify.length,
+			),
+		).toEqual([50, 10]);
 		expect(result.output(USER)[3].json).toEqual({
 			status: 'processed',
 			external_id: 'crm-3',
@@ -129,11 +147,17 @@ describe('User node: Identify', () => {
 			custom_attributes: { plan: 'gold', last_page: '/pricing' },
 		});
 		const exported = await run([{ id: 'crm-3' }], { ...exportById(), fieldsToExport: ['custom_events'] });
-		expect(exported.output(USER)[0].json.custom_events).toEqual([expect.objectContaining({ name: 'viewed_pricing', count: 1 })]);
+		expect(exported.output(USER)[0].json.custom_events).toEqual([
+			expect.objectContaining({ name: 'viewed_pricing', count: 1 }),
+		]);
 	});
 
 	test('items with different merge behaviours go in different requests', async () => {
-		const items = Array.from({ length: 6 }, (_, i) => ({ customer: `crm-${i}`, visitor: `v-${i}`, behavior: i % 2 ? 'none' : 'merge' }));
+		const items = Array.from({ length: 6 }, (_, i) => ({
+			customer: `crm-${i}`,
+			visitor: `v-${i}`,
+			behavior: i % 2 ? 'none' : 'merge',
+		}));
 
 		await run(items, identifyAliases('={{ $json.behavior }}'));
 
@@ -142,9 +166,17 @@ describe('User node: Identify', () => {
 	});
 
 	test('when the platform identifies fewer profiles than were sent, every item of that request says so', async () => {
-		await client().seed({ profiles: [{ external_id: 'crm-1' }, { user_aliases: [{ alias_name: 'v-1', alias_label: 'web_visitor' }] }] });
+		await client().seed({
+			profiles: [{ external_id: 'crm-1' }, { user_aliases: [{ alias_name: 'v-1', alias_label: 'web_visitor' }] }],
+		});
 
-		const result = await run([{ customer: 'crm-1', visitor: 'v-1' }, { customer: 'crm-2', visitor: 'never-seen' }], identifyAliases());
+		const result = await run(
+			[
+				{ customer: 'crm-1', visitor: 'v-1' },
+				{ customer: 'crm-2', visitor: 'never-seen' },
+			],
+			identifyAliases(),
+		);
 
 		for (const item of result.output(USER)) {
 			expect(item.json.warnings).toEqual([expect.stringContaining('identified 1 of the 2 profiles')]);
@@ -152,7 +184,9 @@ describe('User node: Identify', () => {
 	});
 
 	test('an email-only profile merges with the chosen prioritization', async () => {
-		await client().seed({ profiles: [{ external_id: 'crm-9' }, { email: 'fan@example.com', custom_attributes: { source: 'newsletter' } }] });
+		await client().seed({
+			profiles: [{ external_id: 'crm-9' }, { email: 'fan@example.com', custom_attributes: { source: 'newsletter' } }],
+		});
 
 		const result = await run([{ customer: 'crm-9', email: 'fan@example.com' }], {
 			operation: 'identify',
@@ -167,11 +201,15 @@ describe('User node: Identify', () => {
 		expect(request.body).toEqual({
 			merge_behavior: 'merge',
 			aliases_to_identify: [],
-			emails_to_identify: [{ external_id: 'crm-9', email: 'fan@example.com', prioritization: ['unidentified', 'most_recently_updated'] }],
+			emails_to_identify: [
+				{ external_id: 'crm-9', email: 'fan@example.com', prioritization: ['unidentified', 'most_recently_updated'] },
+			],
 		});
 		expect(result.output(USER)[0].json).toMatchObject({ status: 'processed', email: 'fan@example.com' });
 		const { profiles } = await client().state();
-		expect(profiles).toEqual([expect.objectContaining({ external_id: 'crm-9', custom_attributes: { source: 'newsletter' } })]);
+		expect(profiles).toEqual([
+			expect.objectContaining({ external_id: 'crm-9', custom_attributes: { source: 'newsletter' } }),
+		]);
 	});
 });
 
@@ -183,7 +221,9 @@ describe('User node: Rename External ID', () => {
 	};
 
 	test('renames share a request; each refused one gets its own error; the old ID stays as a deprecated one', async () => {
-		await client().seed({ profiles: [{ external_id: 'a' }, { external_id: 'b', deprecated_external_ids: ['b-old'] }, { external_id: 'c' }] });
+		await client().seed({
+			profiles: [{ external_id: 'a' }, { external_id: 'b', deprecated_external_ids: ['b-old'] }, { external_id: 'c' }],
+		});
 
 		const result = await run(
 			[
@@ -209,10 +249,17 @@ describe('User node: Rename External ID', () => {
 	test('120 renames become 3 requests of 50, 50 and 20', async () => {
 		await client().seed({ profiles: customers(120) });
 
-		const result = await run(Array.from({ length: 120 }, (_, i) => ({ from: `crm-${i}`, to: `uuid-${i}` })), rename);
+		const result = await run(
+			Array.from({ length: 120 }, (_, i) => ({ from: `crm-${i}`, to: `uuid-${i}` })),
+			rename,
+		);
 
 		expect(result.error).toBeUndefined();
-		expect((await client().requests({ path: '/users/external_ids/rename' })).map((r) => (r.body as { external_id_renames: unknown[] }).external_id_renames.length)).toEqual([50, 50, 20]);
+		expect(
+			(await client().requests({ path: '/users/external_ids/rename' })).map(
+				(r) => (r.body as { external_id_renames: unknown[] }).external_id_renames.length,
+			),
+		).toEqual([50, 50, 20]);
 		expect(result.output(USER).every((item) => item.json.status === 'renamed')).toBe(true);
 	});
 

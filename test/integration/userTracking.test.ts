@@ -10,7 +10,8 @@ const run = async (items: IDataObject[], parameters = trackEventParameters(), co
 	await runUserNode({ items, parameters, endpoint: sandbox().url, apiKey, continueOnFail });
 
 type TrackBody = { attributes?: unknown[]; events?: unknown[]; purchases?: unknown[] };
-const trackRequests = async () => (await client().requests({ path: '/users/track' })).map((r) => ({ ...r, body: r.body as TrackBody }));
+const trackRequests = async () =>
+	(await client().requests({ path: '/users/track' })).map((r) => ({ ...r, body: r.body as TrackBody }));
 
 describe('User node: tracking through /users/track', () => {
 	test('1,000 orders become 14 requests and 1,000 stored events, one processed result per order', async () => {
@@ -111,7 +112,11 @@ describe('User node: tracking through /users/track', () => {
 		]);
 		const state = await client().state();
 		const ada = state.profiles.find((p) => p.external_id === 'crm-1');
-		expect(ada).toMatchObject({ email: 'ada@example.com', email_subscribe: 'opted_in', custom_attributes: { plan: 'gold' } });
+		expect(ada).toMatchObject({
+			email: 'ada@example.com',
+			email_subscribe: 'opted_in',
+			custom_attributes: { plan: 'gold' },
+		});
 		expect(Object.values(state.subscriptionGroups.newsletter ?? {})).toEqual(['subscribed', 'subscribed']);
 	});
 
@@ -157,20 +162,34 @@ describe('User node: tracking through /users/track', () => {
 
 	/** Events for website visitors by alias: the platform records them only for aliases it knows, which only it can tell. */
 	const visitorEvents = async (count: number, unknownVisitor: number) => {
-		const items = orderEvents(count).map((item, i) => ({ ...item, userId: i === unknownVisitor ? 'visitor-never-seen' : `visitor-${i}` }));
-		await client().seed({ profiles: Array.from({ length: count }, (_, i) => ({ user_aliases: [{ alias_name: `visitor-${i}`, alias_label: 'web' }] })) });
+		const items = orderEvents(count).map((item, i) => ({
+			...item,
+			userId: i === unknownVisitor ? 'visitor-never-seen' : `visitor-${i}`,
+		}));
+		await client().seed({
+			profiles: Array.from({ length: count }, (_, i) => ({
+				user_aliases: [{ alias_name: `visitor-${i}`, alias_label: 'web' }],
+			})),
+		});
 		return items;
 	};
-	const byAlias = { ...trackEventParameters(), identifyBy: 'user_alias', aliasName: '={{ $json.userId }}', aliasLabel: 'web' };
+	const byAlias = {
+		...trackEventParameters(),
+		identifyBy: 'user_alias',
+		aliasName: '={{ $json.userId }}',
+		aliasLabel: 'web',
+	};
 
-	test("a non-fatal error from the platform lands on the item it points at, and the rest of its request is stored", async () => {
+	test('a non-fatal error from the platform lands on the item it points at, and the rest of its request is stored', async () => {
 		const items = await visitorEvents(100, 80);
 
 		const result = await run(items, byAlias, true);
 
 		const output = result.output(USER);
 		expect(output[80].json).toMatchObject({ delivery: 'not_applied' });
-		expect(String(output[80].json.error)).toContain("no profile has user_alias (alias_label 'web', alias_name 'visitor-never-seen')");
+		expect(String(output[80].json.error)).toContain(
+			"no profile has user_alias (alias_label 'web', alias_name 'visitor-never-seen')",
+		);
 		expect(output.filter((item) => item.json.status === 'processed')).toHaveLength(99);
 		expect((await client().stats()).events).toBe(99);
 	});
@@ -181,7 +200,9 @@ describe('User node: tracking through /users/track', () => {
 		const result = await run(items, byAlias);
 
 		expect(result.error?.message).toContain('Item 4: The platform refused this event: no profile has user_alias');
-		expect((result.error as { description?: string }).description).toContain('10 items → 1 requests: 9 succeeded, 1 failed');
+		expect((result.error as { description?: string }).description).toContain(
+			'10 items → 1 requests: 9 succeeded, 1 failed',
+		);
 	});
 
 	test('a storm of 429s is waited out and nothing is lost', async () => {
@@ -206,7 +227,11 @@ describe('User node: tracking through /users/track', () => {
 
 		const result = await run(items, trackEventParameters(), true);
 
-		expect(result.output(USER)[1].json).toMatchObject({ field: 'External ID', delivery: 'invalid', error: expect.stringContaining('a placeholder the platform refuses') });
+		expect(result.output(USER)[1].json).toMatchObject({
+			field: 'External ID',
+			delivery: 'invalid',
+			error: expect.stringContaining('a placeholder the platform refuses'),
+		});
 		expect((await client().stats()).events).toBe(2);
 	});
 

@@ -28,7 +28,10 @@ const nodes = n8n.nodes.map((file) => ({
 	// n8n reads a node's codex from the same path with .json for .js.
 	codex: `${file}on`,
 }));
-const credentials = n8n.credentials.map((file) => ({ file, icons: iconFiles(file, load(file, '.credentials.js').icon) }));
+const credentials = n8n.credentials.map((file) => ({
+	file,
+	icons: iconFiles(file, load(file, '.credentials.js').icon),
+}));
 const required = Object.keys(require.cache)
 	.filter((file) => file.startsWith(path.join(root, 'dist') + path.sep))
 	.map((file) => path.relative(root, file).split(path.sep).join('/'));

@@ -72,7 +72,8 @@ describe('the npm tarball', () => {
 
 	test('holds nothing from test/, sandbox/, bench/, scripts/ or examples/, and no TypeScript source', () => {
 		const stray = packed.filter(
-			(file) => /^(test|sandbox|bench|scripts|examples)\//.test(file) || (file.endsWith('.ts') && !file.endsWith('.d.ts')),
+			(file) =>
+				/^(test|sandbox|bench|scripts|examples)\//.test(file) || (file.endsWith('.ts') && !file.endsWith('.d.ts')),
 		);
 		expect(stray).toEqual([]);
 	});

@@ -32,8 +32,19 @@ export interface Mutation {
 export type ValidItem = (index: number) => IDataObject;
 
 /** A mutation setting one key of the item to a generated value. */
-export function setting(key: string, kind: string, field: string | undefined, values: fc.Arbitrary<unknown>, verdict: Verdict = 'refused'): fc.Arbitrary<Mutation> {
-	return values.map((value): Mutation => ({ kind, verdict, field, apply: (json) => ({ ...json, [key]: value as IDataObject[string] }) }));
+export function setting(
+	key: string,
+	kind: string,
+	field: string | undefined,
+	values: fc.Arbitrary<unknown>,
+	verdict: Verdict = 'refused',
+): fc.Arbitrary<Mutation> {
+	return values.map((value): Mutation => ({
+		kind,
+		verdict,
+		field,
+		apply: (json) => ({ ...json, [key]: value as IDataObject[string] }),
+	}));
 }
 
 /** A mutation removing the item's identifier (or another required key). */
@@ -66,8 +77,15 @@ export function duplicating(key: string, field: string): fc.Arbitrary<Mutation> 
  * Between one and `maxItems` items, about a third of them mutated. `size: 'max'` spreads the
  * lengths over the whole range, so runs go past the per-request limits.
  */
-export function batchOf(valid: fc.Arbitrary<ValidItem>, mutations: Array<fc.Arbitrary<Mutation>>, maxItems: number): fc.Arbitrary<GeneratedItem[]> {
-	const maybeMutation = fc.oneof({ weight: 2, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.oneof(...mutations) });
+export function batchOf(
+	valid: fc.Arbitrary<ValidItem>,
+	mutations: Array<fc.Arbitrary<Mutation>>,
+	maxItems: number,
+): fc.Arbitrary<GeneratedItem[]> {
+	const maybeMutation = fc.oneof(
+		{ weight: 2, arbitrary: fc.constant(null) },
+		{ weight: 1, arbitrary: fc.oneof(...mutations) },
+	);
 	return fc.array(fc.tuple(valid, maybeMutation), { minLength: 1, maxLength: maxItems, size: 'max' }).map((entries) => {
 		const items: GeneratedItem[] = [];
 		for (const [makeValid, mutation] of entries) {

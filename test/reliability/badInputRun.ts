@@ -33,7 +33,12 @@ export const tally = { runs: 0, items: 0, bad: 0, refusedByNode: 0, sent: 0, dis
 
 const N8N_ERRORS = ['NodeOperationError', 'NodeApiError'];
 
-export async function checkBadInput(client: SandboxClient, url: string, testCase: BadInputCase, items: GeneratedItem[]): Promise<void> {
+export async function checkBadInput(
+	client: SandboxClient,
+	url: string,
+	testCase: BadInputCase,
+	items: GeneratedItem[],
+): Promise<void> {
 	await client.reset();
 	await client.seed(testCase.seed);
 	tally.runs++;
@@ -63,7 +68,12 @@ export async function checkBadInput(client: SandboxClient, url: string, testCase
 	expect(testCase.received(answered)).toBe(testCase.expected?.(accepted) ?? accepted.length);
 }
 
-async function run(url: string, testCase: BadInputCase, items: GeneratedItem[], continueOnFail: boolean): Promise<RunResult> {
+async function run(
+	url: string,
+	testCase: BadInputCase,
+	items: GeneratedItem[],
+	continueOnFail: boolean,
+): Promise<RunResult> {
 	return await runNode(testCase.nodeType, {
 		items: items.map((item) => item.json),
 		parameters: testCase.parameters,
@@ -89,7 +99,9 @@ function answerProblems(output: INodeExecutionData[], items: GeneratedItem[]): s
 			continue;
 		}
 		if (error.delivery !== 'invalid') {
-			problems.push(`${what} was sent and failed (${String(error.delivery)}, ${String(error.httpCode)}): ${String(error.error)}`);
+			problems.push(
+				`${what} was sent and failed (${String(error.delivery)}, ${String(error.httpCode)}): ${String(error.error)}`,
+			);
 		} else if (typeof error.field !== 'string' || error.field === '') {
 			problems.push(`${what} was refused without naming a field: ${String(error.error)}`);
 		} else if (item.verdict === 'accepted') {
@@ -105,7 +117,9 @@ function answerProblems(output: INodeExecutionData[], items: GeneratedItem[]): s
 
 function acceptedInputs(output: INodeExecutionData[], items: GeneratedItem[]): IDataObject[] {
 	const byItem = answersByItem(output);
-	return items.filter((_, index) => (byItem.get(index) ?? []).every((answer) => answer.error === undefined)).map((item) => item.json);
+	return items
+		.filter((_, index) => (byItem.get(index) ?? []).every((answer) => answer.error === undefined))
+		.map((item) => item.json);
 }
 
 function answersByItem(output: INodeExecutionData[]): Map<number, IDataObject[]> {

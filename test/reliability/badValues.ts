@@ -19,7 +19,9 @@ export function longerThan(limit: number): fc.Arbitrary<string> {
 }
 
 /** Short text of any code points, astral ones and emoji included (no lone surrogates). */
-export const unicodeText = fc.string({ unit: 'binary', minLength: 1, maxLength: 40 }).filter((text) => text.trim() !== '');
+export const unicodeText = fc
+	.string({ unit: 'binary', minLength: 1, maxLength: 40 })
+	.filter((text) => text.trim() !== '');
 
 /** Text holding a lone surrogate, which JSON carries escaped but a URL cannot carry at all. */
 export const withLoneSurrogate = fc

@@ -26,7 +26,8 @@ afterAll(() => {
 });
 
 /** The operation's first item with every field blank: refused by the node before anything is sent. */
-const blankOf = (operation: OperationUnderFault) => Object.fromEntries(Object.keys(operation.items[0]).map((key) => [key, '']));
+const blankOf = (operation: OperationUnderFault) =>
+	Object.fromEntries(Object.keys(operation.items[0]).map((key) => [key, '']));
 const pairedIndex = (item: INodeExecutionData) => (item.pairedItem as { item: number }).item;
 const indicesOf = (items: INodeExecutionData[]) => [...new Set(items.map(pairedIndex))].sort((a, b) => a - b);
 
@@ -34,44 +35,62 @@ describe.each(OPERATIONS_UNDER_FAULT)('$name', (operation) => {
 	const items = [blankOf(operation), ...operation.items];
 	const valid = operation.items.map((_, index) => index + 1);
 
-	test.concurrent('an item the node refuses goes down the error branch, the others down the success branch', async () => {
-		await withSandbox(operation, [], async (sandbox) => {
-			const result = await run(sandbox, operation, items, 'continueErrorOutput');
-			const node = nodeName(operation.nodeType);
+	test.concurrent(
+		'an item the node refuses goes down the error branch, the others down the success branch',
+		async () => {
+			await withSandbox(operation, [], async (sandbox) => {
+				const result = await run(sandbox, operation, items, 'continueErrorOutput');
+				const node = nodeName(operation.nodeType);
 
-			expectRouted(result, node, { success: valid, error: [0] });
-			const [refused] = result.output(node, 1);
-			expect(refused.error?.constructor.name).toBe('NodeOperationError');
-			expect(refused.json.error).toMatch(/^Item 0: "/);
-		});
-	});
+				expectRouted(result, node, { success: valid, error: [0] });
+				const [refused] = result.output(node, 1);
+				expect(refused.error?.constructor.name).toBe('NodeOperationError');
+				expect(refused.json.error).toMatch(/^Item 0: "/);
+			});
+		},
+	);
 
 	test.concurrent('items of a request the platform refuses go down the error branch', async () => {
 		const refusedByPlatform = operation.requestPerItem ? [1] : valid;
-		await withSandbox(operation, [{ ...operation.firstRequest, times: 1, kind: 'status', status: 400 }], async (sandbox) => {
-			const result = await run(sandbox, operation, items, 'continueErrorOutput');
-			const node = nodeName(operation.nodeType);
+		await withSandbox(
+			operation,
+			[{ ...operation.firstRequest, times: 1, kind: 'status', status: 400 }],
+			async (sandbox) => {
+				const result = await run(sandbox, operation, items, 'continueErrorOutput');
+				const node = nodeName(operation.nodeType);
 
-			expectRouted(result, node, { success: valid.filter((index) => !refusedByPlatform.includes(index)), error: [0, ...refusedByPlatform] });
-			for (const item of result.output(node, 1).filter((entry) => pairedIndex(entry) > 0)) {
-				expect(item.error?.constructor.name).toBe('NodeApiError');
-			}
-		});
+				expectRouted(result, node, {
+					success: valid.filter((index) => !refusedByPlatform.includes(index)),
+					error: [0, ...refusedByPlatform],
+				});
+				for (const item of result.output(node, 1).filter((entry) => pairedIndex(entry) > 0)) {
+					expect(item.error?.constructor.name).toBe('NodeApiError');
+				}
+			},
+		);
 	});
 
-	test.concurrent('"Continue (regular output)" keeps every answer on one output, errors with their full json', async () => {
-		await withSandbox(operation, [], async (sandbox) => {
-			const result = await run(sandbox, operation, items, 'continueRegularOutput');
+	test.concurrent(
+		'"Continue (regular output)" keeps every answer on one output, errors with their full json',
+		async () => {
+			await withSandbox(operation, [], async (sandbox) => {
+				const result = await run(sandbox, operation, items, 'continueRegularOutput');
 
-			expect(result.error).toBeUndefined();
-			const output = result.output(nodeName(operation.nodeType));
-			expect(indicesOf(output)).toEqual([0, ...valid]);
-			const refused = output.filter((item) => pairedIndex(item) === 0);
-			expect(refused).toHaveLength(1);
-			expect(refused[0].json).toMatchObject({ error: expect.stringMatching(/^Item 0: /), delivery: 'invalid', field: expect.any(String), description: expect.any(String) });
-			expect(refused[0].error).toBeUndefined();
-		});
-	});
+				expect(result.error).toBeUndefined();
+				const output = result.output(nodeName(operation.nodeType));
+				expect(indicesOf(output)).toEqual([0, ...valid]);
+				const refused = output.filter((item) => pairedIndex(item) === 0);
+				expect(refused).toHaveLength(1);
+				expect(refused[0].json).toMatchObject({
+					error: expect.stringMatching(/^Item 0: /),
+					delivery: 'invalid',
+					field: expect.any(String),
+					description: expect.any(String),
+				});
+				expect(refused[0].error).toBeUndefined();
+			});
+		},
+	);
 });
 
 function expectRouted(result: RunResult, node: string, expected: { success: number[]; error: number[] }): void {
@@ -81,15 +100,22 @@ function expectRouted(result: RunResult, node: string, expected: { success: numb
 	tally.runs++;
 	tally.items += expected.success.length + expected.error.length;
 	tally.toErrorBranch += errors.length;
-	tally.misrouted += success.filter((item) => item.json.error !== undefined).length + errors.filter((item) => item.error === undefined).length;
+	tally.misrouted +=
+		success.filter((item) => item.json.error !== undefined).length +
+		errors.filter((item) => item.error === undefined).length;
 	expect({ success: indicesOf(success), error: indicesOf(errors) }).toEqual(expected);
 	expect(success.filter((item) => item.json.error !== undefined)).toEqual([]);
 	// One error item per failed input item, each carrying n8n's error with that item's index.
 	expect(errors.map(pairedIndex)).toEqual(expected.error);
-	for (const item of errors) expect(item.error).toMatchObject({ context: expect.objectContaining({ itemIndex: pairedIndex(item) }) });
+	for (const item of errors)
+		expect(item.error).toMatchObject({ context: expect.objectContaining({ itemIndex: pairedIndex(item) }) });
 }
 
-async function withSandbox(operation: OperationUnderFault, faults: Parameters<SandboxClient['injectFaults']>[0], work: (sandbox: Sandbox) => Promise<void>): Promise<void> {
+async function withSandbox(
+	operation: OperationUnderFault,
+	faults: Parameters<SandboxClient['injectFaults']>[0],
+	work: (sandbox: Sandbox) => Promise<void>,
+): Promise<void> {
 	const sandbox = await startSandbox();
 	try {
 		const client = new SandboxClient(sandbox.url);
@@ -103,11 +129,21 @@ async function withSandbox(operation: OperationUnderFault, faults: Parameters<Sa
 	}
 }
 
-async function run(sandbox: Sandbox, operation: OperationUnderFault, items: OperationUnderFault['items'], onError: INode['onError']): Promise<RunResult> {
+async function run(
+	sandbox: Sandbox,
+	operation: OperationUnderFault,
+	items: OperationUnderFault['items'],
+	onError: INode['onError'],
+): Promise<RunResult> {
 	const credentials: Record<string, ICredentialDataDecryptedObject> =
 		operation.credential === 'api'
 			? { engagementPlatformApi: { restEndpoint: sandbox.url, apiKey: SECRET } }
 			: { engagementPlatformScimApi: { scimEndpoint: sandbox.url, scimToken: SECRET, requestOrigin: SCIM_ORIGIN } };
 	tally.operations = OPERATIONS_UNDER_FAULT.length;
-	return await runNode(operation.nodeType, { items, parameters: { ...operation.parameters, options: { parallelRequests: 1 } }, onError, credentials });
+	return await runNode(operation.nodeType, {
+		items,
+		parameters: { ...operation.parameters, options: { parallelRequests: 1 } },
+		onError,
+		credentials,
+	});
 }

@@ -15,9 +15,10 @@ export interface FaultKind {
 	timeoutSeconds?: number;
 }
 
-const once = (target: { method: string; path: string }, rule: Omit<FaultRule, 'path' | 'method' | 'times'>): FaultRule[] => [
-	{ ...target, times: 1, ...rule },
-];
+const once = (
+	target: { method: string; path: string },
+	rule: Omit<FaultRule, 'path' | 'method' | 'times'>,
+): FaultRule[] => [{ ...target, times: 1, ...rule }];
 
 export const FAULT_KINDS: FaultKind[] = [
 	{
@@ -38,8 +39,18 @@ export const FAULT_KINDS: FaultKind[] = [
 		rateLimited: false,
 		processed: false,
 	})),
-	{ name: 'reset before processing', rules: (target) => once(target, { kind: 'reset-before' }), rateLimited: false, processed: false },
-	{ name: 'reset after processing', rules: (target) => once(target, { kind: 'reset-after' }), rateLimited: false, processed: true },
+	{
+		name: 'reset before processing',
+		rules: (target) => once(target, { kind: 'reset-before' }),
+		rateLimited: false,
+		processed: false,
+	},
+	{
+		name: 'reset after processing',
+		rules: (target) => once(target, { kind: 'reset-after' }),
+		rateLimited: false,
+		processed: true,
+	},
 	{
 		name: 'answer slower than the timeout',
 		rules: (target) => once(target, { kind: 'slow', delayMs: 2500 }),

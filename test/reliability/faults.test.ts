@@ -30,12 +30,18 @@ afterAll(() => {
 });
 
 describe.each(OPERATIONS_UNDER_FAULT)('$name', (operation) => {
-	test.concurrent.each(FAULT_KINDS)('$name', async (fault) => await withSandbox(async (sandbox) => await runUnderFault(sandbox, operation, fault)));
+	test.concurrent.each(FAULT_KINDS)(
+		'$name',
+		async (fault) => await withSandbox(async (sandbox) => await runUnderFault(sandbox, operation, fault)),
+	);
 });
 
 /** With Continue On Fail off the node throws: a refused key or a server error, and what it throws holds no secret. */
 describe.each(OPERATIONS_UNDER_FAULT)('$name, Continue On Fail off', (operation) => {
-	test.concurrent.each([401, 503])('%i', async (status) => await withSandbox(async (sandbox) => await throwUnderFault(sandbox, operation, status)));
+	test.concurrent.each([401, 503])(
+		'%i',
+		async (status) => await withSandbox(async (sandbox) => await throwUnderFault(sandbox, operation, status)),
+	);
 });
 
 async function withSandbox(work: (sandbox: Sandbox) => Promise<void>): Promise<void> {
@@ -48,7 +54,11 @@ async function withSandbox(work: (sandbox: Sandbox) => Promise<void>): Promise<v
 }
 
 /** A sandbox holding the operation's seed, with a key or token of its own, the fault waiting for the first request. */
-async function prepare(sandbox: Sandbox, operation: OperationUnderFault, rules: FaultRule[]): Promise<{ client: SandboxClient; secret: string; before: number }> {
+async function prepare(
+	sandbox: Sandbox,
+	operation: OperationUnderFault,
+	rules: FaultRule[],
+): Promise<{ client: SandboxClient; secret: string; before: number }> {
 	const client = new SandboxClient(sandbox.url);
 	const secret = freshSecret(operation.credential === 'api' ? 'key' : 'scim');
 	if (operation.credential === 'api') await client.addApiKey(secret, '*');
@@ -60,7 +70,9 @@ async function prepare(sandbox: Sandbox, operation: OperationUnderFault, rules: 
 }
 
 async function throwUnderFault(sandbox: Sandbox, operation: OperationUnderFault, status: number): Promise<void> {
-	const { secret } = await prepare(sandbox, operation, [{ ...operation.firstRequest, times: 1, kind: 'status', status }]);
+	const { secret } = await prepare(sandbox, operation, [
+		{ ...operation.firstRequest, times: 1, kind: 'status', status },
+	]);
 
 	const result = await run(sandbox.url, secret, operation, { timeoutSeconds: undefined }, false);
 
@@ -119,19 +131,36 @@ async function runUnderFault(sandbox: Sandbox, operation: OperationUnderFault, f
 	const errors = errorsOf(output);
 	expect(errors.map(({ index }) => index)).toEqual(faulted);
 	for (const { json } of errors) {
-		expect(json).toMatchObject({ delivery: 'maybe_applied', error: expect.stringMatching(/may or may not have been applied/) });
+		expect(json).toMatchObject({
+			delivery: 'maybe_applied',
+			error: expect.stringMatching(/may or may not have been applied/),
+		});
 	}
 	tally.maybeApplied += errors.length;
 	if (operation.applied) expect(applied).toBe(fault.processed ? itemCount : itemCount - faulted.length);
 }
 
-async function run(url: string, secret: string, operation: OperationUnderFault, fault: Pick<FaultKind, 'timeoutSeconds'>, continueOnFail = true): Promise<RunResult> {
-	const options: INodeParameters = { parallelRequests: 1, ...(fault.timeoutSeconds && { timeoutSeconds: fault.timeoutSeconds }) };
+async function run(
+	url: string,
+	secret: string,
+	operation: OperationUnderFault,
+	fault: Pick<FaultKind, 'timeoutSeconds'>,
+	continueOnFail = true,
+): Promise<RunResult> {
+	const options: INodeParameters = {
+		parallelRequests: 1,
+		...(fault.timeoutSeconds && { timeoutSeconds: fault.timeoutSeconds }),
+	};
 	const credentials: Record<string, ICredentialDataDecryptedObject> =
 		operation.credential === 'api'
 			? { engagementPlatformApi: { restEndpoint: url, apiKey: secret } }
 			: { engagementPlatformScimApi: { scimEndpoint: url, scimToken: secret, requestOrigin: SCIM_ORIGIN } };
-	return await runNode(operation.nodeType, { items: operation.items, parameters: { ...operation.parameters, options }, continueOnFail, credentials });
+	return await runNode(operation.nodeType, {
+		items: operation.items,
+		parameters: { ...operation.parameters, options },
+		continueOnFail,
+		credentials,
+	});
 }
 
 function errorsOf(output: INodeExecutionData[]): Array<{ index: number; json: IDataObject }> {
@@ -139,4 +168,3 @@ function errorsOf(output: INodeExecutionData[]): Array<{ index: number; json: ID
 		.filter((item) => item.json.error !== undefined)
 		.map((item) => ({ index: (item.pairedItem as { item: number }).item, json: item.json }));
 }
-

@@ -25,29 +25,70 @@ interface Hostile {
 }
 
 const authorized = { [HEADER]: TOKEN };
-const postback = (dispatchId: string) => ({ dispatch_id: dispatchId, status: 'delivered', metadata: { external_send_id: 'receipt-1' } });
+const postback = (dispatchId: string) => ({
+	dispatch_id: dispatchId,
+	status: 'delivered',
+	metadata: { external_send_id: 'receipt-1' },
+});
 const notJson = fc.string({ minLength: 1, maxLength: 200 }).filter((text) => !parses(text));
 
 const hostileRequests: fc.Arbitrary<Hostile> = fc.oneof(
 	// A JSON media type of the platform's own reaches the trigger (400); application/json stops at n8n's parser (422).
-	notJson.map((body) => ({ kind: 'malformed JSON', request: { headers: { ...authorized, 'Content-Type': 'application/vnd.platform+json' }, body }, status: 400 })),
-	notJson.map((body) => ({ kind: 'malformed JSON', request: { headers: { ...authorized, 'Content-Type': 'application/json' }, body }, status: 422 })),
+	notJson.map((body) => ({
+		kind: 'malformed JSON',
+		request: { headers: { ...authorized, 'Content-Type': 'application/vnd.platform+json' }, body },
+		status: 400,
+	})),
+	notJson.map((body) => ({
+		kind: 'malformed JSON',
+		request: { headers: { ...authorized, 'Content-Type': 'application/json' }, body },
+		status: 422,
+	})),
 	fc
-		.constantFrom('text/plain', 'application/xml', 'application/x-www-form-urlencoded', 'text/html; charset=utf-8', 'application/octet-stream')
-		.map((type) => ({ kind: 'wrong content type', request: { headers: { ...authorized, 'Content-Type': type }, body: JSON.stringify(postback('d-1')) }, status: 415 })),
+		.constantFrom(
+			'text/plain',
+			'application/xml',
+			'application/x-www-form-urlencoded',
+			'text/html; charset=utf-8',
+			'application/octet-stream',
+		)
+		.map((type) => ({
+			kind: 'wrong content type',
+			request: { headers: { ...authorized, 'Content-Type': type }, body: JSON.stringify(postback('d-1')) },
+			status: 415,
+		})),
 	fc.record({ extra: fc.integer({ min: 1, max: ONE_MB / 4 }), chunked: fc.boolean() }).map(({ extra, chunked }) => ({
 		kind: 'body over 1 MB',
-		request: { headers: { ...authorized, 'Content-Type': 'application/json' }, body: oversizeBody(ONE_MB + extra), chunked },
+		request: {
+			headers: { ...authorized, 'Content-Type': 'application/json' },
+			body: oversizeBody(ONE_MB + extra),
+			chunked,
+		},
 		status: 413,
 	})),
-	fc.constant({ kind: 'missing secret', request: { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(postback('d-2')) }, status: 401 }),
+	fc.constant({
+		kind: 'missing secret',
+		request: { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(postback('d-2')) },
+		status: 401,
+	}),
 	fc
 		.string({ minLength: 1, maxLength: 64 })
 		.filter((token) => token !== TOKEN && /^[\x21-\x7e]+$/.test(token))
-		.map((token) => ({ kind: 'wrong secret', request: { headers: { [HEADER]: token, 'Content-Type': 'application/json' }, body: JSON.stringify(postback('d-3')) }, status: 401 })),
+		.map((token) => ({
+			kind: 'wrong secret',
+			request: {
+				headers: { [HEADER]: token, 'Content-Type': 'application/json' },
+				body: JSON.stringify(postback('d-3')),
+			},
+			status: 401,
+		})),
 	fc.constantFrom('GET', 'PUT', 'DELETE', 'PATCH').map((method) => ({
 		kind: 'wrong method',
-		request: { method, headers: { ...authorized, 'Content-Type': 'application/json' }, body: method === 'GET' ? undefined : JSON.stringify(postback('d-4')) },
+		request: {
+			method,
+			headers: { ...authorized, 'Content-Type': 'application/json' },
+			body: method === 'GET' ? undefined : JSON.stringify(postback('d-4')),
+		},
 		status: 404,
 	})),
 );
@@ -57,14 +98,23 @@ describe('The Trigger under hostile requests', () => {
 	beforeAll(async () => {
 		server = await startWebhookServer({
 			trigger: { type: TRIGGER_NODE, parameters: { authentication: 'headerAuth' } },
-			credentials: { engagementPlatformPostbackAuthApi: { headerName: HEADER, headerToken: TOKEN, user: 'platform', password: PASSWORD } },
+			credentials: {
+				engagementPlatformPostbackAuthApi: {
+					headerName: HEADER,
+					headerToken: TOKEN,
+					user: 'platform',
+					password: PASSWORD,
+				},
+			},
 		});
 	});
 	afterAll(async () => {
 		await server.close();
 		// eslint-disable-next-line no-console
 		console.log(
-			`hostile requests: ${tally.sent} sent (${Object.entries(sentByKind).map(([kind, count]) => `${count} ${kind}`).join(', ')}), ` +
+			`hostile requests: ${tally.sent} sent (${Object.entries(sentByKind)
+				.map(([kind, count]) => `${count} ${kind}`)
+				.join(', ')}), ` +
 				`${tally.asExpected} answered with the expected status, ${tally.executions} executions started by them, ${tally.leaked} secrets echoed`,
 		);
 	});
@@ -72,7 +122,8 @@ describe('The Trigger under hostile requests', () => {
 	const send = async (request: WebhookRequest): Promise<WebhookCall> => {
 		const call = await server.send(request);
 		tally.sent++;
-		if (JSON.stringify([call.body, call.headers, call.logs]).includes(TOKEN) || call.body.includes(PASSWORD)) tally.leaked++;
+		if (JSON.stringify([call.body, call.headers, call.logs]).includes(TOKEN) || call.body.includes(PASSWORD))
+			tally.leaked++;
 		return call;
 	};
 
@@ -94,7 +145,10 @@ describe('The Trigger under hostile requests', () => {
 	test('a replayed postback is acknowledged and starts nothing the second time', async () => {
 		await fc.assert(
 			fc.asyncProperty(fc.uuid(), fc.integer({ min: 1, max: 3 }), async (dispatchId, replays) => {
-				const request = { headers: { ...authorized, 'Content-Type': 'application/json' }, body: JSON.stringify(postback(dispatchId)) };
+				const request = {
+					headers: { ...authorized, 'Content-Type': 'application/json' },
+					body: JSON.stringify(postback(dispatchId)),
+				};
 				const first = await send(request);
 				expect(first.execution?.output(TRIGGER)).toHaveLength(1);
 				for (let replay = 0; replay < replays; replay++) {

@@ -16,10 +16,27 @@ import { runUserNode, trackEventParameters } from '../support/userRuns';
 import { freshSecret, leakedSecrets } from './secrets';
 
 const events = (prefix: string, count: number) =>
-	Array.from({ length: count }, (_, i) => ({ userId: `${prefix}-${i}`, event: `${prefix}_event`, time: '2026-11-01T12:00:00Z', properties: { n: i } }));
+	Array.from({ length: count }, (_, i) => ({
+		userId: `${prefix}-${i}`,
+		event: `${prefix}_event`,
+		time: '2026-11-01T12:00:00Z',
+		properties: { n: i },
+	}));
 
-async function track(sandbox: Sandbox, apiKey: string, items: ReturnType<typeof events>, finished: string[], name: string): Promise<RunResult> {
-	const result = await runUserNode({ items, parameters: trackEventParameters(), endpoint: sandbox.url, apiKey, continueOnFail: true });
+async function track(
+	sandbox: Sandbox,
+	apiKey: string,
+	items: ReturnType<typeof events>,
+	finished: string[],
+	name: string,
+): Promise<RunResult> {
+	const result = await runUserNode({
+		items,
+		parameters: trackEventParameters(),
+		endpoint: sandbox.url,
+		apiKey,
+		continueOnFail: true,
+	});
 	finished.push(name);
 	return result;
 }
@@ -56,7 +73,11 @@ describe('Two executions at once', () => {
 		] as const) {
 			const output = run.output(USER);
 			expect(output).toHaveLength(count);
-			expect(output.every((item, index) => item.json.status === 'processed' && item.json.external_id === `${prefix}-${index}`)).toBe(true);
+			expect(
+				output.every(
+					(item, index) => item.json.status === 'processed' && item.json.external_id === `${prefix}-${index}`,
+				),
+			).toBe(true);
 			const stored = (await client.state()).events;
 			expect(stored).toHaveLength(count);
 			expect(stored.every((event) => event.name === `${prefix}_event`)).toBe(true);
@@ -71,7 +92,9 @@ describe('No state kept between executions', () => {
 	const sources = [...typeScriptFiles(nodesRoot), ...typeScriptFiles(credentialsRoot)];
 
 	test('no module-level let or var, no module-level Map or Set that is not read-only, no writable static field', () => {
-		const findings = sources.flatMap((file) => moduleLevelState(file).map((finding) => `${path.relative(process.cwd(), file)}: ${finding}`));
+		const findings = sources.flatMap((file) =>
+			moduleLevelState(file).map((finding) => `${path.relative(process.cwd(), file)}: ${finding}`),
+		);
 
 		expect(sources.length).toBeGreaterThan(50);
 		expect(findings).toEqual([]);
@@ -101,7 +124,12 @@ function moduleLevelState(file: string): string[] {
 				const initializer = declaration.initializer;
 				// A lookup table typed ReadonlySet or ReadonlyMap cannot be changed: the compiler refuses it.
 				const readonlyType = declaration.type?.getText(source).startsWith('Readonly') === true;
-				if (initializer && !readonlyType && ts.isNewExpression(initializer) && MUTABLE_CONTAINERS.has(initializer.expression.getText(source))) {
+				if (
+					initializer &&
+					!readonlyType &&
+					ts.isNewExpression(initializer) &&
+					MUTABLE_CONTAINERS.has(initializer.expression.getText(source))
+				) {
 					findings.push(`"${name}" is a module-level ${initializer.expression.getText(source)}`);
 				}
 			}
@@ -111,7 +139,8 @@ function moduleLevelState(file: string): string[] {
 				const modifiers = ts.canHaveModifiers(member) ? (ts.getModifiers(member) ?? []) : [];
 				const isStatic = modifiers.some((modifier) => modifier.kind === ts.SyntaxKind.StaticKeyword);
 				const isReadonly = modifiers.some((modifier) => modifier.kind === ts.SyntaxKind.ReadonlyKeyword);
-				if (ts.isPropertyDeclaration(member) && isStatic && !isReadonly) findings.push(`static "${member.name.getText(source)}" is writable`);
+				if (ts.isPropertyDeclaration(member) && isStatic && !isReadonly)
+					findings.push(`static "${member.name.getText(source)}" is writable`);
 			}
 		}
 	}

@@ -46,8 +46,16 @@ const dispatchedRecipients = (state: StateView) =>
 		(sum, dispatch) => sum + (dispatch.recipients?.length ?? dispatch.external_user_ids?.length ?? 0),
 		0,
 	);
-const catalog = (state: StateView) => (state.catalogs as unknown as Array<{ name: string; items: IDataObject[] }>).find((c) => c.name === 'menu')?.items ?? [];
-const MENU = { name: 'menu', fields: [{ name: 'name', type: 'string' as const }, { name: 'tags', type: 'array' as const }] };
+const catalog = (state: StateView) =>
+	(state.catalogs as unknown as Array<{ name: string; items: IDataObject[] }>).find((c) => c.name === 'menu')?.items ??
+	[];
+const MENU = {
+	name: 'menu',
+	fields: [
+		{ name: 'name', type: 'string' as const },
+		{ name: 'tags', type: 'array' as const },
+	],
+};
 
 export const OPERATIONS_UNDER_FAULT: OperationUnderFault[] = [
 	{
@@ -66,7 +74,15 @@ export const OPERATIONS_UNDER_FAULT: OperationUnderFault[] = [
 		name: 'User: Track Purchase',
 		nodeType: USER_NODE,
 		credential: 'api',
-		parameters: { operation: 'trackPurchase', ...track, productId: 'sku-1', currency: 'EUR', price: 10, quantity: 1, time: '2026-11-01T12:00:00Z' },
+		parameters: {
+			operation: 'trackPurchase',
+			...track,
+			productId: 'sku-1',
+			currency: 'EUR',
+			price: 10,
+			quantity: 1,
+			time: '2026-11-01T12:00:00Z',
+		},
 		seed: {},
 		items: crmItems,
 		firstRequest: { method: 'POST', path: '/users/track' },
@@ -78,7 +94,12 @@ export const OPERATIONS_UNDER_FAULT: OperationUnderFault[] = [
 		name: 'User: Update Attributes',
 		nodeType: USER_NODE,
 		credential: 'api',
-		parameters: { operation: 'updateAttributes', ...track, attributesInput: 'json', attributesJson: '{"plan": "gold"}' },
+		parameters: {
+			operation: 'updateAttributes',
+			...track,
+			attributesInput: 'json',
+			attributesJson: '{"plan": "gold"}',
+		},
 		seed: { profiles },
 		items: crmItems,
 		firstRequest: { method: 'POST', path: '/users/track' },
@@ -109,8 +130,17 @@ export const OPERATIONS_UNDER_FAULT: OperationUnderFault[] = [
 		name: 'User: Identify',
 		nodeType: USER_NODE,
 		credential: 'api',
-		parameters: { operation: 'identify', externalId: '={{ $json.id }}', identifyBy: 'user_alias', aliasName: '={{ $json.visitor }}', aliasLabel: 'web_visitor', mergeBehavior: 'merge' },
-		seed: { profiles: ids.map((i) => ({ user_aliases: [{ alias_name: `visitor-${i}`, alias_label: 'web_visitor' }] })) },
+		parameters: {
+			operation: 'identify',
+			externalId: '={{ $json.id }}',
+			identifyBy: 'user_alias',
+			aliasName: '={{ $json.visitor }}',
+			aliasLabel: 'web_visitor',
+			mergeBehavior: 'merge',
+		},
+		seed: {
+			profiles: ids.map((i) => ({ user_aliases: [{ alias_name: `visitor-${i}`, alias_label: 'web_visitor' }] })),
+		},
 		items: ids.map((i) => ({ id: `crm-${i}`, visitor: `visitor-${i}` })),
 		firstRequest: { method: 'POST', path: '/users/identify' },
 		requestPerItem: false,
@@ -121,7 +151,11 @@ export const OPERATIONS_UNDER_FAULT: OperationUnderFault[] = [
 		name: 'User: Rename External ID',
 		nodeType: USER_NODE,
 		credential: 'api',
-		parameters: { operation: 'renameExternalIds', currentExternalId: '={{ $json.id }}', newExternalId: '={{ $json.id + "-new" }}' },
+		parameters: {
+			operation: 'renameExternalIds',
+			currentExternalId: '={{ $json.id }}',
+			newExternalId: '={{ $json.id + "-new" }}',
+		},
 		seed: { profiles },
 		items: crmItems,
 		firstRequest: { method: 'POST', path: '/users/external_ids/rename' },
@@ -144,19 +178,32 @@ export const OPERATIONS_UNDER_FAULT: OperationUnderFault[] = [
 		name: 'Subscription: Set Group State',
 		nodeType: SUBSCRIPTION_NODE,
 		credential: 'api',
-		parameters: { operation: 'setGroupState', subscriptionGroupId: 'newsletter', subscriptionState: 'subscribed', identifyBy: 'external_id', externalId: '={{ $json.id }}' },
+		parameters: {
+			operation: 'setGroupState',
+			subscriptionGroupId: 'newsletter',
+			subscriptionState: 'subscribed',
+			identifyBy: 'external_id',
+			externalId: '={{ $json.id }}',
+		},
 		seed: { profiles },
 		items: crmItems,
 		firstRequest: { method: 'POST', path: '/v2/subscription/status/set' },
 		requestPerItem: false,
 		resendsAfterServerError: true,
-		applied: (state) => Object.values(state.subscriptionGroups.newsletter ?? {}).filter((s) => s === 'subscribed').length,
+		applied: (state) =>
+			Object.values(state.subscriptionGroups.newsletter ?? {}).filter((s) => s === 'subscribed').length,
 	},
 	{
 		name: 'Message: Trigger Campaign',
 		nodeType: MESSAGE_NODE,
 		credential: 'api',
-		parameters: { operation: 'triggerCampaign', campaignId: 'welcome', sendTo: 'recipients', identifyBy: 'external_id', externalId: '={{ $json.id }}' },
+		parameters: {
+			operation: 'triggerCampaign',
+			campaignId: 'welcome',
+			sendTo: 'recipients',
+			identifyBy: 'external_id',
+			externalId: '={{ $json.id }}',
+		},
 		seed: { profiles, campaigns: [{ id: 'welcome' }] },
 		items: crmItems,
 		firstRequest: { method: 'POST', path: '/campaigns/trigger/send' },
@@ -168,7 +215,13 @@ export const OPERATIONS_UNDER_FAULT: OperationUnderFault[] = [
 		name: 'Message: Trigger Canvas',
 		nodeType: MESSAGE_NODE,
 		credential: 'api',
-		parameters: { operation: 'triggerCanvas', canvasId: 'onboarding', sendTo: 'recipients', identifyBy: 'external_id', externalId: '={{ $json.id }}' },
+		parameters: {
+			operation: 'triggerCanvas',
+			canvasId: 'onboarding',
+			sendTo: 'recipients',
+			identifyBy: 'external_id',
+			externalId: '={{ $json.id }}',
+		},
 		seed: { profiles, canvases: [{ id: 'onboarding' }] },
 		items: crmItems,
 		firstRequest: { method: 'POST', path: '/canvas/trigger/send' },
@@ -198,7 +251,12 @@ export const OPERATIONS_UNDER_FAULT: OperationUnderFault[] = [
 		name: 'Message: Send Transactional Email',
 		nodeType: MESSAGE_NODE,
 		credential: 'api',
-		parameters: { operation: 'sendTransactionalEmail', campaignId: 'receipt', identifyBy: 'external_id', externalId: '={{ $json.id }}' },
+		parameters: {
+			operation: 'sendTransactionalEmail',
+			campaignId: 'receipt',
+			identifyBy: 'external_id',
+			externalId: '={{ $json.id }}',
+		},
 		seed: { profiles, campaigns: [{ id: 'receipt', kind: 'transactional' }] },
 		items: crmItems,
 		firstRequest: { method: 'POST', path: '/transactional/v1/campaigns/receipt/send' },
@@ -211,16 +269,28 @@ export const OPERATIONS_UNDER_FAULT: OperationUnderFault[] = [
 		name: 'Message: Update Scheduled Canvas',
 		nodeType: MESSAGE_NODE,
 		credential: 'api',
-		parameters: { operation: 'updateScheduledCanvas', canvasId: 'onboarding', scheduleId: '={{ $json.id }}', time: '2026-12-02T10:00:00Z' },
+		parameters: {
+			operation: 'updateScheduledCanvas',
+			canvasId: 'onboarding',
+			scheduleId: '={{ $json.id }}',
+			time: '2026-12-02T10:00:00Z',
+		},
 		seed: {
 			canvases: [{ id: 'onboarding' }],
-			canvasSchedules: ids.map((i) => ({ canvas_id: 'onboarding', schedule_id: `s-${i}`, schedule: { time: '2026-12-01T09:00:00Z' } })),
+			canvasSchedules: ids.map((i) => ({
+				canvas_id: 'onboarding',
+				schedule_id: `s-${i}`,
+				schedule: { time: '2026-12-01T09:00:00Z' },
+			})),
 		},
 		items: ids.map((i) => ({ id: `s-${i}` })),
 		firstRequest: { method: 'POST', path: '/canvas/trigger/schedule/update' },
 		requestPerItem: true,
 		resendsAfterServerError: true,
-		applied: (state) => (state.canvasSchedules as unknown as Array<{ schedule: { time: string } }>).filter((s) => s.schedule.time === '2026-12-02T10:00:00Z').length,
+		applied: (state) =>
+			(state.canvasSchedules as unknown as Array<{ schedule: { time: string } }>).filter(
+				(s) => s.schedule.time === '2026-12-02T10:00:00Z',
+			).length,
 	},
 	{
 		name: 'Message: Delete Scheduled Canvas',
@@ -229,7 +299,11 @@ export const OPERATIONS_UNDER_FAULT: OperationUnderFault[] = [
 		parameters: { operation: 'deleteScheduledCanvas', canvasId: 'onboarding', scheduleId: '={{ $json.id }}' },
 		seed: {
 			canvases: [{ id: 'onboarding' }],
-			canvasSchedules: ids.map((i) => ({ canvas_id: 'onboarding', schedule_id: `s-${i}`, schedule: { time: '2026-12-01T09:00:00Z' } })),
+			canvasSchedules: ids.map((i) => ({
+				canvas_id: 'onboarding',
+				schedule_id: `s-${i}`,
+				schedule: { time: '2026-12-01T09:00:00Z' },
+			})),
 		},
 		items: ids.map((i) => ({ id: `s-${i}` })),
 		firstRequest: { method: 'POST', path: '/canvas/trigger/schedule/delete' },
@@ -242,7 +316,13 @@ export const OPERATIONS_UNDER_FAULT: OperationUnderFault[] = [
 		name: 'Catalog: Replace Items',
 		nodeType: CATALOG_NODE,
 		credential: 'api',
-		parameters: { operation: 'replaceItems', catalogName: 'menu', itemId: '={{ $json.id }}', fieldsInput: 'json', fieldsJson: '{"name": "Soup", "tags": ["hot"]}' },
+		parameters: {
+			operation: 'replaceItems',
+			catalogName: 'menu',
+			itemId: '={{ $json.id }}',
+			fieldsInput: 'json',
+			fieldsJson: '{"name": "Soup", "tags": ["hot"]}',
+		},
 		seed: { catalogs: [MENU] },
 		items: ids.map((i) => ({ id: `dish-${i}` })),
 		firstRequest: { method: 'PUT', path: '/catalogs/menu/items' },
@@ -254,13 +334,20 @@ export const OPERATIONS_UNDER_FAULT: OperationUnderFault[] = [
 		name: 'Catalog: Edit Items ($add)',
 		nodeType: CATALOG_NODE,
 		credential: 'api',
-		parameters: { operation: 'editItems', catalogName: 'menu', itemId: '={{ $json.id }}', fieldsInput: 'json', fieldsJson: '{"tags": {"$add": ["vegan"]}}' },
+		parameters: {
+			operation: 'editItems',
+			catalogName: 'menu',
+			itemId: '={{ $json.id }}',
+			fieldsInput: 'json',
+			fieldsJson: '{"tags": {"$add": ["vegan"]}}',
+		},
 		seed: { catalogs: [{ ...MENU, items: ids.map((i) => ({ id: `dish-${i}`, name: 'Soup', tags: ['hot'] })) }] },
 		items: ids.map((i) => ({ id: `dish-${i}` })),
 		firstRequest: { method: 'PATCH', path: '/catalogs/menu/items' },
 		requestPerItem: false,
 		resendsAfterServerError: false,
-		applied: (state) => catalog(state).reduce((sum, item) => sum + (item.tags as string[]).filter((tag) => tag === 'vegan').length, 0),
+		applied: (state) =>
+			catalog(state).reduce((sum, item) => sum + (item.tags as string[]).filter((tag) => tag === 'vegan').length, 0),
 	},
 	{
 		name: 'Catalog: Delete Items',
@@ -278,22 +365,43 @@ export const OPERATIONS_UNDER_FAULT: OperationUnderFault[] = [
 		name: 'Preference Center: Update',
 		nodeType: PREFERENCE_CENTER_NODE,
 		credential: 'api',
-		parameters: { operation: 'update', preferenceCenterId: '={{ $json.id }}', updateFields: { preference_center_title: 'Your choices' } },
+		parameters: {
+			operation: 'update',
+			preferenceCenterId: '={{ $json.id }}',
+			updateFields: { preference_center_title: 'Your choices' },
+		},
 		seed: { preferenceCenters: ids.map((i) => ({ external_id: `pc-${i}`, name: `pc-${i}` })) },
 		items: ids.map((i) => ({ id: `pc-${i}` })),
 		firstRequest: { method: 'PUT', path: '/preference_center/v1/pc-0' },
 		requestPerItem: true,
 		resendsAfterServerError: true,
-		applied: (state) => (state.preferenceCenters as unknown as IDataObject[]).filter((center) => center.preference_center_title === 'Your choices').length,
+		applied: (state) =>
+			(state.preferenceCenters as unknown as IDataObject[]).filter(
+				(center) => center.preference_center_title === 'Your choices',
+			).length,
 	},
 	{
 		name: 'Translation: Get Campaign Translations',
 		nodeType: TRANSLATION_NODE,
 		credential: 'api',
-		parameters: { operation: 'getCampaignTranslations', campaignId: 'welcome', messageVariationId: '={{ $json.message }}', localeName: '' },
+		parameters: {
+			operation: 'getCampaignTranslations',
+			campaignId: 'welcome',
+			messageVariationId: '={{ $json.message }}',
+			localeName: '',
+		},
 		seed: {
 			multiLanguage: { locales: [{ id: uuid(1), name: 'fr-FR', country: 'FR', language: 'fr' }] },
-			campaigns: [{ id: 'welcome', messages: ids.map((i) => ({ message_variation_id: uuid(10 + i), channel: 'email', translations: { [uuid(1)]: { subject: 'Bonjour' } } })) }],
+			campaigns: [
+				{
+					id: 'welcome',
+					messages: ids.map((i) => ({
+						message_variation_id: uuid(10 + i),
+						channel: 'email',
+						translations: { [uuid(1)]: { subject: 'Bonjour' } },
+					})),
+				},
+			],
 		},
 		items: ids.map((i) => ({ message: uuid(10 + i) })),
 		firstRequest: { method: 'GET', path: '/campaigns/translations' },
@@ -304,13 +412,27 @@ export const OPERATIONS_UNDER_FAULT: OperationUnderFault[] = [
 		name: 'Translation: Get Canvas Translations',
 		nodeType: TRANSLATION_NODE,
 		credential: 'api',
-		parameters: { operation: 'getCanvasTranslations', stepId: uuid(20), messageVariationId: '={{ $json.message }}', localeId: uuid(1) },
+		parameters: {
+			operation: 'getCanvasTranslations',
+			stepId: uuid(20),
+			messageVariationId: '={{ $json.message }}',
+			localeId: uuid(1),
+		},
 		seed: {
 			multiLanguage: { locales: [{ id: uuid(1), name: 'fr-FR', country: 'FR', language: 'fr' }] },
 			canvases: [
 				{
 					id: 'onboarding',
-					steps: [{ step_id: uuid(20), messages: ids.map((i) => ({ message_variation_id: uuid(30 + i), channel: 'email', translations: { [uuid(1)]: { subject: 'Bonjour' } } })) }],
+					steps: [
+						{
+							step_id: uuid(20),
+							messages: ids.map((i) => ({
+								message_variation_id: uuid(30 + i),
+								channel: 'email',
+								translations: { [uuid(1)]: { subject: 'Bonjour' } },
+							})),
+						},
+					],
 				},
 			],
 		},
@@ -323,7 +445,14 @@ export const OPERATIONS_UNDER_FAULT: OperationUnderFault[] = [
 		name: 'Dashboard User: Create',
 		nodeType: DASHBOARD_USER_NODE,
 		credential: 'scim',
-		parameters: { operation: 'create', email: '={{ $json.email }}', givenName: 'New', familyName: 'User', department: 'marketing', companyPermissions: 'basic_access' },
+		parameters: {
+			operation: 'create',
+			email: '={{ $json.email }}',
+			givenName: 'New',
+			familyName: 'User',
+			department: 'marketing',
+			companyPermissions: 'basic_access',
+		},
 		seed: {},
 		items: ids.map((i) => ({ email: `new${i}@example.com` })),
 		firstRequest: { method: 'POST', path: '/scim/v2/Users' },
@@ -346,7 +475,14 @@ export const OPERATIONS_UNDER_FAULT: OperationUnderFault[] = [
 		name: 'Dashboard User: Update',
 		nodeType: DASHBOARD_USER_NODE,
 		credential: 'scim',
-		parameters: { operation: 'update', userId: '={{ $json.id }}', givenName: 'Mia', familyName: 'Chen', department: 'support', companyPermissions: 'basic_access' },
+		parameters: {
+			operation: 'update',
+			userId: '={{ $json.id }}',
+			givenName: 'Mia',
+			familyName: 'Chen',
+			department: 'support',
+			companyPermissions: 'basic_access',
+		},
 		seed: { dashboardUsers: ids.map((i) => ({ id: userId(i), userName: `u${i}@example.com`, department: 'sales' })) },
 		items: ids.map((i) => ({ id: userId(i) })),
 		firstRequest: { method: 'PUT', path: `/scim/v2/Users/${userId(0)}` },

@@ -58,7 +58,9 @@ describe('An endpoint without https', () => {
 	test('is refused by the SCIM node before anything is sent', async () => {
 		const result = await runNode(DASHBOARD_USER_NODE, {
 			parameters: { operation: 'findByEmail', email: 'mia@example.com' },
-			credentials: { engagementPlatformScimApi: { scimEndpoint: endpoint, scimToken: SCIM_TOKEN, requestOrigin: 'n8n.example.com' } },
+			credentials: {
+				engagementPlatformScimApi: { scimEndpoint: endpoint, scimToken: SCIM_TOKEN, requestOrigin: 'n8n.example.com' },
+			},
 		});
 
 		expect(result.error?.message).toContain('does not use https');
@@ -68,17 +70,26 @@ describe('An endpoint without https', () => {
 
 	test.each([
 		['REST', new EngagementPlatformApi().test, 'engagementPlatformApi', { restEndpoint: '', apiKey: API_KEY }, API_KEY],
-		['SCIM', new EngagementPlatformScimApi().test, 'engagementPlatformScimApi', { scimEndpoint: '', scimToken: SCIM_TOKEN, requestOrigin: 'n8n.example.com' }, SCIM_TOKEN],
-	] as const)('gets the %s credential test over https only, so the key never travels in the clear', async (_, credentialTest, type, data, secret) => {
-		const field = type === 'engagementPlatformApi' ? 'restEndpoint' : 'scimEndpoint';
+		[
+			'SCIM',
+			new EngagementPlatformScimApi().test,
+			'engagementPlatformScimApi',
+			{ scimEndpoint: '', scimToken: SCIM_TOKEN, requestOrigin: 'n8n.example.com' },
+			SCIM_TOKEN,
+		],
+	] as const)(
+		'gets the %s credential test over https only, so the key never travels in the clear',
+		async (_, credentialTest, type, data, secret) => {
+			const field = type === 'engagementPlatformApi' ? 'restEndpoint' : 'scimEndpoint';
 
-		const outcome = await testCredential(credentialTest, { ...data, [field]: endpoint }, type);
+			const outcome = await testCredential(credentialTest, { ...data, [field]: endpoint }, type);
 
-		expect(outcome.status).toBe('Error');
-		// A TLS handshake arrived instead of an HTTP request: no request line, no header, no key.
-		expect(received.length).toBeGreaterThan(0);
-		expect(received[0][0]).toBe(0x16);
-		expect(receivedText()).not.toContain(secret);
-		expect(receivedText()).not.toContain('Authorization');
-	});
+			expect(outcome.status).toBe('Error');
+			// A TLS handshake arrived instead of an HTTP request: no request line, no header, no key.
+			expect(received.length).toBeGreaterThan(0);
+			expect(received[0][0]).toBe(0x16);
+			expect(receivedText()).not.toContain(secret);
+			expect(receivedText()).not.toContain('Authorization');
+		},
+	);
 });

@@ -13,11 +13,16 @@ export const freshSecret = (prefix: string) => `${prefix}-${randomBytes(18).toSt
  */
 export function visibleTraces(result: RunResult): string {
 	const error = result.error as (Error & { description?: string }) | undefined;
-	return [traceOf(result.run), error ? `${error.message}\n${error.description ?? ''}\n${traceOf(error)}` : '', traceOf(result.logs)].join('\n');
+	return [
+		traceOf(result.run),
+		error ? `${error.message}\n${error.description ?? ''}\n${traceOf(error)}` : '',
+		traceOf(result.logs),
+	].join('\n');
 }
 
 /** All of a value, however deep, long or circular: its errors' own fields and causes included. */
-const traceOf = (value: unknown) => inspect(value, { depth: Infinity, maxArrayLength: Infinity, maxStringLength: Infinity, breakLength: Infinity });
+const traceOf = (value: unknown) =>
+	inspect(value, { depth: Infinity, maxArrayLength: Infinity, maxStringLength: Infinity, breakLength: Infinity });
 
 /** The secrets found in a run's traces (none, when all is well). */
 export function leakedSecrets(result: RunResult, secrets: string[]): string[] {

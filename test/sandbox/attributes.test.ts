@@ -21,16 +21,27 @@ describe('sandbox: attribute objects', () => {
 		[{ gender: 'X' }, /gender must be one of/],
 		[{ dob: '1990-02-30' }, /dob must be a date/],
 		[{ country: 'France' }, /ISO-3166-1 alpha-2/],
-		[{ subscription_groups: [{ subscription_group_id: NEWSLETTER, subscription_state: 'maybe' }] }, /subscription_state must be subscribed or unsubscribed/],
+		[
+			{ subscription_groups: [{ subscription_group_id: NEWSLETTER, subscription_state: 'maybe' }] },
+			/subscription_state must be subscribed or unsubscribed/,
+		],
 	])('refuses %j', async (attributes, message) => {
 		const answer = await sandbox.track({ attributes: [{ external_id: 'u-1', ...attributes }] });
 		expect(answer.body.attributes_processed).toBe(0);
-		expect(answer.body.errors[0]).toEqual({ type: expect.stringMatching(message), input_array: 'attributes', index: 0 });
+		expect(answer.body.errors[0]).toEqual({
+			type: expect.stringMatching(message),
+			input_array: 'attributes',
+			index: 0,
+		});
 		expect((await sandbox.admin.stats()).profiles).toBe(0);
 	});
 
 	it('stores standard attributes apart from custom ones', async () => {
-		await sandbox.track({ attributes: [{ external_id: 'u-1', first_name: 'Ada', country: 'GB', dob: '1815-12-10', gender: 'F', favourite: 'maths' }] });
+		await sandbox.track({
+			attributes: [
+				{ external_id: 'u-1', first_name: 'Ada', country: 'GB', dob: '1815-12-10', gender: 'F', favourite: 'maths' },
+			],
+		});
 		const [profile] = (await sandbox.admin.state()).profiles;
 		expect(profile.standard_attributes).toEqual({ first_name: 'Ada', country: 'GB', dob: '1815-12-10', gender: 'F' });
 		expect(profile.custom_attributes).toEqual({ favourite: 'maths' });
@@ -38,7 +49,12 @@ describe('sandbox: attribute objects', () => {
 
 	it('creates the user and sets its subscription group state in one call', async () => {
 		await sandbox.track({
-			attributes: [{ external_id: 'u-1', subscription_groups: [{ subscription_group_id: NEWSLETTER, subscription_state: 'subscribed' }] }],
+			attributes: [
+				{
+					external_id: 'u-1',
+					subscription_groups: [{ subscription_group_id: NEWSLETTER, subscription_state: 'subscribed' }],
+				},
+			],
 		});
 		const state = await sandbox.admin.state();
 		const [profile] = state.profiles;
@@ -48,7 +64,11 @@ describe('sandbox: attribute objects', () => {
 
 	it('updates every profile sharing the email when the state is set by external_id', async () => {
 		const { profiles: seeded } = await sandbox.admin.seed({
-			profiles: [{ external_id: 'u-1', email: 'family@example.com' }, { email: 'family@example.com' }, { external_id: 'other', email: 'other@example.com' }],
+			profiles: [
+				{ external_id: 'u-1', email: 'family@example.com' },
+				{ email: 'family@example.com' },
+				{ external_id: 'other', email: 'other@example.com' },
+			],
 		});
 		await sandbox.track({
 			attributes: [
@@ -60,22 +80,36 @@ describe('sandbox: attribute objects', () => {
 			],
 		});
 		const { subscriptionGroups, profiles } = await sandbox.admin.state();
-		expect(subscriptionGroups[NEWSLETTER]).toEqual({ [seeded[0].service_id]: 'unsubscribed', [seeded[1].service_id]: 'unsubscribed' });
+		expect(subscriptionGroups[NEWSLETTER]).toEqual({
+			[seeded[0].service_id]: 'unsubscribed',
+			[seeded[1].service_id]: 'unsubscribed',
+		});
 		expect(profiles.map((p) => p.email_subscribe)).toEqual(['unsubscribed', 'unsubscribed', undefined]);
 	});
 
 	it('updates only the addressed profile when the state is set by email', async () => {
-		const { profiles: seeded } = await sandbox.admin.seed({ profiles: [{ external_id: 'u-1', email: 'family@example.com' }, { email: 'family@example.com' }] });
-		await sandbox.track({
-			attributes: [{ email: 'family@example.com', subscription_groups: [{ subscription_group_id: NEWSLETTER, subscription_state: 'subscribed' }] }],
+		const { profiles: seeded } = await sandbox.admin.seed({
+			profiles: [{ external_id: 'u-1', email: 'family@example.com' }, { email: 'family@example.com' }],
 		});
-		expect((await sandbox.admin.state()).subscriptionGroups[NEWSLETTER]).toEqual({ [seeded[0].service_id]: 'subscribed' });
+		await sandbox.track({
+			attributes: [
+				{
+					email: 'family@example.com',
+					subscription_groups: [{ subscription_group_id: NEWSLETTER, subscription_state: 'subscribed' }],
+				},
+			],
+		});
+		expect((await sandbox.admin.state()).subscriptionGroups[NEWSLETTER]).toEqual({
+			[seeded[0].service_id]: 'subscribed',
+		});
 	});
 
 	it('moves a profile to a new email when the email attribute changes', async () => {
 		await sandbox.track({ attributes: [{ external_id: 'u-1', email: 'old@example.com' }] });
 		await sandbox.track({ attributes: [{ external_id: 'u-1', email: 'new@example.com' }] });
-		const answer = await sandbox.track({ attributes: [{ email: 'old@example.com', _update_existing_only: true, plan: 'x' }] });
+		const answer = await sandbox.track({
+			attributes: [{ email: 'old@example.com', _update_existing_only: true, plan: 'x' }],
+		});
 		expect(answer.body.errors[0].type).toBe("no profile has email 'old@example.com' and _update_existing_only is true");
 	});
 });

@@ -49,7 +49,9 @@ describe('sandbox: authentication and request basics', () => {
 	});
 
 	it('answers 415 for a body that is not sent as application/json', async () => {
-		const answer = await sandbox.call('POST', '/users/track', '{"attributes":[]}', { headers: { 'Content-Type': 'text/plain' } });
+		const answer = await sandbox.call('POST', '/users/track', '{"attributes":[]}', {
+			headers: { 'Content-Type': 'text/plain' },
+		});
 		expect(answer.status).toBe(415);
 		expect(answer.body.message).toMatch(/application\/json/);
 	});

@@ -23,27 +23,107 @@ describe('sandbox: POST /campaigns/trigger/send', () => {
 
 	it.each([
 		['no campaign_id', { broadcast: true }, /^campaign_id is required/],
-		['neither recipients nor broadcast', { campaign_id: CAMPAIGN }, /^broadcast must be true when recipients is omitted/],
-		['recipients with broadcast', { campaign_id: CAMPAIGN, broadcast: true, recipients: [{ external_user_id: 'u1' }] }, /^recipients cannot be included when broadcast is true/],
-		['an empty recipients array', { campaign_id: CAMPAIGN, recipients: [] }, /^recipients must be a non-empty array of at most 50/],
-		['51 recipients', { campaign_id: CAMPAIGN, recipients: [...Array(51).keys()].map((i) => ({ external_user_id: `u-${i}` })) }, /^recipients may contain at most 50 objects per request; received 51/],
-		['a recipient with two identifiers', toUser({ external_user_id: 'u1', email: 'a@example.com' }), /^recipients\[0\]: exactly one of user_alias, external_user_id or email is allowed, got external_user_id and email/],
-		['a recipient with none', toUser({ trigger_properties: {} }), /^recipients\[0\]: one of user_alias, external_user_id or email is required/],
-		['an email without prioritization', toUser({ email: 'shared@example.com' }), /^recipients\[0\]\.prioritization is required with email/],
-		['a prioritization with identified and unidentified', toUser({ email: 'shared@example.com', prioritization: ['identified', 'unidentified'] }), /may contain only one of identified and unidentified/],
-		['send_to_existing_only with an alias', toUser({ user_alias: { alias_label: 'crm', alias_name: 'lead-9' }, send_to_existing_only: true }), /^recipients\[0\]\.send_to_existing_only cannot be used with user_alias/],
-		['send_to_existing_only false without attributes', toUser({ external_user_id: 'new', send_to_existing_only: false }), /^recipients\[0\]\.attributes is required when send_to_existing_only is false/],
-		['a bad attribute', toUser({ external_user_id: 'u1', attributes: { email_subscribe: 'maybe' } }), /^recipients\[0\]\.attributes: email_subscribe must be one of/],
-		['an identifier among the attributes', toUser({ external_user_id: 'u1', attributes: { external_id: 'u9' } }), /^recipients\[0\]\.attributes\.external_id is not allowed/],
-		['an unknown recipient field', toUser({ external_user_id: 'u1', canvas_entry_properties: {} }), /^recipients\[0\]: Unknown request field\(s\): canvas_entry_properties/],
-		['trigger_properties that are not an object', { campaign_id: CAMPAIGN, broadcast: true, trigger_properties: 'x' }, /^trigger_properties must be an object/],
-		['an attachment without url', { campaign_id: CAMPAIGN, broadcast: true, attachments: [{ file_name: 'invoice' }] }, /^attachments\[0\]\.url is required/],
-		['an attachment without file_name', { campaign_id: CAMPAIGN, broadcast: true, attachments: [{ url: 'https://files.example.com/a.pdf' }] }, /^attachments\[0\]\.file_name is required/],
-		['an invalid audience', { campaign_id: CAMPAIGN, broadcast: true, audience: { OR: [] } }, /^audience\.OR must be a non-empty array/],
+		[
+			'neither recipients nor broadcast',
+			{ campaign_id: CAMPAIGN },
+			/^broadcast must be true when recipients is omitted/,
+		],
+		[
+			'recipients with broadcast',
+			{ campaign_id: CAMPAIGN, broadcast: true, recipients: [{ external_user_id: 'u1' }] },
+			/^recipients cannot be included when broadcast is true/,
+		],
+		[
+			'an empty recipients array',
+			{ campaign_id: CAMPAIGN, recipients: [] },
+			/^recipients must be a non-empty array of at most 50/,
+		],
+		[
+			'51 recipients',
+			{ campaign_id: CAMPAIGN, recipients: [...Array(51).keys()].map((i) => ({ external_user_id: `u-${i}` })) },
+			/^recipients may contain at most 50 objects per request; received 51/,
+		],
+		[
+			'a recipient with two identifiers',
+			toUser({ external_user_id: 'u1', email: 'a@example.com' }),
+			/^recipients\[0\]: exactly one of user_alias, external_user_id or email is allowed, got external_user_id and email/,
+		],
+		[
+			'a recipient with none',
+			toUser({ trigger_properties: {} }),
+			/^recipients\[0\]: one of user_alias, external_user_id or email is required/,
+		],
+		[
+			'an email without prioritization',
+			toUser({ email: 'shared@example.com' }),
+			/^recipients\[0\]\.prioritization is required with email/,
+		],
+		[
+			'a prioritization with identified and unidentified',
+			toUser({ email: 'shared@example.com', prioritization: ['identified', 'unidentified'] }),
+			/may contain only one of identified and unidentified/,
+		],
+		[
+			'send_to_existing_only with an alias',
+			toUser({ user_alias: { alias_label: 'crm', alias_name: 'lead-9' }, send_to_existing_only: true }),
+			/^recipients\[0\]\.send_to_existing_only cannot be used with user_alias/,
+		],
+		[
+			'send_to_existing_only false without attributes',
+			toUser({ external_user_id: 'new', send_to_existing_only: false }),
+			/^recipients\[0\]\.attributes is required when send_to_existing_only is false/,
+		],
+		[
+			'a bad attribute',
+			toUser({ external_user_id: 'u1', attributes: { email_subscribe: 'maybe' } }),
+			/^recipients\[0\]\.attributes: email_subscribe must be one of/,
+		],
+		[
+			'an identifier among the attributes',
+			toUser({ external_user_id: 'u1', attributes: { external_id: 'u9' } }),
+			/^recipients\[0\]\.attributes\.external_id is not allowed/,
+		],
+		[
+			'an unknown recipient field',
+			toUser({ external_user_id: 'u1', canvas_entry_properties: {} }),
+			/^recipients\[0\]: Unknown request field\(s\): canvas_entry_properties/,
+		],
+		[
+			'trigger_properties that are not an object',
+			{ campaign_id: CAMPAIGN, broadcast: true, trigger_properties: 'x' },
+			/^trigger_properties must be an object/,
+		],
+		[
+			'an attachment without url',
+			{ campaign_id: CAMPAIGN, broadcast: true, attachments: [{ file_name: 'invoice' }] },
+			/^attachments\[0\]\.url is required/,
+		],
+		[
+			'an attachment without file_name',
+			{ campaign_id: CAMPAIGN, broadcast: true, attachments: [{ url: 'https://files.example.com/a.pdf' }] },
+			/^attachments\[0\]\.file_name is required/,
+		],
+		[
+			'an invalid audience',
+			{ campaign_id: CAMPAIGN, broadcast: true, audience: { OR: [] } },
+			/^audience\.OR must be a non-empty array/,
+		],
 		['an unknown campaign', { campaign_id: 'nope', broadcast: true }, /^Campaign does not exist$/],
-		['a paused campaign', { campaign_id: 'on-hold', broadcast: true }, /^The campaign is paused\. Resume the campaign in order for trigger requests to take effect\.$/],
-		['an archived campaign', { campaign_id: 'old', broadcast: true }, /^The campaign is archived\. Unarchive the campaign in order for trigger requests to take effect\.$/],
-		['a transactional campaign', { campaign_id: 'receipt', broadcast: true }, /^The campaign is a transactional campaign/],
+		[
+			'a paused campaign',
+			{ campaign_id: 'on-hold', broadcast: true },
+			/^The campaign is paused\. Resume the campaign in order for trigger requests to take effect\.$/,
+		],
+		[
+			'an archived campaign',
+			{ campaign_id: 'old', broadcast: true },
+			/^The campaign is archived\. Unarchive the campaign in order for trigger requests to take effect\.$/,
+		],
+		[
+			'a transactional campaign',
+			{ campaign_id: 'receipt', broadcast: true },
+			/^The campaign is a transactional campaign/,
+		],
 	])('refuses %s with 400 and changes nothing', async (_case, body, message) => {
 		await seedWorkspace();
 		const before = await sandbox.admin.state();
@@ -62,12 +142,19 @@ describe('sandbox: POST /campaigns/trigger/send', () => {
 			send_id: 'send-1',
 			trigger_properties: { coupon: 'WELCOME10', channel: 'email' },
 			recipients: [
-				{ external_user_id: 'u1', trigger_properties: { coupon: 'VIP20' }, attributes: { first_name: 'Ada', tier: 'platinum' } },
+				{
+					external_user_id: 'u1',
+					trigger_properties: { coupon: 'VIP20' },
+					attributes: { first_name: 'Ada', tier: 'platinum' },
+				},
 				{ external_user_id: 'ghost', attributes: { tier: 'none' } },
 				{
 					external_user_id: 'newbie',
 					send_to_existing_only: false,
-					attributes: { email: 'newbie@example.com', subscription_groups: [{ subscription_group_id: 'g-news', subscription_state: 'subscribed' }] },
+					attributes: {
+						email: 'newbie@example.com',
+						subscription_groups: [{ subscription_group_id: 'g-news', subscription_state: 'subscribed' }],
+					},
 				},
 				{ user_alias: { alias_label: 'crm', alias_name: 'lead-9' } },
 				{ user_alias: { alias_label: 'crm', alias_name: 'nobody' } },
@@ -80,7 +167,10 @@ describe('sandbox: POST /campaigns/trigger/send', () => {
 		const newbie = state.profiles.find((p) => p.external_id === 'newbie');
 		expect(newbie).toMatchObject({ email: 'newbie@example.com', subscription_groups: { 'g-news': 'subscribed' } });
 		expect(state.profiles.find((p) => p.external_id === 'ghost')).toBeUndefined();
-		expect(state.profiles[0]).toMatchObject({ standard_attributes: { first_name: 'Ada' }, custom_attributes: { tier: 'platinum' } });
+		expect(state.profiles[0]).toMatchObject({
+			standard_attributes: { first_name: 'Ada' },
+			custom_attributes: { tier: 'platinum' },
+		});
 		expect(state.dispatches).toEqual([
 			{
 				dispatch_id: answer.body.dispatch_id,
@@ -90,7 +180,11 @@ describe('sandbox: POST /campaigns/trigger/send', () => {
 				broadcast: false,
 				recipients: [
 					{ service_id: profiles[0].service_id, external_id: 'u1', properties: { coupon: 'VIP20', channel: 'email' } },
-					{ service_id: newbie!.service_id, external_id: 'newbie', properties: { coupon: 'WELCOME10', channel: 'email' } },
+					{
+						service_id: newbie!.service_id,
+						external_id: 'newbie',
+						properties: { coupon: 'WELCOME10', channel: 'email' },
+					},
 					{ service_id: profiles[3].service_id, properties: { coupon: 'WELCOME10', channel: 'email' } },
 				],
 				created_at: expect.any(String),
@@ -104,14 +198,22 @@ describe('sandbox: POST /campaigns/trigger/send', () => {
 			campaign_id: CAMPAIGN,
 			recipients: [
 				{ email: 'shared@example.com', prioritization: ['unidentified'] },
-				{ email: 'fresh@example.com', prioritization: ['identified'], send_to_existing_only: false, attributes: { first_name: 'Fresh' } },
+				{
+					email: 'fresh@example.com',
+					prioritization: ['identified'],
+					send_to_existing_only: false,
+					attributes: { first_name: 'Fresh' },
+				},
 			],
 		});
 		const state = await sandbox.admin.state();
 		const fresh = state.profiles.find((p) => p.email === 'fresh@example.com');
 		expect(fresh).toMatchObject({ standard_attributes: { first_name: 'Fresh' } });
 		expect(fresh?.external_id).toBeUndefined();
-		expect(state.dispatches[0].recipients.map((r) => r.service_id)).toEqual([profiles[1].service_id, fresh!.service_id]);
+		expect(state.dispatches[0].recipients.map((r) => r.service_id)).toEqual([
+			profiles[1].service_id,
+			fresh!.service_id,
+		]);
 	});
 
 	it('broadcasts to everyone in the connected audience, with the attachments recorded', async () => {
@@ -120,7 +222,12 @@ describe('sandbox: POST /campaigns/trigger/send', () => {
 		const answer = await trigger({
 			campaign_id: CAMPAIGN,
 			broadcast: true,
-			audience: { OR: [{ custom_attribute: { custom_attribute_name: 'tier', comparison: 'equals', value: 'gold' } }, { custom_attribute: { custom_attribute_name: 'tier', comparison: 'equals', value: 'silver' } }] },
+			audience: {
+				OR: [
+					{ custom_attribute: { custom_attribute_name: 'tier', comparison: 'equals', value: 'gold' } },
+					{ custom_attribute: { custom_attribute_name: 'tier', comparison: 'equals', value: 'silver' } },
+				],
+			},
 			attachments,
 		});
 		expect(answer.status).toBe(201);
@@ -137,7 +244,9 @@ describe('sandbox: POST /campaigns/trigger/send', () => {
 
 	it('needs the campaigns.trigger.send permission', async () => {
 		await sandbox.admin.addApiKey('canvas-only', ['canvas.trigger.send']);
-		const answer = await sandbox.call('POST', '/campaigns/trigger/send', toUser({ external_user_id: 'u1' }), { apiKey: 'canvas-only' });
+		const answer = await sandbox.call('POST', '/campaigns/trigger/send', toUser({ external_user_id: 'u1' }), {
+			apiKey: 'canvas-only',
+		});
 		expect(answer.status).toBe(403);
 	});
 });

@@ -11,10 +11,14 @@ describe('sandbox: command line', () => {
 
 	it('prints SANDBOX_READY <url> once listening, serves the demo seed, and stops on SIGTERM', async () => {
 		const root = join(__dirname, '..', '..');
-		child = spawn(process.execPath, [require.resolve('ts-node/dist/bin.js'), '--transpile-only', 'sandbox/cli.ts', '--port', '0'], {
-			cwd: root,
-			stdio: ['ignore', 'pipe', 'pipe'],
-		});
+		child = spawn(
+			process.execPath,
+			[require.resolve('ts-node/dist/bin.js'), '--transpile-only', 'sandbox/cli.ts', '--port', '0'],
+			{
+				cwd: root,
+				stdio: ['ignore', 'pipe', 'pipe'],
+			},
+		);
 		const running = child;
 		const url = await new Promise<string>((resolve, reject) => {
 			let output = '';

@@ -3,7 +3,14 @@ import { AT, useSandbox } from './sandboxTestKit';
 describe('sandbox: event and purchase validation', () => {
 	const sandbox = useSandbox();
 	const event = (extra: Record<string, unknown>) => ({ external_id: 'u-1', name: 'checked_out', time: AT, ...extra });
-	const purchase = (extra: Record<string, unknown>) => ({ external_id: 'u-1', product_id: 'mug', currency: 'USD', price: 9.99, time: AT, ...extra });
+	const purchase = (extra: Record<string, unknown>) => ({
+		external_id: 'u-1',
+		product_id: 'mug',
+		currency: 'USD',
+		price: 9.99,
+		time: AT,
+		...extra,
+	});
 
 	it.each([
 		'2024-05-01T10:00:00Z',
@@ -12,13 +19,19 @@ describe('sandbox: event and purchase validation', () => {
 		'2024-05-01T10:00:00:000-0700',
 		'2024-05-01T10:00:00:000Z',
 	])('accepts the time %s', async (time) => {
-		expect((await sandbox.track({ events: [event({ time })] })).body).toEqual({ message: 'success', events_processed: 1 });
+		expect((await sandbox.track({ events: [event({ time })] })).body).toEqual({
+			message: 'success',
+			events_processed: 1,
+		});
 	});
 
-	it.each(['2024-05-01', '2024-13-01T10:00:00Z', '01/05/2024 10:00', 1714557600])('refuses the time %j', async (time) => {
-		const answer = await sandbox.track({ events: [event({ time })] });
-		expect(answer.body.errors[0].type).toMatch(/^time .* is not an ISO 8601 datetime/);
-	});
+	it.each(['2024-05-01', '2024-13-01T10:00:00Z', '01/05/2024 10:00', 1714557600])(
+		'refuses the time %j',
+		async (time) => {
+			const answer = await sandbox.track({ events: [event({ time })] });
+			expect(answer.body.errors[0].type).toMatch(/^time .* is not an ISO 8601 datetime/);
+		},
+	);
 
 	it.each([
 		[{ properties: { '': 1 } }, /names must not be empty/],
@@ -58,35 +71,49 @@ describe('sandbox: event and purchase validation', () => {
 		expect(answer.body.errors[0]).toEqual({ type: expect.stringMatching(message), input_array: 'purchases', index: 0 });
 	});
 
-	it.each(['2024-05-01T10:00:00Z', '2024-05-01T10:00:00.123+02:00', '2024-05-01T10:00'])('accepts the purchase time %s', async (time) => {
-		expect((await sandbox.track({ purchases: [purchase({ time })] })).body).toEqual({ message: 'success', purchases_processed: 1 });
-	});
+	it.each(['2024-05-01T10:00:00Z', '2024-05-01T10:00:00.123+02:00', '2024-05-01T10:00'])(
+		'accepts the purchase time %s',
+		async (time) => {
+			expect((await sandbox.track({ purchases: [purchase({ time })] })).body).toEqual({
+				message: 'success',
+				purchases_processed: 1,
+			});
+		},
+	);
 
-	it.each(['2026-11-22T10:10:00:000+0100', '2024-05-01T10:00:00:000Z'])('refuses the purchase time %s: the alternate format is for events only', async (time) => {
-		const answer = await sandbox.track({ events: [event({ time })], purchases: [purchase({ time })] });
-		expect(answer.body).toEqual({
-			message: 'success',
-			events_processed: 1,
-			purchases_processed: 0,
-			errors: [
-				{
-					type: `time "${time}" is in the format yyyy-MM-dd'T'HH:mm:ss:SSSZ, which only event times take; send an ISO 8601 datetime (e.g. 2024-05-01T10:00:00Z)`,
-					input_array: 'purchases',
-					index: 0,
-				},
-			],
-		});
-		expect(await sandbox.admin.stats()).toMatchObject({ events: 1, purchases: 0 });
-	});
+	it.each(['2026-11-22T10:10:00:000+0100', '2024-05-01T10:00:00:000Z'])(
+		'refuses the purchase time %s: the alternate format is for events only',
+		async (time) => {
+			const answer = await sandbox.track({ events: [event({ time })], purchases: [purchase({ time })] });
+			expect(answer.body).toEqual({
+				message: 'success',
+				events_processed: 1,
+				purchases_processed: 0,
+				errors: [
+					{
+						type: `time "${time}" is in the format yyyy-MM-dd'T'HH:mm:ss:SSSZ, which only event times take; send an ISO 8601 datetime (e.g. 2024-05-01T10:00:00Z)`,
+						input_array: 'purchases',
+						index: 0,
+					},
+				],
+			});
+			expect(await sandbox.admin.stats()).toMatchObject({ events: 1, purchases: 0 });
+		},
+	);
 
 	it('refuses a purchase time that is no datetime at all', async () => {
 		const answer = await sandbox.track({ purchases: [purchase({ time: 'yesterday' })] });
-		expect(answer.body.errors[0].type).toBe('time is required: an ISO 8601 datetime (e.g. 2024-05-01T10:00:00Z), got "yesterday"');
+		expect(answer.body.errors[0].type).toBe(
+			'time is required: an ISO 8601 datetime (e.g. 2024-05-01T10:00:00Z), got "yesterday"',
+		);
 	});
 
 	it('takes the alternate format as a datetime in event and purchase properties', async () => {
 		const when = '2026-11-22T10:10:00:000+0100';
-		const answer = await sandbox.track({ events: [event({ properties: { when } })], purchases: [purchase({ properties: { when } })] });
+		const answer = await sandbox.track({
+			events: [event({ properties: { when } })],
+			purchases: [purchase({ properties: { when } })],
+		});
 		expect(answer.body).toEqual({ message: 'success', events_processed: 1, purchases_processed: 1 });
 		// A datetime, not a plain string: arrays refuse it.
 		const inArray = await sandbox.track({ purchases: [purchase({ properties: { whens: [when] } })] });
@@ -94,7 +121,9 @@ describe('sandbox: event and purchase validation', () => {
 	});
 
 	it('accepts a purchase with quantity 100 and properties', async () => {
-		const answer = await sandbox.track({ purchases: [purchase({ quantity: 100, properties: { size: 'L' }, app_id: 'web' })] });
+		const answer = await sandbox.track({
+			purchases: [purchase({ quantity: 100, properties: { size: 'L' }, app_id: 'web' })],
+		});
 		expect(answer.body).toEqual({ message: 'success', purchases_processed: 1 });
 	});
 });

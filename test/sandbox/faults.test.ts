@@ -25,7 +25,14 @@ describe('sandbox: injected faults and latency', () => {
 
 	it('gives an injected 429 the rate-limit headers, and Retry-After when asked', async () => {
 		await sandbox.admin.injectFaults([
-			{ path: '/users/track', times: 1, kind: 'status', status: 429, retryAfterSeconds: 7, rateLimitResetInSeconds: 30 },
+			{
+				path: '/users/track',
+				times: 1,
+				kind: 'status',
+				status: 429,
+				retryAfterSeconds: 7,
+				rateLimitResetInSeconds: 30,
+			},
 			{ path: '/users/track', times: 1, kind: 'status', status: 429 },
 		]);
 		const now = Math.floor(Date.now() / 1000);
@@ -82,16 +89,23 @@ describe('sandbox: injected faults and latency', () => {
 	it('applies to the other endpoints too: an injected 429 on /users/identify carries its group limit and identifies nobody', async () => {
 		await sandbox.admin.seed({ profiles: [{ user_aliases: [{ alias_name: 'v', alias_label: 'web' }] }] });
 		await sandbox.admin.injectFaults([{ path: '/users/identify', times: 1, kind: 'status', status: 429 }]);
-		const body = { aliases_to_identify: [{ external_id: 'customer', user_alias: { alias_name: 'v', alias_label: 'web' } }] };
+		const body = {
+			aliases_to_identify: [{ external_id: 'customer', user_alias: { alias_name: 'v', alias_label: 'web' } }],
+		};
 		const refused = await sandbox.call('POST', '/users/identify', body);
 		expect(refused.status).toBe(429);
 		expect(refused.headers.get('x-ratelimit-limit')).toBe('20000');
 		expect((await sandbox.admin.state()).profiles[0].external_id).toBeUndefined();
-		expect((await sandbox.call('POST', '/users/identify', body)).body).toEqual({ aliases_processed: 1, message: 'success' });
+		expect((await sandbox.call('POST', '/users/identify', body)).body).toEqual({
+			aliases_processed: 1,
+			message: 'success',
+		});
 	});
 
 	it('refuses a fault rule it cannot use', async () => {
-		await expect(sandbox.admin.injectFaults([{ path: '/users/track', times: 1, kind: 'status' }])).rejects.toThrow(/status between 400 and 599/);
+		await expect(sandbox.admin.injectFaults([{ path: '/users/track', times: 1, kind: 'status' }])).rejects.toThrow(
+			/status between 400 and 599/,
+		);
 	});
 
 	it('delays every API answer by the configured latency, but not admin calls', async () => {

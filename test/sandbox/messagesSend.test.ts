@@ -18,23 +18,91 @@ describe('sandbox: POST /messages/send', () => {
 
 	it.each([
 		['no messages', { external_user_ids: ['u1'] }, /^messages is required/],
-		['an empty messages object', { external_user_ids: ['u1'], messages: {} }, /^messages must contain at least one of android_push/],
-		['an unknown channel key', { external_user_ids: ['u1'], messages: { ...EMAIL, carrier_pigeon: {} } }, /^messages: unknown channel 'carrier_pigeon'/],
-		['a channel that is not an object', { external_user_ids: ['u1'], messages: { sms: 'hi' } }, /^messages\.sms must be a channel message object/],
+		[
+			'an empty messages object',
+			{ external_user_ids: ['u1'], messages: {} },
+			/^messages must contain at least one of android_push/,
+		],
+		[
+			'an unknown channel key',
+			{ external_user_ids: ['u1'], messages: { ...EMAIL, carrier_pigeon: {} } },
+			/^messages: unknown channel 'carrier_pigeon'/,
+		],
+		[
+			'a channel that is not an object',
+			{ external_user_ids: ['u1'], messages: { sms: 'hi' } },
+			/^messages\.sms must be a channel message object/,
+		],
 		['no target at all', { broadcast: true, messages: EMAIL }, /^At least one of segment_id, external_user_ids/],
-		['a segment without broadcast', { segment_id: 'seg-1', messages: EMAIL }, /^broadcast must be true when no external_user_ids or user_aliases are given/],
-		['an audience with broadcast false', { audience: { email_subscription_status: { comparison: 'is', value: 'opted_in' } }, broadcast: false, messages: EMAIL }, /^broadcast must be true/],
-		['users with broadcast true', { external_user_ids: ['u1'], broadcast: true, messages: EMAIL }, /^external_user_ids and user_aliases cannot be included when broadcast is true/],
-		['aliases with broadcast true', { user_aliases: [{ alias_label: 'crm', alias_name: 'lead-9' }], broadcast: true, messages: EMAIL }, /cannot be included when broadcast is true/],
-		['51 external_user_ids', { external_user_ids: [...Array(51).keys()].map((i) => `u-${i}`), messages: EMAIL }, /^external_user_ids may contain at most 50 IDs per request; received 51/],
-		['an empty external ID', { external_user_ids: ['u1', ''], messages: EMAIL }, /^external_user_ids\[1\] must be a non-empty string/],
-		['a malformed alias', { user_aliases: [{ alias_name: 'x' }], messages: EMAIL }, /^user_aliases\[0\] must be an object with non-empty strings/],
-		['an unknown recipient_subscription_state', { external_user_ids: ['u1'], recipient_subscription_state: 'unsubscribed', messages: EMAIL }, /^recipient_subscription_state must be one of opted_in, subscribed, all/],
-		['a non-boolean override_frequency_capping', { external_user_ids: ['u1'], override_frequency_capping: 'yes', messages: EMAIL }, /^override_frequency_capping must be a boolean/],
-		['an unknown campaign', { external_user_ids: ['u1'], campaign_id: 'nope', messages: EMAIL }, /^Campaign does not exist$/],
+		[
+			'a segment without broadcast',
+			{ segment_id: 'seg-1', messages: EMAIL },
+			/^broadcast must be true when no external_user_ids or user_aliases are given/,
+		],
+		[
+			'an audience with broadcast false',
+			{
+				audience: { email_subscription_status: { comparison: 'is', value: 'opted_in' } },
+				broadcast: false,
+				messages: EMAIL,
+			},
+			/^broadcast must be true/,
+		],
+		[
+			'users with broadcast true',
+			{ external_user_ids: ['u1'], broadcast: true, messages: EMAIL },
+			/^external_user_ids and user_aliases cannot be included when broadcast is true/,
+		],
+		[
+			'aliases with broadcast true',
+			{ user_aliases: [{ alias_label: 'crm', alias_name: 'lead-9' }], broadcast: true, messages: EMAIL },
+			/cannot be included when broadcast is true/,
+		],
+		[
+			'51 external_user_ids',
+			{ external_user_ids: [...Array(51).keys()].map((i) => `u-${i}`), messages: EMAIL },
+			/^external_user_ids may contain at most 50 IDs per request; received 51/,
+		],
+		[
+			'an empty external ID',
+			{ external_user_ids: ['u1', ''], messages: EMAIL },
+			/^external_user_ids\[1\] must be a non-empty string/,
+		],
+		[
+			'a malformed alias',
+			{ user_aliases: [{ alias_name: 'x' }], messages: EMAIL },
+			/^user_aliases\[0\] must be an object with non-empty strings/,
+		],
+		[
+			'an unknown recipient_subscription_state',
+			{ external_user_ids: ['u1'], recipient_subscription_state: 'unsubscribed', messages: EMAIL },
+			/^recipient_subscription_state must be one of opted_in, subscribed, all/,
+		],
+		[
+			'a non-boolean override_frequency_capping',
+			{ external_user_ids: ['u1'], override_frequency_capping: 'yes', messages: EMAIL },
+			/^override_frequency_capping must be a boolean/,
+		],
+		[
+			'an unknown campaign',
+			{ external_user_ids: ['u1'], campaign_id: 'nope', messages: EMAIL },
+			/^Campaign does not exist$/,
+		],
 		['an unknown segment', { segment_id: 'nope', broadcast: true, messages: EMAIL }, /^Segment does not exist$/],
-		['an invalid audience', { audience: { AND: [{ custom_attribute: { custom_attribute_name: 'tier', comparison: 'is_like', value: 'x' } }] }, broadcast: true, messages: EMAIL }, /^audience\.AND\[0\]\.custom_attribute\.comparison must be one of/],
-		['an unknown field', { external_user_ids: ['u1'], messages: EMAIL, schedule: {} }, /^Unknown request field\(s\): schedule/],
+		[
+			'an invalid audience',
+			{
+				audience: { AND: [{ custom_attribute: { custom_attribute_name: 'tier', comparison: 'is_like', value: 'x' } }] },
+				broadcast: true,
+				messages: EMAIL,
+			},
+			/^audience\.AND\[0\]\.custom_attribute\.comparison must be one of/,
+		],
+		[
+			'an unknown field',
+			{ external_user_ids: ['u1'], messages: EMAIL, schedule: {} },
+			/^Unknown request field\(s\): schedule/,
+		],
 	])('refuses %s with 400 and records no dispatch', async (_case, body, message) => {
 		await seedWorkspace();
 		const answer = await send(body);
@@ -48,7 +116,10 @@ describe('sandbox: POST /messages/send', () => {
 		const { profiles } = await seedWorkspace();
 		const answer = await send({
 			external_user_ids: ['u1', 'ghost', 'u2'],
-			user_aliases: [{ alias_label: 'crm', alias_name: 'lead-9' }, { alias_label: 'crm', alias_name: 'nobody' }],
+			user_aliases: [
+				{ alias_label: 'crm', alias_name: 'lead-9' },
+				{ alias_label: 'crm', alias_name: 'nobody' },
+			],
 			campaign_id: 'stats-campaign',
 			send_id: 'send-42',
 			override_frequency_capping: true,

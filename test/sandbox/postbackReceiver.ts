@@ -25,7 +25,11 @@ export async function startPostbackReceiver(): Promise<PostbackReceiver> {
 		const chunks: Buffer[] = [];
 		request.on('data', (chunk: Buffer) => chunks.push(chunk));
 		request.on('end', () => {
-			received.push({ headers: request.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8')), receivedAt: Date.now() });
+			received.push({
+				headers: request.headers,
+				body: JSON.parse(Buffer.concat(chunks).toString('utf8')),
+				receivedAt: Date.now(),
+			});
 			response.writeHead(status, { 'Content-Type': 'text/plain' });
 			response.end('ok');
 		});
@@ -38,7 +42,8 @@ export async function startPostbackReceiver(): Promise<PostbackReceiver> {
 		answerWith: (next) => {
 			status = next;
 		},
-		waitFor: (count, timeoutMs = 3000) => eventually(() => (received.length >= count ? received : undefined), timeoutMs, `${count} postbacks`),
+		waitFor: (count, timeoutMs = 3000) =>
+			eventually(() => (received.length >= count ? received : undefined), timeoutMs, `${count} postbacks`),
 		close: () =>
 			new Promise<void>((resolve) => {
 				server.close(() => resolve());
@@ -48,7 +53,11 @@ export async function startPostbackReceiver(): Promise<PostbackReceiver> {
 }
 
 /** Polls `probe` until it returns something other than undefined. */
-export async function eventually<T>(probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 3000, what = 'the condition'): Promise<T> {
+export async function eventually<T>(
+	probe: () => T | undefined | Promise<T | undefined>,
+	timeoutMs = 3000,
+	what = 'the condition',
+): Promise<T> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const value = await probe();

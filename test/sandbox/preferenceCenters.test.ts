@@ -14,10 +14,18 @@ describe('sandbox: PUT and POST /preference_center/v1/{preferenceCenterExternalI
 		name: 'Newsletter',
 		preference_center_title: 'Choose',
 		state: 'active' as const,
-		options: { 'meta-viewport-content': 'width=device-width', 'links-tags': [{ rel: 'icon' as const, href: 'https://example.com/a.png' }] },
+		options: {
+			'meta-viewport-content': 'width=device-width',
+			'links-tags': [{ rel: 'icon' as const, href: 'https://example.com/a.png' }],
+		},
 		created_at: '2024-03-01T09:00:00Z',
 	};
-	const seededView = { ...SEEDED, preference_center_api_id: 'newsletter', created_at: CREATED_AT, updated_at: CREATED_AT };
+	const seededView = {
+		...SEEDED,
+		preference_center_api_id: 'newsletter',
+		created_at: CREATED_AT,
+		updated_at: CREATED_AT,
+	};
 	const centers = async () => (await sandbox.admin.state()).preferenceCenters;
 
 	beforeEach(async () => {
@@ -29,24 +37,52 @@ describe('sandbox: PUT and POST /preference_center/v1/{preferenceCenterExternalI
 			const before = Date.now();
 			const [first, second] = await centers();
 			expect(first).toEqual(seededView);
-			expect(second).toEqual({ external_id: 'second', preference_center_api_id: 'second', name: 'Second', created_at: expect.any(String), updated_at: second.created_at });
+			expect(second).toEqual({
+				external_id: 'second',
+				preference_center_api_id: 'second',
+				name: 'Second',
+				created_at: expect.any(String),
+				updated_at: second.created_at,
+			});
 			expect(Date.parse(second.created_at)).toBeGreaterThanOrEqual(before - 1000);
 		});
 
 		it('replaces an external_id seeded again, whole, in its place', async () => {
 			await sandbox.admin.seed({ preferenceCenters: [{ external_id: 'newsletter', name: 'Renamed' }] });
 			const [first, second] = await centers();
-			expect(first).toEqual({ external_id: 'newsletter', preference_center_api_id: 'newsletter', name: 'Renamed', created_at: expect.any(String), updated_at: first.created_at });
+			expect(first).toEqual({
+				external_id: 'newsletter',
+				preference_center_api_id: 'newsletter',
+				name: 'Renamed',
+				created_at: expect.any(String),
+				updated_at: first.created_at,
+			});
 			expect(second.external_id).toBe('second');
 		});
 
 		it.each([
 			['no external_id', { name: 'x' }, /preferenceCenters\[0\]\.external_id must be a non-empty string/],
 			['no name', { external_id: 'x' }, /preferenceCenters\[0\]\.name must be a string/],
-			['a bad state', { external_id: 'x', name: 'x', state: 'deleted' }, /preferenceCenters\[0\]\.state must be one of active, draft/],
-			['a bad created_at', { external_id: 'x', name: 'x', created_at: 'yesterday' }, /preferenceCenters\[0\]\.created_at must be an ISO 8601 datetime/],
-			['an unknown field', { external_id: 'x', name: 'x', colour: 'red' }, /preferenceCenters\[0\]: Unknown request field\(s\): colour/],
-			['a bad link tag', { external_id: 'x', name: 'x', options: { 'links-tags': [{ href: 'h' }] } }, /preferenceCenters\[0\]\.options\.links-tags\[0\]\.rel is required/],
+			[
+				'a bad state',
+				{ external_id: 'x', name: 'x', state: 'deleted' },
+				/preferenceCenters\[0\]\.state must be one of active, draft/,
+			],
+			[
+				'a bad created_at',
+				{ external_id: 'x', name: 'x', created_at: 'yesterday' },
+				/preferenceCenters\[0\]\.created_at must be an ISO 8601 datetime/,
+			],
+			[
+				'an unknown field',
+				{ external_id: 'x', name: 'x', colour: 'red' },
+				/preferenceCenters\[0\]: Unknown request field\(s\): colour/,
+			],
+			[
+				'a bad link tag',
+				{ external_id: 'x', name: 'x', options: { 'links-tags': [{ href: 'h' }] } },
+				/preferenceCenters\[0\]\.options\.links-tags\[0\]\.rel is required/,
+			],
 		])('refuses a seed with %s and stores nothing', async (_case, center, message) => {
 			await expect(sandbox.admin.seed({ preferenceCenters: [center as never] })).rejects.toThrow(message);
 			expect(await centers()).toHaveLength(2);
@@ -61,11 +97,22 @@ describe('sandbox: PUT and POST /preference_center/v1/{preferenceCenterExternalI
 			const before = Date.now();
 			const answer = await update({ name: 'Weekly news', state: 'draft', confirmation_page_html: '<p>Saved</p>' });
 			expect(answer.status).toBe(200);
-			expect(answer.body).toEqual({ preference_center_api_id: 'newsletter', created_at: CREATED_AT, updated_at: expect.any(String), message: 'success' });
+			expect(answer.body).toEqual({
+				preference_center_api_id: 'newsletter',
+				created_at: CREATED_AT,
+				updated_at: expect.any(String),
+				message: 'success',
+			});
 			expect(Date.parse(answer.body.updated_at)).toBeGreaterThanOrEqual(before - 1000);
 			expect(new Date(answer.body.updated_at).toISOString()).toBe(answer.body.updated_at);
 			const [first, second] = await centers();
-			expect(first).toEqual({ ...seededView, name: 'Weekly news', state: 'draft', confirmation_page_html: '<p>Saved</p>', updated_at: answer.body.updated_at });
+			expect(first).toEqual({
+				...seededView,
+				name: 'Weekly news',
+				state: 'draft',
+				confirmation_page_html: '<p>Saved</p>',
+				updated_at: answer.body.updated_at,
+			});
 			expect(second.name).toBe('Second');
 		});
 
@@ -77,7 +124,14 @@ describe('sandbox: PUT and POST /preference_center/v1/{preferenceCenterExternalI
 					{ rel: 'icon', type: 'image/svg+xml', href: 'https://example.com/icon.svg' },
 				],
 			};
-			const body = { name: 'N', preference_center_title: 'T', preference_center_page_html: '<p>page</p>', confirmation_page_html: '<p>done</p>', state: 'active', options };
+			const body = {
+				name: 'N',
+				preference_center_title: 'T',
+				preference_center_page_html: '<p>page</p>',
+				confirmation_page_html: '<p>done</p>',
+				state: 'active',
+				options,
+			};
 			expect((await put(body)).status).toBe(200);
 			const [first] = await centers();
 			expect(first).toEqual({ ...seededView, ...body, updated_at: expect.any(String) });
@@ -96,28 +150,88 @@ describe('sandbox: PUT and POST /preference_center/v1/{preferenceCenterExternalI
 
 	describe('validation (400, nothing changed)', () => {
 		it.each([
-			['a body that is not an object', ['name'], /Request body must be a JSON object with at least one of name, preference_center_title/],
+			[
+				'a body that is not an object',
+				['name'],
+				/Request body must be a JSON object with at least one of name, preference_center_title/,
+			],
 			['no body', undefined, /Request body must be a JSON object/],
-			['no field', {}, /at least one of name, preference_center_title, preference_center_page_html, confirmation_page_html, state, options/],
+			[
+				'no field',
+				{},
+				/at least one of name, preference_center_title, preference_center_page_html, confirmation_page_html, state, options/,
+			],
 			['an unknown field', { name: 'x', title: 'y' }, /Unknown request field\(s\): title/],
 			['a name that is not a string', { name: 5 }, /^name must be a string$/],
 			['a title that is not a string', { preference_center_title: null }, /^preference_center_title must be a string$/],
-			['page html that is not a string', { preference_center_page_html: ['<p>'] }, /^preference_center_page_html must be a string$/],
-			['confirmation html that is not a string', { confirmation_page_html: true }, /^confirmation_page_html must be a string$/],
+			[
+				'page html that is not a string',
+				{ preference_center_page_html: ['<p>'] },
+				/^preference_center_page_html must be a string$/,
+			],
+			[
+				'confirmation html that is not a string',
+				{ confirmation_page_html: true },
+				/^confirmation_page_html must be a string$/,
+			],
 			['an unknown state', { state: 'archived' }, /^state must be one of active, draft$/],
 			['options that are not an object', { options: [] }, /^options must be an object/],
-			['an unknown option', { options: { 'meta-viewport': 'x' } }, /^options: Unknown request field\(s\): meta-viewport/],
-			['a viewport that is not a string', { options: { 'meta-viewport-content': 1 } }, /^options\.meta-viewport-content must be a string/],
+			[
+				'an unknown option',
+				{ options: { 'meta-viewport': 'x' } },
+				/^options: Unknown request field\(s\): meta-viewport/,
+			],
+			[
+				'a viewport that is not a string',
+				{ options: { 'meta-viewport-content': 1 } },
+				/^options\.meta-viewport-content must be a string/,
+			],
 			['links-tags that are not an array', { options: { 'links-tags': {} } }, /^options\.links-tags must be an array/],
-			['a link tag that is not an object', { options: { 'links-tags': ['icon'] } }, /^options\.links-tags\[0\] must be an object/],
-			['a link tag without rel', { options: { 'links-tags': [{ href: 'h' }] } }, /^options\.links-tags\[0\]\.rel is required: one of icon, shortcut icon, apple-touch-icon$/],
-			['an unknown rel', { options: { 'links-tags': [{ rel: 'stylesheet', href: 'h' }] } }, /^options\.links-tags\[0\]\.rel is required: one of/],
-			['an unknown type', { options: { 'links-tags': [{ rel: 'icon', type: 'image/jpeg', href: 'h' }] } }, /^options\.links-tags\[0\]\.type must be one of image\/png, image\/svg, image\/gif, image\/x-icon, image\/svg\+xml, mask-icon$/],
-			['sizes that are not a string', { options: { 'links-tags': [{ rel: 'icon', sizes: 32, href: 'h' }] } }, /^options\.links-tags\[0\]\.sizes must be a string$/],
-			['a color that is not a string', { options: { 'links-tags': [{ rel: 'icon', type: 'mask-icon', color: 0, href: 'h' }] } }, /^options\.links-tags\[0\]\.color must be a string$/],
-			['a color without type mask-icon', { options: { 'links-tags': [{ rel: 'icon', type: 'image/png', color: '#000', href: 'h' }] } }, /^options\.links-tags\[0\]\.color is only for type mask-icon$/],
-			['a link tag without href', { options: { 'links-tags': [{ rel: 'icon' }] } }, /^options\.links-tags\[0\]\.href is required: a string$/],
-			['an unknown link tag field', { options: { 'links-tags': [{ rel: 'icon', href: 'h', media: 'x' }] } }, /^options\.links-tags\[0\]: Unknown request field\(s\): media/],
+			[
+				'a link tag that is not an object',
+				{ options: { 'links-tags': ['icon'] } },
+				/^options\.links-tags\[0\] must be an object/,
+			],
+			[
+				'a link tag without rel',
+				{ options: { 'links-tags': [{ href: 'h' }] } },
+				/^options\.links-tags\[0\]\.rel is required: one of icon, shortcut icon, apple-touch-icon$/,
+			],
+			[
+				'an unknown rel',
+				{ options: { 'links-tags': [{ rel: 'stylesheet', href: 'h' }] } },
+				/^options\.links-tags\[0\]\.rel is required: one of/,
+			],
+			[
+				'an unknown type',
+				{ options: { 'links-tags': [{ rel: 'icon', type: 'image/jpeg', href: 'h' }] } },
+				/^options\.links-tags\[0\]\.type must be one of image\/png, image\/svg, image\/gif, image\/x-icon, image\/svg\+xml, mask-icon$/,
+			],
+			[
+				'sizes that are not a string',
+				{ options: { 'links-tags': [{ rel: 'icon', sizes: 32, href: 'h' }] } },
+				/^options\.links-tags\[0\]\.sizes must be a string$/,
+			],
+			[
+				'a color that is not a string',
+				{ options: { 'links-tags': [{ rel: 'icon', type: 'mask-icon', color: 0, href: 'h' }] } },
+				/^options\.links-tags\[0\]\.color must be a string$/,
+			],
+			[
+				'a color without type mask-icon',
+				{ options: { 'links-tags': [{ rel: 'icon', type: 'image/png', color: '#000', href: 'h' }] } },
+				/^options\.links-tags\[0\]\.color is only for type mask-icon$/,
+			],
+			[
+				'a link tag without href',
+				{ options: { 'links-tags': [{ rel: 'icon' }] } },
+				/^options\.links-tags\[0\]\.href is required: a string$/,
+			],
+			[
+				'an unknown link tag field',
+				{ options: { 'links-tags': [{ rel: 'icon', href: 'h', media: 'x' }] } },
+				/^options\.links-tags\[0\]: Unknown request field\(s\): media/,
+			],
 		])('refuses %s', async (_case, body, message) => {
 			const answer = await put(body);
 			expect(answer.status).toBe(400);
@@ -142,7 +256,11 @@ describe('sandbox: PUT and POST /preference_center/v1/{preferenceCenterExternalI
 			if (intoMinute > 58_000) await new Promise((resolve) => setTimeout(resolve, 60_100 - intoMinute));
 			for (let i = 1; i <= 10; i++) {
 				const answer = await (i % 2 === 0 ? put : post)({ name: `name ${i}` });
-				expect([answer.status, answer.headers.get('x-ratelimit-limit'), answer.headers.get('x-ratelimit-remaining')]).toEqual([200, '10', String(10 - i)]);
+				expect([
+					answer.status,
+					answer.headers.get('x-ratelimit-limit'),
+					answer.headers.get('x-ratelimit-remaining'),
+				]).toEqual([200, '10', String(10 - i)]);
 			}
 			const refused = await put({ name: 'one too many' });
 			expect(refused.status).toBe(429);
@@ -191,7 +309,9 @@ describe('sandbox: PUT and POST /preference_center/v1/{preferenceCenterExternalI
 		});
 
 		it.each([[[]], [['PATCH']], [['PUT', 'PUT']], ['PUT']])('refuses the setting %j', async (methods) => {
-			await expect(sandbox.admin.configure({ preferenceCenterMethods: methods as never })).rejects.toThrow(/preferenceCenterMethods must be a non-empty list/);
+			await expect(sandbox.admin.configure({ preferenceCenterMethods: methods as never })).rejects.toThrow(
+				/preferenceCenterMethods must be a non-empty list/,
+			);
 		});
 	});
 

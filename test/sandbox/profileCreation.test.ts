@@ -26,7 +26,11 @@ describe('sandbox: which /users/track objects create profiles', () => {
 			events: [{ external_id: 'ghost', name: 'e', time: AT, _update_existing_only: true }],
 		});
 		expect(answer.body.errors).toEqual([
-			{ type: "no profile has external_id 'ghost' and _update_existing_only is true", input_array: 'attributes', index: 0 },
+			{
+				type: "no profile has external_id 'ghost' and _update_existing_only is true",
+				input_array: 'attributes',
+				index: 0,
+			},
 			{ type: "no profile has external_id 'ghost' and _update_existing_only is true", input_array: 'events', index: 0 },
 		]);
 		expect(await profiles()).toEqual([]);
@@ -53,20 +57,31 @@ describe('sandbox: which /users/track objects create profiles', () => {
 		});
 
 		// The attribute object comes first, so the event of the same request finds the new profile.
-		const answer = await sandbox.track({ attributes: [{ user_alias: alias, _update_existing_only: false }], events: [event] });
+		const answer = await sandbox.track({
+			attributes: [{ user_alias: alias, _update_existing_only: false }],
+			events: [event],
+		});
 		expect(answer.body).toEqual({ message: 'success', attributes_processed: 1, events_processed: 1 });
 	});
 
 	it('creates an email-only profile, without alias, when no profile has the email', async () => {
 		await sandbox.track({ attributes: [{ email: 'new@example.com', first_name: 'Eve' }] });
 		const [profile] = await profiles();
-		expect(profile).toMatchObject({ email: 'new@example.com', user_aliases: [], standard_attributes: { first_name: 'Eve' } });
+		expect(profile).toMatchObject({
+			email: 'new@example.com',
+			user_aliases: [],
+			standard_attributes: { first_name: 'Eve' },
+		});
 		expect(profile.external_id).toBeUndefined();
 	});
 
 	it('updates, among profiles sharing an email, the most recently updated one with an external_id (rule 1)', async () => {
 		await sandbox.admin.seed({
-			profiles: [{ external_id: 'older', email: 'shared@example.com' }, { external_id: 'newer', email: 'shared@example.com' }, { email: 'shared@example.com' }],
+			profiles: [
+				{ external_id: 'older', email: 'shared@example.com' },
+				{ external_id: 'newer', email: 'shared@example.com' },
+				{ email: 'shared@example.com' },
+			],
 		});
 		await sandbox.track({ attributes: [{ external_id: 'older', touched: true }] });
 		await sandbox.track({ events: [{ email: 'SHARED@example.com', name: 'clicked', time: AT }] });
@@ -77,7 +92,9 @@ describe('sandbox: which /users/track objects create profiles', () => {
 	});
 
 	it('otherwise updates the most recently updated profile with the email', async () => {
-		const { profiles: seeded } = await sandbox.admin.seed({ profiles: [{ email: 'anon@example.com' }, { email: 'anon@example.com' }] });
+		const { profiles: seeded } = await sandbox.admin.seed({
+			profiles: [{ email: 'anon@example.com' }, { email: 'anon@example.com' }],
+		});
 		await sandbox.track({ events: [{ email: 'anon@example.com', name: 'clicked', time: AT }] });
 		expect((await sandbox.admin.state()).events[0].service_id).toBe(seeded[1].service_id);
 	});
@@ -90,7 +107,11 @@ describe('sandbox: which /users/track objects create profiles', () => {
 			],
 		});
 		expect(answer.body.events_processed).toBe(1);
-		expect(answer.body.errors[0]).toMatchObject({ input_array: 'events', index: 0, type: expect.stringMatching(/E\.164/) });
+		expect(answer.body.errors[0]).toMatchObject({
+			input_array: 'events',
+			index: 0,
+			type: expect.stringMatching(/E\.164/),
+		});
 		expect((await profiles())[0].phone).toBe('+14155550100');
 	});
 
@@ -103,11 +124,15 @@ describe('sandbox: which /users/track objects create profiles', () => {
 			],
 		});
 		expect(answer.body.events_processed).toBe(1);
-		expect(answer.body.errors).toEqual([{ type: "no profile has service_id 'ffffffffffffffffffffffff'", input_array: 'events', index: 1 }]);
+		expect(answer.body.errors).toEqual([
+			{ type: "no profile has service_id 'ffffffffffffffffffffffff'", input_array: 'events', index: 1 },
+		]);
 	});
 
 	it('finds a user by a deprecated external_id', async () => {
-		const { profiles: seeded } = await sandbox.admin.seed({ profiles: [{ external_id: 'current', deprecated_external_ids: ['old-id'] }] });
+		const { profiles: seeded } = await sandbox.admin.seed({
+			profiles: [{ external_id: 'current', deprecated_external_ids: ['old-id'] }],
+		});
 		await sandbox.track({ events: [{ external_id: 'old-id', name: 'e', time: AT }] });
 		expect(await sandbox.admin.stats()).toMatchObject({ profiles: 1, events: 1 });
 		expect((await sandbox.admin.state()).events[0].service_id).toBe(seeded[0].service_id);
@@ -118,7 +143,9 @@ describe('sandbox: which /users/track objects create profiles', () => {
 			attributes: [{ external_id: 'u-1', email: 'u1@example.com', phone: '+14155550199' }],
 			events: [{ external_id: 'u-1', email: 'u1@example.com', name: 'e', time: AT }],
 		});
-		expect(answer.body.errors).toEqual([{ type: 'exactly one identifier is allowed, got external_id and email', input_array: 'events', index: 0 }]);
+		expect(answer.body.errors).toEqual([
+			{ type: 'exactly one identifier is allowed, got external_id and email', input_array: 'events', index: 0 },
+		]);
 		expect((await profiles())[0]).toMatchObject({ external_id: 'u-1', email: 'u1@example.com', phone: '+14155550199' });
 	});
 });

@@ -20,7 +20,9 @@ describe('sandbox: rate limits', () => {
 		expect((await sandbox.track(oneAttribute)).headers.get('x-ratelimit-remaining')).toBe('1');
 		expect((await sandbox.track(oneAttribute)).headers.get('x-ratelimit-remaining')).toBe('0');
 
-		const refused = await sandbox.track({ events: [{ external_id: 'rate-user', name: 'late', time: '2024-05-01T10:00:00Z' }] });
+		const refused = await sandbox.track({
+			events: [{ external_id: 'rate-user', name: 'late', time: '2024-05-01T10:00:00Z' }],
+		});
 		expect(refused.status).toBe(429);
 		expect(refused.body.message).toBe('Rate limit exceeded');
 		expect(refused.headers.get('x-ratelimit-limit')).toBe('2');
@@ -31,7 +33,10 @@ describe('sandbox: rate limits', () => {
 	});
 
 	it('adds Retry-After (whole seconds, at least 1) when configured to', async () => {
-		await sandbox.admin.configure({ rateLimits: { 'users.track': { limit: 1, windowMs: 60_000 } }, retryAfterOn429: true });
+		await sandbox.admin.configure({
+			rateLimits: { 'users.track': { limit: 1, windowMs: 60_000 } },
+			retryAfterOn429: true,
+		});
 		await sandbox.track(oneAttribute);
 		const refused = await sandbox.track(oneAttribute);
 		expect(refused.status).toBe(429);
@@ -62,24 +67,43 @@ describe('sandbox: rate limits', () => {
 	it('counts each new endpoint against its own group', async () => {
 		const calls: Array<[string, unknown, string]> = [
 			['/users/export/ids', { external_ids: ['x'], fields_to_export: ['external_id'] }, '250'],
-			['/users/identify', { aliases_to_identify: [{ external_id: 'x', user_alias: { alias_name: 'a', alias_label: 'b' } }] }, '20000'],
-			['/users/external_ids/rename', { external_id_renames: [{ current_external_id: 'x', new_external_id: 'y' }] }, '1000'],
-			['/v2/subscription/status/set', { subscription_groups: [{ subscription_group_id: 'g', subscription_state: 'subscribed', external_ids: ['x'] }] }, '5000'],
+			[
+				'/users/identify',
+				{ aliases_to_identify: [{ external_id: 'x', user_alias: { alias_name: 'a', alias_label: 'b' } }] },
+				'20000',
+			],
+			[
+				'/users/external_ids/rename',
+				{ external_id_renames: [{ current_external_id: 'x', new_external_id: 'y' }] },
+				'1000',
+			],
+			[
+				'/v2/subscription/status/set',
+				{
+					subscription_groups: [{ subscription_group_id: 'g', subscription_state: 'subscribed', external_ids: ['x'] }],
+				},
+				'5000',
+			],
 		];
 		for (const [path, body, limit] of calls) {
 			const answer = await sandbox.call('POST', path, body);
-			expect([path, answer.status, answer.headers.get('x-ratelimit-limit'), answer.headers.get('x-ratelimit-remaining')]).toEqual([
+			expect([
 				path,
-				201,
-				limit,
-				String(Number(limit) - 1),
-			]);
+				answer.status,
+				answer.headers.get('x-ratelimit-limit'),
+				answer.headers.get('x-ratelimit-remaining'),
+			]).toEqual([path, 201, limit, String(Number(limit) - 1)]);
 		}
 	});
 
 	it('counts a messaging request with a segment or an audience per minute, even when it also names users', async () => {
 		// Scaled down: 2 a minute with a segment or audience, 1,000 an hour to external IDs.
-		await sandbox.admin.configure({ rateLimits: { 'messaging.segment': { limit: 2, windowMs: 60_000 }, 'messaging.external_ids': { limit: 1000, windowMs: 3_600_000 } } });
+		await sandbox.admin.configure({
+			rateLimits: {
+				'messaging.segment': { limit: 2, windowMs: 60_000 },
+				'messaging.external_ids': { limit: 1000, windowMs: 3_600_000 },
+			},
+		});
 		await sandbox.admin.seed({
 			profiles: [{ external_id: 'u1', custom_attributes: { tier: 'gold' } }],
 			campaigns: [{ id: 'welcome' }],
@@ -93,13 +117,39 @@ describe('sandbox: rate limits', () => {
 			return [answer.status, answer.headers.get('x-ratelimit-limit'), answer.headers.get('x-ratelimit-remaining')];
 		};
 
-		expect(await limits('/messages/send', { external_user_ids: ['u1'], segment_id: 'seg-1', messages: EMAIL })).toEqual([201, '2', '1']);
-		expect(await limits('/campaigns/trigger/send', { campaign_id: 'welcome', recipients: [{ external_user_id: 'u1' }], audience })).toEqual([201, '2', '0']);
-		expect(await limits('/canvas/trigger/send', { canvas_id: 'onboarding', recipients: [{ external_user_id: 'u1' }], audience })).toEqual([429, '2', '0']);
-		expect(await limits('/messages/send', { user_aliases: [{ alias_name: 'a', alias_label: 'b' }], audience, messages: EMAIL })).toEqual([429, '2', '0']);
+		expect(await limits('/messages/send', { external_user_ids: ['u1'], segment_id: 'seg-1', messages: EMAIL })).toEqual(
+			[201, '2', '1'],
+		);
+		expect(
+			await limits('/campaigns/trigger/send', {
+				campaign_id: 'welcome',
+				recipients: [{ external_user_id: 'u1' }],
+				audience,
+			}),
+		).toEqual([201, '2', '0']);
+		expect(
+			await limits('/canvas/trigger/send', {
+				canvas_id: 'onboarding',
+				recipients: [{ external_user_id: 'u1' }],
+				audience,
+			}),
+		).toEqual([429, '2', '0']);
+		expect(
+			await limits('/messages/send', {
+				user_aliases: [{ alias_name: 'a', alias_label: 'b' }],
+				audience,
+				messages: EMAIL,
+			}),
+		).toEqual([429, '2', '0']);
 		// Users alone still count against the hourly budget.
-		expect(await limits('/messages/send', { external_user_ids: ['u1'], messages: EMAIL })).toEqual([201, '1000', '999']);
-		expect(await limits('/canvas/trigger/send', { canvas_id: 'onboarding', recipients: [{ external_user_id: 'u1' }] })).toEqual([201, '1000', '998']);
+		expect(await limits('/messages/send', { external_user_ids: ['u1'], messages: EMAIL })).toEqual([
+			201,
+			'1000',
+			'999',
+		]);
+		expect(
+			await limits('/canvas/trigger/send', { canvas_id: 'onboarding', recipients: [{ external_user_id: 'u1' }] }),
+		).toEqual([201, '1000', '998']);
 		expect((await sandbox.admin.state()).dispatches).toHaveLength(4);
 	});
 

@@ -46,15 +46,30 @@ describe('sandbox: request log, state and stats', () => {
 	});
 
 	it('counts profiles, events, purchases, requests and answers by status', async () => {
-		await sandbox.track({ events: [{ external_id: 'u-1', name: 'e', time: AT }], purchases: [{ external_id: 'u-1', product_id: 'p', currency: 'USD', price: 1, time: AT }] });
+		await sandbox.track({
+			events: [{ external_id: 'u-1', name: 'e', time: AT }],
+			purchases: [{ external_id: 'u-1', product_id: 'p', currency: 'USD', price: 1, time: AT }],
+		});
 		await sandbox.track({}, 'wrong-key');
-		expect(await sandbox.admin.stats()).toEqual({ profiles: 1, events: 1, purchases: 1, requests: 2, responsesByStatus: { '201': 1, '401': 1 } });
+		expect(await sandbox.admin.stats()).toEqual({
+			profiles: 1,
+			events: 1,
+			purchases: 1,
+			requests: 2,
+			responsesByStatus: { '201': 1, '401': 1 },
+		});
 	});
 
 	it('clears state and log on reset, and seeds the demo workspace on request', async () => {
 		await sandbox.track({ attributes: [{ external_id: 'u-1' }] });
 		await sandbox.admin.reset();
-		expect(await sandbox.admin.stats()).toEqual({ profiles: 0, events: 0, purchases: 0, requests: 0, responsesByStatus: {} });
+		expect(await sandbox.admin.stats()).toEqual({
+			profiles: 0,
+			events: 0,
+			purchases: 0,
+			requests: 0,
+			responsesByStatus: {},
+		});
 
 		await sandbox.admin.reset({ seed: 'demo' });
 		const { profiles, subscriptionGroups } = await sandbox.admin.state();
@@ -66,12 +81,26 @@ describe('sandbox: request log, state and stats', () => {
 
 	it('seeds profiles, groups and API keys directly', async () => {
 		const result = await sandbox.admin.seed({
-			profiles: [{ external_id: 'seeded', email: 'seeded@example.com', custom_attributes: { plan: 'pro' }, subscription_groups: { g1: 'subscribed' } }],
+			profiles: [
+				{
+					external_id: 'seeded',
+					email: 'seeded@example.com',
+					custom_attributes: { plan: 'pro' },
+					subscription_groups: { g1: 'subscribed' },
+				},
+			],
 			subscriptionGroups: ['g2'],
 			apiKeys: [{ key: 'seeded-key', permissions: ['users.track'] }],
 		});
-		expect(result.profiles[0]).toMatchObject({ external_id: 'seeded', custom_attributes: { plan: 'pro' }, subscription_groups: { g1: 'subscribed' } });
-		expect((await sandbox.admin.state()).subscriptionGroups).toEqual({ g1: { [result.profiles[0].service_id]: 'subscribed' }, g2: {} });
+		expect(result.profiles[0]).toMatchObject({
+			external_id: 'seeded',
+			custom_attributes: { plan: 'pro' },
+			subscription_groups: { g1: 'subscribed' },
+		});
+		expect((await sandbox.admin.state()).subscriptionGroups).toEqual({
+			g1: { [result.profiles[0].service_id]: 'subscribed' },
+			g2: {},
+		});
 		expect((await sandbox.track({ attributes: [] }, 'seeded-key')).status).toBe(201);
 		await expect(sandbox.admin.seed({ profiles: [{ external_id: 'seeded' }] })).rejects.toThrow(/already in use/);
 	});

@@ -10,7 +10,12 @@ export interface SandboxUnderTest {
 	readonly url: string;
 	readonly admin: SandboxClient;
 	/** A request to the platform API with the demo key unless `apiKey` says otherwise (null: no Authorization). */
-	call(method: string, path: string, body?: unknown, options?: { apiKey?: string | null; headers?: Record<string, string> }): Promise<ApiAnswer>;
+	call(
+		method: string,
+		path: string,
+		body?: unknown,
+		options?: { apiKey?: string | null; headers?: Record<string, string> },
+	): Promise<ApiAnswer>;
 	track(body: unknown, apiKey?: string): Promise<ApiAnswer>;
 }
 

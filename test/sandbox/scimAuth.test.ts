@@ -29,24 +29,37 @@ describe('sandbox: SCIM credentials, limits and pipeline errors', () => {
 	});
 
 	it('does not take a SCIM token on a REST endpoint (REST error shape there)', async () => {
-		const answer = await sandbox.call('POST', '/users/track', { attributes: [] }, { apiKey: DEMO_SCIM_TOKEN, headers: { 'X-Request-Origin': DEMO_SCIM_ORIGIN } });
+		const answer = await sandbox.call(
+			'POST',
+			'/users/track',
+			{ attributes: [] },
+			{ apiKey: DEMO_SCIM_TOKEN, headers: { 'X-Request-Origin': DEMO_SCIM_ORIGIN } },
+		);
 		expect(answer.status).toBe(401);
 		expect(answer.body).toEqual({ message: 'Error authenticating credentials' });
 	});
 
 	it('accepts a token added through the admin API only from its own origin, and forgets it on reset', async () => {
 		await sandbox.admin.addScimToken('okta-token', 'okta.example.com');
-		expect((await scim('GET', '/scim/v2/Users', undefined, { token: 'okta-token', origin: 'okta.example.com' })).status).toBe(200);
+		expect(
+			(await scim('GET', '/scim/v2/Users', undefined, { token: 'okta-token', origin: 'okta.example.com' })).status,
+		).toBe(200);
 		expect((await scim('GET', '/scim/v2/Users', undefined, { token: 'okta-token' })).status).toBe(401);
 		await sandbox.admin.reset();
-		expect((await scim('GET', '/scim/v2/Users', undefined, { token: 'okta-token', origin: 'okta.example.com' })).status).toBe(401);
+		expect(
+			(await scim('GET', '/scim/v2/Users', undefined, { token: 'okta-token', origin: 'okta.example.com' })).status,
+		).toBe(401);
 		expect((await scim('GET', '/scim/v2/Users')).status).toBe(200);
 	});
 
 	it('takes tokens from a seed, and refuses unusable ones', async () => {
 		await sandbox.admin.seed({ scimTokens: [{ token: 'seeded-token', origin: 'idp.example.com' }] });
-		expect((await scim('GET', '/scim/v2/Users', undefined, { token: 'seeded-token', origin: 'idp.example.com' })).status).toBe(200);
-		await expect(sandbox.admin.seed({ scimTokens: [{ token: 'x', origin: '' }] })).rejects.toThrow(/scimTokens\[0\]: origin/);
+		expect(
+			(await scim('GET', '/scim/v2/Users', undefined, { token: 'seeded-token', origin: 'idp.example.com' })).status,
+		).toBe(200);
+		await expect(sandbox.admin.seed({ scimTokens: [{ token: 'x', origin: '' }] })).rejects.toThrow(
+			/scimTokens\[0\]: origin/,
+		);
 		await expect(sandbox.admin.addScimToken('', 'idp.example.com')).rejects.toThrow(/token must be a non-empty string/);
 	});
 
@@ -89,7 +102,9 @@ describe('sandbox: SCIM credentials, limits and pipeline errors', () => {
 		it('answers 429 past the limit in the SCIM error shape, resetting at the end of the UTC day, and changes nothing', async () => {
 			await sandbox.admin.configure({ rateLimits: { scim: { limit: 2, windowMs: DAY_MS } } });
 			expect((await scim('GET', '/scim/v2/Users')).headers.get('x-ratelimit-remaining')).toBe('1');
-			expect((await scim('POST', '/scim/v2/Users', newUser('first@example.com'))).headers.get('x-ratelimit-remaining')).toBe('0');
+			expect(
+				(await scim('POST', '/scim/v2/Users', newUser('first@example.com'))).headers.get('x-ratelimit-remaining'),
+			).toBe('0');
 
 			const refused = await scim('POST', '/scim/v2/Users', newUser('second@example.com'));
 			expect(refused.status).toBe(429);

@@ -12,7 +12,12 @@ export interface ScimCredentials {
 	origin?: string | null;
 }
 
-export type ScimCall = (method: string, path: string, body?: unknown, credentials?: ScimCredentials) => Promise<ApiAnswer>;
+export type ScimCall = (
+	method: string,
+	path: string,
+	body?: unknown,
+	credentials?: ScimCredentials,
+) => Promise<ApiAnswer>;
 
 /** Calls a SCIM endpoint with the demo token and origin unless told otherwise. */
 export function scimCaller(sandbox: SandboxUnderTest): ScimCall {
@@ -21,7 +26,12 @@ export function scimCaller(sandbox: SandboxUnderTest): ScimCall {
 }
 
 export function scimErrorBody(status: number, detail: string | RegExp, scimType?: string): unknown {
-	return { schemas: [ERROR_SCHEMA], status, detail: typeof detail === 'string' ? detail : expectMatching(detail), ...(scimType ? { scimType } : {}) };
+	return {
+		schemas: [ERROR_SCHEMA],
+		status,
+		detail: typeof detail === 'string' ? detail : expectMatching(detail),
+		...(scimType ? { scimType } : {}),
+	};
 }
 
 function expectMatching(pattern: RegExp): unknown {

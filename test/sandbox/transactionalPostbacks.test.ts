@@ -25,11 +25,18 @@ describe('sandbox: transactional status postbacks', () => {
 	});
 
 	const send = (externalId: string, externalSendId?: string) =>
-		sandbox.call('POST', '/transactional/v1/campaigns/receipt/send', { ...(externalSendId ? { external_send_id: externalSendId } : {}), recipient: { external_user_id: externalId } });
+		sandbox.call('POST', '/transactional/v1/campaigns/receipt/send', {
+			...(externalSendId ? { external_send_id: externalSendId } : {}),
+			recipient: { external_user_id: externalId },
+		});
 
 	it('POSTs sent, processed and delivered, in order, with the configured headers, and records each answer', async () => {
 		await sandbox.admin.configure({
-			postbacks: { url: receiver.url, headers: { 'X-Postback-Secret': 's3cret', Authorization: 'Basic dXNlcjpwYXNz' }, delayMs: 20 },
+			postbacks: {
+				url: receiver.url,
+				headers: { 'X-Postback-Secret': 's3cret', Authorization: 'Basic dXNlcjpwYXNz' },
+				delayMs: 20,
+			},
 		});
 		const answer = await send('reader', 'order-17');
 		const received = await receiver.waitFor(3);
@@ -54,16 +61,33 @@ describe('sandbox: transactional status postbacks', () => {
 				sent_at: expect.stringMatching(ISO),
 			},
 		});
-		expect(processed).toEqual({ dispatch_id: dispatchId, status: 'processed', metadata: { external_send_id: 'order-17', campaign_api_id: 'receipt', processed_at: expect.stringMatching(ISO) } });
-		expect(delivered).toEqual({ dispatch_id: dispatchId, status: 'delivered', metadata: { external_send_id: 'order-17', campaign_api_id: 'receipt', delivered_at: expect.stringMatching(ISO) } });
+		expect(processed).toEqual({
+			dispatch_id: dispatchId,
+			status: 'processed',
+			metadata: { external_send_id: 'order-17', campaign_api_id: 'receipt', processed_at: expect.stringMatching(ISO) },
+		});
+		expect(delivered).toEqual({
+			dispatch_id: dispatchId,
+			status: 'delivered',
+			metadata: { external_send_id: 'order-17', campaign_api_id: 'receipt', delivered_at: expect.stringMatching(ISO) },
+		});
 		expect(Date.parse(sent.metadata.sent_at)).toBeLessThanOrEqual(Date.parse(processed.metadata.processed_at));
-		expect(Date.parse(processed.metadata.processed_at)).toBeLessThanOrEqual(Date.parse(delivered.metadata.delivered_at));
+		expect(Date.parse(processed.metadata.processed_at)).toBeLessThanOrEqual(
+			Date.parse(delivered.metadata.delivered_at),
+		);
 
 		const { postbacks } = await eventually(async () => {
 			const state = await sandbox.admin.state();
 			return state.postbacks.length === 3 ? state : undefined;
 		});
-		expect(postbacks).toEqual(received.map((postback) => ({ url: receiver.url, body: postback.body, responseStatus: 200, sentAt: expect.stringMatching(ISO) })));
+		expect(postbacks).toEqual(
+			received.map((postback) => ({
+				url: receiver.url,
+				body: postback.body,
+				responseStatus: 200,
+				sentAt: expect.stringMatching(ISO),
+			})),
+		);
 	});
 
 	it('bounces mail to bounce.example.com after it was sent and processed', async () => {
@@ -71,7 +95,11 @@ describe('sandbox: transactional status postbacks', () => {
 		await send('bouncer');
 		const received = await receiver.waitFor(3);
 		expect(received.map((postback) => postback.body.status)).toEqual(['sent', 'processed', 'bounced']);
-		expect(received[2].body.metadata).toEqual({ campaign_api_id: 'receipt', bounced_at: expect.stringMatching(ISO), reason: '550 5.1.1 mailbox unavailable' });
+		expect(received[2].body.metadata).toEqual({
+			campaign_api_id: 'receipt',
+			bounced_at: expect.stringMatching(ISO),
+			reason: '550 5.1.1 mailbox unavailable',
+		});
 		const { transactionalSends } = await sandbox.admin.state();
 		expect(transactionalSends[0].statuses).toEqual(['queued', 'sent', 'processed', 'bounced']);
 	});
@@ -83,7 +111,12 @@ describe('sandbox: transactional status postbacks', () => {
 		expect(aborted.body).toEqual({
 			dispatch_id: expect.any(String),
 			status: 'aborted',
-			metadata: { external_send_id: 'abc', campaign_api_id: 'receipt', aborted_at: expect.stringMatching(ISO), reason: 'User has no email address' },
+			metadata: {
+				external_send_id: 'abc',
+				campaign_api_id: 'receipt',
+				aborted_at: expect.stringMatching(ISO),
+				reason: 'User has no email address',
+			},
 		});
 		await sleep(60);
 		expect(receiver.received).toHaveLength(1);
@@ -143,15 +176,25 @@ describe('sandbox: transactional status postbacks', () => {
 
 	it.each([
 		['a URL that is not http(s)', { url: 'ftp://example.com/x' }, /postbacks\.url must be an http\(s\) URL/],
-		['a header value that is not a string', { url: 'http://127.0.0.1:1/x', headers: { 'X-Count': 1 } }, /postbacks\.headers\.X-Count must be a string/],
-		['a bad header name', { url: 'http://127.0.0.1:1/x', headers: { 'Bad Header': 'x' } }, /'Bad Header' is not a valid header name/],
+		[
+			'a header value that is not a string',
+			{ url: 'http://127.0.0.1:1/x', headers: { 'X-Count': 1 } },
+			/postbacks\.headers\.X-Count must be a string/,
+		],
+		[
+			'a bad header name',
+			{ url: 'http://127.0.0.1:1/x', headers: { 'Bad Header': 'x' } },
+			/'Bad Header' is not a valid header name/,
+		],
 		['a negative delay', { url: null, delayMs: -1 }, /postbacks\.delayMs must be a number of at least 0/],
 	])('refuses a postback setting with %s', async (_case, postbacks, message) => {
 		await expect(sandbox.admin.configure({ postbacks: postbacks as never })).rejects.toThrow(message);
 	});
 
 	it('replaces the whole postback setting and shows it in the config', async () => {
-		const first = await sandbox.admin.configure({ postbacks: { url: receiver.url, headers: { 'X-A': '1' }, delayMs: 10 } });
+		const first = await sandbox.admin.configure({
+			postbacks: { url: receiver.url, headers: { 'X-A': '1' }, delayMs: 10 },
+		});
 		expect(first.postbacks).toEqual({ url: receiver.url, headers: { 'X-A': '1' }, delayMs: 10 });
 		const second = await sandbox.admin.configure({ postbacks: { url: null } });
 		expect(second.postbacks).toEqual({ url: null, headers: {}, delayMs: 50 });

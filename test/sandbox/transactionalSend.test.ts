@@ -9,7 +9,10 @@ describe('sandbox: POST /transactional/v1/campaigns/{campaign_id}/send', () => {
 		sandbox.call('POST', `/transactional/v1/campaigns/${campaignId}/send`, body, options);
 	const seedWorkspace = () =>
 		sandbox.admin.seed({
-			profiles: [{ external_id: 'u1', email: 'u1@example.com' }, { user_aliases: [{ alias_label: 'crm', alias_name: 'lead-9' }], email: 'lead@example.com' }],
+			profiles: [
+				{ external_id: 'u1', email: 'u1@example.com' },
+				{ user_aliases: [{ alias_label: 'crm', alias_name: 'lead-9' }], email: 'lead@example.com' },
+			],
 			campaigns: [
 				{ id: 'receipt', kind: 'transactional' },
 				{ id: 'receipt-paused', kind: 'transactional', state: 'paused' },
@@ -20,10 +23,22 @@ describe('sandbox: POST /transactional/v1/campaigns/{campaign_id}/send', () => {
 	const toU1 = { recipient: { external_user_id: 'u1' } };
 
 	it.each([
-		['a campaign that is not transactional', 'welcome', 'The campaign is not a transactional campaign. Only transactional campaigns may use this endpoint'],
+		[
+			'a campaign that is not transactional',
+			'welcome',
+			'The campaign is not a transactional campaign. Only transactional campaigns may use this endpoint',
+		],
 		['an unknown campaign', 'nope', 'Campaign does not exist'],
-		['an archived campaign', 'receipt-archived', 'The campaign is archived. Unarchive the campaign in order for trigger requests to take effect.'],
-		['a paused campaign', 'receipt-paused', 'The campaign is paused. Resume the campaign in order for trigger requests to take effect.'],
+		[
+			'an archived campaign',
+			'receipt-archived',
+			'The campaign is archived. Unarchive the campaign in order for trigger requests to take effect.',
+		],
+		[
+			'a paused campaign',
+			'receipt-paused',
+			'The campaign is paused. Resume the campaign in order for trigger requests to take effect.',
+		],
 		['a campaign_id with a space', 'order%20receipt', 'campaign_id must be a string of the campaign api identifier'],
 		['an unfilled template', '%7Bcampaign_id%7D', 'campaign_id must be a string of the campaign api identifier'],
 	])('refuses %s with 400 and the spec message', async (_case, campaignId, message) => {
@@ -36,13 +51,37 @@ describe('sandbox: POST /transactional/v1/campaigns/{campaign_id}/send', () => {
 
 	it.each([
 		['no recipient', {}, /^recipient is required/],
-		['two identifiers', { recipient: { external_user_id: 'u1', user_alias: { alias_label: 'crm', alias_name: 'lead-9' } } }, /^recipient must have exactly one of external_user_id or user_alias/],
+		[
+			'two identifiers',
+			{ recipient: { external_user_id: 'u1', user_alias: { alias_label: 'crm', alias_name: 'lead-9' } } },
+			/^recipient must have exactly one of external_user_id or user_alias/,
+		],
 		['an email recipient', { recipient: { email: 'u1@example.com' } }, /^recipient: Unknown request field\(s\): email/],
-		['an external_send_id outside Base64', { external_send_id: 'order 17!', ...toU1 }, /^external_send_id must be Base64-compatible/],
-		['trigger_properties that are not an object', { trigger_properties: [1], ...toU1 }, /^trigger_properties must be an object/],
-		['a bad attribute', { recipient: { external_user_id: 'u1', attributes: { country: 'Britain' } } }, /^recipient\.attributes: country must be an ISO-3166-1 alpha-2 country code/],
-		['an unknown user without attributes', { recipient: { external_user_id: 'stranger' } }, /^Recipient does not exist: no user has external_user_id 'stranger'; send attributes to create the user/],
-		['an unknown alias', { recipient: { user_alias: { alias_label: 'crm', alias_name: 'nobody' } } }, /^Recipient does not exist: no user has user_alias/],
+		[
+			'an external_send_id outside Base64',
+			{ external_send_id: 'order 17!', ...toU1 },
+			/^external_send_id must be Base64-compatible/,
+		],
+		[
+			'trigger_properties that are not an object',
+			{ trigger_properties: [1], ...toU1 },
+			/^trigger_properties must be an object/,
+		],
+		[
+			'a bad attribute',
+			{ recipient: { external_user_id: 'u1', attributes: { country: 'Britain' } } },
+			/^recipient\.attributes: country must be an ISO-3166-1 alpha-2 country code/,
+		],
+		[
+			'an unknown user without attributes',
+			{ recipient: { external_user_id: 'stranger' } },
+			/^Recipient does not exist: no user has external_user_id 'stranger'; send attributes to create the user/,
+		],
+		[
+			'an unknown alias',
+			{ recipient: { user_alias: { alias_label: 'crm', alias_name: 'nobody' } } },
+			/^Recipient does not exist: no user has user_alias/,
+		],
 		['an unknown field', { ...toU1, broadcast: true }, /^Unknown request field\(s\): broadcast/],
 	])('refuses %s with 400', async (_case, body, message) => {
 		await seedWorkspace();
@@ -54,7 +93,11 @@ describe('sandbox: POST /transactional/v1/campaigns/{campaign_id}/send', () => {
 
 	it('answers 201 queued with the metadata, then moves through sent, processed and delivered', async () => {
 		const { profiles } = await seedWorkspace();
-		const answer = await sendTo('receipt', { external_send_id: 'b3JkZXItMTc=', trigger_properties: { order: 17 }, ...toU1 });
+		const answer = await sendTo('receipt', {
+			external_send_id: 'b3JkZXItMTc=',
+			trigger_properties: { order: 17 },
+			...toU1,
+		});
 		expect(answer.status).toBe(201);
 		expect(answer.body).toEqual({
 			dispatch_id: expect.stringMatching(/^[0-9a-f]{24}$/),
@@ -85,8 +128,17 @@ describe('sandbox: POST /transactional/v1/campaigns/{campaign_id}/send', () => {
 
 	it('creates an unknown user sent with attributes, and updates a known one before sending', async () => {
 		await seedWorkspace();
-		expect((await sendTo('receipt', { recipient: { external_user_id: 'new-buyer', attributes: { email: 'buyer@example.com', first_name: 'Bo' } } })).status).toBe(201);
-		expect((await sendTo('receipt', { recipient: { external_user_id: 'u1', attributes: { first_name: 'Ada', vip: true } } })).status).toBe(201);
+		expect(
+			(
+				await sendTo('receipt', {
+					recipient: { external_user_id: 'new-buyer', attributes: { email: 'buyer@example.com', first_name: 'Bo' } },
+				})
+			).status,
+		).toBe(201);
+		expect(
+			(await sendTo('receipt', { recipient: { external_user_id: 'u1', attributes: { first_name: 'Ada', vip: true } } }))
+				.status,
+		).toBe(201);
 		const { profiles, transactionalSends } = await sandbox.admin.state();
 		const buyer = profiles.find((p) => p.external_id === 'new-buyer');
 		expect(buyer).toMatchObject({ email: 'buyer@example.com', standard_attributes: { first_name: 'Bo' } });
@@ -98,11 +150,20 @@ describe('sandbox: POST /transactional/v1/campaigns/{campaign_id}/send', () => {
 		await seedWorkspace();
 		await sandbox.admin.seed({ campaigns: [{ id: 'receipt-2', kind: 'transactional' }] });
 		const first = await sendTo('receipt', { external_send_id: 'order-17', ...toU1 });
-		await eventually(async () => ((await sandbox.admin.state()).transactionalSends[0].statuses.length === 4 ? true : undefined));
+		await eventually(async () =>
+			(await sandbox.admin.state()).transactionalSends[0].statuses.length === 4 ? true : undefined,
+		);
 
-		const again = await sendTo('receipt', { external_send_id: 'order-17', recipient: { external_user_id: 'someone-else' } });
+		const again = await sendTo('receipt', {
+			external_send_id: 'order-17',
+			recipient: { external_user_id: 'someone-else' },
+		});
 		expect(again.status).toBe(201);
-		expect(again.body).toEqual({ dispatch_id: first.body.dispatch_id, status: 'delivered', metadata: { external_send_id: 'order-17', campaign_api_id: 'receipt' } });
+		expect(again.body).toEqual({
+			dispatch_id: first.body.dispatch_id,
+			status: 'delivered',
+			metadata: { external_send_id: 'order-17', campaign_api_id: 'receipt' },
+		});
 
 		const otherCampaign = await sendTo('receipt-2', { external_send_id: 'order-17', ...toU1 });
 		expect(otherCampaign.body.dispatch_id).not.toBe(first.body.dispatch_id);
@@ -115,7 +176,10 @@ describe('sandbox: POST /transactional/v1/campaigns/{campaign_id}/send', () => {
 		await seedWorkspace();
 		await sandbox.admin.configure({ latencyMs: 300 });
 		const body = { external_send_id: 'order-99', ...toU1 };
-		const [first, second] = await Promise.all([sendTo('receipt', body), new Promise((resolve) => setTimeout(resolve, 50)).then(() => sendTo('receipt', body))]);
+		const [first, second] = await Promise.all([
+			sendTo('receipt', body),
+			new Promise((resolve) => setTimeout(resolve, 50)).then(() => sendTo('receipt', body)),
+		]);
 		expect(first.status).toBe(201);
 		expect(second.status).toBe(400);
 		expect(second.body.message).toBe('The external reference has been queued. Please retry to obtain send_id.');
@@ -126,7 +190,15 @@ describe('sandbox: POST /transactional/v1/campaigns/{campaign_id}/send', () => {
 	it('forgets a deduplication key after 24 hours', () => {
 		const state = new PlatformState();
 		const acceptedAtMs = Date.UTC(2024, 4, 1);
-		state.transactionalSends.add({ dispatch_id: 'd1', campaign_id: 'c', external_send_id: 'k', service_id: 's', statuses: ['queued'], acceptedAtMs, answeredAtMs: acceptedAtMs });
+		state.transactionalSends.add({
+			dispatch_id: 'd1',
+			campaign_id: 'c',
+			external_send_id: 'k',
+			service_id: 's',
+			statuses: ['queued'],
+			acceptedAtMs,
+			answeredAtMs: acceptedAtMs,
+		});
 		expect(findDuplicate(state, 'c', 'k', acceptedAtMs + DEDUP_KEY_LIFETIME_MS - 1)).toMatchObject({ kind: 'repeat' });
 		expect(findDuplicate(state, 'c', 'k', acceptedAtMs + DEDUP_KEY_LIFETIME_MS)).toBeUndefined();
 		expect(findDuplicate(state, 'c', undefined, acceptedAtMs)).toBeUndefined();
@@ -141,7 +213,9 @@ describe('sandbox: POST /transactional/v1/campaigns/{campaign_id}/send', () => {
 
 	it('answers 401 without a valid key and 403 without transactional.send', async () => {
 		await seedWorkspace();
-		expect((await sendTo('receipt', toU1, { apiKey: null })).body).toEqual({ message: 'Error authenticating credentials' });
+		expect((await sendTo('receipt', toU1, { apiKey: null })).body).toEqual({
+			message: 'Error authenticating credentials',
+		});
 		await sandbox.admin.addApiKey('no-email', ['messages.send']);
 		const forbidden = await sendTo('receipt', toU1, { apiKey: 'no-email' });
 		expect(forbidden.status).toBe(403);

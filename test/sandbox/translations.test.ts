@@ -33,10 +33,20 @@ describe('sandbox: GET /campaigns/translations and /canvas/translations', () => 
 					// Translations listed out of the workspace order: answers follow the workspace order.
 					{ message_variation_id: ids.email, channel: 'email', translations: { [DE.id]: DE_MAP, [FR.id]: FR_MAP } },
 					{ message_variation_id: ids.push, channel: 'push', translations: { [FR.id]: FR_MAP } },
-					{ message_variation_id: ids.emailOff, channel: 'email', multi_language: false, translations: { [FR.id]: FR_MAP } },
+					{
+						message_variation_id: ids.emailOff,
+						channel: 'email',
+						multi_language: false,
+						translations: { [FR.id]: FR_MAP },
+					},
 				],
 			},
-			{ id: 'promo', messages: [{ message_variation_id: ids.otherCampaignEmail, channel: 'email', translations: { [FR.id]: FR_MAP } }] },
+			{
+				id: 'promo',
+				messages: [
+					{ message_variation_id: ids.otherCampaignEmail, channel: 'email', translations: { [FR.id]: FR_MAP } },
+				],
+			},
 		],
 		canvases: [
 			{
@@ -45,7 +55,11 @@ describe('sandbox: GET /campaigns/translations and /canvas/translations', () => 
 					{
 						step_id: ids.step,
 						messages: [
-							{ message_variation_id: ids.stepEmail, channel: 'email', translations: { [FR.id]: FR_MAP, [DE.id]: DE_MAP } },
+							{
+								message_variation_id: ids.stepEmail,
+								channel: 'email',
+								translations: { [FR.id]: FR_MAP, [DE.id]: DE_MAP },
+							},
 							{ message_variation_id: ids.stepSms, channel: 'sms' },
 							{ message_variation_id: ids.stepEmailOff, channel: 'email', multi_language: false },
 						],
@@ -57,11 +71,15 @@ describe('sandbox: GET /campaigns/translations and /canvas/translations', () => 
 	};
 
 	const query = (params: Record<string, string | undefined>) => {
-		const search = new URLSearchParams(Object.entries(params).filter((entry): entry is [string, string] => entry[1] !== undefined)).toString();
+		const search = new URLSearchParams(
+			Object.entries(params).filter((entry): entry is [string, string] => entry[1] !== undefined),
+		).toString();
 		return search === '' ? '' : `?${search}`;
 	};
-	const campaign = (params: Record<string, string | undefined>, apiKey?: string, path = '/campaigns/translations') => sandbox.call('GET', `${path}${query(params)}`, undefined, { apiKey });
-	const canvas = (params: Record<string, string | undefined>, apiKey?: string, path = '/canvas/translations') => sandbox.call('GET', `${path}${query(params)}`, undefined, { apiKey });
+	const campaign = (params: Record<string, string | undefined>, apiKey?: string, path = '/campaigns/translations') =>
+		sandbox.call('GET', `${path}${query(params)}`, undefined, { apiKey });
+	const canvas = (params: Record<string, string | undefined>, apiKey?: string, path = '/canvas/translations') =>
+		sandbox.call('GET', `${path}${query(params)}`, undefined, { apiKey });
 	/** The test kit parses JSON; a plain-text answer is read here. */
 	const rawGet = async (path: string) => {
 		const response = await fetch(`${sandbox.url}${path}`, { headers: { Authorization: `Bearer ${DEMO_API_KEY}` } });
@@ -88,16 +106,31 @@ describe('sandbox: GET /campaigns/translations and /canvas/translations', () => 
 				state: 'active',
 				kind: 'api_triggered',
 				messages: [
-					{ message_variation_id: ids.email, channel: 'email', multi_language: true, translations: { [DE.id]: DE_MAP, [FR.id]: FR_MAP } },
+					{
+						message_variation_id: ids.email,
+						channel: 'email',
+						multi_language: true,
+						translations: { [DE.id]: DE_MAP, [FR.id]: FR_MAP },
+					},
 					{ message_variation_id: ids.push, channel: 'push', multi_language: false, translations: { [FR.id]: FR_MAP } },
-					{ message_variation_id: ids.emailOff, channel: 'email', multi_language: false, translations: { [FR.id]: FR_MAP } },
+					{
+						message_variation_id: ids.emailOff,
+						channel: 'email',
+						multi_language: false,
+						translations: { [FR.id]: FR_MAP },
+					},
 				],
 			});
 			expect(state.canvases[0].steps?.map((step) => [step.step_id, step.messages.length])).toEqual([
 				[ids.step, 3],
 				[ids.otherStep, 1],
 			]);
-			expect(state.canvases[0].steps?.[1].messages[0]).toEqual({ message_variation_id: ids.otherStepEmail, channel: 'email', multi_language: true, translations: {} });
+			expect(state.canvases[0].steps?.[1].messages[0]).toEqual({
+				message_variation_id: ids.otherStepEmail,
+				channel: 'email',
+				multi_language: true,
+				translations: {},
+			});
 		});
 
 		it('has no multi-language settings until seeded', async () => {
@@ -106,23 +139,80 @@ describe('sandbox: GET /campaigns/translations and /canvas/translations', () => 
 		});
 
 		it.each([
-			['a locale id that is not a UUID', { multiLanguage: { locales: [{ ...FR, id: 'fr' }] } }, /multiLanguage\.locales\[0\]\.id must be a UUID/],
-			['a locale without country', { multiLanguage: { locales: [{ id: uuid(9), name: 'x', language: 'x' }] } }, /multiLanguage\.locales\[0\]\.country must be a non-empty string/],
-			['a locale twice', { multiLanguage: { locales: [FR, FR] } }, /multiLanguage\.locales\[1\]\.id '.*' is used twice/],
-			['enabled that is not a boolean', { multiLanguage: { enabled: 'yes', locales: [] } }, /multiLanguage\.enabled must be a boolean/],
-			['a message id that is not a UUID', { campaigns: [{ id: 'c', messages: [{ message_variation_id: 'm1', channel: 'email' }] }] }, /campaigns\[0\]\.messages\[0\]\.message_variation_id must be a UUID/],
-			['an unknown channel', { campaigns: [{ id: 'c', messages: [{ message_variation_id: uuid(50), channel: 'fax' }] }] }, /campaigns\[0\]\.messages\[0\]\.channel must be one of email, push/],
-			['translations keyed by something else', { campaigns: [{ id: 'c', messages: [{ message_variation_id: uuid(50), channel: 'email', translations: { fr: {} } }] }] }, /'fr' is not a locale id/],
-			['a translation text that is not a string', { campaigns: [{ id: 'c', messages: [{ message_variation_id: uuid(50), channel: 'email', translations: { [FR.id]: { id_0: 1 } } }] }] }, /must be a translation_map/],
-			['a step id that is not a UUID', { canvases: [{ id: 'v', steps: [{ step_id: 's', messages: [] }] }] }, /canvases\[0\]\.steps\[0\]\.step_id must be a UUID/],
-			['a message id already used', { campaigns: [{ id: 'c', messages: [{ message_variation_id: ids.stepEmail, channel: 'email' }] }] }, /message_variation_id '.*' is used twice/],
-			['a step id already used', { canvases: [{ id: 'v', steps: [{ step_id: ids.step, messages: [] }] }] }, /step_id '.*' is used twice/],
+			[
+				'a locale id that is not a UUID',
+				{ multiLanguage: { locales: [{ ...FR, id: 'fr' }] } },
+				/multiLanguage\.locales\[0\]\.id must be a UUID/,
+			],
+			[
+				'a locale without country',
+				{ multiLanguage: { locales: [{ id: uuid(9), name: 'x', language: 'x' }] } },
+				/multiLanguage\.locales\[0\]\.country must be a non-empty string/,
+			],
+			[
+				'a locale twice',
+				{ multiLanguage: { locales: [FR, FR] } },
+				/multiLanguage\.locales\[1\]\.id '.*' is used twice/,
+			],
+			[
+				'enabled that is not a boolean',
+				{ multiLanguage: { enabled: 'yes', locales: [] } },
+				/multiLanguage\.enabled must be a boolean/,
+			],
+			[
+				'a message id that is not a UUID',
+				{ campaigns: [{ id: 'c', messages: [{ message_variation_id: 'm1', channel: 'email' }] }] },
+				/campaigns\[0\]\.messages\[0\]\.message_variation_id must be a UUID/,
+			],
+			[
+				'an unknown channel',
+				{ campaigns: [{ id: 'c', messages: [{ message_variation_id: uuid(50), channel: 'fax' }] }] },
+				/campaigns\[0\]\.messages\[0\]\.channel must be one of email, push/,
+			],
+			[
+				'translations keyed by something else',
+				{
+					campaigns: [
+						{ id: 'c', messages: [{ message_variation_id: uuid(50), channel: 'email', translations: { fr: {} } }] },
+					],
+				},
+				/'fr' is not a locale id/,
+			],
+			[
+				'a translation text that is not a string',
+				{
+					campaigns: [
+						{
+							id: 'c',
+							messages: [{ message_variation_id: uuid(50), channel: 'email', translations: { [FR.id]: { id_0: 1 } } }],
+						},
+					],
+				},
+				/must be a translation_map/,
+			],
+			[
+				'a step id that is not a UUID',
+				{ canvases: [{ id: 'v', steps: [{ step_id: 's', messages: [] }] }] },
+				/canvases\[0\]\.steps\[0\]\.step_id must be a UUID/,
+			],
+			[
+				'a message id already used',
+				{ campaigns: [{ id: 'c', messages: [{ message_variation_id: ids.stepEmail, channel: 'email' }] }] },
+				/message_variation_id '.*' is used twice/,
+			],
+			[
+				'a step id already used',
+				{ canvases: [{ id: 'v', steps: [{ step_id: ids.step, messages: [] }] }] },
+				/step_id '.*' is used twice/,
+			],
 		])('refuses %s', async (_case, data, message) => {
 			await expect(sandbox.admin.seed(data as never)).rejects.toThrow(message);
 		});
 
 		it('lets a campaign seeded again bring its own message ids back (replaced whole)', async () => {
-			await sandbox.admin.seed({ campaigns: [{ id: 'newsletter', messages: [{ message_variation_id: ids.email, channel: 'email' }] }] });
+			await sandbox.admin.seed({
+				campaigns: [{ id: 'newsletter', messages: [{ message_variation_id: ids.email, channel: 'email' }] }],
+			});
 			expect((await sandbox.admin.state()).campaigns[0].messages).toHaveLength(1);
 		});
 	});
@@ -137,35 +227,61 @@ describe('sandbox: GET /campaigns/translations and /canvas/translations', () => 
 
 		it('ignores locale_id, which is not among its parameters: every translation, whatever the locale_id', async () => {
 			for (const localeId of [DE.id, ES.id, uuid(77), 'fr-FR', '']) {
-				const answer = await campaign({ campaign_id: 'newsletter', message_variation_id: ids.email, locale_id: localeId });
+				const answer = await campaign({
+					campaign_id: 'newsletter',
+					message_variation_id: ids.email,
+					locale_id: localeId,
+				});
 				expect([localeId, answer.status, answer.body]).toEqual([localeId, 200, success([FR, FR_MAP], [DE, DE_MAP])]);
 			}
 		});
 
 		it('answers an email without translations with an empty list', async () => {
-			await sandbox.admin.seed({ campaigns: [{ id: 'plain', messages: [{ message_variation_id: uuid(60), channel: 'email' }] }] });
-			expect((await campaign({ campaign_id: 'plain', message_variation_id: uuid(60) })).body).toEqual({ translations: [], message: 'success' });
+			await sandbox.admin.seed({
+				campaigns: [{ id: 'plain', messages: [{ message_variation_id: uuid(60), channel: 'email' }] }],
+			});
+			expect((await campaign({ campaign_id: 'plain', message_variation_id: uuid(60) })).body).toEqual({
+				translations: [],
+				message: 'success',
+			});
 		});
 
 		it('serves the spec sample path /campaign/translations the same way, on the same budget', async () => {
-			const answer = await campaign({ campaign_id: 'newsletter', message_variation_id: ids.email }, undefined, '/campaign/translations');
+			const answer = await campaign(
+				{ campaign_id: 'newsletter', message_variation_id: ids.email },
+				undefined,
+				'/campaign/translations',
+			);
 			expect([answer.status, answer.body]).toEqual([200, success([FR, FR_MAP], [DE, DE_MAP])]);
 			expect(answer.headers.get('x-ratelimit-remaining')).toBe('249999');
-			expect((await campaign({ campaign_id: 'newsletter', message_variation_id: ids.email })).headers.get('x-ratelimit-remaining')).toBe('249998');
+			expect(
+				(await campaign({ campaign_id: 'newsletter', message_variation_id: ids.email })).headers.get(
+					'x-ratelimit-remaining',
+				),
+			).toBe('249998');
 		});
 
 		describe('errors, in order', () => {
 			it('MULTI_LANGUAGE_NOT_ENABLED: never seeded, or turned off (checked first)', async () => {
 				await sandbox.admin.seed({ multiLanguage: { enabled: false, locales: [FR] } });
-				expectError(await campaign({ campaign_id: 'newsletter', message_variation_id: ids.email }), 'MULTI_LANGUAGE_NOT_ENABLED');
+				expectError(
+					await campaign({ campaign_id: 'newsletter', message_variation_id: ids.email }),
+					'MULTI_LANGUAGE_NOT_ENABLED',
+				);
 				expectError(await campaign({}), 'MULTI_LANGUAGE_NOT_ENABLED');
 				await sandbox.admin.reset();
-				expectError(await campaign({ campaign_id: 'c', message_variation_id: ids.email }), 'MULTI_LANGUAGE_NOT_ENABLED');
+				expectError(
+					await campaign({ campaign_id: 'c', message_variation_id: ids.email }),
+					'MULTI_LANGUAGE_NOT_ENABLED',
+				);
 			});
 
 			it('INVALID_MESSAGE_VARIATION_ID: missing or not a UUID (before the campaign ID)', async () => {
 				expectError(await campaign({ campaign_id: 'newsletter' }), 'INVALID_MESSAGE_VARIATION_ID');
-				expectError(await campaign({ campaign_id: 'newsletter', message_variation_id: 'welcome-email' }), 'INVALID_MESSAGE_VARIATION_ID');
+				expectError(
+					await campaign({ campaign_id: 'newsletter', message_variation_id: 'welcome-email' }),
+					'INVALID_MESSAGE_VARIATION_ID',
+				);
 				expectError(await campaign({ message_variation_id: '' }), 'INVALID_MESSAGE_VARIATION_ID');
 			});
 
@@ -174,21 +290,41 @@ describe('sandbox: GET /campaigns/translations and /canvas/translations', () => 
 				expectError(await campaign({ message_variation_id: ids.unknown }), 'INVALID_CAMPAIGN_ID');
 				expectError(await campaign({ campaign_id: 'promo', message_variation_id: ids.email }), 'INVALID_CAMPAIGN_ID');
 				expectError(await campaign({ campaign_id: 'nope', message_variation_id: ids.email }), 'INVALID_CAMPAIGN_ID');
-				expectError(await campaign({ campaign_id: 'newsletter', message_variation_id: ids.stepEmail }), 'INVALID_CAMPAIGN_ID');
+				expectError(
+					await campaign({ campaign_id: 'newsletter', message_variation_id: ids.stepEmail }),
+					'INVALID_CAMPAIGN_ID',
+				);
 			});
 
 			it('MESSAGE_NOT_FOUND (404): a well-formed message ID nothing has', async () => {
-				expectError(await campaign({ campaign_id: 'newsletter', message_variation_id: ids.unknown }), 'MESSAGE_NOT_FOUND', 404);
-				expectError(await campaign({ campaign_id: 'nope', message_variation_id: ids.unknown }), 'MESSAGE_NOT_FOUND', 404);
+				expectError(
+					await campaign({ campaign_id: 'newsletter', message_variation_id: ids.unknown }),
+					'MESSAGE_NOT_FOUND',
+					404,
+				);
+				expectError(
+					await campaign({ campaign_id: 'nope', message_variation_id: ids.unknown }),
+					'MESSAGE_NOT_FOUND',
+					404,
+				);
 			});
 
 			it('UNSUPPORTED_CHANNEL: not an email (before the locale)', async () => {
-				expectError(await campaign({ campaign_id: 'newsletter', message_variation_id: ids.push }), 'UNSUPPORTED_CHANNEL');
-				expectError(await campaign({ campaign_id: 'newsletter', message_variation_id: ids.push, locale_id: 'x' }), 'UNSUPPORTED_CHANNEL');
+				expectError(
+					await campaign({ campaign_id: 'newsletter', message_variation_id: ids.push }),
+					'UNSUPPORTED_CHANNEL',
+				);
+				expectError(
+					await campaign({ campaign_id: 'newsletter', message_variation_id: ids.push, locale_id: 'x' }),
+					'UNSUPPORTED_CHANNEL',
+				);
 			});
 
 			it('MULTI_LANGUAGE_NOT_ENABLED_ON_MESSAGE: an email with multi-language off', async () => {
-				expectError(await campaign({ campaign_id: 'newsletter', message_variation_id: ids.emailOff }), 'MULTI_LANGUAGE_NOT_ENABLED_ON_MESSAGE');
+				expectError(
+					await campaign({ campaign_id: 'newsletter', message_variation_id: ids.emailOff }),
+					'MULTI_LANGUAGE_NOT_ENABLED_ON_MESSAGE',
+				);
 			});
 		});
 	});
@@ -205,7 +341,11 @@ describe('sandbox: GET /campaigns/translations and /canvas/translations', () => 
 		});
 
 		it('reads UUIDs in either case', async () => {
-			const answer = await canvas({ step_id: ids.step.toUpperCase(), message_variation_id: ids.stepEmail.toUpperCase(), locale_id: FR.id.toUpperCase() });
+			const answer = await canvas({
+				step_id: ids.step.toUpperCase(),
+				message_variation_id: ids.stepEmail.toUpperCase(),
+				locale_id: FR.id.toUpperCase(),
+			});
 			expect([answer.status, answer.body]).toEqual([200, success([FR, FR_MAP])]);
 		});
 
@@ -218,24 +358,49 @@ describe('sandbox: GET /campaigns/translations and /canvas/translations', () => 
 
 			it('INVALID_MESSAGE_VARIATION_ID: missing or not a UUID (before the step)', async () => {
 				expectError(await canvas({ locale_id: FR.id }), 'INVALID_MESSAGE_VARIATION_ID');
-				expectError(await canvas({ step_id: 'nope', message_variation_id: 'nope', locale_id: FR.id }), 'INVALID_MESSAGE_VARIATION_ID');
+				expectError(
+					await canvas({ step_id: 'nope', message_variation_id: 'nope', locale_id: FR.id }),
+					'INVALID_MESSAGE_VARIATION_ID',
+				);
 			});
 
 			it('INVALID_STEP_ID: missing or not a UUID; STEP_NOT_FOUND (404): a step no canvas has', async () => {
 				expectError(await canvas({ message_variation_id: ids.stepEmail, locale_id: FR.id }), 'INVALID_STEP_ID');
-				expectError(await canvas({ step_id: 'step-1', message_variation_id: ids.stepEmail, locale_id: FR.id }), 'INVALID_STEP_ID');
-				expectError(await canvas({ step_id: ids.unknown, message_variation_id: ids.stepEmail, locale_id: FR.id }), 'STEP_NOT_FOUND', 404);
+				expectError(
+					await canvas({ step_id: 'step-1', message_variation_id: ids.stepEmail, locale_id: FR.id }),
+					'INVALID_STEP_ID',
+				);
+				expectError(
+					await canvas({ step_id: ids.unknown, message_variation_id: ids.stepEmail, locale_id: FR.id }),
+					'STEP_NOT_FOUND',
+					404,
+				);
 			});
 
 			it('MESSAGE_NOT_FOUND (404): a message not in that step', async () => {
-				expectError(await canvas({ step_id: ids.step, message_variation_id: ids.unknown, locale_id: FR.id }), 'MESSAGE_NOT_FOUND', 404);
-				expectError(await canvas({ step_id: ids.otherStep, message_variation_id: ids.stepEmail, locale_id: FR.id }), 'MESSAGE_NOT_FOUND', 404);
-				expectError(await canvas({ step_id: ids.step, message_variation_id: ids.email, locale_id: FR.id }), 'MESSAGE_NOT_FOUND', 404);
+				expectError(
+					await canvas({ step_id: ids.step, message_variation_id: ids.unknown, locale_id: FR.id }),
+					'MESSAGE_NOT_FOUND',
+					404,
+				);
+				expectError(
+					await canvas({ step_id: ids.otherStep, message_variation_id: ids.stepEmail, locale_id: FR.id }),
+					'MESSAGE_NOT_FOUND',
+					404,
+				);
+				expectError(
+					await canvas({ step_id: ids.step, message_variation_id: ids.email, locale_id: FR.id }),
+					'MESSAGE_NOT_FOUND',
+					404,
+				);
 			});
 
 			it('UNSUPPORTED_CHANNEL, then MULTI_LANGUAGE_NOT_ENABLED_ON_MESSAGE (both before the locale)', async () => {
 				expectError(await canvas({ step_id: ids.step, message_variation_id: ids.stepSms }), 'UNSUPPORTED_CHANNEL');
-				expectError(await canvas({ step_id: ids.step, message_variation_id: ids.stepEmailOff }), 'MULTI_LANGUAGE_NOT_ENABLED_ON_MESSAGE');
+				expectError(
+					await canvas({ step_id: ids.step, message_variation_id: ids.stepEmailOff }),
+					'MULTI_LANGUAGE_NOT_ENABLED_ON_MESSAGE',
+				);
 			});
 
 			it('LOCALE_NOT_FOUND: locale_id missing, not a UUID, or not a workspace locale', async () => {
@@ -246,9 +411,16 @@ describe('sandbox: GET /campaigns/translations and /canvas/translations', () => 
 
 			it('INVALID_LOCALE_ID: a workspace locale the message has no translation for, as plain text', async () => {
 				const answer = await rawGet(`/canvas/translations${query({ ...stepEmail, locale_id: ES.id })}`);
-				expect(answer).toEqual({ status: 400, contentType: 'text/plain; charset=utf-8', text: `INVALID_LOCALE_ID: locale ${ES.id} is not in this message's translation` });
+				expect(answer).toEqual({
+					status: 400,
+					contentType: 'text/plain; charset=utf-8',
+					text: `INVALID_LOCALE_ID: locale ${ES.id} is not in this message's translation`,
+				});
 				const requests = await sandbox.admin.requests({ path: '/canvas/translations' });
-				expect(requests.at(-1)).toMatchObject({ status: 400, response: `INVALID_LOCALE_ID: locale ${ES.id} is not in this message's translation` });
+				expect(requests.at(-1)).toMatchObject({
+					status: 400,
+					response: `INVALID_LOCALE_ID: locale ${ES.id} is not in this message's translation`,
+				});
 			});
 		});
 	});
@@ -262,7 +434,10 @@ describe('sandbox: GET /campaigns/translations and /canvas/translations', () => 
 			const canvasParams = { step_id: ids.step, message_variation_id: ids.stepEmail, locale_id: FR.id };
 
 			expect(await campaign(campaignParams, 'canvas-reader')).toMatchObject({ status: 403, body: forbidden });
-			expect(await campaign(campaignParams, 'canvas-reader', '/campaign/translations')).toMatchObject({ status: 403, body: forbidden });
+			expect(await campaign(campaignParams, 'canvas-reader', '/campaign/translations')).toMatchObject({
+				status: 403,
+				body: forbidden,
+			});
 			expect(await canvas(canvasParams, 'campaign-reader')).toMatchObject({ status: 403, body: forbidden });
 			expect((await campaign(campaignParams, 'campaign-reader')).status).toBe(200);
 			expect((await canvas(canvasParams, 'canvas-reader')).status).toBe(200);
@@ -276,12 +451,26 @@ describe('sandbox: GET /campaigns/translations and /canvas/translations', () => 
 
 			const all = await campaign({ campaign_id: demoCampaign.id, message_variation_id: demoCampaign.emailMessage });
 			expect(all.status).toBe(200);
-			expect(all.body.translations.map((entry: { locale: { name: string } }) => entry.locale.name)).toEqual(['fr-FR', 'es-MX']);
-			expectError(await campaign({ campaign_id: demoCampaign.id, message_variation_id: demoCampaign.pushMessage }), 'UNSUPPORTED_CHANNEL');
-			const withLocale = await campaign({ campaign_id: demoCampaign.id, message_variation_id: demoCampaign.emailMessage, locale_id: locales.deDE.id });
+			expect(all.body.translations.map((entry: { locale: { name: string } }) => entry.locale.name)).toEqual([
+				'fr-FR',
+				'es-MX',
+			]);
+			expectError(
+				await campaign({ campaign_id: demoCampaign.id, message_variation_id: demoCampaign.pushMessage }),
+				'UNSUPPORTED_CHANNEL',
+			);
+			const withLocale = await campaign({
+				campaign_id: demoCampaign.id,
+				message_variation_id: demoCampaign.emailMessage,
+				locale_id: locales.deDE.id,
+			});
 			expect([withLocale.status, withLocale.body]).toEqual([200, all.body]);
 
-			const german = await canvas({ step_id: demoCanvas.step, message_variation_id: demoCanvas.emailMessage, locale_id: locales.deDE.id });
+			const german = await canvas({
+				step_id: demoCanvas.step,
+				message_variation_id: demoCanvas.emailMessage,
+				locale_id: locales.deDE.id,
+			});
 			expect(german.status).toBe(200);
 			expect(german.body.translations[0].locale).toEqual({ name: 'de-DE', country: 'DE', language: 'de' });
 		});

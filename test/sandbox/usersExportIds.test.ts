@@ -4,23 +4,55 @@ describe('sandbox: POST /users/export/ids', () => {
 	const sandbox = useSandbox();
 	const exportIds = (body: unknown, apiKey?: string) => sandbox.call('POST', '/users/export/ids', body, { apiKey });
 	const ids = (count: number) => [...Array(count).keys()].map((i) => `u-${i}`);
-	const aliases = (count: number) => [...Array(count).keys()].map((i) => ({ alias_name: `a-${i}`, alias_label: 'web' }));
+	const aliases = (count: number) =>
+		[...Array(count).keys()].map((i) => ({ alias_name: `a-${i}`, alias_label: 'web' }));
 
 	it.each([
 		['no fields_to_export', { external_ids: ['u-1'] }, /^fields_to_export is required/],
 		['an empty fields_to_export', { external_ids: ['u-1'], fields_to_export: [] }, /^fields_to_export is required/],
-		['an unknown field name', { external_ids: ['u-1'], fields_to_export: ['email', 'favourite_colour'] }, /unknown field\(s\) "favourite_colour"/],
-		['51 external_ids', { external_ids: [...Array(51).keys()].map((i) => `u-${i}`), fields_to_export: ['email'] }, /external_ids may contain at most 50 entries per request; received 51/],
-		['51 user_aliases', { user_aliases: [...Array(51).keys()].map((i) => ({ alias_name: `a-${i}`, alias_label: 'web' })), fields_to_export: ['email'] }, /user_aliases may contain at most 50/],
+		[
+			'an unknown field name',
+			{ external_ids: ['u-1'], fields_to_export: ['email', 'favourite_colour'] },
+			/unknown field\(s\) "favourite_colour"/,
+		],
+		[
+			'51 external_ids',
+			{ external_ids: [...Array(51).keys()].map((i) => `u-${i}`), fields_to_export: ['email'] },
+			/external_ids may contain at most 50 entries per request; received 51/,
+		],
+		[
+			'51 user_aliases',
+			{
+				user_aliases: [...Array(51).keys()].map((i) => ({ alias_name: `a-${i}`, alias_label: 'web' })),
+				fields_to_export: ['email'],
+			},
+			/user_aliases may contain at most 50/,
+		],
 		[
 			'30 external_ids and 21 user_aliases',
 			{ external_ids: ids(30), user_aliases: aliases(21), fields_to_export: ['email'] },
 			/^external_ids and user_aliases may name at most 50 users per request together; received 30 \+ 21 = 51$/,
 		],
-		['50 external_ids and 1 user_alias', { external_ids: ids(50), user_aliases: aliases(1), fields_to_export: ['email'] }, /received 50 \+ 1 = 51$/],
-		['an alias without a label', { user_aliases: [{ alias_name: 'a' }], fields_to_export: ['email'] }, /user_aliases\[0\] must be an object with non-empty strings alias_name and alias_label/],
-		['two email addresses', { email_address: ['a@example.com', 'b@example.com'], fields_to_export: ['email'] }, /email_address must be one non-empty string \(one email_address per request\)/],
-		['a misspelt identifier field', { external_id: 'u-1', fields_to_export: ['email'] }, /Unknown request field\(s\): external_id/],
+		[
+			'50 external_ids and 1 user_alias',
+			{ external_ids: ids(50), user_aliases: aliases(1), fields_to_export: ['email'] },
+			/received 50 \+ 1 = 51$/,
+		],
+		[
+			'an alias without a label',
+			{ user_aliases: [{ alias_name: 'a' }], fields_to_export: ['email'] },
+			/user_aliases\[0\] must be an object with non-empty strings alias_name and alias_label/,
+		],
+		[
+			'two email addresses',
+			{ email_address: ['a@example.com', 'b@example.com'], fields_to_export: ['email'] },
+			/email_address must be one non-empty string \(one email_address per request\)/,
+		],
+		[
+			'a misspelt identifier field',
+			{ external_id: 'u-1', fields_to_export: ['email'] },
+			/Unknown request field\(s\): external_id/,
+		],
 	])('refuses %s with 400 and the problem', async (_case, body, message) => {
 		const answer = await exportIds(body);
 		expect(answer.status).toBe(400);
@@ -36,7 +68,11 @@ describe('sandbox: POST /users/export/ids', () => {
 					email: 'ada@example.com',
 					email_subscribe: 'opted_in',
 					user_aliases: [{ alias_name: 'crm-1', alias_label: 'crm' }],
-					standard_attributes: { first_name: 'Ada', country: 'GB', current_location: { latitude: 51.5, longitude: -0.12 } },
+					standard_attributes: {
+						first_name: 'Ada',
+						country: 'GB',
+						current_location: { latitude: 51.5, longitude: -0.12 },
+					},
 					custom_attributes: { tier: 'gold', tags: ['a', 'b'] },
 				},
 			],
@@ -49,13 +85,37 @@ describe('sandbox: POST /users/export/ids', () => {
 				{ external_id: 'ada', name: 'shared', time: AT },
 			],
 			purchases: [
-				{ external_id: 'ada', product_id: 'mug', currency: 'USD', price: 12.5, quantity: 2, time: '2024-05-04T10:00:00Z' },
+				{
+					external_id: 'ada',
+					product_id: 'mug',
+					currency: 'USD',
+					price: 12.5,
+					quantity: 2,
+					time: '2024-05-04T10:00:00Z',
+				},
 				{ external_id: 'ada', product_id: 'mug', currency: 'USD', price: 10.1, time: '2024-05-02T10:00:00Z' },
 			],
 		});
 
-		const fields = ['external_id', 'user_aliases', 'first_name', 'last_name', 'dob', 'country', 'email', 'email_subscribe', 'push_subscribe',
-			'last_coordinates', 'custom_attributes', 'custom_events', 'purchases', 'total_revenue', 'devices', 'apps', 'push_tokens'];
+		const fields = [
+			'external_id',
+			'user_aliases',
+			'first_name',
+			'last_name',
+			'dob',
+			'country',
+			'email',
+			'email_subscribe',
+			'push_subscribe',
+			'last_coordinates',
+			'custom_attributes',
+			'custom_events',
+			'purchases',
+			'total_revenue',
+			'devices',
+			'apps',
+			'push_tokens',
+		];
 		const answer = await exportIds({ external_ids: ['ada'], fields_to_export: fields });
 
 		expect(answer.status).toBe(201);
@@ -87,7 +147,11 @@ describe('sandbox: POST /users/export/ids', () => {
 		const body = { external_ids: ['bucketed'], fields_to_export: ['service_id', 'created_at', 'random_bucket'] };
 		const [first] = (await exportIds(body)).body.users;
 		const [second] = (await exportIds(body)).body.users;
-		expect(first).toEqual({ service_id: profiles[0].service_id, created_at: profiles[0].created_at, random_bucket: expect.any(Number) });
+		expect(first).toEqual({
+			service_id: profiles[0].service_id,
+			created_at: profiles[0].created_at,
+			random_bucket: expect.any(Number),
+		});
 		expect(first.random_bucket).toBeGreaterThanOrEqual(0);
 		expect(first.random_bucket).toBeLessThan(10_000);
 		expect(second.random_bucket).toBe(first.random_bucket);
@@ -114,12 +178,19 @@ describe('sandbox: POST /users/export/ids', () => {
 			phone: '+14155550100',
 			fields_to_export: ['external_id', 'custom_attributes'],
 		});
-		expect(answer.body.users).toEqual([{ external_id: 'a' }, { external_id: 'c' }, { external_id: 'b' }, { custom_attributes: { source: 'footer' } }]);
+		expect(answer.body.users).toEqual([
+			{ external_id: 'a' },
+			{ external_id: 'c' },
+			{ external_id: 'b' },
+			{ custom_attributes: { source: 'footer' } },
+		]);
 		expect(answer.body.invalid_user_ids).toBeUndefined();
 	});
 
 	it('lists the identifiers that matched nobody in invalid_user_ids, aliases by alias_name', async () => {
-		await sandbox.admin.seed({ profiles: [{ external_id: 'known', user_aliases: [{ alias_name: 'v-1', alias_label: 'web' }] }] });
+		await sandbox.admin.seed({
+			profiles: [{ external_id: 'known', user_aliases: [{ alias_name: 'v-1', alias_label: 'web' }] }],
+		});
 		const answer = await exportIds({
 			external_ids: ['known', 'ghost'],
 			user_aliases: [
@@ -141,7 +212,11 @@ describe('sandbox: POST /users/export/ids', () => {
 	});
 
 	it('takes up to 50 external_ids and user_aliases together', async () => {
-		const answer = await exportIds({ external_ids: ids(30), user_aliases: aliases(20), fields_to_export: ['external_id'] });
+		const answer = await exportIds({
+			external_ids: ids(30),
+			user_aliases: aliases(20),
+			fields_to_export: ['external_id'],
+		});
 		expect(answer.status).toBe(201);
 		expect(answer.body.invalid_user_ids).toHaveLength(50);
 	});

@@ -10,8 +10,16 @@ describe('sandbox: POST /users/external_ids/rename', () => {
 	it.each([
 		['no external_id_renames', {}, /^external_id_renames is required/],
 		['an empty array', { external_id_renames: [] }, /^external_id_renames is required/],
-		['an object instead of an array', { external_id_renames: { current_external_id: 'a', new_external_id: 'b' } }, /^external_id_renames is required/],
-		['51 renames', renames(...[...Array(51).keys()].map((i): [string, string] => [`a-${i}`, `b-${i}`])), /at most 50 objects per request; received 51/],
+		[
+			'an object instead of an array',
+			{ external_id_renames: { current_external_id: 'a', new_external_id: 'b' } },
+			/^external_id_renames is required/,
+		],
+		[
+			'51 renames',
+			renames(...[...Array(51).keys()].map((i): [string, string] => [`a-${i}`, `b-${i}`])),
+			/at most 50 objects per request; received 51/,
+		],
 	])('refuses %s with 400', async (_case, body, message) => {
 		const answer = await rename(body);
 		expect(answer.status).toBe(400);
@@ -20,15 +28,24 @@ describe('sandbox: POST /users/external_ids/rename', () => {
 	});
 
 	it('makes the new ID primary and keeps the old one as deprecated: both find the user', async () => {
-		const { profiles } = await sandbox.admin.seed({ profiles: [{ external_id: 'crm-1', custom_attributes: { tier: 'gold' } }] });
+		const { profiles } = await sandbox.admin.seed({
+			profiles: [{ external_id: 'crm-1', custom_attributes: { tier: 'gold' } }],
+		});
 		const answer = await rename(renames(['crm-1', 'user-1']));
 		expect(answer.status).toBe(201);
 		expect(answer.body).toEqual({ message: 'success', external_ids: ['crm-1'], rename_errors: [] });
 
 		const [profile] = (await sandbox.admin.state()).profiles;
-		expect(profile).toMatchObject({ service_id: profiles[0].service_id, external_id: 'user-1', deprecated_external_ids: ['crm-1'] });
+		expect(profile).toMatchObject({
+			service_id: profiles[0].service_id,
+			external_id: 'user-1',
+			deprecated_external_ids: ['crm-1'],
+		});
 		for (const id of ['crm-1', 'user-1']) {
-			const exported = await sandbox.call('POST', '/users/export/ids', { external_ids: [id], fields_to_export: ['external_id', 'custom_attributes'] });
+			const exported = await sandbox.call('POST', '/users/export/ids', {
+				external_ids: [id],
+				fields_to_export: ['external_id', 'custom_attributes'],
+			});
 			expect(exported.body.users).toEqual([{ external_id: 'user-1', custom_attributes: { tier: 'gold' } }]);
 		}
 		await sandbox.track({ events: [{ external_id: 'crm-1', name: 'old_app_event', time: AT }] });
@@ -71,7 +88,10 @@ describe('sandbox: POST /users/external_ids/rename', () => {
 				[8, 'provided external_id is blacklisted and disallowed'],
 			],
 		});
-		const ids = (await sandbox.admin.state()).profiles.map((profile) => [profile.external_id, profile.deprecated_external_ids]);
+		const ids = (await sandbox.admin.state()).profiles.map((profile) => [
+			profile.external_id,
+			profile.deprecated_external_ids,
+		]);
 		expect(ids).toEqual([
 			['current', ['old']],
 			['other', ['other-old']],
@@ -90,6 +110,9 @@ describe('sandbox: POST /users/external_ids/rename', () => {
 				[3, 'current_external_id does not exist'],
 			],
 		});
-		expect((await sandbox.admin.state()).profiles[0]).toMatchObject({ external_id: 'c', deprecated_external_ids: ['a', 'b'] });
+		expect((await sandbox.admin.state()).profiles[0]).toMatchObject({
+			external_id: 'c',
+			deprecated_external_ids: ['a', 'b'],
+		});
 	});
 });

@@ -7,11 +7,27 @@ describe('sandbox: POST /users/track responses', () => {
 		const range = [...Array(75).keys()];
 		const answer = await sandbox.track({
 			attributes: range.map((i) => ({ external_id: `shopper-${i}`, first_name: `Shopper ${i}` })),
-			events: range.map((i) => ({ external_id: `shopper-${i}`, name: 'viewed_product', time: AT, properties: { sku: `SKU-${i}` } })),
-			purchases: range.map((i) => ({ external_id: `shopper-${i}`, product_id: 'tea', currency: 'EUR', price: 4.5, time: AT })),
+			events: range.map((i) => ({
+				external_id: `shopper-${i}`,
+				name: 'viewed_product',
+				time: AT,
+				properties: { sku: `SKU-${i}` },
+			})),
+			purchases: range.map((i) => ({
+				external_id: `shopper-${i}`,
+				product_id: 'tea',
+				currency: 'EUR',
+				price: 4.5,
+				time: AT,
+			})),
 		});
 		expect(answer.status).toBe(201);
-		expect(answer.body).toEqual({ message: 'success', attributes_processed: 75, events_processed: 75, purchases_processed: 75 });
+		expect(answer.body).toEqual({
+			message: 'success',
+			attributes_processed: 75,
+			events_processed: 75,
+			purchases_processed: 75,
+		});
 		expect(await sandbox.admin.stats()).toMatchObject({ profiles: 75, events: 75, purchases: 75 });
 	});
 
@@ -21,7 +37,10 @@ describe('sandbox: POST /users/track responses', () => {
 	});
 
 	it('treats a request with no objects as a harmless success (a credential test)', async () => {
-		expect(await sandbox.track({ attributes: [] })).toMatchObject({ status: 201, body: { message: 'success', attributes_processed: 0 } });
+		expect(await sandbox.track({ attributes: [] })).toMatchObject({
+			status: 201,
+			body: { message: 'success', attributes_processed: 0 },
+		});
 		expect(await sandbox.track({})).toMatchObject({ status: 201, body: { message: 'success' } });
 		expect((await sandbox.admin.stats()).profiles).toBe(0);
 	});
@@ -65,7 +84,11 @@ describe('sandbox: POST /users/track responses', () => {
 			errors: [
 				{ type: expect.stringMatching(/identifier is required/), input_array: 'attributes', index: 1 },
 				{ type: expect.stringMatching(/^name is required/), input_array: 'events', index: 1 },
-				{ type: expect.stringMatching(/^time "yesterday" is not an ISO 8601 datetime/), input_array: 'events', index: 2 },
+				{
+					type: expect.stringMatching(/^time "yesterday" is not an ISO 8601 datetime/),
+					input_array: 'events',
+					index: 2,
+				},
 				{ type: 'each element of purchases must be an object', input_array: 'purchases', index: 0 },
 			],
 		});
@@ -78,18 +101,28 @@ describe('sandbox: POST /users/track responses', () => {
 		const { events, profiles } = await sandbox.admin.state();
 		expect(events).toHaveLength(2);
 		expect(events[0].id).not.toBe(events[1].id);
-		expect(events[0]).toMatchObject({ service_id: profiles[0].service_id, name: 'pinged', time: AT, app_id: 'app-1', properties: { n: 1 } });
+		expect(events[0]).toMatchObject({
+			service_id: profiles[0].service_id,
+			name: 'pinged',
+			time: AT,
+			app_id: 'app-1',
+			properties: { n: 1 },
+		});
 	});
 
 	it('stores purchases with currency upper-cased and quantity defaulting to 1', async () => {
-		await sandbox.track({ purchases: [{ external_id: 'buyer', product_id: 'mug', currency: 'usd', price: 12.5, time: AT }] });
+		await sandbox.track({
+			purchases: [{ external_id: 'buyer', product_id: 'mug', currency: 'usd', price: 12.5, time: AT }],
+		});
 		const [purchase] = (await sandbox.admin.state()).purchases;
 		expect(purchase).toMatchObject({ product_id: 'mug', currency: 'USD', price: 12.5, quantity: 1, time: AT });
 		expect(purchase.id).toMatch(/^[0-9a-f]{24}$/);
 	});
 
 	it('addresses each kind of object only by the identifiers the spec lists for it', async () => {
-		const { profiles: seeded } = await sandbox.admin.seed({ profiles: [{ external_id: 'known', email: 'known@example.com', phone: '+14155550100' }] });
+		const { profiles: seeded } = await sandbox.admin.seed({
+			profiles: [{ external_id: 'known', email: 'known@example.com', phone: '+14155550100' }],
+		});
 		const serviceId = seeded[0].service_id;
 		const buy = { product_id: 'mug', currency: 'USD', price: 9.99, time: AT };
 		const answer = await sandbox.track({
@@ -116,11 +149,31 @@ describe('sandbox: POST /users/track responses', () => {
 			events_processed: 2,
 			purchases_processed: 1,
 			errors: [
-				{ type: 'service_id cannot identify the user of an attribute object; use external_id, user_alias, email or phone', input_array: 'attributes', index: 0 },
-				{ type: 'service_id cannot identify the user of an attribute object; use external_id, user_alias, email or phone', input_array: 'attributes', index: 2 },
-				{ type: 'phone cannot identify the user of a purchase object; use external_id, user_alias or email', input_array: 'purchases', index: 0 },
-				{ type: 'service_id cannot identify the user of a purchase object; use external_id, user_alias or email', input_array: 'purchases', index: 1 },
-				{ type: 'phone cannot identify the user of a purchase object; use external_id, user_alias or email', input_array: 'purchases', index: 2 },
+				{
+					type: 'service_id cannot identify the user of an attribute object; use external_id, user_alias, email or phone',
+					input_array: 'attributes',
+					index: 0,
+				},
+				{
+					type: 'service_id cannot identify the user of an attribute object; use external_id, user_alias, email or phone',
+					input_array: 'attributes',
+					index: 2,
+				},
+				{
+					type: 'phone cannot identify the user of a purchase object; use external_id, user_alias or email',
+					input_array: 'purchases',
+					index: 0,
+				},
+				{
+					type: 'service_id cannot identify the user of a purchase object; use external_id, user_alias or email',
+					input_array: 'purchases',
+					index: 1,
+				},
+				{
+					type: 'phone cannot identify the user of a purchase object; use external_id, user_alias or email',
+					input_array: 'purchases',
+					index: 2,
+				},
 			],
 		});
 		const state = await sandbox.admin.state();
@@ -130,7 +183,11 @@ describe('sandbox: POST /users/track responses', () => {
 	});
 
 	it('names the identifiers an object of each kind may use when it has none', async () => {
-		const answer = await sandbox.track({ attributes: [{ plan: 'pro' }], events: [{ name: 'e', time: AT }], purchases: [{ product_id: 'mug', currency: 'USD', price: 1, time: AT }] });
+		const answer = await sandbox.track({
+			attributes: [{ plan: 'pro' }],
+			events: [{ name: 'e', time: AT }],
+			purchases: [{ product_id: 'mug', currency: 'USD', price: 1, time: AT }],
+		});
 		expect(answer.body.errors.map((error: { type: string }) => error.type)).toEqual([
 			'one identifier is required: external_id, user_alias, email or phone',
 			'one identifier is required: external_id, user_alias, service_id, email or phone',
@@ -157,11 +214,20 @@ describe('sandbox: POST /users/track responses', () => {
 			await Promise.all(
 				[...Array(Math.min(50, batches - b)).keys()].map((i) =>
 					sandbox.track({
-						events: [...Array(75).keys()].map((j) => ({ external_id: `bulk-${(b + i) * 75 + j}`, name: 'imported', time: AT })),
+						events: [...Array(75).keys()].map((j) => ({
+							external_id: `bulk-${(b + i) * 75 + j}`,
+							name: 'imported',
+							time: AT,
+						})),
 					}),
 				),
 			);
 		}
-		expect(await sandbox.admin.stats()).toMatchObject({ events: 100_050, profiles: 100_050, requests: 1334, responsesByStatus: { '201': 1334 } });
+		expect(await sandbox.admin.stats()).toMatchObject({
+			events: 100_050,
+			profiles: 100_050,
+			requests: 1334,
+			responsesByStatus: { '201': 1334 },
+		});
 	});
 });

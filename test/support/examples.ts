@@ -49,7 +49,9 @@ export function loadExamples(): Example[] {
 			name: file.replace(/\.json$/, ''),
 			file: path.join(EXAMPLES, file),
 			workflow: JSON.parse(readFileSync(path.join(EXAMPLES, file), 'utf8')) as Example['workflow'],
-			expectation: JSON.parse(readFileSync(path.join(EXAMPLES, file.replace(/\.json$/, '.expect.json')), 'utf8')) as ExampleExpectation,
+			expectation: JSON.parse(
+				readFileSync(path.join(EXAMPLES, file.replace(/\.json$/, '.expect.json')), 'utf8'),
+			) as ExampleExpectation,
 		}));
 }
 
@@ -73,12 +75,15 @@ export async function expectationProblems(
 	client: SandboxClient,
 ): Promise<string[]> {
 	const problems: string[] = [];
-	if (output.length !== expectation.items) problems.push(`${expectation.node} gave ${output.length} items, expected ${expectation.items}`);
+	if (output.length !== expectation.items)
+		problems.push(`${expectation.node} gave ${output.length} items, expected ${expectation.items}`);
 	output.forEach((json, index) => {
 		if (expectation.each && !matches(expectation.each, json)) problems.push(`item ${index} is ${JSON.stringify(json)}`);
 	});
-	if (expectation.first && !matches(expectation.first, output[0])) problems.push(`the first item is ${JSON.stringify(output[0])}`);
-	if (expectation.last && !matches(expectation.last, output.at(-1))) problems.push(`the last item is ${JSON.stringify(output.at(-1))}`);
+	if (expectation.first && !matches(expectation.first, output[0]))
+		problems.push(`the first item is ${JSON.stringify(output[0])}`);
+	if (expectation.last && !matches(expectation.last, output.at(-1)))
+		problems.push(`the last item is ${JSON.stringify(output.at(-1))}`);
 
 	const requests = await client.requests();
 	for (const [route, count] of Object.entries(expectation.requests ?? {})) {
@@ -93,13 +98,15 @@ export async function expectationProblems(
 	const { profiles } = await client.state();
 	for (const expected of expectation.profiles ?? []) {
 		const profile = profiles.find((p) => p.external_id === expected.external_id);
-		if (!matches(expected, profile)) problems.push(`profile ${String(expected.external_id)} is ${JSON.stringify(profile)}`);
+		if (!matches(expected, profile))
+			problems.push(`profile ${String(expected.external_id)} is ${JSON.stringify(profile)}`);
 	}
 	const state = (await client.state()) as unknown as Record<string, unknown>;
 	for (const [list, entries] of Object.entries(expectation.state ?? {})) {
 		const held = Array.isArray(state[list]) ? (state[list] as unknown[]) : [];
 		for (const expected of entries) {
-			if (!held.some((actual) => matches(expected, actual))) problems.push(`state.${list} has nothing like ${JSON.stringify(expected)}`);
+			if (!held.some((actual) => matches(expected, actual)))
+				problems.push(`state.${list} has nothing like ${JSON.stringify(expected)}`);
 		}
 	}
 	for (const [list, count] of Object.entries(expectation.stateCounts ?? {})) {

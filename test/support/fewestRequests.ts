@@ -6,7 +6,11 @@ import type { RequestShape } from '../../nodes/EngagementPlatform/shared/engine/
  * The fewest requests a shape's limits allow for these pieces, counted independently of the
  * planner: per group, the most any one slot needs, or the shared total, whichever is more.
  */
-export function fewestRequests<Group, Payload>(pieces: Array<Piece<Group, Payload>>, shape: RequestShape<Group, Payload>, lowered: LoweredLimits = {}): number {
+export function fewestRequests<Group, Payload>(
+	pieces: Array<Piece<Group, Payload>>,
+	shape: RequestShape<Group, Payload>,
+	lowered: LoweredLimits = {},
+): number {
 	const perGroup = new Map<string, Map<string, number>>();
 	for (const piece of pieces) {
 		const key = shape.groupKey?.(piece.group) ?? '';

@@ -40,10 +40,13 @@ const NAMES: Record<string, string> = {
  */
 export function nodeName(type: string): string {
 	const name = NAMES[type];
-	if (name === undefined) throw new Error(`test support: "${type}" is not one of our node types (test/support/nodeTypes.ts)`);
+	if (name === undefined)
+		throw new Error(`test support: "${type}" is not one of our node types (test/support/nodeTypes.ts)`);
 	const described = loadPackageNodeTypes()[type]?.description.displayName;
 	if (described !== name) {
-		throw new Error(`test support: ${type} is named "${described}" by its description, not "${name}" (test/support/nodeTypes.ts)`);
+		throw new Error(
+			`test support: ${type} is named "${described}" by its description, not "${name}" (test/support/nodeTypes.ts)`,
+		);
 	}
 	return name;
 }

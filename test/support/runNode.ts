@@ -5,7 +5,13 @@
  *   const result = await runNode(TRANSLATION_NODE, { items, parameters, endpoint, apiKey });
  *   result.output(TRANSLATION);
  */
-import type { ICredentialDataDecryptedObject, IDataObject, INode, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	INode,
+	INodeExecutionData,
+	INodeParameters,
+} from 'n8n-workflow';
 
 import type { RunResult } from '../harness';
 import { runWorkflow } from '../harness';
@@ -30,6 +36,9 @@ export async function runNode(type: string, run: NodeRun): Promise<RunResult> {
 		nodes: [{ name, type, parameters, continueOnFail, onError }],
 		connections: { Start: { main: [[{ node: name, type: 'main', index: 0 }]] } },
 		items,
-		credentials: 'credentials' in run ? run.credentials : { engagementPlatformApi: { restEndpoint: run.endpoint, apiKey: run.apiKey } },
+		credentials:
+			'credentials' in run
+				? run.credentials
+				: { engagementPlatformApi: { restEndpoint: run.endpoint, apiKey: run.apiKey } },
 	});
 }

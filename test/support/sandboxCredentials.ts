@@ -12,7 +12,12 @@ export interface SandboxCredential {
 /** The credentials the example workflows name (by id), pointing at a sandbox. */
 export function sandboxCredentials(sandboxUrl: string): SandboxCredential[] {
 	return [
-		{ id: 'epSandboxCredential', name: 'Engagement Platform (sandbox)', type: 'engagementPlatformApi', data: { restEndpoint: sandboxUrl, apiKey: DEMO_API_KEY } },
+		{
+			id: 'epSandboxCredential',
+			name: 'Engagement Platform (sandbox)',
+			type: 'engagementPlatformApi',
+			data: { restEndpoint: sandboxUrl, apiKey: DEMO_API_KEY },
+		},
 		{
 			id: 'epSandboxScimCredential',
 			name: 'Engagement Platform SCIM (sandbox)',

@@ -7,7 +7,11 @@ import { runWorkflow } from '../harness';
  * Runs a credential's declarative test the way n8n's credentials tester does: a temporary
  * node whose only property routes the test request, then the rules on the answer's status.
  */
-export async function testCredential(test: ICredentialTestRequest, credentials: Record<string, string>, credentialType = 'engagementPlatformApi') {
+export async function testCredential(
+	test: ICredentialTestRequest,
+	credentials: Record<string, string>,
+	credentialType = 'engagementPlatformApi',
+) {
 	const tester: INodeType = {
 		description: {
 			displayName: 'Credential Test',
@@ -19,7 +23,9 @@ export async function testCredential(test: ICredentialTestRequest, credentials: 
 			inputs: [NodeConnectionTypes.Main],
 			outputs: [NodeConnectionTypes.Main],
 			credentials: [{ name: credentialType, required: true }],
-			properties: [{ displayName: 'Temp', name: 'temp', type: 'string', default: '', routing: { request: test.request } }],
+			properties: [
+				{ displayName: 'Temp', name: 'temp', type: 'string', default: '', routing: { request: test.request } },
+			],
 		},
 	};
 	const result = await runWorkflow({

@@ -12,15 +12,29 @@ const pieces = (slot: string, count: number, group: Group = undefined): Array<Pi
 	Array.from({ length: count }, (_, itemIndex) => ({ itemIndex, slot, group, payload: { n: itemIndex } }));
 
 const list = (field: string, max: number) => ({ form: 'list' as const, field, max });
-const track: RequestShape<Group> = { slots: { events: list('events', 75), attributes: list('attributes', 75), purchases: list('purchases', 75) } };
-const perCatalog: RequestShape<Group> = { slots: { items: list('items', 50) }, groupKey: (group) => group?.name ?? '', pathParams: (group) => ({ name: group!.name }) };
+const track: RequestShape<Group> = {
+	slots: { events: list('events', 75), attributes: list('attributes', 75), purchases: list('purchases', 75) },
+};
+const perCatalog: RequestShape<Group> = {
+	slots: { items: list('items', 50) },
+	groupKey: (group) => group?.name ?? '',
+	pathParams: (group) => ({ name: group!.name }),
+};
 const elements: RequestShape<Group> = {
 	slots: {
 		groups: {
 			form: 'elements',
 			field: 'subscription_groups',
 			max: 50,
-			elements: { max: 50, kindOf: (payload) => ({ key: String(Number(payload.n) % 3), fields: { kind: Number(payload.n) % 3 }, listField: 'ids', value: payload.n }) },
+			elements: {
+				max: 50,
+				kindOf: (payload) => ({
+					key: String(Number(payload.n) % 3),
+					fields: { kind: Number(payload.n) % 3 },
+					listField: 'ids',
+					value: payload.n,
+				}),
+			},
 		},
 	},
 	total: 50,
@@ -28,34 +42,62 @@ const elements: RequestShape<Group> = {
 
 const shapes: Array<[string, Array<Piece<Group>>, RequestShape<Group>, LoweredLimits]> = [
 	['1,000 events, 75 a request', pieces('events', 1000), track, {}],
-	['events, attributes and purchases side by side', [...pieces('events', 150), ...pieces('attributes', 10), ...pieces('purchases', 76)], track, {}],
+	[
+		'events, attributes and purchases side by side',
+		[...pieces('events', 150), ...pieces('attributes', 10), ...pieces('purchases', 76)],
+		track,
+		{},
+	],
 	['50 combined', [...pieces('events', 120), ...pieces('attributes', 90)], track, { total: 50 }],
-	['a batch size below the declared limit', [...pieces('events', 150), ...pieces('attributes', 10)], track, { perSlot: 20 }],
-	['catalogs never share', [...pieces('items', 10, { name: 'a' }), ...pieces('items', 60, { name: 'b' })], perCatalog, {}],
+	[
+		'a batch size below the declared limit',
+		[...pieces('events', 150), ...pieces('attributes', 10)],
+		track,
+		{ perSlot: 20 },
+	],
+	[
+		'catalogs never share',
+		[...pieces('items', 10, { name: 'a' }), ...pieces('items', 60, { name: 'b' })],
+		perCatalog,
+		{},
+	],
 	['elements of one call hold 50 users in all', pieces('groups', 293), elements, {}],
 ];
 
 describe('batch planner', () => {
-	test.each(shapes)('%s: the plan uses the fewest requests the limits allow and keeps every piece once', (_, input, shape, lowered) => {
-		const plan = planRequests(input, shape, lowered);
+	test.each(shapes)(
+		'%s: the plan uses the fewest requests the limits allow and keeps every piece once',
+		(_, input, shape, lowered) => {
+			const plan = planRequests(input, shape, lowered);
 
-		expect(plan).toHaveLength(fewestRequests(input, shape, lowered));
-		const planned = plan.flatMap((request) => [...request.slots.values()].flat());
-		expect(new Set(planned).size).toBe(input.length);
-		for (const request of plan) {
-			const counts = [...request.slots].map(([name, slot]) => [slot.length, Math.min(shape.slots[name].max, lowered.perSlot ?? Infinity)]);
-			for (const [count, max] of counts) expect(count).toBeLessThanOrEqual(max);
-			expect(request.pieceCount).toBeLessThanOrEqual(Math.min(shape.total ?? Infinity, lowered.total ?? Infinity));
-			const keys = [...request.slots.values()].flat().map((piece) => shape.groupKey?.(piece.group) ?? '');
-			expect(new Set(keys).size).toBe(1);
-		}
-	});
+			expect(plan).toHaveLength(fewestRequests(input, shape, lowered));
+			const planned = plan.flatMap((request) => [...request.slots.values()].flat());
+			expect(new Set(planned).size).toBe(input.length);
+			for (const request of plan) {
+				const counts = [...request.slots].map(([name, slot]) => [
+					slot.length,
+					Math.min(shape.slots[name].max, lowered.perSlot ?? Infinity),
+				]);
+				for (const [count, max] of counts) expect(count).toBeLessThanOrEqual(max);
+				expect(request.pieceCount).toBeLessThanOrEqual(Math.min(shape.total ?? Infinity, lowered.total ?? Infinity));
+				const keys = [...request.slots.values()].flat().map((piece) => shape.groupKey?.(piece.group) ?? '');
+				expect(new Set(keys).size).toBe(1);
+			}
+		},
+	);
 
 	test('every slot of a request is built into its body, and the path is filled from the group', () => {
 		const [request] = planRequests([...pieces('items', 2, { name: 'menu/1' })], perCatalog);
-		expect(requestParts('/catalogs/{name}/items', perCatalog, request)).toEqual({ path: '/catalogs/menu%2F1/items', body: { items: [{ n: 0 }, { n: 1 }] }, qs: undefined });
+		expect(requestParts('/catalogs/{name}/items', perCatalog, request)).toEqual({
+			path: '/catalogs/menu%2F1/items',
+			body: { items: [{ n: 0 }, { n: 1 }] },
+			qs: undefined,
+		});
 
-		const [mixed] = planRequests([...pieces('events', 2), ...pieces('attributes', 1), ...pieces('purchases', 1)], track);
+		const [mixed] = planRequests(
+			[...pieces('events', 2), ...pieces('attributes', 1), ...pieces('purchases', 1)],
+			track,
+		);
 		const body = requestParts('/users/track', track, mixed).body as IDataObject;
 		expect(Object.keys(body).sort()).toEqual(['attributes', 'events', 'purchases']);
 		expect([body.events, body.attributes, body.purchases].flat()).toHaveLength(4);
@@ -63,7 +105,9 @@ describe('batch planner', () => {
 
 	test('elements group their payloads by kind, every payload in one element', () => {
 		const [request] = planRequests(pieces('groups', 7), elements);
-		const built = requestParts('/v2/subscription/status/set', elements, request).body as { subscription_groups: Array<{ kind: number; ids: number[] }> };
+		const built = requestParts('/v2/subscription/status/set', elements, request).body as {
+			subscription_groups: Array<{ kind: number; ids: number[] }>;
+		};
 		expect(built.subscription_groups).toEqual([
 			{ kind: 0, ids: [0, 3, 6] },
 			{ kind: 1, ids: [1, 4] },

@@ -10,7 +10,8 @@ const IDENTIFIER_KINDS = ['external_id', 'user_alias', 'email', 'phone', 'servic
 /** The field each kind reads the identifier from. */
 const IDENTIFIER_FIELDS = ['externalId', 'aliasName', 'aliasLabel', 'email', 'phone', 'serviceId', 'deviceId'];
 /** Values that name a way to identify a user, in any spelling the platform's bodies use. */
-const USER_IDENTIFYING_VALUES = /^(external_(user_)?ids?|user_alias(es)?|alias|emails?|phones?|service_ids?|device_ids?)$/;
+const USER_IDENTIFYING_VALUES =
+	/^(external_(user_)?ids?|user_alias(es)?|alias|emails?|phones?|service_ids?|device_ids?)$/;
 
 interface Parameter {
 	node: string;
@@ -29,16 +30,26 @@ function parametersOf(): Parameter[] {
 }
 
 const optionValues = (property: INodeProperties): string[] =>
-	property.type === 'options' ? ((property.options ?? []) as INodePropertyOptions[]).map((option) => String(option.value)) : [];
+	property.type === 'options'
+		? ((property.options ?? []) as INodePropertyOptions[]).map((option) => String(option.value))
+		: [];
 
 describe('one vocabulary for "who is this item\'s user"', () => {
 	const parameters = parametersOf();
 
 	test('every choice among ways to identify a user is identifyBy, with the identifier kinds as values', () => {
-		const choices = parameters.filter(({ property }) => optionValues(property).some((value) => USER_IDENTIFYING_VALUES.test(value)));
+		const choices = parameters.filter(({ property }) =>
+			optionValues(property).some((value) => USER_IDENTIFYING_VALUES.test(value)),
+		);
 		const misnamed = choices
-			.filter(({ property }) => property.name !== 'identifyBy' || !optionValues(property).every((value) => IDENTIFIER_KINDS.includes(value)))
-			.map(({ node, operations, property }) => `${node} ${operations.join('/')}: ${property.name} = ${optionValues(property).join(', ')}`);
+			.filter(
+				({ property }) =>
+					property.name !== 'identifyBy' || !optionValues(property).every((value) => IDENTIFIER_KINDS.includes(value)),
+			)
+			.map(
+				({ node, operations, property }) =>
+					`${node} ${operations.join('/')}: ${property.name} = ${optionValues(property).join(', ')}`,
+			);
 
 		expect(misnamed).toEqual([]);
 		// The User, Subscription and Message nodes all have one.
@@ -54,11 +65,15 @@ describe('one vocabulary for "who is this item\'s user"', () => {
 			.map(({ node, property }) => `${node}: ${property.name}`);
 
 		expect(strays).toEqual([]);
-		expect(new Set(shownFor.map(({ property }) => property.name))).toEqual(new Set([...IDENTIFIER_FIELDS, 'prioritization']));
+		expect(new Set(shownFor.map(({ property }) => property.name))).toEqual(
+			new Set([...IDENTIFIER_FIELDS, 'prioritization']),
+		);
 	});
 
 	test('no node keeps an older name for the user of an item', () => {
-		const older = parameters.filter(({ property }) => ['userBy', 'recipientBy', 'profileType', 'externalUserId'].includes(property.name));
+		const older = parameters.filter(({ property }) =>
+			['userBy', 'recipientBy', 'profileType', 'externalUserId'].includes(property.name),
+		);
 
 		expect(older.map(({ node, property }) => `${node}: ${property.name}`)).toEqual([]);
 	});

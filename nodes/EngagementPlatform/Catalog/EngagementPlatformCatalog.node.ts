@@ -8,7 +8,10 @@ export class EngagementPlatformCatalog implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Engagement Platform Catalog',
 		name: 'engagementPlatformCatalog',
-		icon: { light: 'file:../../../icons/engagementPlatform.svg', dark: 'file:../../../icons/engagementPlatform.dark.svg' },
+		icon: {
+			light: 'file:../../../icons/engagementPlatform.svg',
+			dark: 'file:../../../icons/engagementPlatform.dark.svg',
+		},
 		group: ['output'],
 		version: 1,
 		subtitle: '={{$parameter["operation"]}}',

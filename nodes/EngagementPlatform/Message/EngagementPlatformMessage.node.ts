@@ -8,7 +8,10 @@ export class EngagementPlatformMessage implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Engagement Platform Message',
 		name: 'engagementPlatformMessage',
-		icon: { light: 'file:../../../icons/engagementPlatform.svg', dark: 'file:../../../icons/engagementPlatform.dark.svg' },
+		icon: {
+			light: 'file:../../../icons/engagementPlatform.svg',
+			dark: 'file:../../../icons/engagementPlatform.dark.svg',
+		},
 		group: ['output'],
 		version: 1,
 		subtitle: '={{$parameter["operation"]}}',

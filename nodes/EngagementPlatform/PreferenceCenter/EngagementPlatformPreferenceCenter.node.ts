@@ -8,11 +8,14 @@ export class EngagementPlatformPreferenceCenter implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Engagement Platform Preference Center',
 		name: 'engagementPlatformPreferenceCenter',
-		icon: { light: 'file:../../../icons/engagementPlatform.svg', dark: 'file:../../../icons/engagementPlatform.dark.svg' },
+		icon: {
+			light: 'file:../../../icons/engagementPlatform.svg',
+			dark: 'file:../../../icons/engagementPlatform.dark.svg',
+		},
 		group: ['output'],
 		version: 1,
 		subtitle: '={{$parameter["operation"]}}',
-		description: 'Update preference centers, paced at the platform\'s 10 per minute',
+		description: "Update preference centers, paced at the platform's 10 per minute",
 		defaults: { name: 'Engagement Platform Preference Center' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

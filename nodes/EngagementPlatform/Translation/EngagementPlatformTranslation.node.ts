@@ -8,7 +8,10 @@ export class EngagementPlatformTranslation implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Engagement Platform Translation',
 		name: 'engagementPlatformTranslation',
-		icon: { light: 'file:../../../icons/engagementPlatform.svg', dark: 'file:../../../icons/engagementPlatform.dark.svg' },
+		icon: {
+			light: 'file:../../../icons/engagementPlatform.svg',
+			dark: 'file:../../../icons/engagementPlatform.dark.svg',
+		},
 		group: ['input'],
 		version: 1,
 		subtitle: '={{$parameter["operation"]}}',

@@ -15,7 +15,10 @@ export class EngagementPlatformTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Engagement Platform Trigger',
 		name: 'engagementPlatformTrigger',
-		icon: { light: 'file:../../../icons/engagementPlatform.svg', dark: 'file:../../../icons/engagementPlatform.dark.svg' },
+		icon: {
+			light: 'file:../../../icons/engagementPlatform.svg',
+			dark: 'file:../../../icons/engagementPlatform.dark.svg',
+		},
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{$parameter["statuses"].length === 5 ? "All statuses" : $parameter["statuses"].join(", ")}}',

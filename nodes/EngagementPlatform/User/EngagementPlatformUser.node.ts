@@ -8,7 +8,10 @@ export class EngagementPlatformUser implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Engagement Platform User',
 		name: 'engagementPlatformUser',
-		icon: { light: 'file:../../../icons/engagementPlatform.svg', dark: 'file:../../../icons/engagementPlatform.dark.svg' },
+		icon: {
+			light: 'file:../../../icons/engagementPlatform.svg',
+			dark: 'file:../../../icons/engagementPlatform.dark.svg',
+		},
 		group: ['output'],
 		version: 1,
 		subtitle: '={{$parameter["operation"]}}',

@@ -31,7 +31,11 @@ export interface OfferedTool {
 	function: {
 		name: string;
 		description?: string;
-		parameters?: { type?: string; properties?: Record<string, { type?: string; description?: string }>; required?: string[] };
+		parameters?: {
+			type?: string;
+			properties?: Record<string, { type?: string; description?: string }>;
+			required?: string[];
+		};
 	};
 }
 
@@ -51,7 +55,8 @@ export interface RecordedChatRequest {
 }
 
 /** What one step of the script answers: tool calls (the model wants tools run) or the final text. */
-export type ScriptedReply = { toolCalls: Array<{ name: string; arguments: Record<string, unknown> }> } | { content: string };
+export type ScriptedReply =
+	{ toolCalls: Array<{ name: string; arguments: Record<string, unknown> }> } | { content: string };
 
 /** One step: the request body in, the reply out. Throwing answers 400 with the message (a broken script shows). */
 export type ScriptStep = (body: ChatRequestBody) => ScriptedReply;
@@ -80,7 +85,9 @@ export function offeredTool(body: ChatRequestBody, pattern: RegExp): OfferedTool
 	const tools = body.tools ?? [];
 	const matching = tools.filter((tool) => pattern.test(tool.function.name));
 	if (matching.length !== 1) {
-		throw new Error(`expected one tool matching ${String(pattern)}, n8n offered: ${tools.map((tool) => tool.function.name).join(', ') || 'none'}`);
+		throw new Error(
+			`expected one tool matching ${String(pattern)}, n8n offered: ${tools.map((tool) => tool.function.name).join(', ') || 'none'}`,
+		);
 	}
 	return matching[0];
 }
@@ -108,7 +115,9 @@ export async function startChatCompletionsStandIn(steps: ScriptStep[] = []): Pro
 	const toolCallsSent: ToolCall[] = [];
 
 	const server: Server = createServer((request, response) => {
-		void handle(request, response).catch((error: Error) => send(response, 500, { error: { message: error.message, type: 'server_error' } }));
+		void handle(request, response).catch((error: Error) =>
+			send(response, 500, { error: { message: error.message, type: 'server_error' } }),
+		);
 	});
 
 	async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -124,25 +133,37 @@ export async function startChatCompletionsStandIn(steps: ScriptStep[] = []): Pro
 		requests.push({ method: request.method ?? '', path, headers: request.headers, body });
 
 		if (request.method === 'GET' && /\/models$/.test(path)) {
-			send(response, 200, { object: 'list', data: [{ id: STAND_IN_MODEL, object: 'model', created: 0, owned_by: 'stand-in' }] });
+			send(response, 200, {
+				object: 'list',
+				data: [{ id: STAND_IN_MODEL, object: 'model', created: 0, owned_by: 'stand-in' }],
+			});
 			return;
 		}
 		if (request.method !== 'POST' || !/\/chat\/completions$/.test(path) || !body) {
-			send(response, 404, { error: { message: `the stand-in does not serve ${request.method} ${path}`, type: 'invalid_request_error' } });
+			send(response, 404, {
+				error: { message: `the stand-in does not serve ${request.method} ${path}`, type: 'invalid_request_error' },
+			});
 			return;
 		}
 
 		const index = chatCount++;
 		const step = script[index];
 		if (!step) {
-			send(response, 400, { error: { message: `the script has no step ${index + 1} (it has ${script.length})`, type: 'invalid_request_error' } });
+			send(response, 400, {
+				error: {
+					message: `the script has no step ${index + 1} (it has ${script.length})`,
+					type: 'invalid_request_error',
+				},
+			});
 			return;
 		}
 		let reply: ScriptedReply;
 		try {
 			reply = step(body);
 		} catch (error) {
-			send(response, 400, { error: { message: `script step ${index + 1}: ${(error as Error).message}`, type: 'invalid_request_error' } });
+			send(response, 400, {
+				error: { message: `script step ${index + 1}: ${(error as Error).message}`, type: 'invalid_request_error' },
+			});
 			return;
 		}
 		const message: ChatMessage =
@@ -164,18 +185,33 @@ export async function startChatCompletionsStandIn(steps: ScriptStep[] = []): Pro
 		const usage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
 
 		if (body.stream) {
-			response.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', Connection: 'close' });
+			response.writeHead(200, {
+				'Content-Type': 'text/event-stream',
+				'Cache-Control': 'no-cache',
+				Connection: 'close',
+			});
 			const chunk = (delta: object, finish: string | null, extra: object = {}) =>
 				`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: body.model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`;
 			const delta = message.tool_calls
-				? { role: 'assistant', content: null, tool_calls: message.tool_calls.map((call, callIndex) => ({ index: callIndex, ...call })) }
+				? {
+						role: 'assistant',
+						content: null,
+						tool_calls: message.tool_calls.map((call, callIndex) => ({ index: callIndex, ...call })),
+					}
 				: { role: 'assistant', content: message.content };
 			response.write(chunk(delta, null));
 			response.write(chunk({}, finishReason, { usage }));
 			response.end('data: [DONE]\n\n');
 			return;
 		}
-		send(response, 200, { id, object: 'chat.completion', created, model: body.model, choices: [{ index: 0, message, logprobs: null, finish_reason: finishReason }], usage });
+		send(response, 200, {
+			id,
+			object: 'chat.completion',
+			created,
+			model: body.model,
+			choices: [{ index: 0, message, logprobs: null, finish_reason: finishReason }],
+			usage,
+		});
 	}
 
 	await new Promise<void>((resolve, reject) => {
@@ -188,7 +224,10 @@ export async function startChatCompletionsStandIn(steps: ScriptStep[] = []): Pro
 		url: `http://127.0.0.1:${port}/v1`,
 		requests,
 		toolCallsSent,
-		chatRequests: () => requests.filter((request) => /\/chat\/completions$/.test(request.path) && request.body).map((request) => request.body as ChatRequestBody),
+		chatRequests: () =>
+			requests
+				.filter((request) => /\/chat\/completions$/.test(request.path) && request.body)
+				.map((request) => request.body as ChatRequestBody),
 		script(steps: ScriptStep[]) {
 			script = steps;
 			chatCount = 0;

@@ -39,7 +39,10 @@ export class EditorBrowser {
 
 	/** Launches Chromium with the n8n session cookie set for the editor's origin. */
 	static async launch(editorUrl: string, cookie: { name: string; value: string }): Promise<EditorBrowser> {
-		const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+		const browser = await chromium.launch({
+			executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+			args: CHROMIUM_ARGS,
+		});
 		try {
 			const context = await browser.newContext({ viewport: VIEWPORT, locale: 'en-US', timezoneId: 'UTC' });
 			await context.addCookies([{ name: cookie.name, value: cookie.value, url: editorUrl }]);

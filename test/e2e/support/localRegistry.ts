@@ -73,10 +73,19 @@ export class LocalRegistry {
 		const response = await fetch(`${this.url}-/user/org.couchdb.user:${encodeURIComponent(name)}`, {
 			method: 'PUT',
 			headers: { 'Content-Type': 'application/json' },
-			body: JSON.stringify({ _id: `org.couchdb.user:${name}`, name, password, email: `${name}@engagement-platform.local`, type: 'user', roles: [], date: new Date().toISOString() }),
+			body: JSON.stringify({
+				_id: `org.couchdb.user:${name}`,
+				name,
+				password,
+				email: `${name}@engagement-platform.local`,
+				type: 'user',
+				roles: [],
+				date: new Date().toISOString(),
+			}),
 		});
 		const body = (await response.json().catch(() => ({}))) as { token?: string };
-		if (!response.ok || !body.token) throw new Error(`creating the registry user failed: ${response.status} ${JSON.stringify(body)}`);
+		if (!response.ok || !body.token)
+			throw new Error(`creating the registry user failed: ${response.status} ${JSON.stringify(body)}`);
 		return body.token;
 	}
 
@@ -85,12 +94,16 @@ export class LocalRegistry {
 		const userconfig = path.join(this.folder, 'publish.npmrc');
 		const { host } = new URL(this.url);
 		writeFileSync(userconfig, `//${host}/:_authToken=${token}\n`);
-		return execFileSync('npm', ['publish', tarball, '--registry', this.url, '--userconfig', userconfig, '--ignore-scripts', '--loglevel=warn'], {
-			cwd: this.folder,
-			encoding: 'utf8',
-			env: npmEnv(),
-			stdio: ['ignore', 'pipe', 'pipe'],
-		});
+		return execFileSync(
+			'npm',
+			['publish', tarball, '--registry', this.url, '--userconfig', userconfig, '--ignore-scripts', '--loglevel=warn'],
+			{
+				cwd: this.folder,
+				encoding: 'utf8',
+				env: npmEnv(),
+				stdio: ['ignore', 'pipe', 'pipe'],
+			},
+		);
 	}
 
 	/** The registry's metadata of a package (what `npm view` reads). */
@@ -129,4 +142,3 @@ export function packProject(destination: string): string {
 function npmEnv(): NodeJS.ProcessEnv {
 	return Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key)));
 }
-

@@ -17,7 +17,9 @@ export const POSTGRES_APP = 'test/e2e/postgres';
 
 /** The n8n version an app folder pins (its package.json), known before it is installed. */
 export function pinnedN8nVersion(appFolder: string): string {
-	const manifest = JSON.parse(readFileSync(path.join(PROJECT_ROOT, appFolder, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+	const manifest = JSON.parse(readFileSync(path.join(PROJECT_ROOT, appFolder, 'package.json'), 'utf8')) as {
+		dependencies?: Record<string, string>;
+	};
 	const version = manifest.dependencies?.n8n;
 	if (!version) throw new Error(`${appFolder}/package.json pins no n8n`);
 	return version;
@@ -44,7 +46,10 @@ function appAt(folder: string): N8nApp {
 
 /** Installs an app folder's lockfile if it was never installed here (minutes for n8n), else returns its folder at once. */
 export function ensureInstalled(appFolder: string): string {
-	return execFileSync('bash', [INSTALL_SCRIPT, appFolder], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
+	return execFileSync('bash', [INSTALL_SCRIPT, appFolder], {
+		encoding: 'utf8',
+		stdio: ['ignore', 'pipe', 'inherit'],
+	}).trim();
 }
 
 /** Installs the pinned n8n (the 2.x app unless another app folder is given) if needed. */
@@ -55,7 +60,10 @@ export function ensureN8nApp(appFolder: string = N8N_APP_2X): N8nApp {
 /** The installed n8n, or undefined when it was never installed on this machine. */
 export function installedN8nApp(appFolder: string = N8N_APP_2X): N8nApp | undefined {
 	try {
-		const folder = execFileSync('bash', [INSTALL_SCRIPT, '--check', appFolder], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+		const folder = execFileSync('bash', [INSTALL_SCRIPT, '--check', appFolder], {
+			encoding: 'utf8',
+			stdio: ['ignore', 'pipe', 'ignore'],
+		}).trim();
 		return folder ? appAt(folder) : undefined;
 	} catch {
 		return undefined;

@@ -85,7 +85,9 @@ export async function dismissModals(page: Page): Promise<string[]> {
 		if (count === 0) break;
 		for (let index = 0; index < count; index++) {
 			const modal = modals.nth(index);
-			const label = ((await modal.getAttribute('data-test-id').catch(() => null)) ?? (await modal.innerText().catch(() => ''))).slice(0, 60);
+			const label = (
+				(await modal.getAttribute('data-test-id').catch(() => null)) ?? (await modal.innerText().catch(() => ''))
+			).slice(0, 60);
 			const close = modal.locator(SELECTORS.modalClose).filter({ visible: true }).first();
 			if (await close.count()) await close.click({ timeout: 2_000 }).catch(() => undefined);
 			else await page.keyboard.press('Escape');
@@ -104,11 +106,16 @@ export class PageProblems {
 		private readonly page: Page,
 		packageName: string,
 	) {
-		page.on('pageerror', (error) => this.problems.push(`uncaught error in the editor: ${error.message.split('\n')[0]}`));
+		page.on('pageerror', (error) =>
+			this.problems.push(`uncaught error in the editor: ${error.message.split('\n')[0]}`),
+		);
 		page.on('response', (response) => {
 			const url = response.url();
-			const aboutNodes = url.includes(packageName) || /\/(types|icons)\/|\/rest\/(dynamic-node-parameters|node-types|community-node-types)/.test(url);
-			if (response.status() >= 400 && aboutNodes) this.problems.push(`HTTP ${response.status()} for ${url.replace(/^https?:\/\/[^/]+/, '')}`);
+			const aboutNodes =
+				url.includes(packageName) ||
+				/\/(types|icons)\/|\/rest\/(dynamic-node-parameters|node-types|community-node-types)/.test(url);
+			if (response.status() >= 400 && aboutNodes)
+				this.problems.push(`HTTP ${response.status()} for ${url.replace(/^https?:\/\/[^/]+/, '')}`);
 		});
 	}
 
@@ -125,7 +132,8 @@ export class PageProblems {
 				}),
 			);
 		for (const toast of toasts) {
-			if (toast.isError || ERROR_TEXTS.some((pattern) => pattern.test(toast.text))) this.problems.push(`error notification: ${toast.text}`);
+			if (toast.isError || ERROR_TEXTS.some((pattern) => pattern.test(toast.text)))
+				this.problems.push(`error notification: ${toast.text}`);
 		}
 		const taken = [...new Set(this.problems)];
 		this.problems = [];
@@ -141,7 +149,10 @@ export async function openNewWorkflow(page: Page, editorUrl: string): Promise<vo
 
 export async function openWorkflow(page: Page, editorUrl: string, workflowId: string, nodes: number): Promise<void> {
 	await page.goto(`${editorUrl}/workflow/${workflowId}`);
-	await page.locator(SELECTORS.canvasNode).nth(nodes - 1).waitFor();
+	await page
+		.locator(SELECTORS.canvasNode)
+		.nth(nodes - 1)
+		.waitFor();
 	await dismissModals(page);
 }
 
@@ -171,8 +182,15 @@ export async function waitForNdv(page: Page, timeout = 15_000): Promise<boolean>
 }
 
 /** Opens a node's NDV by double-clicking it on the canvas, else through its deep link `/workflow/<id>/<nodeId>`. */
-export async function openNodePanel(page: Page, editorUrl: string, workflowId: string, node: { id: string; name: string }): Promise<boolean> {
-	await canvasNode(page, node.name).dblclick().catch(() => undefined);
+export async function openNodePanel(
+	page: Page,
+	editorUrl: string,
+	workflowId: string,
+	node: { id: string; name: string },
+): Promise<boolean> {
+	await canvasNode(page, node.name)
+		.dblclick()
+		.catch(() => undefined);
 	if (await waitForNdv(page, 5_000)) return true;
 	await page.goto(`${editorUrl}/workflow/${workflowId}/${node.id}`);
 	await dismissModals(page);
@@ -198,12 +216,18 @@ async function brokenImages(scope: Locator): Promise<string[]> {
  * The node creator: search a display name, return the matching entry (undefined when the search
  * does not list it), with what the list shows for it.
  */
-export async function searchNodeCreator(page: Page, displayName: string): Promise<{ item?: Locator; listed: string[]; problems: string[] }> {
+export async function searchNodeCreator(
+	page: Page,
+	displayName: string,
+): Promise<{ item?: Locator; listed: string[]; problems: string[] }> {
 	await page.locator(SELECTORS.nodeCreatorPlusButton).click();
 	const creator = page.locator(SELECTORS.nodeCreator);
 	await creator.waitFor();
 	await creator.locator(SELECTORS.nodeCreatorSearch).fill(displayName);
-	const item = creator.locator(SELECTORS.nodeCreatorItem).filter({ has: page.locator(SELECTORS.nodeCreatorItemName).getByText(displayName, { exact: true }) }).first();
+	const item = creator
+		.locator(SELECTORS.nodeCreatorItem)
+		.filter({ has: page.locator(SELECTORS.nodeCreatorItemName).getByText(displayName, { exact: true }) })
+		.first();
 	const found = await item.waitFor({ timeout: 10_000 }).then(
 		() => true,
 		() => false,
@@ -211,7 +235,12 @@ export async function searchNodeCreator(page: Page, displayName: string): Promis
 	const listed = await creator.locator(SELECTORS.nodeCreatorItemName).allInnerTexts();
 	if (!found) return { listed, problems: [] };
 	const problems: string[] = [];
-	const description = (await item.locator(SELECTORS.nodeCreatorItemDescription).innerText().catch(() => '')).trim();
+	const description = (
+		await item
+			.locator(SELECTORS.nodeCreatorItemDescription)
+			.innerText()
+			.catch(() => '')
+	).trim();
 	if (!description) problems.push('node panel entry shows no description');
 	else if (brokenText(description)) problems.push(`node panel entry description reads "${description}"`);
 	for (const src of await brokenImages(item)) problems.push(`node panel entry icon did not load: ${src}`);
@@ -227,7 +256,12 @@ export async function listedActions(page: Page): Promise<string[]> {
 }
 
 export async function clickAction(page: Page, label: string): Promise<void> {
-	await page.locator(SELECTORS.nodeCreator).locator(SELECTORS.nodeCreatorItemName).getByText(label, { exact: true }).first().click();
+	await page
+		.locator(SELECTORS.nodeCreator)
+		.locator(SELECTORS.nodeCreatorItemName)
+		.getByText(label, { exact: true })
+		.first()
+		.click();
 }
 
 /** The label shown for the text of a parameter, without the Fixed/Expression toggle and other controls beside it. */
@@ -239,7 +273,10 @@ async function parameterLabels(parameters: Locator): Promise<Array<{ text: strin
 				const controls = clone.querySelectorAll(optionsSelector);
 				for (let index = 0; index < controls.length; index++) controls[index].remove();
 				const forAttribute = (label as unknown as DomElement).getAttribute('for');
-				return { text: (clone.textContent ?? '').replace(/\s+/g, ' ').trim(), html: forAttribute ? `for="${forAttribute}"` : '(no for)' };
+				return {
+					text: (clone.textContent ?? '').replace(/\s+/g, ' ').trim(),
+					html: forAttribute ? `for="${forAttribute}"` : '(no for)',
+				};
 			}),
 		SELECTORS.labelOptions,
 	);
@@ -275,7 +312,10 @@ async function parameterIssues(page: Page, parameters: Locator): Promise<Array<{
 }
 
 /** Opens each visible dropdown of the panel, reads its options, closes it again. */
-async function dropdownOptions(page: Page, parameters: Locator): Promise<Array<{ owner: string; value: string; placeholder: string; options: string[] }>> {
+async function dropdownOptions(
+	page: Page,
+	parameters: Locator,
+): Promise<Array<{ owner: string; value: string; placeholder: string; options: string[] }>> {
 	const selects = parameters.locator(SELECTORS.select).filter({ visible: true });
 	const dropdowns: Array<{ owner: string; value: string; placeholder: string; options: string[] }> = [];
 	const count = await selects.count();
@@ -284,7 +324,11 @@ async function dropdownOptions(page: Page, parameters: Locator): Promise<Array<{
 		const input = select.locator('input').first();
 		const owner = await select.evaluate((element) => {
 			const el = element as unknown as DomElement;
-			return (el.closest('[data-test-id^="parameter-input-"]') ?? el.closest('[data-test-id]'))?.getAttribute('data-test-id') ?? 'a dropdown';
+			return (
+				(el.closest('[data-test-id^="parameter-input-"]') ?? el.closest('[data-test-id]'))?.getAttribute(
+					'data-test-id',
+				) ?? 'a dropdown'
+			);
 		});
 		const value = await input.inputValue().catch(() => '');
 		const placeholder = (await input.getAttribute('placeholder')) ?? '';
@@ -293,8 +337,14 @@ async function dropdownOptions(page: Page, parameters: Locator): Promise<Array<{
 		if (listId) {
 			await select.click();
 			const list = page.locator(`[id="${listId}"]`);
-			await list.locator(SELECTORS.selectOption).first().waitFor({ timeout: 3_000 }).catch(() => undefined);
-			options = (await list.locator(SELECTORS.selectOption).allInnerTexts()).map((text) => text.replace(/\s+/g, ' ').trim());
+			await list
+				.locator(SELECTORS.selectOption)
+				.first()
+				.waitFor({ timeout: 3_000 })
+				.catch(() => undefined);
+			options = (await list.locator(SELECTORS.selectOption).allInnerTexts()).map((text) =>
+				text.replace(/\s+/g, ' ').trim(),
+			);
 			await page.keyboard.press('Escape');
 			await list.waitFor({ state: 'hidden', timeout: 3_000 }).catch(() => undefined);
 		}
@@ -309,14 +359,23 @@ async function dropdownOptions(page: Page, parameters: Locator): Promise<Array<{
  * values, the operation not shown as chosen, icons that do not load, "Add …" buttons whose noun
  * was cut from a plural label.
  */
-export async function panelProblems(page: Page, expected: { nodeName: string; operation?: NodeOperation }): Promise<string[]> {
+export async function panelProblems(
+	page: Page,
+	expected: { nodeName: string; operation?: NodeOperation },
+): Promise<string[]> {
 	const panel = ndv(page);
 	const parameters = panel.locator(SELECTORS.ndvParameters);
 	const problems: string[] = [];
 
-	const title = (await panel.locator(SELECTORS.ndvTitle).innerText().catch(() => '')).trim();
+	const title = (
+		await panel
+			.locator(SELECTORS.ndvTitle)
+			.innerText()
+			.catch(() => '')
+	).trim();
 	if (!title) problems.push('the panel shows no node name');
-	else if (title !== expected.nodeName) problems.push(`the panel title reads "${title}", expected "${expected.nodeName}"`);
+	else if (title !== expected.nodeName)
+		problems.push(`the panel title reads "${title}", expected "${expected.nodeName}"`);
 
 	const text = await panel.innerText();
 	for (const pattern of ERROR_TEXTS) {
@@ -333,7 +392,8 @@ export async function panelProblems(page: Page, expected: { nodeName: string; op
 	}
 
 	const labels = await parameterLabels(parameters);
-	if (labels.length === 0 && !/does not have any parameters/i.test(parametersText)) problems.push('the panel shows no parameter labels at all');
+	if (labels.length === 0 && !/does not have any parameters/i.test(parametersText))
+		problems.push('the panel shows no parameter labels at all');
 	for (const label of labels) {
 		if (!label.text) problems.push(`a parameter label is empty (${label.html})`);
 		else if (brokenText(label.text)) problems.push(`a parameter label reads "${label.text}"`);
@@ -351,8 +411,12 @@ export async function panelProblems(page: Page, expected: { nodeName: string; op
 		if (brokenText(field.placeholder)) problems.push(`a field shows the placeholder "${field.placeholder}"`);
 	}
 
-	const buttons = (await parameters.locator('button').allInnerTexts()).map((button) => button.replace(/\s+/g, ' ').trim());
-	const addTexts = [...buttons, ...fields.map((field) => field.placeholder)].filter((candidate) => /^Add /.test(candidate));
+	const buttons = (await parameters.locator('button').allInnerTexts()).map((button) =>
+		button.replace(/\s+/g, ' ').trim(),
+	);
+	const addTexts = [...buttons, ...fields.map((field) => field.placeholder)].filter((candidate) =>
+		/^Add /.test(candidate),
+	);
 	for (const addText of new Set(addTexts)) {
 		const noun = addText.slice('Add '.length);
 		const plural = labelTexts.find((label) => label.slice(0, -1) === noun && /(ies|ss)$/.test(label));
@@ -366,7 +430,8 @@ export async function panelProblems(page: Page, expected: { nodeName: string; op
 			.inputValue({ timeout: 3_000 })
 			.catch(() => undefined);
 		if (shown === undefined) problems.push('the panel shows no Operation parameter');
-		else if (shown !== expected.operation.name) problems.push(`the Operation parameter shows "${shown}", expected "${expected.operation.name}"`);
+		else if (shown !== expected.operation.name)
+			problems.push(`the Operation parameter shows "${shown}", expected "${expected.operation.name}"`);
 	}
 
 	for (const { label, issues } of await parameterIssues(page, parameters)) {
@@ -397,7 +462,9 @@ export async function panelProblems(page: Page, expected: { nodeName: string; op
  */
 export async function addOptionalFields(page: Page, limit = 60): Promise<number> {
 	const parameters = ndv(page).locator(SELECTORS.ndvParameters);
-	const pending = parameters.locator(`${SELECTORS.collectionAdd}:not([data-e2e-added]), ${SELECTORS.fixedCollectionAdd}:not([data-e2e-added])`).filter({ visible: true });
+	const pending = parameters
+		.locator(`${SELECTORS.collectionAdd}:not([data-e2e-added]), ${SELECTORS.fixedCollectionAdd}:not([data-e2e-added])`)
+		.filter({ visible: true });
 	let added = 0;
 	let marked = 0;
 	while (added < limit && marked < limit) {
@@ -405,7 +472,14 @@ export async function addOptionalFields(page: Page, limit = 60): Promise<number>
 		if ((await next.count()) === 0) break;
 		// Marked, so that it is not taken again, and found again by its mark (the locator above moves on).
 		const mark = String(++marked);
-		await next.evaluate((element, value) => (element as unknown as { setAttribute(name: string, value: string): void }).setAttribute('data-e2e-added', value), mark);
+		await next.evaluate(
+			(element, value) =>
+				(element as unknown as { setAttribute(name: string, value: string): void }).setAttribute(
+					'data-e2e-added',
+					value,
+				),
+			mark,
+		);
 		const control = parameters.locator(`[data-e2e-added="${mark}"]`);
 		const select = control.locator(SELECTORS.select).first();
 		if ((await select.count()) === 0) {
@@ -420,8 +494,14 @@ export async function addOptionalFields(page: Page, limit = 60): Promise<number>
 		if (!listId) continue;
 		await select.click();
 		const list = page.locator(`[id="${listId}"]`);
-		await list.locator(SELECTORS.selectOption).first().waitFor({ timeout: 3_000 }).catch(() => undefined);
-		const options = (await list.locator(SELECTORS.selectOption).allInnerTexts()).map((text) => text.split('\n')[0].trim());
+		await list
+			.locator(SELECTORS.selectOption)
+			.first()
+			.waitFor({ timeout: 3_000 })
+			.catch(() => undefined);
+		const options = (await list.locator(SELECTORS.selectOption).allInnerTexts()).map((text) =>
+			text.split('\n')[0].trim(),
+		);
 		await page.keyboard.press('Escape');
 		for (const option of options) {
 			if (added >= limit || !(await select.isVisible())) break;

@@ -48,7 +48,10 @@ export class N8nInstance {
 	 * would: from the Community Nodes screen). `env` adds to (or overrides) the environment of every
 	 * n8n process of this instance.
 	 */
-	static create(app: N8nApp, options: { link?: boolean; userFolder?: string; package?: boolean; env?: NodeJS.ProcessEnv } = {}): N8nInstance {
+	static create(
+		app: N8nApp,
+		options: { link?: boolean; userFolder?: string; package?: boolean; env?: NodeJS.ProcessEnv } = {},
+	): N8nInstance {
 		const userFolder = options.userFolder ?? mkdtempSync(path.join(os.tmpdir(), 'n8n-ep-'));
 		const instance = new N8nInstance(app, userFolder);
 		instance.extraEnv = { ...options.env };
@@ -120,7 +123,8 @@ export class N8nInstance {
 
 	async checkedCli(args: string[], timeoutMs?: number): Promise<CliResult> {
 		const result = await this.cli(args, timeoutMs);
-		if (result.code !== 0) throw new Error(`n8n ${args.join(' ')} exited with ${result.code}\n${result.stdout}\n${result.stderr}`);
+		if (result.code !== 0)
+			throw new Error(`n8n ${args.join(' ')} exited with ${result.code}\n${result.stdout}\n${result.stderr}`);
 		return result;
 	}
 
@@ -155,22 +159,35 @@ export class N8nInstance {
 	 * `webhook` (the webhook processor). `args` adds flags (`--concurrency=2`); `logFile` keeps
 	 * its output in a file too. Returns the URL it serves on.
 	 */
-	async start(port?: number, options: { command?: N8nServerCommand; args?: string[]; logFile?: string } = {}): Promise<string> {
+	async start(
+		port?: number,
+		options: { command?: N8nServerCommand; args?: string[]; logFile?: string } = {},
+	): Promise<string> {
 		const command = options.command ?? 'start';
 		this.port = port ?? (await freePort());
 		const env = await this.env();
 		if (command === 'worker') {
-			Object.assign(env, { QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(this.port), N8N_WORKER_SERVER_ADDRESS: '127.0.0.1' });
+			Object.assign(env, {
+				QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+				QUEUE_HEALTH_CHECK_PORT: String(this.port),
+				N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
+			});
 		}
 		if (this.server) this.earlierLogs += this.server.log;
-		this.server = ServiceProcess.spawn(`n8n ${command}`, this.app.node, [this.app.n8n, command, ...(options.args ?? [])], {
-			env,
-			cwd: this.userFolder,
-			logFile: options.logFile,
-		});
+		this.server = ServiceProcess.spawn(
+			`n8n ${command}`,
+			this.app.node,
+			[this.app.n8n, command, ...(options.args ?? [])],
+			{
+				env,
+				cwd: this.userFolder,
+				logFile: options.logFile,
+			},
+		);
 		const url = `http://127.0.0.1:${this.port}`;
 		// n8n 1.x answers readiness while its migrations still run: the REST API (of `start` only) answers after them.
-		const ready = async () => (await fetch(`${url}/healthz/readiness`)).ok && (command !== 'start' || (await fetch(`${url}/rest/settings`)).ok);
+		const ready = async () =>
+			(await fetch(`${url}/healthz/readiness`)).ok && (command !== 'start' || (await fetch(`${url}/rest/settings`)).ok);
 		await this.server.waitUntil(ready, 120_000, `ready at ${url}`);
 		return url;
 	}
@@ -202,7 +219,14 @@ export interface ExecutedRun {
 function parseExecuteOutput(result: CliResult): ExecutedRun {
 	const match = /^\{\n\s+"data"/m.exec(result.stdout);
 	const start = match ? match.index : -1;
-	let data: { data?: { resultData?: { runData?: Record<string, Array<{ data?: { main?: unknown[][] } }>>; error?: { message: string; description?: string } } } } = {};
+	let data: {
+		data?: {
+			resultData?: {
+				runData?: Record<string, Array<{ data?: { main?: unknown[][] } }>>;
+				error?: { message: string; description?: string };
+			};
+		};
+	} = {};
 	if (start >= 0) {
 		try {
 			data = JSON.parse(result.stdout.slice(start)) as typeof data;

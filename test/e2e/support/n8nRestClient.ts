@@ -37,7 +37,9 @@ export class N8nRestClient {
 	static async asOwner(app: N8nApp, baseUrl: string): Promise<N8nRestClient> {
 		await setUpOwner(baseUrl);
 		const session = await signIn(baseUrl);
-		const flatted = createRequire(path.join(app.folder, 'node_modules/n8n/package.json'))('flatted') as { parse(text: string): unknown };
+		const flatted = createRequire(path.join(app.folder, 'node_modules/n8n/package.json'))('flatted') as {
+			parse(text: string): unknown;
+		};
 		return new N8nRestClient(baseUrl, `${session.name}=${session.value}`, flatted);
 	}
 
@@ -51,7 +53,9 @@ export class N8nRestClient {
 
 	/** Starts a saved workflow from its manual trigger, as "Execute workflow" does; returns the execution id. */
 	async runManually(workflowId: string, triggerName: string): Promise<string> {
-		const result = await this.post<{ executionId?: string }>(`/workflows/${workflowId}/run`, { triggerToStartFrom: { name: triggerName } });
+		const result = await this.post<{ executionId?: string }>(`/workflows/${workflowId}/run`, {
+			triggerToStartFrom: { name: triggerName },
+		});
 		if (!result.executionId) throw new Error(`running ${workflowId} started no execution: ${JSON.stringify(result)}`);
 		return result.executionId;
 	}
@@ -78,12 +82,16 @@ export class N8nRestClient {
 		for (;;) {
 			const execution = await this.get<{ status: string; mode: string; data: string }>(`/executions/${id}`);
 			if (!['new', 'running', 'waiting'].includes(execution.status)) {
-				const data = this.flatted.parse(execution.data) as { resultData: { runData: RunData; error?: FinishedExecution['error'] } };
+				const data = this.flatted.parse(execution.data) as {
+					resultData: { runData: RunData; error?: FinishedExecution['error'] };
+				};
 				const outputs: FinishedExecution['outputs'] = {};
-				for (const [node, runs] of Object.entries(data.resultData.runData)) outputs[node] = runs.at(-1)?.data?.main?.[0] ?? [];
+				for (const [node, runs] of Object.entries(data.resultData.runData))
+					outputs[node] = runs.at(-1)?.data?.main?.[0] ?? [];
 				return { id, status: execution.status, mode: execution.mode, outputs, error: data.resultData.error };
 			}
-			if (Date.now() > deadline) throw new Error(`execution ${id} did not finish in ${timeoutMs / 1000} s: ${execution.status}`);
+			if (Date.now() > deadline)
+				throw new Error(`execution ${id} did not finish in ${timeoutMs / 1000} s: ${execution.status}`);
 			await new Promise((resolve) => setTimeout(resolve, 250));
 		}
 	}

@@ -55,12 +55,18 @@ interface NodeClassInstance {
 
 function latestDescription(instance: NodeClassInstance): { description: Description; version: number } {
 	if (instance.nodeVersions) {
-		const version = instance.currentVersion ?? instance.description.defaultVersion ?? Math.max(...Object.keys(instance.nodeVersions).map(Number));
+		const version =
+			instance.currentVersion ??
+			instance.description.defaultVersion ??
+			Math.max(...Object.keys(instance.nodeVersions).map(Number));
 		const versioned = instance.nodeVersions[version]?.description ?? instance.description;
 		return { description: { ...instance.description, ...versioned }, version };
 	}
 	const { version } = instance.description;
-	return { description: instance.description, version: instance.description.defaultVersion ?? (Array.isArray(version) ? Math.max(...version) : version) };
+	return {
+		description: instance.description,
+		version: instance.description.defaultVersion ?? (Array.isArray(version) ? Math.max(...version) : version),
+	};
 }
 
 function operationsOf(description: Description): NodeOperation[] {
@@ -80,7 +86,10 @@ function operationsOf(description: Description): NodeOperation[] {
 					name: option.name === undefined ? '' : String(option.name),
 					action: typeof option.action === 'string' ? option.action : undefined,
 					resource,
-					resourceName: resource === undefined ? undefined : String(resourceOptions.find((candidate) => String(candidate.value) === resource)?.name ?? resource),
+					resourceName:
+						resource === undefined
+							? undefined
+							: String(resourceOptions.find((candidate) => String(candidate.value) === resource)?.name ?? resource),
 				});
 			}
 		}
@@ -112,7 +121,9 @@ export function loadPackageNodes(): PackageNode[] {
 		} catch (error) {
 			throw new Error(`cannot load ${file} (run npm run build first): ${(error as Error).message}`);
 		}
-		const NodeClass = Object.values(exported).find((value): value is new () => NodeClassInstance => typeof value === 'function');
+		const NodeClass = Object.values(exported).find(
+			(value): value is new () => NodeClassInstance => typeof value === 'function',
+		);
 		if (!NodeClass) throw new Error(`${file} exports no node class`);
 		const { description, version } = latestDescription(new NodeClass());
 		return {

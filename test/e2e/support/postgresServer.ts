@@ -42,10 +42,14 @@ export async function startPostgres(logFile: string): Promise<PostgresServer> {
 	const user = 'n8n';
 	const database = 'n8n';
 
-	execFileSync(path.join(native, 'bin/initdb'), ['-D', data, '-U', user, '--auth=trust', '--encoding=UTF8', '--locale=C', '--no-sync', '--no-instructions'], {
-		...options,
-		stdio: ['ignore', 'ignore', 'pipe'],
-	});
+	execFileSync(
+		path.join(native, 'bin/initdb'),
+		['-D', data, '-U', user, '--auth=trust', '--encoding=UTF8', '--locale=C', '--no-sync', '--no-instructions'],
+		{
+			...options,
+			stdio: ['ignore', 'ignore', 'pipe'],
+		},
+	);
 	// No client binaries come with the package: create the database in single-user mode, before the server starts.
 	execFileSync(path.join(native, 'bin/postgres'), ['--single', '-D', data, '-F', 'template1'], {
 		...options,
@@ -54,10 +58,15 @@ export async function startPostgres(logFile: string): Promise<PostgresServer> {
 	});
 
 	const port = await freePort();
-	const server = ServiceProcess.spawn('postgres', path.join(native, 'bin/postgres'), ['-D', data, '-h', '127.0.0.1', '-p', String(port), '-k', folder, '-F'], {
-		...options,
-		logFile,
-	});
+	const server = ServiceProcess.spawn(
+		'postgres',
+		path.join(native, 'bin/postgres'),
+		['-D', data, '-h', '127.0.0.1', '-p', String(port), '-k', folder, '-F'],
+		{
+			...options,
+			logFile,
+		},
+	);
 	await server.waitUntil(() => server.log.includes('database system is ready to accept connections'), 60_000);
 	// SIGINT is Postgres's fast shutdown: SIGTERM would wait for every client to disconnect.
 	const stop = async () => {

@@ -38,7 +38,10 @@ export class QueueModeCluster {
 	 * then the main, then the workers and the webhook processor together. `workerConcurrency` is
 	 * each worker's `--concurrency` (n8n's default is 10).
 	 */
-	async start(imports: { credentials: CredentialImport[]; workflows: object[] }, workerConcurrency = 10): Promise<void> {
+	async start(
+		imports: { credentials: CredentialImport[]; workflows: object[] },
+		workerConcurrency = 10,
+	): Promise<void> {
 		this.postgres = await startPostgres(this.logFile('postgres'));
 		this.redis = await startRedis(this.logFile('redis'), mkdtempSync(path.join(this.folder, 'redis-')));
 
@@ -55,7 +58,14 @@ export class QueueModeCluster {
 		this.workers.push(this.n8n('worker-1'), this.n8n('worker-2'));
 		this.webhookProcessor = this.n8n('webhook');
 		const started = await Promise.allSettled([
-			...this.workers.map(async (worker, index) => await worker.start(undefined, { command: 'worker', args: [`--concurrency=${workerConcurrency}`], logFile: this.logFile(`worker-${index + 1}`) })),
+			...this.workers.map(
+				async (worker, index) =>
+					await worker.start(undefined, {
+						command: 'worker',
+						args: [`--concurrency=${workerConcurrency}`],
+						logFile: this.logFile(`worker-${index + 1}`),
+					}),
+			),
 			this.webhookProcessor.start(webhookPort, { command: 'webhook', logFile: this.logFile('webhook') }),
 		]);
 		const failure = started.find((result): result is PromiseRejectedResult => result.status === 'rejected');
@@ -64,7 +74,9 @@ export class QueueModeCluster {
 
 	/** Stops every process that was started, n8n first, then the services; safe after a failed start. */
 	async stop(): Promise<void> {
-		const n8nProcesses = [this.main, ...this.workers, this.webhookProcessor].filter((instance): instance is N8nInstance => instance !== undefined);
+		const n8nProcesses = [this.main, ...this.workers, this.webhookProcessor].filter(
+			(instance): instance is N8nInstance => instance !== undefined,
+		);
 		await Promise.allSettled(n8nProcesses.map(async (instance) => await instance.dispose()));
 		await Promise.allSettled([this.redis?.process.stop(), this.postgres?.stop()]);
 		for (const entry of readdirSync(this.folder)) {

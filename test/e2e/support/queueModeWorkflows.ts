@@ -4,7 +4,9 @@ import type { CredentialImport } from './n8nInstance';
 
 /** The workflows the queue-mode test runs besides examples/: a postback trigger and a load of tracked events. */
 const PACKAGE = 'n8n-nodes-engagement-platform';
-const SANDBOX_CREDENTIAL = { engagementPlatformApi: { id: 'epSandboxCredential', name: 'Engagement Platform (sandbox)' } };
+const SANDBOX_CREDENTIAL = {
+	engagementPlatformApi: { id: 'epSandboxCredential', name: 'Engagement Platform (sandbox)' },
+};
 
 export const POSTBACK_TOKEN = `tok-${randomUUID().replace(/-/g, '')}`;
 const POSTBACK_CREDENTIAL_ID = 'epQueuePostbackAuth';
@@ -27,7 +29,9 @@ const node = (name: string, type: string, position: number, parameters: object, 
 });
 
 const chain = (...names: string[]) =>
-	Object.fromEntries(names.slice(0, -1).map((name, index) => [name, { main: [[{ node: names[index + 1], type: 'main', index: 0 }]] }]));
+	Object.fromEntries(
+		names.slice(0, -1).map((name, index) => [name, { main: [[{ node: names[index + 1], type: 'main', index: 0 }]] }]),
+	);
 
 /**
  * The Trigger on delivered postbacks, then a No-op: activated, it is served by the webhook processor.
@@ -44,10 +48,18 @@ export const postbackWorkflow = (() => {
 			id: 'epQueuePostbacks',
 			name: 'Queue mode: delivered postbacks → next steps',
 			nodes: [
-				node(trigger, `${PACKAGE}.engagementPlatformTrigger`, 0, { authentication: 'headerAuth', statuses: ['delivered'] }, {
-					webhookId,
-					credentials: { engagementPlatformPostbackAuthApi: { id: POSTBACK_CREDENTIAL_ID, name: postbackCredential.name } },
-				}),
+				node(
+					trigger,
+					`${PACKAGE}.engagementPlatformTrigger`,
+					0,
+					{ authentication: 'headerAuth', statuses: ['delivered'] },
+					{
+						webhookId,
+						credentials: {
+							engagementPlatformPostbackAuthApi: { id: POSTBACK_CREDENTIAL_ID, name: postbackCredential.name },
+						},
+					},
+				),
 				node('Next Steps', 'n8n-nodes-base.noOp', 1, {}),
 			],
 			connections: chain(trigger, 'Next Steps'),
@@ -73,21 +85,33 @@ export function trackEventsLoadWorkflow(count: number) {
 			name: `Queue mode: ${count} tracked events`,
 			nodes: [
 				node(trigger, 'n8n-nodes-base.manualTrigger', 0, {}),
-				node('Make Events', 'n8n-nodes-base.set', 1, {
-					mode: 'raw',
-					jsonOutput: `={{ { events: Array.from({ length: ${count} }, (_, n) => ({ n, userId: 'load-user-' + (n % 500) })) } }}`,
-					options: {},
-				}, { typeVersion: 3.4 }),
+				node(
+					'Make Events',
+					'n8n-nodes-base.set',
+					1,
+					{
+						mode: 'raw',
+						jsonOutput: `={{ { events: Array.from({ length: ${count} }, (_, n) => ({ n, userId: 'load-user-' + (n % 500) })) } }}`,
+						options: {},
+					},
+					{ typeVersion: 3.4 },
+				),
 				node('One Item per Event', 'n8n-nodes-base.splitOut', 2, { fieldToSplitOut: 'events', options: {} }),
-				node('Track Events', `${PACKAGE}.engagementPlatformUser`, 3, {
-					operation: 'trackEvent',
-					identifyBy: 'external_id',
-					externalId: '={{ $json.userId }}',
-					eventName: 'queue_load_test',
-					time: '2026-11-01T12:00:00Z',
-					propertiesInput: 'json',
-					propertiesJson: '={{ { execution: $execution.id, n: $json.n } }}',
-				}, { credentials: SANDBOX_CREDENTIAL }),
+				node(
+					'Track Events',
+					`${PACKAGE}.engagementPlatformUser`,
+					3,
+					{
+						operation: 'trackEvent',
+						identifyBy: 'external_id',
+						externalId: '={{ $json.userId }}',
+						eventName: 'queue_load_test',
+						time: '2026-11-01T12:00:00Z',
+						propertiesInput: 'json',
+						propertiesJson: '={{ { execution: $execution.id, n: $json.n } }}',
+					},
+					{ credentials: SANDBOX_CREDENTIAL },
+				),
 			],
 			connections: chain(trigger, 'Make Events', 'One Item per Event', 'Track Events'),
 			settings: { executionOrder: 'v1' },

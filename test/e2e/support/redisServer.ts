@@ -16,10 +16,15 @@ export async function startRedis(logFile: string, folder: string): Promise<Redis
 		throw new Error('redis-server is not installed: apt-get install redis-server (.ci/run does it)');
 	}
 	const port = await freePort();
-	const redis = ServiceProcess.spawn('redis-server', 'redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', folder], {
-		cwd: folder,
-		logFile,
-	});
+	const redis = ServiceProcess.spawn(
+		'redis-server',
+		'redis-server',
+		['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', folder],
+		{
+			cwd: folder,
+			logFile,
+		},
+	);
 	await redis.waitUntil(() => redis.log.includes('Ready to accept connections'), 30_000);
 	return { port, process: redis };
 }

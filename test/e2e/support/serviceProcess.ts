@@ -24,7 +24,12 @@ export class ServiceProcess {
 		child.stderr?.on('data', keep);
 	}
 
-	static spawn(name: string, command: string, args: string[], options: SpawnOptions & { logFile?: string } = {}): ServiceProcess {
+	static spawn(
+		name: string,
+		command: string,
+		args: string[],
+		options: SpawnOptions & { logFile?: string } = {},
+	): ServiceProcess {
 		const { logFile, ...spawnOptions } = options;
 		const child = spawn(command, args, { ...spawnOptions, stdio: ['ignore', 'pipe', 'pipe'] });
 		return new ServiceProcess(name, child, logFile);
@@ -43,13 +48,17 @@ export class ServiceProcess {
 	async waitUntil(ready: () => boolean | Promise<boolean>, timeoutMs: number, what = 'ready'): Promise<void> {
 		const deadline = Date.now() + timeoutMs;
 		for (;;) {
-			if (this.exited) throw new Error(`${this.name} exited (${this.child.exitCode ?? this.child.signalCode}) before it was ${what}\n${this.output}`);
+			if (this.exited)
+				throw new Error(
+					`${this.name} exited (${this.child.exitCode ?? this.child.signalCode}) before it was ${what}\n${this.output}`,
+				);
 			try {
 				if (await ready()) return;
 			} catch {
 				// not answering yet
 			}
-			if (Date.now() > deadline) throw new Error(`${this.name} was not ${what} in ${timeoutMs / 1000} s\n${this.output}`);
+			if (Date.now() > deadline)
+				throw new Error(`${this.name} was not ${what} in ${timeoutMs / 1000} s\n${this.output}`);
 			await new Promise((resolve) => setTimeout(resolve, 250));
 		}
 	}

@@ -39,7 +39,15 @@ const CATALOG_SHAPE: RequestShape<Catalog> = {
 
 export function catalogItemFields(show: { operation: string[] }, method: CatalogMethod): INodeProperties[] {
 	const fields: INodeProperties[] = [
-		{ displayName: 'Catalog Name', name: 'catalogName', type: 'string', default: '', required: true, placeholder: 'e.g. restaurants', displayOptions: { show } },
+		{
+			displayName: 'Catalog Name',
+			name: 'catalogName',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'e.g. restaurants',
+			displayOptions: { show },
+		},
 		{
 			displayName: 'Item ID',
 			name: 'itemId',
@@ -51,14 +59,25 @@ export function catalogItemFields(show: { operation: string[] }, method: Catalog
 		},
 	];
 	if (method === 'DELETE') return fields;
-	const example = method === 'PATCH' ? '{"rating": 4.5, "tags": {"$add": ["vegan"]}}' : '{"name": "Pizza Place", "rating": 4.5, "tags": ["pizza"]}';
+	const example =
+		method === 'PATCH'
+			? '{"rating": 4.5, "tags": {"$add": ["vegan"]}}'
+			: '{"name": "Pizza Place", "rating": 4.5, "tags": ["pizza"]}';
 	return [...fields, ...keyValueOrJsonFields({ name: 'fields', displayName: 'Fields', noun: 'Field', show, example })];
 }
 
 export function catalogItemsOperation(method: CatalogMethod, status: string): OperationSpec {
-	const permission = { PATCH: 'catalogs.update_items', PUT: 'catalogs.replace_items', DELETE: 'catalogs.delete_items' }[method];
+	const permission = { PATCH: 'catalogs.update_items', PUT: 'catalogs.replace_items', DELETE: 'catalogs.delete_items' }[
+		method
+	];
 	return declareOperation<Catalog, IDataObject>({
-		endpoint: { method: method as IHttpRequestMethods, path: '/catalogs/{catalog_name}/items', rateLimit: 'catalogs', permission, credentialType: 'engagementPlatformApi' },
+		endpoint: {
+			method: method as IHttpRequestMethods,
+			path: '/catalogs/{catalog_name}/items',
+			rateLimit: 'catalogs',
+			permission,
+			credentialType: 'engagementPlatformApi',
+		},
 		shape: CATALOG_SHAPE,
 		readItem: (item) => [readCatalogItem(item, method)],
 		checkAcrossItems: uniqueIdsPerCatalog,
@@ -75,7 +94,11 @@ function readCatalogItem(item: ItemReader, method: CatalogMethod): CatalogPiece 
 	const catalog = readPathSegment(item, 'catalogName', 'Catalog Name');
 	const id = item.string('itemId', 'Item ID');
 	if (!ITEM_ID.test(id)) {
-		throw new ItemInputError('Item ID', `"${id.slice(0, 60)}" must be 1 to 250 letters, digits, hyphens or underscores`, 'Remove other characters, or shorten it.');
+		throw new ItemInputError(
+			'Item ID',
+			`"${id.slice(0, 60)}" must be 1 to 250 letters, digits, hyphens or underscores`,
+			'Remove other characters, or shorten it.',
+		);
 	}
 	const payload: IDataObject = { id };
 	if (method !== 'DELETE') {
@@ -83,30 +106,53 @@ function readCatalogItem(item: ItemReader, method: CatalogMethod): CatalogPiece 
 		if ('id' in fields) throw new ItemInputError('Fields.id', 'is set in Item ID', 'Remove "id" from the fields.');
 		for (const [name, value] of Object.entries(fields)) {
 			if (name.includes('.') || name.includes('$')) {
-				throw new ItemInputError(`Fields.${name}`, 'is a field name with "." or "$", which the platform refuses', 'Rename the field.');
+				throw new ItemInputError(
+					`Fields.${name}`,
+					'is a field name with "." or "$", which the platform refuses',
+					'Rename the field.',
+				);
 			}
 			checkValue(value, `Fields.${name}`, method, 1);
 		}
 		Object.assign(payload, fields);
 	}
-	return { itemIndex: item.itemIndex, slot: 'items', group: { catalog_name: catalog }, payload, subject: { catalog_name: catalog, id } };
+	return {
+		itemIndex: item.itemIndex,
+		slot: 'items',
+		group: { catalog_name: catalog },
+		payload,
+		subject: { catalog_name: catalog, id },
+	};
 }
 
 /** Keys without "." or "$" (but $add / $remove on PATCH), values up to 5,000 characters, nesting up to 50. */
 function checkValue(value: unknown, field: string, method: CatalogMethod, depth: number): void {
 	if (depth > MAX_DEPTH) throw new ItemInputError(field, 'is nested more than 50 levels deep', 'Flatten the value.');
 	if (typeof value === 'string' && value.length > MAX_VALUE_LENGTH) {
-		throw new ItemInputError(field, `is ${value.length} characters; values may have at most 5,000`, 'Shorten the value.');
+		throw new ItemInputError(
+			field,
+			`is ${value.length} characters; values may have at most 5,000`,
+			'Shorten the value.',
+		);
 	}
-	if (Array.isArray(value)) value.forEach((element, index) => checkValue(element, `${field}[${index}]`, method, depth + 1));
+	if (Array.isArray(value))
+		value.forEach((element, index) => checkValue(element, `${field}[${index}]`, method, depth + 1));
 	else if (value !== null && typeof value === 'object') {
 		for (const [key, inner] of Object.entries(value)) {
 			const operator = UPDATE_OPERATORS.has(key) && depth === 1;
 			if (operator && method !== 'PATCH') {
-				throw new ItemInputError(`${field}.${key}`, 'is an update operator, allowed only when editing items', 'Use Edit Items, or give the whole array.');
+				throw new ItemInputError(
+					`${field}.${key}`,
+					'is an update operator, allowed only when editing items',
+					'Use Edit Items, or give the whole array.',
+				);
 			}
 			if (!operator && (key.includes('.') || key.includes('$'))) {
-				throw new ItemInputError(`${field}.${key}`, 'is a key with "." or "$", which the platform refuses', 'Rename the key.');
+				throw new ItemInputError(
+					`${field}.${key}`,
+					'is a key with "." or "$", which the platform refuses',
+					'Rename the key.',
+				);
 			}
 			checkValue(inner, `${field}.${key}`, method, depth + 1);
 		}
@@ -118,7 +164,12 @@ function uniqueIdsPerCatalog(pieces: CatalogPiece[]): Map<number, ItemInputError
 	return refuseRepeatedKeys(
 		pieces,
 		(piece) => JSON.stringify([piece.group.catalog_name, piece.payload.id]),
-		(piece, first) => new ItemInputError('Item ID', `"${String(piece.payload.id)}" is also given by item ${first} for this catalog`, 'Merge the two items into one, or remove one.'),
+		(piece, first) =>
+			new ItemInputError(
+				'Item ID',
+				`"${String(piece.payload.id)}" is also given by item ${first} for this catalog`,
+				'Merge the two items into one, or remove one.',
+			),
 	);
 }
 
@@ -127,16 +178,25 @@ function uniqueIdsPerCatalog(pieces: CatalogPiece[]): Map<number, ItemInputError
  * `parameter_values`. Those items get that error; catalog-not-found concerns them all. The
  * platform applies nothing of a refused request, so the other items say so and can be resent.
  */
-function readCatalogErrors(response: { statusCode: number; body: IDataObject }, request: PlannedRequest<Catalog>): Map<CatalogPiece, PieceOutcome> {
+function readCatalogErrors(
+	response: { statusCode: number; body: IDataObject },
+	request: PlannedRequest<Catalog>,
+): Map<CatalogPiece, PieceOutcome> {
 	const pieces = request.slots.get('items') ?? [];
 	const outcomes = new Map<CatalogPiece, PieceOutcome>();
 	const errors = (Array.isArray(response.body.errors) ? response.body.errors : []) as IDataObject[];
 	for (const error of errors) {
-		const named = [...((error.parameters as unknown[]) ?? []), ...((error.parameter_values as unknown[]) ?? [])].map(String);
+		const named = [...((error.parameters as unknown[]) ?? []), ...((error.parameter_values as unknown[]) ?? [])].map(
+			String,
+		);
 		const concerned =
 			error.id === 'catalog-not-found'
 				? pieces
-				: pieces.filter((piece) => named.includes(String(piece.payload.id)) || Object.keys(piece.payload).some((key) => key !== 'id' && named.includes(key)));
+				: pieces.filter(
+						(piece) =>
+							named.includes(String(piece.payload.id)) ||
+							Object.keys(piece.payload).some((key) => key !== 'id' && named.includes(key)),
+					);
 		for (const piece of concerned.length > 0 ? concerned : pieces) {
 			if (outcomes.has(piece)) continue;
 			outcomes.set(piece, {
@@ -151,15 +211,19 @@ function readCatalogErrors(response: { statusCode: number; body: IDataObject }, 
 			});
 		}
 	}
-	return settleRemaining(request, {
-		ok: false,
-		error: {
-			message: 'Not applied: another item of the same request was refused, and the platform applies all or nothing',
-			description: 'Fix the refused items and run these again.',
-			delivery: 'not_applied',
-			httpCode: response.statusCode,
+	return settleRemaining(
+		request,
+		{
+			ok: false,
+			error: {
+				message: 'Not applied: another item of the same request was refused, and the platform applies all or nothing',
+				description: 'Fix the refused items and run these again.',
+				delivery: 'not_applied',
+				httpCode: response.statusCode,
+			},
 		},
-	}, outcomes);
+		outcomes,
+	);
 }
 
 function catalogAdvice(id: string): string {

@@ -13,7 +13,11 @@ export const option: INodePropertyOptions = {
 
 const show = { operation: ['create'] };
 
-export const description: INodeProperties[] = [emailField(show), ...profileFields(show, false), ...permissionFields(show)];
+export const description: INodeProperties[] = [
+	emailField(show),
+	...profileFields(show, false),
+	...permissionFields(show),
+];
 
 export const operation = scimUserOperation({
 	method: 'POST',
@@ -23,7 +27,12 @@ export const operation = scimUserOperation({
 	read(item) {
 		const userName = readEmail(item);
 		const permissions = readPermissions(item);
-		const body = { schemas: [SCIM_USER_SCHEMA], userName, ...readProfile(item, false), ...(isEmptyPermissions(permissions) ? {} : { permissions }) };
+		const body = {
+			schemas: [SCIM_USER_SCHEMA],
+			userName,
+			...readProfile(item, false),
+			...(isEmptyPermissions(permissions) ? {} : { permissions }),
+		};
 		return { call: { body }, subject: { userName } };
 	},
 	result: (user) => [user],

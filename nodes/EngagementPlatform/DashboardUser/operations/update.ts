@@ -44,7 +44,10 @@ export const operation = scimUserOperation({
 				'Add the permissions the user keeps. To remove them all on purpose, set Permissions Input to JSON and give {}.',
 			);
 		}
-		return { call: { id, body: { schemas: [SCIM_USER_SCHEMA], ...readProfile(item, true), permissions } }, subject: { id } };
+		return {
+			call: { id, body: { schemas: [SCIM_USER_SCHEMA], ...readProfile(item, true), permissions } },
+			subject: { id },
+		};
 	},
 	result: (user) => [user],
 	oneItemPerUser: { field: 'User ID', keyOf: (subject) => String(subject.id) },

@@ -29,7 +29,10 @@ export function permissionFields(show: IDisplayOptions['show']): INodeProperties
 			default: 'fields',
 			displayOptions: { show },
 		},
-		{ ...commaList('Company Permissions', 'companyPermissions', 'basic_access, publish_cards'), displayOptions: asFields },
+		{
+			...commaList('Company Permissions', 'companyPermissions', 'basic_access, publish_cards'),
+			displayOptions: asFields,
+		},
 		{
 			displayName: 'Roles',
 			name: 'roles',
@@ -44,7 +47,13 @@ export function permissionFields(show: IDisplayOptions['show']): INodeProperties
 					name: 'role',
 					values: [
 						{ displayName: 'Role Name', name: 'roleName', type: 'string', default: '' },
-						{ displayName: 'Role ID', name: 'roleId', type: 'string', default: '', description: 'Instead of, or with, the name' },
+						{
+							displayName: 'Role ID',
+							name: 'roleId',
+							type: 'string',
+							default: '',
+							description: 'Instead of, or with, the name',
+						},
 					],
 				},
 			],
@@ -64,7 +73,14 @@ export function permissionFields(show: IDisplayOptions['show']): INodeProperties
 					values: [
 						{ displayName: 'App Group Name', name: 'appGroupName', type: 'string', default: '' },
 						commaList('App Group Permissions', 'appGroupPermissions', 'view_campaigns, edit_campaigns'),
-						{ displayName: 'Permission Set', name: 'permissionSet', type: 'string', default: '', placeholder: 'e.g. Email Editors', description: 'A named set of app group permissions' },
+						{
+							displayName: 'Permission Set',
+							name: 'permissionSet',
+							type: 'string',
+							default: '',
+							placeholder: 'e.g. Email Editors',
+							description: 'A named set of app group permissions',
+						},
 						{
 							displayName: 'Teams',
 							name: 'teams',
@@ -101,20 +117,30 @@ export function permissionFields(show: IDisplayOptions['show']): INodeProperties
 /** The permissions of one item, checked against the spec's shape. */
 export function readPermissions(item: ItemReader): ScimPermissions {
 	if (item.raw('permissionsInput', 'fields') === 'json') {
-		return parseOrThrow(scimPermissions, item.jsonObject('permissionsJson', 'Permissions (JSON)') ?? {}, 'Permissions (JSON)');
+		return parseOrThrow(
+			scimPermissions,
+			item.jsonObject('permissionsJson', 'Permissions (JSON)') ?? {},
+			'Permissions (JSON)',
+		);
 	}
 	const permissions: IDataObject = {};
 	const companyPermissions = splitList(item.raw('companyPermissions', ''));
 	if (companyPermissions.length > 0) permissions.companyPermissions = companyPermissions;
-	const roles = entries(item.raw('roles', {}), 'role').map((role) => dropEmpty({ roleName: role.roleName, roleId: role.roleId }));
+	const roles = entries(item.raw('roles', {}), 'role').map((role) =>
+		dropEmpty({ roleName: role.roleName, roleId: role.roleId }),
+	);
 	if (roles.length > 0) permissions.roles = roles;
 	const appGroups = entries(item.raw('appGroups', {}), 'appGroup').map((group) =>
 		dropEmpty({
 			appGroupName: group.appGroupName,
 			appGroupPermissions: nonEmpty(splitList(group.appGroupPermissions)),
-			appGroupPermissionSets: nonEmpty(splitList(group.permissionSet).map((name) => ({ appGroupPermissionSetName: name }))),
+			appGroupPermissionSets: nonEmpty(
+				splitList(group.permissionSet).map((name) => ({ appGroupPermissionSetName: name })),
+			),
 			team: nonEmpty(
-				entries(group.teams, 'team').map((team) => dropEmpty({ teamName: team.teamName, teamPermissions: nonEmpty(splitList(team.teamPermissions)) })),
+				entries(group.teams, 'team').map((team) =>
+					dropEmpty({ teamName: team.teamName, teamPermissions: nonEmpty(splitList(team.teamPermissions)) }),
+				),
 			),
 		}),
 	);
@@ -146,5 +172,7 @@ function nonEmpty<T>(list: T[]): T[] | undefined {
 }
 
 function dropEmpty(object: Record<string, unknown>): IDataObject {
-	return Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined && value !== '')) as IDataObject;
+	return Object.fromEntries(
+		Object.entries(object).filter(([, value]) => value !== undefined && value !== ''),
+	) as IDataObject;
 }

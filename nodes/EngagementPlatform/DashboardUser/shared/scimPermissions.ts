@@ -10,18 +10,33 @@ const names = z.array(z.string().trim().min(1, 'must not be empty'));
 const responseOnly = z.unknown().optional();
 
 const role = z
-	.object({ roleName: z.string().trim().min(1, 'must not be empty').optional(), roleId: z.string().trim().min(1, 'must not be empty').optional(), appGroup: responseOnly })
+	.object({
+		roleName: z.string().trim().min(1, 'must not be empty').optional(),
+		roleId: z.string().trim().min(1, 'must not be empty').optional(),
+		appGroup: responseOnly,
+	})
 	.strict()
-	.refine((value) => value.roleName !== undefined || value.roleId !== undefined, { message: 'needs a roleName or a roleId', params: { fix: 'Give the role by name or by ID.' } })
+	.refine((value) => value.roleName !== undefined || value.roleId !== undefined, {
+		message: 'needs a roleName or a roleId',
+		params: { fix: 'Give the role by name or by ID.' },
+	})
 	.transform(({ roleName, roleId }) => ({ ...(roleName ? { roleName } : {}), ...(roleId ? { roleId } : {}) }));
 
 const team = z
-	.object({ teamName: z.string().trim().min(1, 'must not be empty'), teamPermissions: names.optional(), teamId: responseOnly })
+	.object({
+		teamName: z.string().trim().min(1, 'must not be empty'),
+		teamPermissions: names.optional(),
+		teamId: responseOnly,
+	})
 	.strict()
 	.transform(({ teamId: _teamId, ...kept }) => kept);
 
 const permissionSet = z
-	.object({ appGroupPermissionSetName: z.string().trim().min(1, 'must not be empty'), appGroupPermissionSetId: responseOnly, permissions: responseOnly })
+	.object({
+		appGroupPermissionSetName: z.string().trim().min(1, 'must not be empty'),
+		appGroupPermissionSetId: responseOnly,
+		permissions: responseOnly,
+	})
 	.strict()
 	.transform(({ appGroupPermissionSetName }) => ({ appGroupPermissionSetName }));
 
@@ -37,7 +52,11 @@ const appGroup = z
 	.transform(({ appGroupId: _appGroupId, ...kept }) => kept);
 
 export const scimPermissions = z
-	.object({ companyPermissions: names.optional(), roles: z.array(role).optional(), appGroup: z.array(appGroup).optional() })
+	.object({
+		companyPermissions: names.optional(),
+		roles: z.array(role).optional(),
+		appGroup: z.array(appGroup).optional(),
+	})
 	.strict();
 
 export type ScimPermissions = z.infer<typeof scimPermissions>;

@@ -51,7 +51,14 @@ const SCIM_SHAPE: RequestShape<ScimTarget> = {
  * A SCIM 2.0 request on dashboard users (RFC 7644) as a declaration: one request per item, paced
  * against the 5,000 requests a day all SCIM endpoints share, SCIM errors given by their detail.
  */
-export function scimUserOperation({ method, byId, safeToResend, read, result, oneItemPerUser }: ScimUserOperation): OperationSpec {
+export function scimUserOperation({
+	method,
+	byId,
+	safeToResend,
+	read,
+	result,
+	oneItemPerUser,
+}: ScimUserOperation): OperationSpec {
 	const endpoint: Endpoint<ScimTarget> = {
 		method,
 		path: byId ? '/scim/v2/Users/{id}' : '/scim/v2/Users',
@@ -65,19 +72,27 @@ export function scimUserOperation({ method, byId, safeToResend, read, result, on
 		readItem(item) {
 			const { call, subject } = read(item);
 			const slot = call.body ? 'body' : call.query ? 'query' : 'path';
-			return [{ itemIndex: item.itemIndex, slot, group: { id: call.id }, payload: call.body ?? call.query ?? {}, subject }];
+			return [
+				{ itemIndex: item.itemIndex, slot, group: { id: call.id }, payload: call.body ?? call.query ?? {}, subject },
+			];
 		},
 		checkAcrossItems: oneItemPerUser
 			? (pieces) =>
 					refuseRepeatedKeys(
 						pieces,
 						(piece) => oneItemPerUser.keyOf(piece.subject ?? {}),
-						(_, first) => new ItemInputError(oneItemPerUser.field, `names the same user as item ${first}`, 'Merge the two items into one, or remove one.'),
+						(_, first) =>
+							new ItemInputError(
+								oneItemPerUser.field,
+								`names the same user as item ${first}`,
+								'Merge the two items into one, or remove one.',
+							),
 					)
 			: undefined,
 		isSafeToResend: () => safeToResend,
 		readResponse: (response, request) => new Map([[onlyPiece(request), { ok: true, data: response.body }]]),
-		readErrorResponse: (response, request) => new Map([[onlyPiece(request), { ok: false, error: scimError(response, endpoint) }]]),
+		readErrorResponse: (response, request) =>
+			new Map([[onlyPiece(request), { ok: false, error: scimError(response, endpoint) }]]),
 		itemResult: (_, [{ piece, outcome }]) => result(outcome.ok ? (outcome.data ?? {}) : {}, piece.subject ?? {}),
 	});
 }
@@ -89,9 +104,17 @@ function scimError(response: ApiResponse, endpoint: Endpoint<ScimTarget>): Piece
 	if (!detail) return error;
 	switch (response.statusCode) {
 		case 404:
-			return { ...error, message: detail, description: 'No dashboard user has this ID. Get the ID with Find by Email; the user may have been deleted.' };
+			return {
+				...error,
+				message: detail,
+				description: 'No dashboard user has this ID. Get the ID with Find by Email; the user may have been deleted.',
+			};
 		case 409:
-			return { ...error, message: detail, description: 'A dashboard user with this email already exists. Get its ID with Find by Email, then use Update.' };
+			return {
+				...error,
+				message: detail,
+				description: 'A dashboard user with this email already exists. Get its ID with Find by Email, then use Update.',
+			};
 		case 400:
 			return { ...error, message: detail, description: 'Correct the value the platform names and run the item again.' };
 		default:

@@ -19,13 +19,36 @@ export function userIdField(show: IDisplayOptions['show']): INodeProperties {
 }
 
 export function emailField(show: IDisplayOptions['show']): INodeProperties {
-	return { displayName: 'Email', name: 'email', type: 'string', placeholder: 'name@email.com', default: '', required: true, description: "The user's email, their SCIM userName", displayOptions: { show } };
+	return {
+		displayName: 'Email',
+		name: 'email',
+		type: 'string',
+		placeholder: 'name@email.com',
+		default: '',
+		required: true,
+		description: "The user's email, their SCIM userName",
+		displayOptions: { show },
+	};
 }
 
 export function profileFields(show: IDisplayOptions['show'], departmentRequired: boolean): INodeProperties[] {
 	return [
-		{ displayName: 'Given Name', name: 'givenName', type: 'string', default: '', required: true, displayOptions: { show } },
-		{ displayName: 'Family Name', name: 'familyName', type: 'string', default: '', required: true, displayOptions: { show } },
+		{
+			displayName: 'Given Name',
+			name: 'givenName',
+			type: 'string',
+			default: '',
+			required: true,
+			displayOptions: { show },
+		},
+		{
+			displayName: 'Family Name',
+			name: 'familyName',
+			type: 'string',
+			default: '',
+			required: true,
+			displayOptions: { show },
+		},
 		{
 			displayName: 'Department',
 			name: 'department',
@@ -40,13 +63,22 @@ export function profileFields(show: IDisplayOptions['show'], departmentRequired:
 
 export function readEmail(item: ItemReader): string {
 	const email = item.string('email', 'Email');
-	if (!EMAIL.test(email)) throw new ItemInputError('Email', `"${email.slice(0, 80)}" is not an email address`, 'Map the email address of the dashboard user.');
+	if (!EMAIL.test(email))
+		throw new ItemInputError(
+			'Email',
+			`"${email.slice(0, 80)}" is not an email address`,
+			'Map the email address of the dashboard user.',
+		);
 	return email;
 }
 
 export function readProfile(item: ItemReader, departmentRequired: boolean): IDataObject {
-	const profile: IDataObject = { name: { givenName: item.string('givenName', 'Given Name'), familyName: item.string('familyName', 'Family Name') } };
-	const department = departmentRequired ? item.string('department', 'Department') : item.optionalString('department', 'Department');
+	const profile: IDataObject = {
+		name: { givenName: item.string('givenName', 'Given Name'), familyName: item.string('familyName', 'Family Name') },
+	};
+	const department = departmentRequired
+		? item.string('department', 'Department')
+		: item.optionalString('department', 'Department');
 	if (department !== undefined) profile.department = department;
 	return profile;
 }

@@ -27,7 +27,11 @@ export const description: INodeProperties[] = [
 		name: 'sendTo',
 		type: 'options',
 		options: [
-			{ name: 'The User of Each Item', value: 'users', description: 'Items with the same message share requests, 50 users each' },
+			{
+				name: 'The User of Each Item',
+				value: 'users',
+				description: 'Items with the same message share requests, 50 users each',
+			},
 			{ name: 'A Segment or Audience (Broadcast)', value: 'broadcast', description: 'Each item sends one broadcast' },
 		],
 		default: 'users',
@@ -60,8 +64,20 @@ export const description: INodeProperties[] = [
 		default: {},
 		displayOptions: { show },
 		options: [
-			{ displayName: 'Campaign ID', name: 'campaign_id', type: 'string', default: '', description: 'Needed to track campaign statistics' },
-			{ displayName: 'Override Frequency Capping', name: 'override_frequency_capping', type: 'boolean', default: false, description: 'Whether to ignore frequency capping for this send' },
+			{
+				displayName: 'Campaign ID',
+				name: 'campaign_id',
+				type: 'string',
+				default: '',
+				description: 'Needed to track campaign statistics',
+			},
+			{
+				displayName: 'Override Frequency Capping',
+				name: 'override_frequency_capping',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to ignore frequency capping for this send',
+			},
 			{
 				displayName: 'Recipient Subscription State',
 				name: 'recipient_subscription_state',
@@ -88,16 +104,23 @@ export const operation = dispatchOperation(
 		user_aliases: { form: 'list', field: 'user_aliases', max },
 	}),
 	(item) => {
-		const request: IDataObject = { messages: parseOrThrow(channelMessages, item.jsonObject('messages', 'Messages'), 'Messages') as IDataObject };
+		const request: IDataObject = {
+			messages: parseOrThrow(channelMessages, item.jsonObject('messages', 'Messages'), 'Messages') as IDataObject,
+		};
 		const segmentId = item.optionalString('segmentId', 'Segment ID');
 		if (segmentId) request.segment_id = segmentId;
 		const audience = readAudience(item);
 		if (audience) request.audience = audience;
-		for (const [key, value] of Object.entries(item.collection('additionalFields'))) if (value !== '') request[key] = value;
+		for (const [key, value] of Object.entries(item.collection('additionalFields')))
+			if (value !== '') request[key] = value;
 
 		if (item.raw('sendTo', 'users') === 'broadcast') {
 			if (!segmentId && !audience) {
-				throw new ItemInputError('Segment ID', 'or an audience is needed for a broadcast', 'Give a segment ID or an audience, or send to the user of each item.');
+				throw new ItemInputError(
+					'Segment ID',
+					'or an audience is needed for a broadcast',
+					'Give a segment ID or an audience, or send to the user of each item.',
+				);
 			}
 			return [dispatchPiece(item.itemIndex, request, undefined, { broadcast: true })];
 		}

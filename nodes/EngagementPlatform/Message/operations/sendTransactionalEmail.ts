@@ -28,7 +28,15 @@ const RECIPIENT_KINDS: readonly IdentifierKind[] = ['external_id', 'user_alias']
 const EXTERNAL_SEND_ID = /^[A-Za-z0-9+/=_-]+$/;
 
 export const description: INodeProperties[] = [
-	{ displayName: 'Campaign ID', name: 'campaignId', type: 'string', default: '', required: true, description: 'A transactional email campaign', displayOptions: { show } },
+	{
+		displayName: 'Campaign ID',
+		name: 'campaignId',
+		type: 'string',
+		default: '',
+		required: true,
+		description: 'A transactional email campaign',
+		displayOptions: { show },
+	},
 	...userIdentifierFields(show, RECIPIENT_KINDS),
 	{
 		displayName: 'External Send ID',
@@ -39,8 +47,20 @@ export const description: INodeProperties[] = [
 		hint: 'Letters, digits and - _ + / =. The platform sends once per ID within 24 hours. Empty: an ID derived from this execution and item, so a retry never sends twice.',
 		displayOptions: { show },
 	},
-	...keyValueOrJsonFields({ name: 'triggerProperties', displayName: 'Trigger Properties', noun: 'Property', show, example: '{"order_id": "1001", "total": "59.90"}' }),
-	...keyValueOrJsonFields({ name: 'recipientAttributes', displayName: 'Recipient Attributes', noun: 'Attribute', show, example: '{"first_name": "Ada", "email": "ada@example.com"}' }),
+	...keyValueOrJsonFields({
+		name: 'triggerProperties',
+		displayName: 'Trigger Properties',
+		noun: 'Property',
+		show,
+		example: '{"order_id": "1001", "total": "59.90"}',
+	}),
+	...keyValueOrJsonFields({
+		name: 'recipientAttributes',
+		displayName: 'Recipient Attributes',
+		noun: 'Attribute',
+		show,
+		example: '{"first_name": "Ada", "email": "ada@example.com"}',
+	}),
 ];
 
 interface TransactionalCampaign {
@@ -68,22 +88,51 @@ export const operation = declareOperation<TransactionalCampaign, IDataObject>({
 		const recipient: IDataObject = { ...recipientOf(readUserIdentifier(item, RECIPIENT_KINDS)) };
 		const subject = { campaign_id: campaignId, ...recipient };
 		const attributes = readKeyValueOrJson(item, 'recipientAttributes', 'Recipient Attributes');
-		if (attributes) recipient.attributes = parseOrThrow(trackAttributes, attributes, 'Recipient Attributes') as IDataObject;
+		if (attributes)
+			recipient.attributes = parseOrThrow(trackAttributes, attributes, 'Recipient Attributes') as IDataObject;
 
 		const given = item.optionalString('externalSendId', 'External Send ID');
 		if (given && !EXTERNAL_SEND_ID.test(given)) {
-			throw new ItemInputError('External Send ID', `"${given}" has characters other than letters, digits and - _ + / =`, 'Remove the other characters, e.g. spaces or dots.');
+			throw new ItemInputError(
+				'External Send ID',
+				`"${given}" has characters other than letters, digits and - _ + / =`,
+				'Remove the other characters, e.g. spaces or dots.',
+			);
 		}
-		const body: IDataObject = { external_send_id: given ?? derivedSendId(item.context.getExecutionId(), item.context.getNode().id, item.itemIndex), recipient };
+		const body: IDataObject = {
+			external_send_id:
+				given ?? derivedSendId(item.context.getExecutionId(), item.context.getNode().id, item.itemIndex),
+			recipient,
+		};
 		const properties = readKeyValueOrJson(item, 'triggerProperties', 'Trigger Properties');
 		if (properties) body.trigger_properties = properties;
 		const group = { campaign_id: campaignId };
-		return [{ itemIndex: item.itemIndex, slot: 'send', group, payload: body, subject: { ...subject, external_send_id: body.external_send_id } }];
+		return [
+			{
+				itemIndex: item.itemIndex,
+				slot: 'send',
+				group,
+				payload: body,
+				subject: { ...subject, external_send_id: body.external_send_id },
+			},
+		];
 	},
 	// The external_send_id makes the platform send once however often the request arrives.
 	isSafeToResend: () => true,
 	readResponse: (response, request) =>
-		new Map([[onlyPiece(request), { ok: true, data: { dispatch_id: response.body.dispatch_id, send_status: response.body.status, metadata: response.body.metadata } }]]),
+		new Map([
+			[
+				onlyPiece(request),
+				{
+					ok: true,
+					data: {
+						dispatch_id: response.body.dispatch_id,
+						send_status: response.body.status,
+						metadata: response.body.metadata,
+					},
+				},
+			],
+		]),
 	itemResult: (_, [{ piece, outcome }]) => [{ status: 'sent', ...piece.subject, ...(outcome.ok ? outcome.data : {}) }],
 });
 

@@ -45,13 +45,31 @@ export const description: INodeProperties[] = [
 						displayName: 'Attachment',
 						name: 'attachment',
 						values: [
-							{ displayName: 'File Name', name: 'file_name', type: 'string', default: '', description: 'Without extension' },
-							{ displayName: 'URL', name: 'url', type: 'string', default: '', description: 'Where the file is (up to 2 MB); its extension comes from the URL' },
+							{
+								displayName: 'File Name',
+								name: 'file_name',
+								type: 'string',
+								default: '',
+								description: 'Without extension',
+							},
+							{
+								displayName: 'URL',
+								name: 'url',
+								type: 'string',
+								default: '',
+								description: 'Where the file is (up to 2 MB); its extension comes from the URL',
+							},
 						],
 					},
 				],
 			},
-			{ displayName: 'Send ID', name: 'send_id', type: 'string', default: '', description: 'Groups sends for reporting' },
+			{
+				displayName: 'Send ID',
+				name: 'send_id',
+				type: 'string',
+				default: '',
+				description: 'Groups sends for reporting',
+			},
 			{
 				displayName: 'Shared Trigger Properties (JSON)',
 				name: 'trigger_properties',
@@ -65,7 +83,12 @@ export const description: INodeProperties[] = [
 ];
 
 export const operation = dispatchOperation(
-	{ method: 'POST', path: '/campaigns/trigger/send', permission: 'campaigns.trigger.send', credentialType: 'engagementPlatformApi' },
+	{
+		method: 'POST',
+		path: '/campaigns/trigger/send',
+		permission: 'campaigns.trigger.send',
+		credentialType: 'engagementPlatformApi',
+	},
 	dispatchShape({ recipients: { form: 'list', field: 'recipients', max: PER_REQUEST.messagingRecipients } }),
 	(item) => {
 		const additional = item.collection('additionalFields');
@@ -73,16 +96,27 @@ export const operation = dispatchOperation(
 		if (additional.send_id) request.send_id = String(additional.send_id);
 		const shared = item.jsonObject('additionalFields.trigger_properties', 'Shared Trigger Properties');
 		if (shared && Object.keys(shared).length > 0) request.trigger_properties = shared;
-		const attachments = ((additional.attachments as { attachment?: IDataObject[] } | undefined)?.attachment ?? []).map((attachment, index) => {
-			if (!attachment.file_name || !attachment.url) {
-				throw new ItemInputError(`Attachments[${index}]`, 'needs a file name and a URL', 'Fill in both, or remove the attachment.');
-			}
-			return { file_name: attachment.file_name, url: attachment.url };
-		});
+		const attachments = ((additional.attachments as { attachment?: IDataObject[] } | undefined)?.attachment ?? []).map(
+			(attachment, index) => {
+				if (!attachment.file_name || !attachment.url) {
+					throw new ItemInputError(
+						`Attachments[${index}]`,
+						'needs a file name and a URL',
+						'Fill in both, or remove the attachment.',
+					);
+				}
+				return { file_name: attachment.file_name, url: attachment.url };
+			},
+		);
 		if (attachments.length > 0) request.attachments = attachments;
 		const audience = readAudience(item);
 		if (audience) request.audience = audience;
 		const { recipient, subject } = readRecipient(item, 'trigger_properties', 'Trigger Properties');
-		return [dispatchPiece(item.itemIndex, request, recipient && { slot: 'recipients', value: recipient }, { campaign_id: request.campaign_id, ...subject })];
+		return [
+			dispatchPiece(item.itemIndex, request, recipient && { slot: 'recipients', value: recipient }, {
+				campaign_id: request.campaign_id,
+				...subject,
+			}),
+		];
 	},
 );

@@ -30,17 +30,29 @@ export const description: INodeProperties[] = [
 ];
 
 export const operation = dispatchOperation(
-	{ method: 'POST', path: '/canvas/trigger/send', permission: 'canvas.trigger.send', credentialType: 'engagementPlatformApi' },
+	{
+		method: 'POST',
+		path: '/canvas/trigger/send',
+		permission: 'canvas.trigger.send',
+		credentialType: 'engagementPlatformApi',
+	},
 	dispatchShape({ recipients: { form: 'list', field: 'recipients', max: PER_REQUEST.messagingRecipients } }),
 	(item) => {
 		const request: IDataObject = { canvas_id: item.string('canvasId', 'Canvas ID') };
 		const shared = item.jsonObject('canvasEntryProperties', 'Shared Canvas Entry Properties');
-		if (shared && Object.keys(shared).length > 0) request.canvas_entry_properties = withinLimit(shared, 'Shared Canvas Entry Properties');
+		if (shared && Object.keys(shared).length > 0)
+			request.canvas_entry_properties = withinLimit(shared, 'Shared Canvas Entry Properties');
 		const audience = readAudience(item);
 		if (audience) request.audience = audience;
 		const { recipient, subject } = readRecipient(item, 'canvas_entry_properties', 'Canvas Entry Properties');
-		if (recipient?.canvas_entry_properties) withinLimit(recipient.canvas_entry_properties as IDataObject, 'Canvas Entry Properties');
-		return [dispatchPiece(item.itemIndex, request, recipient && { slot: 'recipients', value: recipient }, { canvas_id: request.canvas_id, ...subject })];
+		if (recipient?.canvas_entry_properties)
+			withinLimit(recipient.canvas_entry_properties as IDataObject, 'Canvas Entry Properties');
+		return [
+			dispatchPiece(item.itemIndex, request, recipient && { slot: 'recipients', value: recipient }, {
+				canvas_id: request.canvas_id,
+				...subject,
+			}),
+		];
 	},
 );
 
@@ -48,7 +60,11 @@ export const operation = dispatchOperation(
 function withinLimit(properties: IDataObject, field: string): IDataObject {
 	const bytes = Buffer.byteLength(JSON.stringify(properties));
 	if (bytes > MAX_ENTRY_PROPERTIES_BYTES) {
-		throw new ItemInputError(field, `is ${bytes.toLocaleString('en-US')} bytes; the limit is 50 KB`, 'Send fewer or smaller properties.');
+		throw new ItemInputError(
+			field,
+			`is ${bytes.toLocaleString('en-US')} bytes; the limit is 50 KB`,
+			'Send fewer or smaller properties.',
+		);
 	}
 	return properties;
 }

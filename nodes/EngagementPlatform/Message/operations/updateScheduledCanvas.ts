@@ -32,14 +32,25 @@ export const description: INodeProperties[] = [
 		description: "Whether to deliver at that time in each user's time zone; off delivers at that time in UTC",
 		displayOptions: { show },
 	},
-	{ displayName: 'Trigger Properties (JSON)', name: 'triggerProperties', type: 'json', default: '{}', displayOptions: { show } },
+	{
+		displayName: 'Trigger Properties (JSON)',
+		name: 'triggerProperties',
+		type: 'json',
+		default: '{}',
+		displayOptions: { show },
+	},
 ];
 
 export const operation = canvasScheduleOperation(
 	'/canvas/trigger/schedule/update',
 	'canvas.trigger.schedule.update',
 	(item) => {
-		const body: IDataObject = { schedule: { time: parseOrThrow(isoTime, item.raw('time'), 'Send Time'), in_local_time: item.boolean('inLocalTime') } };
+		const body: IDataObject = {
+			schedule: {
+				time: parseOrThrow(isoTime, item.raw('time'), 'Send Time'),
+				in_local_time: item.boolean('inLocalTime'),
+			},
+		};
 		const properties = item.jsonObject('triggerProperties', 'Trigger Properties');
 		if (properties && Object.keys(properties).length > 0) body.trigger_properties = properties;
 		return body;

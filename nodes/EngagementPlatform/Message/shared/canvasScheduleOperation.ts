@@ -10,7 +10,15 @@ import { refuseRepeatedKeys } from '../../shared/engine/repeatedKeys';
 
 export const scheduleIdFields = (show: IDisplayOptions['show']): INodeProperties[] => [
 	{ displayName: 'Canvas ID', name: 'canvasId', type: 'string', default: '', required: true, displayOptions: { show } },
-	{ displayName: 'Schedule ID', name: 'scheduleId', type: 'string', default: '', required: true, description: 'From the response that created the schedule', displayOptions: { show } },
+	{
+		displayName: 'Schedule ID',
+		name: 'scheduleId',
+		type: 'string',
+		default: '',
+		required: true,
+		description: 'From the response that created the schedule',
+		displayOptions: { show },
+	},
 ];
 
 export function canvasScheduleOperation(
@@ -21,11 +29,21 @@ export function canvasScheduleOperation(
 	safeToResend: boolean,
 ): OperationSpec {
 	return declareOperation<undefined, IDataObject>({
-		endpoint: { method: 'POST', path, rateLimit: 'canvas.schedule', permission, credentialType: 'engagementPlatformApi' },
+		endpoint: {
+			method: 'POST',
+			path,
+			rateLimit: 'canvas.schedule',
+			permission,
+			credentialType: 'engagementPlatformApi',
+		},
 		// The body is one item's: one schedule per request.
 		shape: { slots: { schedule: { form: 'fields', max: 1 } } },
 		readItem(item) {
-			const body = { canvas_id: item.string('canvasId', 'Canvas ID'), schedule_id: item.string('scheduleId', 'Schedule ID'), ...readBody(item) };
+			const body = {
+				canvas_id: item.string('canvasId', 'Canvas ID'),
+				schedule_id: item.string('scheduleId', 'Schedule ID'),
+				...readBody(item),
+			};
 			const subject = { canvas_id: body.canvas_id, schedule_id: body.schedule_id };
 			return [{ itemIndex: item.itemIndex, slot: 'schedule', group: undefined, payload: body, subject }];
 		},
@@ -44,6 +62,11 @@ function oneItemPerSchedule(pieces: Array<Piece<undefined>>): Map<number, ItemIn
 	return refuseRepeatedKeys(
 		pieces,
 		(piece) => JSON.stringify([piece.payload.canvas_id, piece.payload.schedule_id]),
-		(piece, first) => new ItemInputError('Schedule ID', `"${String(piece.payload.schedule_id)}" of this canvas is also given by item ${first}`, 'Merge the two items into one, or remove one.'),
+		(piece, first) =>
+			new ItemInputError(
+				'Schedule ID',
+				`"${String(piece.payload.schedule_id)}" of this canvas is also given by item ${first}`,
+				'Merge the two items into one, or remove one.',
+			),
 	);
 }

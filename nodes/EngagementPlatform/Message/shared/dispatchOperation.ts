@@ -40,8 +40,14 @@ export function dispatchShape(recipientSlots: Record<string, Slot<Recipient>>): 
 }
 
 /** One item's piece: its recipient in `slot`, or a broadcast request of its own. */
-export function dispatchPiece(itemIndex: number, fields: IDataObject, recipient: { slot: string; value: Recipient } | undefined, subject: IDataObject): Piece<Dispatch, Recipient> {
-	if (!recipient) return { itemIndex, slot: BROADCAST_SLOT, group: { fields, broadcastOf: itemIndex }, payload: {}, subject };
+export function dispatchPiece(
+	itemIndex: number,
+	fields: IDataObject,
+	recipient: { slot: string; value: Recipient } | undefined,
+	subject: IDataObject,
+): Piece<Dispatch, Recipient> {
+	if (!recipient)
+		return { itemIndex, slot: BROADCAST_SLOT, group: { fields, broadcastOf: itemIndex }, payload: {}, subject };
 	return { itemIndex, slot: recipient.slot, group: { fields }, payload: recipient.value, subject };
 }
 
@@ -52,7 +58,8 @@ export function dispatchPiece(itemIndex: number, fields: IDataObject, recipient:
  */
 function messagingRateLimit(request: PlannedRequest<Dispatch, Recipient>): RateLimitGroup {
 	const { fields } = request.group;
-	const targetsSegment = request.slots.has(BROADCAST_SLOT) || fields.segment_id !== undefined || fields.audience !== undefined;
+	const targetsSegment =
+		request.slots.has(BROADCAST_SLOT) || fields.segment_id !== undefined || fields.audience !== undefined;
 	return targetsSegment ? 'messaging.segment' : 'messaging.external_ids';
 }
 
@@ -68,11 +75,16 @@ export function dispatchOperation(
 		// A resent send would message its recipients twice.
 		isSafeToResend: () => false,
 		readResponse: readDispatchResponse,
-		itemResult: (_, [{ piece, outcome }]) => [{ status: 'sent', ...piece.subject, ...(outcome.ok ? outcome.data : {}) }],
+		itemResult: (_, [{ piece, outcome }]) => [
+			{ status: 'sent', ...piece.subject, ...(outcome.ok ? outcome.data : {}) },
+		],
 	});
 }
 
-function readDispatchResponse(response: { body: IDataObject }, request: PlannedRequest<Dispatch, Recipient>): Map<Piece<Dispatch, Recipient>, PieceOutcome> {
+function readDispatchResponse(
+	response: { body: IDataObject },
+	request: PlannedRequest<Dispatch, Recipient>,
+): Map<Piece<Dispatch, Recipient>, PieceOutcome> {
 	const { dispatch_id: dispatchId, notice } = response.body;
 	const data: IDataObject = { dispatch_id: dispatchId };
 	if (typeof notice === 'string') {

@@ -39,15 +39,35 @@ export function recipientFields(show: IDisplayOptions['show'], propertiesLabel: 
 			type: 'options',
 			options: [
 				{ name: 'The User of Each Item', value: 'recipients', description: 'Up to 50 items share one request' },
-				{ name: 'Everyone Targeted (Broadcast)', value: 'broadcast', description: 'Each item triggers one broadcast to the targeted segment' },
+				{
+					name: 'Everyone Targeted (Broadcast)',
+					value: 'broadcast',
+					description: 'Each item triggers one broadcast to the targeted segment',
+				},
 			],
 			default: 'recipients',
 			displayOptions: { show },
 		},
 		...userIdentifierFields(perRecipient, TRIGGER_RECIPIENT_KINDS),
-		prioritizationField(by('email'), 'identifiedThenRecent', 'Which profile with this email receives the message when several have it'),
-		...keyValueOrJsonFields({ name: 'recipientProperties', displayName: propertiesLabel, noun: 'Property', show: perRecipient, example: '{"first_order": true}' }),
-		...keyValueOrJsonFields({ name: 'recipientAttributes', displayName: 'Recipient Attributes', noun: 'Attribute', show: perRecipient, example: '{"plan": "gold"}' }),
+		prioritizationField(
+			by('email'),
+			'identifiedThenRecent',
+			'Which profile with this email receives the message when several have it',
+		),
+		...keyValueOrJsonFields({
+			name: 'recipientProperties',
+			displayName: propertiesLabel,
+			noun: 'Property',
+			show: perRecipient,
+			example: '{"first_order": true}',
+		}),
+		...keyValueOrJsonFields({
+			name: 'recipientAttributes',
+			displayName: 'Recipient Attributes',
+			noun: 'Attribute',
+			show: perRecipient,
+			example: '{"plan": "gold"}',
+		}),
 		{
 			displayName: 'Send to Existing Users Only',
 			name: 'sendToExistingOnly',
@@ -61,7 +81,11 @@ export function recipientFields(show: IDisplayOptions['show'], propertiesLabel: 
 }
 
 /** The item's recipient object, checked against the spec's recipient rules; undefined for a broadcast. */
-export function readRecipient(item: ItemReader, propertiesKey: string, propertiesLabel: string): { recipient?: IDataObject; subject: IDataObject } {
+export function readRecipient(
+	item: ItemReader,
+	propertiesKey: string,
+	propertiesLabel: string,
+): { recipient?: IDataObject; subject: IDataObject } {
 	if (item.raw('sendTo', 'recipients') === 'broadcast') return { subject: { broadcast: true } };
 	const identifier = readUserIdentifier(item, TRIGGER_RECIPIENT_KINDS);
 	const kind = identifierKindOf(identifier);
@@ -73,13 +97,22 @@ export function readRecipient(item: ItemReader, propertiesKey: string, propertie
 	const properties = readKeyValueOrJson(item, 'recipientProperties', propertiesLabel);
 	if (properties) recipient[propertiesKey] = properties;
 	const attributes = readKeyValueOrJson(item, 'recipientAttributes', 'Recipient Attributes');
-	if (attributes) recipient.attributes = parseOrThrow(trackAttributes, attributes, 'Recipient Attributes') as IDataObject;
+	if (attributes)
+		recipient.attributes = parseOrThrow(trackAttributes, attributes, 'Recipient Attributes') as IDataObject;
 	if (!item.boolean('sendToExistingOnly', true)) {
 		if (kind === 'user_alias') {
-			throw new ItemInputError('Send to Existing Users Only', 'cannot be off for a user alias', 'Turn it on, or address the user by external user ID.');
+			throw new ItemInputError(
+				'Send to Existing Users Only',
+				'cannot be off for a user alias',
+				'Turn it on, or address the user by external user ID.',
+			);
 		}
 		if (!attributes) {
-			throw new ItemInputError('Recipient Attributes', 'are required when Send to Existing Users Only is off', 'Add the attributes the new user is created with.');
+			throw new ItemInputError(
+				'Recipient Attributes',
+				'are required when Send to Existing Users Only is off',
+				'Add the attributes the new user is created with.',
+			);
 		}
 		recipient.send_to_existing_only = false;
 	}
@@ -98,5 +131,7 @@ export const audienceField = (show: IDisplayOptions['show']): INodeProperties =>
 
 export function readAudience(item: ItemReader): IDataObject | undefined {
 	const audience = item.jsonObject('audienceJson', 'Audience');
-	return audience && Object.keys(audience).length > 0 ? (parseOrThrow(connectedAudience as z.ZodType<unknown>, audience, 'Audience') as IDataObject) : undefined;
+	return audience && Object.keys(audience).length > 0
+		? (parseOrThrow(connectedAudience as z.ZodType<unknown>, audience, 'Audience') as IDataObject)
+		: undefined;
 }

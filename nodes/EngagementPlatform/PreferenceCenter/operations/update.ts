@@ -45,11 +45,32 @@ export const description: INodeProperties[] = [
 		default: {},
 		displayOptions: { show },
 		options: [
-			{ displayName: 'Confirmation Page HTML', name: 'confirmation_page_html', type: 'string', typeOptions: { rows: 6 }, default: '', description: 'HTML of the page shown after saving' },
+			{
+				displayName: 'Confirmation Page HTML',
+				name: 'confirmation_page_html',
+				type: 'string',
+				typeOptions: { rows: 6 },
+				default: '',
+				description: 'HTML of the page shown after saving',
+			},
 			linkTagsField,
-			{ displayName: 'Meta Viewport Content', name: 'metaViewportContent', type: 'string', default: '', placeholder: 'width=device-width, initial-scale=1', description: 'Only the content value of the viewport meta tag' },
+			{
+				displayName: 'Meta Viewport Content',
+				name: 'metaViewportContent',
+				type: 'string',
+				default: '',
+				placeholder: 'width=device-width, initial-scale=1',
+				description: 'Only the content value of the viewport meta tag',
+			},
 			{ displayName: 'Name', name: 'name', type: 'string', default: '' },
-			{ displayName: 'Page HTML', name: 'preference_center_page_html', type: 'string', typeOptions: { rows: 6 }, default: '', description: 'HTML of the preference center page' },
+			{
+				displayName: 'Page HTML',
+				name: 'preference_center_page_html',
+				type: 'string',
+				typeOptions: { rows: 6 },
+				default: '',
+				description: 'HTML of the preference center page',
+			},
 			{
 				displayName: 'State',
 				name: 'state',
@@ -61,7 +82,13 @@ export const description: INodeProperties[] = [
 				],
 				default: 'active',
 			},
-			{ displayName: 'Title', name: 'preference_center_title', type: 'string', default: '', description: 'Title of the page' },
+			{
+				displayName: 'Title',
+				name: 'preference_center_title',
+				type: 'string',
+				default: '',
+				description: 'Title of the page',
+			},
 		],
 	},
 ];
@@ -106,7 +133,9 @@ export const operation = declareOperation<PreferenceCenter, IDataObject>({
 				},
 			],
 		]),
-	itemResult: (_, [{ piece, outcome }]) => [{ status: 'updated', ...piece.subject, ...(outcome.ok ? outcome.data : {}) }],
+	itemResult: (_, [{ piece, outcome }]) => [
+		{ status: 'updated', ...piece.subject, ...(outcome.ok ? outcome.data : {}) },
+	],
 });
 
 function readUpdate(item: ItemReader): Piece<PreferenceCenter> {
@@ -116,7 +145,8 @@ function readUpdate(item: ItemReader): Piece<PreferenceCenter> {
 	for (const [name, label] of Object.entries(TEXT_FIELDS)) {
 		const value = fields[name];
 		if (value === undefined || value === '') continue;
-		if (typeof value !== 'string') throw new ItemInputError(`Update Fields.${label}`, 'must be text', 'Map a text value into this field.');
+		if (typeof value !== 'string')
+			throw new ItemInputError(`Update Fields.${label}`, 'must be text', 'Map a text value into this field.');
 		body[name] = value;
 	}
 	if (fields.state !== undefined) body.state = fields.state;
@@ -127,9 +157,19 @@ function readUpdate(item: ItemReader): Piece<PreferenceCenter> {
 	if (linkTags) options['links-tags'] = linkTags;
 	if (Object.keys(options).length > 0) body.options = options;
 	if (Object.keys(body).length === 0) {
-		throw new ItemInputError('Update Fields', 'is empty, so there is nothing to update', 'Add at least one field under "Update Fields".');
+		throw new ItemInputError(
+			'Update Fields',
+			'is empty, so there is nothing to update',
+			'Add at least one field under "Update Fields".',
+		);
 	}
-	return { itemIndex: item.itemIndex, slot: 'fields', group: { preference_center_id: id }, payload: body, subject: { preference_center_id: id } };
+	return {
+		itemIndex: item.itemIndex,
+		slot: 'fields',
+		group: { preference_center_id: id },
+		payload: body,
+		subject: { preference_center_id: id },
+	};
 }
 
 /** Two updates of one preference center in one run would race; the later item could lose. */
@@ -138,6 +178,10 @@ function onePerPreferenceCenter(pieces: Array<Piece<PreferenceCenter>>): Map<num
 		pieces,
 		(piece) => piece.group.preference_center_id,
 		(piece, first) =>
-			new ItemInputError('Preference Center ID', `"${piece.group.preference_center_id}" is also updated by item ${first}, and the two updates would race`, 'Merge the two items into one.'),
+			new ItemInputError(
+				'Preference Center ID',
+				`"${piece.group.preference_center_id}" is also updated by item ${first}, and the two updates would race`,
+				'Merge the two items into one.',
+			),
 	);
 }

@@ -21,8 +21,21 @@ export const linkTagsField: INodeProperties = {
 			name: 'tag',
 			values: [
 				{ displayName: 'Color', name: 'color', type: 'color', default: '', hint: 'Only with type mask-icon' },
-				{ displayName: 'Href', name: 'href', type: 'string', default: '', placeholder: 'https://example.com/favicon.png', description: 'URL of the icon' },
-				{ displayName: 'Rel', name: 'rel', type: 'options', options: RELS.map((rel) => ({ name: rel, value: rel })), default: 'icon' },
+				{
+					displayName: 'Href',
+					name: 'href',
+					type: 'string',
+					default: '',
+					placeholder: 'https://example.com/favicon.png',
+					description: 'URL of the icon',
+				},
+				{
+					displayName: 'Rel',
+					name: 'rel',
+					type: 'options',
+					options: RELS.map((rel) => ({ name: rel, value: rel })),
+					default: 'icon',
+				},
 				{ displayName: 'Sizes', name: 'sizes', type: 'string', default: '', placeholder: 'e.g. 32x32' },
 				{
 					displayName: 'Type',
@@ -44,13 +57,27 @@ export function readLinkTags(value: unknown): IDataObject[] | undefined {
 		const field = `Link Tags[${index}]`;
 		const text = (name: string) => (typeof tag[name] === 'string' ? (tag[name] as string).trim() : '');
 		const [rel, href, type, sizes, color] = ['rel', 'href', 'type', 'sizes', 'color'].map(text);
-		if (!RELS.includes(rel)) throw new ItemInputError(`${field}.Rel`, `"${rel}" is not one of ${RELS.join(', ')}`, 'Pick one of the listed values.');
-		if (href === '') throw new ItemInputError(`${field}.Href`, 'is required and was empty', 'Enter the URL of the icon.');
+		if (!RELS.includes(rel))
+			throw new ItemInputError(
+				`${field}.Rel`,
+				`"${rel}" is not one of ${RELS.join(', ')}`,
+				'Pick one of the listed values.',
+			);
+		if (href === '')
+			throw new ItemInputError(`${field}.Href`, 'is required and was empty', 'Enter the URL of the icon.');
 		if (type !== '' && !TYPES.includes(type)) {
-			throw new ItemInputError(`${field}.Type`, `"${type}" is not one of ${TYPES.join(', ')}`, 'Pick one of the listed values, or none.');
+			throw new ItemInputError(
+				`${field}.Type`,
+				`"${type}" is not one of ${TYPES.join(', ')}`,
+				'Pick one of the listed values, or none.',
+			);
 		}
 		if (color !== '' && type !== 'mask-icon') {
-			throw new ItemInputError(`${field}.Color`, 'applies only to link tags of type mask-icon', 'Set Type to mask-icon, or remove the color.');
+			throw new ItemInputError(
+				`${field}.Color`,
+				'applies only to link tags of type mask-icon',
+				'Set Type to mask-icon, or remove the color.',
+			);
 		}
 		const result: IDataObject = { rel, href };
 		if (type) result.type = type;

@@ -114,8 +114,10 @@ const STATES: readonly string[] = ['subscribed', 'unsubscribed'];
  * `$fromAI`) may give any value or none, and the platform refuses the whole request for one wrong state.
  */
 function readSubscriptionState(item: ItemReader): string {
-	const fix = 'Map "subscribed" or "unsubscribed" into this field, e.g. {{ $json.newsletter ? "subscribed" : "unsubscribed" }}.';
+	const fix =
+		'Map "subscribed" or "unsubscribed" into this field, e.g. {{ $json.newsletter ? "subscribed" : "unsubscribed" }}.';
 	const state = item.string('subscriptionState', 'State', fix);
-	if (!STATES.includes(state)) throw new ItemInputError('State', `must be subscribed or unsubscribed, got "${state}"`, fix);
+	if (!STATES.includes(state))
+		throw new ItemInputError('State', `must be subscribed or unsubscribed, got "${state}"`, fix);
 	return state;
 }

@@ -12,7 +12,15 @@ export const option: INodePropertyOptions = {
 const show = { operation: ['getCampaignTranslations'] };
 
 export const description: INodeProperties[] = [
-	{ displayName: 'Campaign ID', name: 'campaignId', type: 'string', default: '', required: true, description: "The campaign's API identifier", displayOptions: { show } },
+	{
+		displayName: 'Campaign ID',
+		name: 'campaignId',
+		type: 'string',
+		default: '',
+		required: true,
+		description: "The campaign's API identifier",
+		displayOptions: { show },
+	},
 	{
 		displayName: 'Message Variation ID',
 		name: 'messageVariationId',
@@ -29,7 +37,8 @@ export const description: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. de-DE',
-		description: 'Only the translation of this locale, by its name in the multi-language settings; empty gets every translation',
+		description:
+			'Only the translation of this locale, by its name in the multi-language settings; empty gets every translation',
 		displayOptions: { show },
 	},
 ];
@@ -43,7 +52,13 @@ export const operation = translationLookupOperation({
 	parameters: [
 		// Campaign IDs are API identifiers of the platform's own format (not necessarily UUIDs).
 		{ name: 'campaign_id', field: 'campaignId', label: 'Campaign ID', uuid: false, required: true },
-		{ name: 'message_variation_id', field: 'messageVariationId', label: 'Message Variation ID', uuid: true, required: true },
+		{
+			name: 'message_variation_id',
+			field: 'messageVariationId',
+			label: 'Message Variation ID',
+			uuid: true,
+			required: true,
+		},
 	],
 	// locale_id is not a parameter of this endpoint (the canvas endpoint's alone): every translation is
 	// asked for, and the item keeps its locale's, matched by the name each translation carries.

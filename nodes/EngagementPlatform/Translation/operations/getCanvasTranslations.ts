@@ -13,7 +13,16 @@ const show = { operation: ['getCanvasTranslations'] };
 const uuidHint = 'A UUID, e.g. 3f2c8a1e-7b4d-4e9a-9c1f-2d5e6a7b8c9d';
 
 export const description: INodeProperties[] = [
-	{ displayName: 'Step ID', name: 'stepId', type: 'string', default: '', required: true, hint: uuidHint, description: "The canvas step's API identifier", displayOptions: { show } },
+	{
+		displayName: 'Step ID',
+		name: 'stepId',
+		type: 'string',
+		default: '',
+		required: true,
+		hint: uuidHint,
+		description: "The canvas step's API identifier",
+		displayOptions: { show },
+	},
 	{
 		displayName: 'Message Variation ID',
 		name: 'messageVariationId',
@@ -24,7 +33,16 @@ export const description: INodeProperties[] = [
 		description: "The step's email message variation ID",
 		displayOptions: { show },
 	},
-	{ displayName: 'Locale ID', name: 'localeId', type: 'string', default: '', required: true, hint: uuidHint, description: 'A locale from the multi-language settings', displayOptions: { show } },
+	{
+		displayName: 'Locale ID',
+		name: 'localeId',
+		type: 'string',
+		default: '',
+		required: true,
+		hint: uuidHint,
+		description: 'A locale from the multi-language settings',
+		displayOptions: { show },
+	},
 ];
 
 // The spec places locale_id in the query and does not say where step_id and message_variation_id
@@ -35,7 +53,13 @@ export const operation = translationLookupOperation({
 	rateLimit: 'translations.canvas',
 	parameters: [
 		{ name: 'step_id', field: 'stepId', label: 'Step ID', uuid: true, required: true },
-		{ name: 'message_variation_id', field: 'messageVariationId', label: 'Message Variation ID', uuid: true, required: true },
+		{
+			name: 'message_variation_id',
+			field: 'messageVariationId',
+			label: 'Message Variation ID',
+			uuid: true,
+			required: true,
+		},
 		{ name: 'locale_id', field: 'localeId', label: 'Locale ID', uuid: true, required: true },
 	],
 });

@@ -27,7 +27,8 @@ const TRANSLATION_ERRORS: Record<string, { meaning: string; fix: string }> = {
 		fix: 'Turn on multi-language support in the workspace settings (translations are an early-access feature).',
 	},
 	MULTI_LANGUAGE_NOT_ENABLED_ON_MESSAGE: {
-		meaning: 'this message is not set up for translation; only email campaigns and canvas email messages can be translated',
+		meaning:
+			'this message is not set up for translation; only email campaigns and canvas email messages can be translated',
 		fix: 'Turn on translations for the message in its editor, or use the email message variation.',
 	},
 	UNSUPPORTED_CHANNEL: {
@@ -51,7 +52,11 @@ export interface TranslationError {
  */
 export function translationErrorOf(body: IDataObject): TranslationError | undefined {
 	const errors = Array.isArray(body.errors) ? (body.errors as unknown[]) : [];
-	const texts = [body.message, body.error, ...errors.map((error) => (error && typeof error === 'object' ? (error as IDataObject).message : error))];
+	const texts = [
+		body.message,
+		body.error,
+		...errors.map((error) => (error && typeof error === 'object' ? (error as IDataObject).message : error)),
+	];
 	for (const text of texts) {
 		if (typeof text !== 'string') continue;
 		const code = CODES.find((candidate) => new RegExp(`\\b${candidate}\\b`).test(text));

@@ -51,8 +51,20 @@ const LOOKUP_SHAPE: RequestShape<Lookup, Asked> = {
  * A GET of one message's translations, as a declaration. Items asking for the same
  * translations share one request; each item gets one output item per translation.
  */
-export function translationLookupOperation({ path, permission, rateLimit, parameters, localeFilter }: LookupEndpoint): OperationSpec {
-	const endpoint: Endpoint<Lookup, Asked> = { method: 'GET', path, rateLimit, permission, credentialType: 'engagementPlatformApi' };
+export function translationLookupOperation({
+	path,
+	permission,
+	rateLimit,
+	parameters,
+	localeFilter,
+}: LookupEndpoint): OperationSpec {
+	const endpoint: Endpoint<Lookup, Asked> = {
+		method: 'GET',
+		path,
+		rateLimit,
+		permission,
+		credentialType: 'engagementPlatformApi',
+	};
 	return declareOperation<Lookup, Asked>({
 		endpoint,
 		// A lookup is one GET whatever the number of items asking for it.
@@ -60,7 +72,9 @@ export function translationLookupOperation({ path, permission, rateLimit, parame
 		readItem: (item) => [readLookup(item, parameters, localeFilter)],
 		isSafeToResend: () => true,
 		readResponse: (response, request) => {
-			const translations = Array.isArray(response.body.translations) ? (response.body.translations as IDataObject[]) : [];
+			const translations = Array.isArray(response.body.translations)
+				? (response.body.translations as IDataObject[])
+				: [];
 			return settleRemaining(request, { ok: true, data: { translations } });
 		},
 		readErrorResponse: (response, request) => {
@@ -68,7 +82,13 @@ export function translationLookupOperation({ path, permission, rateLimit, parame
 			const outcome: PieceOutcome = known
 				? {
 						ok: false,
-						error: { message: `${known.code}: ${known.meaning}`, description: known.fix, delivery: 'not_applied', httpCode: response.statusCode, response: response.body },
+						error: {
+							message: `${known.code}: ${known.meaning}`,
+							description: known.fix,
+							delivery: 'not_applied',
+							httpCode: response.statusCode,
+							response: response.body,
+						},
 					}
 				: { ok: false, error: responseError(response, endpoint, false) };
 			return settleRemaining(request, outcome);
@@ -76,7 +96,10 @@ export function translationLookupOperation({ path, permission, rateLimit, parame
 		itemResult: (_, [{ piece, outcome }]) => {
 			const all = (outcome.ok ? (outcome.data?.translations as IDataObject[] | undefined) : undefined) ?? [];
 			const asked = piece.payload.localeName?.toLowerCase();
-			const translations = asked === undefined ? all : all.filter(({ locale }) => String((locale as IDataObject | undefined)?.name).toLowerCase() === asked);
+			const translations =
+				asked === undefined
+					? all
+					: all.filter(({ locale }) => String((locale as IDataObject | undefined)?.name).toLowerCase() === asked);
 			// An item always gets a result: a message without translations (in the locale asked) says so.
 			if (translations.length === 0) return [{ ...piece.subject, translations: [] }];
 			return translations.map(({ locale, translation_map }) => ({ ...piece.subject, locale, translation_map }));
@@ -84,19 +107,31 @@ export function translationLookupOperation({ path, permission, rateLimit, parame
 	});
 }
 
-function readLookup(item: ItemReader, parameters: LookupParameter[], localeFilter: LocaleFilter | undefined): Piece<Lookup, Asked> {
+function readLookup(
+	item: ItemReader,
+	parameters: LookupParameter[],
+	localeFilter: LocaleFilter | undefined,
+): Piece<Lookup, Asked> {
 	const query: IDataObject = {};
 	for (const { name, field, label, uuid, required } of parameters) {
 		const value = required ? item.string(field, label) : item.optionalString(field, label);
 		if (value === undefined) continue;
 		if (uuid && !UUID.test(value)) {
-			throw new ItemInputError(label, `"${value.slice(0, 60)}" is not a UUID`, 'Copy the ID from the API identifiers in the platform, e.g. 3f2c8a1e-7b4d-4e9a-9c1f-2d5e6a7b8c9d.');
+			throw new ItemInputError(
+				label,
+				`"${value.slice(0, 60)}" is not a UUID`,
+				'Copy the ID from the API identifiers in the platform, e.g. 3f2c8a1e-7b4d-4e9a-9c1f-2d5e6a7b8c9d.',
+			);
 		}
 		query[name] = value;
 	}
 	const localeName = localeFilter && item.optionalString(localeFilter.field, localeFilter.label);
 	if (localeName !== undefined && UUID.test(localeName)) {
-		throw new ItemInputError(localeFilter!.label, `"${localeName}" is a locale ID; this endpoint is asked by locale name`, 'Give the locale name the multi-language settings show, e.g. de-DE.');
+		throw new ItemInputError(
+			localeFilter!.label,
+			`"${localeName}" is a locale ID; this endpoint is asked by locale name`,
+			'Give the locale name the multi-language settings show, e.g. de-DE.',
+		);
 	}
 	const subject = localeName === undefined ? query : { ...query, locale_name: localeName };
 	return { itemIndex: item.itemIndex, slot: 'lookup', group: query, payload: { localeName }, subject };

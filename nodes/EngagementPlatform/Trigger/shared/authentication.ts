@@ -36,11 +36,15 @@ const filled = (value: string | undefined): value is string => typeof value === 
 /** What keeps the header pair from being used, or undefined when it is usable. */
 export function headerPairProblem(credential: PostbackAuthCredential): string | undefined {
 	const { headerName, headerToken } = credential;
-	if (!filled(headerName?.trim()) || !filled(headerToken)) return 'Header Token authentication needs a header name and a token';
+	if (!filled(headerName?.trim()) || !filled(headerToken))
+		return 'Header Token authentication needs a header name and a token';
 	const name = headerName.trim();
-	if (!HEADER_NAME.test(name)) return `"${name}" is not a valid header name: use letters, digits and hyphens, e.g. X-Postback-Token`;
-	if (RESERVED_HEADERS.has(name.toLowerCase())) return `"${name}" is set by HTTP itself and cannot carry a token: use e.g. X-Postback-Token`;
-	if (headerToken.length < MIN_TOKEN_LENGTH) return `The token is shorter than ${MIN_TOKEN_LENGTH} characters: use a long random value`;
+	if (!HEADER_NAME.test(name))
+		return `"${name}" is not a valid header name: use letters, digits and hyphens, e.g. X-Postback-Token`;
+	if (RESERVED_HEADERS.has(name.toLowerCase()))
+		return `"${name}" is set by HTTP itself and cannot carry a token: use e.g. X-Postback-Token`;
+	if (headerToken.length < MIN_TOKEN_LENGTH)
+		return `The token is shorter than ${MIN_TOKEN_LENGTH} characters: use a long random value`;
 	return undefined;
 }
 

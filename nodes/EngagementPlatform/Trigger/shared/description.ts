@@ -3,10 +3,16 @@ import type { INodeProperties } from 'n8n-workflow';
 import { POSTBACK_STATUSES } from './postback';
 
 const STATUS_LABELS: Record<(typeof POSTBACK_STATUSES)[number], { name: string; description: string }> = {
-	aborted: { name: 'Aborted', description: 'Not sent: the user had no email address, or the message aborted itself (Liquid abort)' },
+	aborted: {
+		name: 'Aborted',
+		description: 'Not sent: the user had no email address, or the message aborted itself (Liquid abort)',
+	},
 	bounced: { name: 'Bounced', description: 'Rejected by the inbox provider; the reason holds its bounce code' },
 	delivered: { name: 'Delivered', description: 'Accepted by the inbox provider' },
-	processed: { name: 'Processed', description: 'Accepted by the email sending partner and prepared for the inbox provider' },
+	processed: {
+		name: 'Processed',
+		description: 'Accepted by the email sending partner and prepared for the inbox provider',
+	},
 	sent: { name: 'Sent', description: 'Handed to the email sending partner' },
 };
 
@@ -47,9 +53,11 @@ export const triggerProperties: INodeProperties[] = [
 		displayName: 'Statuses',
 		name: 'statuses',
 		type: 'multiOptions',
-		options: [...POSTBACK_STATUSES]
-			.sort()
-			.map((status) => ({ name: STATUS_LABELS[status].name, value: status, description: STATUS_LABELS[status].description })),
+		options: [...POSTBACK_STATUSES].sort().map((status) => ({
+			name: STATUS_LABELS[status].name,
+			value: status,
+			description: STATUS_LABELS[status].description,
+		})),
 		default: [...POSTBACK_STATUSES],
 		required: true,
 		description:

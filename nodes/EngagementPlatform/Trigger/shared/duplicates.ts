@@ -15,7 +15,10 @@ export const MAX_SEEN = 5000;
 
 /** Hashes, not the ids themselves: a dispatch_id can be long, and 144 bits never collide in practice. */
 function seenKey(dispatchId: string, status: string): string {
-	return createHash('sha256').update(JSON.stringify([dispatchId, status])).digest('base64url').slice(0, 24);
+	return createHash('sha256')
+		.update(JSON.stringify([dispatchId, status]))
+		.digest('base64url')
+		.slice(0, 24);
 }
 
 function readSeen(staticData: IDataObject): Record<string, number> {

@@ -17,11 +17,15 @@ const STATUS_TIME_FIELD: Record<PostbackStatus, string> = {
 
 const postbackSchema = z.object({
 	dispatch_id: z
-		.string({ error: (issue) => (issue.input === undefined ? 'dispatch_id is missing' : 'dispatch_id must be a string') })
+		.string({
+			error: (issue) => (issue.input === undefined ? 'dispatch_id is missing' : 'dispatch_id must be a string'),
+		})
 		.min(1, 'dispatch_id is empty'),
 	status: z.enum(POSTBACK_STATUSES, {
 		error: (issue) =>
-			issue.input === undefined ? 'status is missing' : `status ${JSON.stringify(issue.input)} is not one of ${POSTBACK_STATUSES.join(', ')}`,
+			issue.input === undefined
+				? 'status is missing'
+				: `status ${JSON.stringify(issue.input)} is not one of ${POSTBACK_STATUSES.join(', ')}`,
 	}),
 	metadata: z.record(z.string(), z.unknown(), {
 		error: (issue) => (issue.input === undefined ? 'metadata is missing' : 'metadata must be a JSON object'),

@@ -95,7 +95,7 @@ export async function receivePostback(context: IWebhookFunctions): Promise<IWebh
 		if (problem !== undefined) {
 			// Fail closed, as n8n's Webhook node does; the details go to the log, not to the caller.
 			log('warn', `refused a postback because its authentication is not set up: ${problem}`);
-			return reply(response, 500, 'The trigger\'s authentication is not set up. Check the trigger\'s credential in n8n.');
+			return reply(response, 500, "The trigger's authentication is not set up. Check the trigger's credential in n8n.");
 		}
 		if (!isAuthorized(authentication, credential as PostbackAuthCredential, headers)) {
 			log('debug', 'refused a postback without the right credentials (401)');

@@ -20,16 +20,58 @@ const show = { operation: ['export'] };
 
 /** The fields of the spec's user export object. */
 const EXPORT_FIELDS = [
-	'apps', 'attributed_ad', 'attributed_adgroup', 'attributed_campaign', 'attributed_source', 'campaigns_received',
-	'canvases_received', 'cards_clicked', 'country', 'created_at', 'custom_attributes', 'custom_events', 'devices', 'dob',
-	'email', 'email_subscribe', 'external_id', 'first_name', 'gender', 'home_city', 'language', 'last_coordinates',
-	'last_name', 'phone', 'purchases', 'push_opted_in_at', 'push_subscribe', 'push_tokens', 'random_bucket',
-	'service_id', 'time_zone', 'total_revenue', 'user_aliases',
+	'apps',
+	'attributed_ad',
+	'attributed_adgroup',
+	'attributed_campaign',
+	'attributed_source',
+	'campaigns_received',
+	'canvases_received',
+	'cards_clicked',
+	'country',
+	'created_at',
+	'custom_attributes',
+	'custom_events',
+	'devices',
+	'dob',
+	'email',
+	'email_subscribe',
+	'external_id',
+	'first_name',
+	'gender',
+	'home_city',
+	'language',
+	'last_coordinates',
+	'last_name',
+	'phone',
+	'purchases',
+	'push_opted_in_at',
+	'push_subscribe',
+	'push_tokens',
+	'random_bucket',
+	'service_id',
+	'time_zone',
+	'total_revenue',
+	'user_aliases',
 ];
 const ALL_FIELDS = '__all__';
 const DEFAULT_FIELDS = [
-	'external_id', 'user_aliases', 'service_id', 'created_at', 'first_name', 'last_name', 'email', 'phone', 'country',
-	'language', 'time_zone', 'email_subscribe', 'push_subscribe', 'custom_attributes', 'custom_events', 'purchases',
+	'external_id',
+	'user_aliases',
+	'service_id',
+	'created_at',
+	'first_name',
+	'last_name',
+	'email',
+	'phone',
+	'country',
+	'language',
+	'time_zone',
+	'email_subscribe',
+	'push_subscribe',
+	'custom_attributes',
+	'custom_events',
+	'purchases',
 ];
 /** Always exported: they pair each returned user with the item that asked for it. */
 const PAIRING_FIELDS = ['external_id', 'user_aliases'];
@@ -102,7 +144,8 @@ export const operation = declareOperation<ExportGroup, ExportValue>({
 				name: 'dropNotFound',
 				type: 'boolean',
 				default: false,
-				description: 'Whether to output nothing for an identifier that matches no user, instead of an item with status "not_found"',
+				description:
+					'Whether to output nothing for an identifier that matches no user, instead of an item with status "not_found"',
 			},
 		],
 	},
@@ -143,7 +186,10 @@ type ExportPiece = Piece<ExportGroup, ExportValue>;
  * under its primary ID (it was a deprecated one): when exactly one such ID and one unclaimed user
  * remain they are paired; otherwise those items get an error asking to export them one by one.
  */
-function pairUsersWithPieces(response: { body: IDataObject }, request: PlannedRequest<ExportGroup, ExportValue>): Map<ExportPiece, PieceOutcome> {
+function pairUsersWithPieces(
+	response: { body: IDataObject },
+	request: PlannedRequest<ExportGroup, ExportValue>,
+): Map<ExportPiece, PieceOutcome> {
 	const users = (Array.isArray(response.body.users) ? response.body.users : []) as IDataObject[];
 	const invalid = new Set((response.body.invalid_user_ids as string[] | undefined) ?? []);
 	const outcomes = new Map<ExportPiece, PieceOutcome>();
@@ -165,12 +211,17 @@ function pairUsersWithPieces(response: { body: IDataObject }, request: PlannedRe
 	const unclaimed = users.filter((user) => !claimed.has(user));
 	for (const piece of unresolved) {
 		if (unresolved.length === 1 && unclaimed.length === 1) {
-			outcomes.set(piece, { ok: true, data: { users: unclaimed }, warnings: ['Found under another external ID: the one given may be deprecated'] });
+			outcomes.set(piece, {
+				ok: true,
+				data: { users: unclaimed },
+				warnings: ['Found under another external ID: the one given may be deprecated'],
+			});
 		} else {
 			outcomes.set(piece, {
 				ok: false,
 				error: {
-					message: 'The platform found this user under another external ID, and the answer cannot tell which item it belongs to',
+					message:
+						'The platform found this user under another external ID, and the answer cannot tell which item it belongs to',
 					description:
 						'The external ID given is probably a deprecated one. Export these items one at a time (for example through Loop Over Items with a batch size of 1) to pair each with its user.',
 					delivery: 'not_applied',

@@ -23,7 +23,8 @@ const ANONYMOUS_KINDS: readonly IdentifierKind[] = ['user_alias', 'email'];
 const whenEmail = { show: { ...show, identifyBy: ['email'] } };
 const ANONYMOUS_PROFILE_BY: IdentifyByLabel = {
 	displayName: 'Anonymous Profile By',
-	description: 'How the platform finds the alias-only or email-only profile that merges into the one with the external ID',
+	description:
+		'How the platform finds the alias-only or email-only profile that merges into the one with the external ID',
 };
 
 export const description: INodeProperties[] = [
@@ -56,7 +57,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'None',
 				value: 'none',
-				description: 'Keep only push tokens and message history; the anonymous attributes, events and purchases are orphaned',
+				description:
+					'Keep only push tokens and message history; the anonymous attributes, events and purchases are orphaned',
 			},
 		],
 		default: 'merge',
@@ -97,7 +99,13 @@ export const operation = declareOperation<IdentifyGroup, IDataObject>({
 		const anonymous = readUserIdentifier(item, ANONYMOUS_KINDS, ANONYMOUS_PROFILE_BY);
 		if ('email' in anonymous) {
 			const prioritization = readPrioritization(item, 'unidentifiedThenRecent');
-			return [piece(item.itemIndex, 'emails_to_identify', mergeBehavior, { external_id, email: anonymous.email, prioritization })];
+			return [
+				piece(item.itemIndex, 'emails_to_identify', mergeBehavior, {
+					external_id,
+					email: anonymous.email,
+					prioritization,
+				}),
+			];
 		}
 		return [piece(item.itemIndex, 'aliases_to_identify', mergeBehavior, { external_id, ...anonymous })];
 	},
@@ -109,18 +117,29 @@ export const operation = declareOperation<IdentifyGroup, IDataObject>({
 
 function piece(itemIndex: number, slot: string, mergeBehavior: string, payload: IDataObject): Piece<IdentifyGroup> {
 	const { prioritization, ...subject } = payload;
-	return { itemIndex, slot, group: { merge_behavior: mergeBehavior }, payload, subject: { ...subject, merge_behavior: mergeBehavior } };
+	return {
+		itemIndex,
+		slot,
+		group: { merge_behavior: mergeBehavior },
+		payload,
+		subject: { ...subject, merge_behavior: mergeBehavior },
+	};
 }
 
 /**
  * The answer only counts identifications (aliases_processed), not which ones. When it counts
  * fewer than were sent, every item of the request says so rather than claiming success.
  */
-function readIdentifyResponse(response: { body: IDataObject }, request: PlannedRequest<IdentifyGroup>): Map<Piece<IdentifyGroup>, PieceOutcome> {
+function readIdentifyResponse(
+	response: { body: IDataObject },
+	request: PlannedRequest<IdentifyGroup>,
+): Map<Piece<IdentifyGroup>, PieceOutcome> {
 	const processed = Number(response.body.aliases_processed);
 	const shortfall =
 		Number.isFinite(processed) && processed < request.pieceCount
-			? [`The platform identified ${processed} of the ${request.pieceCount} profiles in this request; the others had no matching anonymous profile, or several matched`]
+			? [
+					`The platform identified ${processed} of the ${request.pieceCount} profiles in this request; the others had no matching anonymous profile, or several matched`,
+				]
 			: undefined;
 	return settleRemaining(request, { ok: true, warnings: shortfall });
 }

@@ -10,7 +10,7 @@ export const option: INodePropertyOptions = {
 	name: 'Rename External ID',
 	value: 'renameExternalIds',
 	action: 'Rename a user s external ID',
-	description: "Give a user a new external ID; the old one stays usable as a deprecated ID",
+	description: 'Give a user a new external ID; the old one stays usable as a deprecated ID',
 };
 
 const show = { operation: ['renameExternalIds'] };
@@ -46,7 +46,10 @@ export const operation: OperationSpec = {
 		permission: 'users.external_ids.rename',
 		credentialType: 'engagementPlatformApi',
 	},
-	shape: { slots: { external_id_renames: { form: 'list', field: 'external_id_renames', max: PER_REQUEST.renames } }, batch: 'renames' },
+	shape: {
+		slots: { external_id_renames: { form: 'list', field: 'external_id_renames', max: PER_REQUEST.renames } },
+		batch: 'renames',
+	},
 	readItem(item) {
 		const current_external_id = item.string('currentExternalId', 'Current External ID');
 		const new_external_id = readExternalId(item, 'newExternalId', 'New External ID');
@@ -89,6 +92,9 @@ function readRenameResponse(response: { body: IDataObject }, request: PlannedReq
 }
 
 function indexInText(parts: unknown[]): number | undefined {
-	const match = parts.map(String).join(' ').match(/index\D*(\d+)/i);
+	const match = parts
+		.map(String)
+		.join(' ')
+		.match(/index\D*(\d+)/i);
 	return match ? Number(match[1]) : undefined;
 }

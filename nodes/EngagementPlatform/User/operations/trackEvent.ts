@@ -28,9 +28,14 @@ export const description: INodeProperties[] = [
 		displayOptions: { show },
 	},
 	timeField(show),
-	...keyValueOrJsonFields({ name: 'properties', displayName: 'Event Properties', noun: 'Property', show, example: '{"form": "newsletter", "score": 7}' }),
+	...keyValueOrJsonFields({
+		name: 'properties',
+		displayName: 'Event Properties',
+		noun: 'Property',
+		show,
+		example: '{"form": "newsletter", "score": 7}',
+	}),
 	occurrenceAdditionalFields(show, 'event'),
-
 ];
 
 export const operation = usersTrackOperation((item) => {

@@ -55,9 +55,14 @@ export const description: INodeProperties[] = [
 		displayOptions: { show },
 	},
 	timeField(show),
-	...keyValueOrJsonFields({ name: 'properties', displayName: 'Purchase Properties', noun: 'Property', show, example: '{"order_id": "1001", "gift": false}' }),
+	...keyValueOrJsonFields({
+		name: 'properties',
+		displayName: 'Purchase Properties',
+		noun: 'Property',
+		show,
+		example: '{"order_id": "1001", "gift": false}',
+	}),
 	occurrenceAdditionalFields(show, 'purchase'),
-
 ];
 
 export const operation = usersTrackOperation((item) => {
@@ -74,7 +79,15 @@ export const operation = usersTrackOperation((item) => {
 			...item.collection('additionalFields'),
 		},
 		'',
-		{ product_id: 'Product ID', currency: 'Currency', price: 'Price', quantity: 'Quantity', time: 'Time', properties: 'Purchase Properties', app_id: 'App ID' },
+		{
+			product_id: 'Product ID',
+			currency: 'Currency',
+			price: 'Price',
+			quantity: 'Quantity',
+			time: 'Time',
+			properties: 'Purchase Properties',
+			app_id: 'App ID',
+		},
 	);
 	return [trackPiece(item.itemIndex, 'purchases', identifier, purchase)];
 });

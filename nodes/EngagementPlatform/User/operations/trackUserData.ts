@@ -12,7 +12,8 @@ export const option: INodePropertyOptions = {
 	name: 'Track User Data',
 	value: 'trackUserData',
 	action: 'Track attributes events and purchases of a user',
-	description: 'Send any mix of attributes, events and purchases for one user per item, e.g. an order with several products',
+	description:
+		'Send any mix of attributes, events and purchases for one user per item, e.g. an order with several products',
 };
 
 const show = { operation: ['trackUserData'] };
@@ -27,7 +28,13 @@ export const description: INodeProperties[] = [
 		default: '',
 		displayOptions: { show },
 	},
-	...keyValueOrJsonFields({ name: 'attributes', displayName: 'Attributes', noun: 'Attribute', show, example: '{"last_order_total": 59.9}' }),
+	...keyValueOrJsonFields({
+		name: 'attributes',
+		displayName: 'Attributes',
+		noun: 'Attribute',
+		show,
+		example: '{"last_order_total": 59.9}',
+	}),
 	{
 		displayName: 'Events (JSON)',
 		name: 'eventsJson',
@@ -51,16 +58,24 @@ export const operation = usersTrackOperation((item) => {
 	const pieces: Piece[] = [];
 	const attributes = readKeyValueOrJson(item, 'attributes', 'Attributes');
 	if (attributes) {
-		pieces.push(trackPiece(item.itemIndex, 'attributes', identifier, parseOrThrow(trackAttributes, attributes, 'Attributes')));
+		pieces.push(
+			trackPiece(item.itemIndex, 'attributes', identifier, parseOrThrow(trackAttributes, attributes, 'Attributes')),
+		);
 	}
 	for (const [index, event] of (item.jsonArray('eventsJson', 'Events') ?? []).entries()) {
 		pieces.push(trackPiece(item.itemIndex, 'events', identifier, parseOrThrow(trackEvent, event, `Events[${index}]`)));
 	}
 	for (const [index, purchase] of (item.jsonArray('purchasesJson', 'Purchases') ?? []).entries()) {
-		pieces.push(trackPiece(item.itemIndex, 'purchases', identifier, parseOrThrow(trackPurchase, purchase, `Purchases[${index}]`)));
+		pieces.push(
+			trackPiece(item.itemIndex, 'purchases', identifier, parseOrThrow(trackPurchase, purchase, `Purchases[${index}]`)),
+		);
 	}
 	if (pieces.length === 0) {
-		throw new ItemInputError('Attributes, Events, Purchases', 'are all empty', 'Give at least one attribute, event or purchase.');
+		throw new ItemInputError(
+			'Attributes, Events, Purchases',
+			'are all empty',
+			'Give at least one attribute, event or purchase.',
+		);
 	}
 	return pieces;
 });

@@ -19,7 +19,13 @@ const show = { operation: ['updateAttributes'] };
 
 export const description: INodeProperties[] = [
 	...userIdentifierFields(show, TRACK_IDENTIFIERS.attributes),
-	...keyValueOrJsonFields({ name: 'attributes', displayName: 'Attributes', noun: 'Attribute', show, example: '{"first_name": "Ada", "plan": "gold"}' }),
+	...keyValueOrJsonFields({
+		name: 'attributes',
+		displayName: 'Attributes',
+		noun: 'Attribute',
+		show,
+		example: '{"first_name": "Ada", "plan": "gold"}',
+	}),
 	{
 		displayName: 'Additional Fields',
 		name: 'additionalFields',
@@ -69,7 +75,6 @@ export const description: INodeProperties[] = [
 			updateExistingOnlyField(
 				'Whether to update only profiles that exist already. Off with a user alias creates an alias-only profile; when this field is not added, an unknown alias is not created.',
 			),
-
 		],
 	},
 ];
@@ -85,12 +90,18 @@ export const operation = usersTrackOperation((item) => {
 			...attributes,
 			...(additional.email_subscribe !== undefined && { email_subscribe: additional.email_subscribe }),
 			...(groups.length > 0 && { subscription_groups: groups }),
-			...(additional._update_existing_only !== undefined && { _update_existing_only: additional._update_existing_only }),
+			...(additional._update_existing_only !== undefined && {
+				_update_existing_only: additional._update_existing_only,
+			}),
 		},
 		'Attributes',
 	);
 	if (Object.keys(object).every((key) => key === '_update_existing_only')) {
-		throw new ItemInputError('Attributes', 'has nothing to update', 'Add at least one attribute, an email subscription or a subscription group.');
+		throw new ItemInputError(
+			'Attributes',
+			'has nothing to update',
+			'Add at least one attribute, an email subscription or a subscription group.',
+		);
 	}
 	return [trackPiece(item.itemIndex, 'attributes', identifier, object)];
 });

@@ -2,12 +2,24 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { ItemInputError } from '../../shared/engine/itemInputError';
 import type { ItemReader } from '../../shared/engine/itemReader';
-import type { OperationOptions, OperationSpec, Piece, PieceOutcome, PlannedRequest, RunSettings } from '../../shared/engine/operation';
+import type {
+	OperationOptions,
+	OperationSpec,
+	Piece,
+	PieceOutcome,
+	PlannedRequest,
+	RunSettings,
+} from '../../shared/engine/operation';
 import { declareOperation } from '../../shared/engine/operation';
 import { settleRemaining } from '../../shared/engine/outcomes';
 import type { RequestShape } from '../../shared/engine/requestShape';
 import type { IdentifierKind } from '../../shared/fields/userIdentifier';
-import { identifierKindOf, identifierLabels, isIdentifierKind, readUserIdentifier } from '../../shared/fields/userIdentifier';
+import {
+	identifierKindOf,
+	identifierLabels,
+	isIdentifierKind,
+	readUserIdentifier,
+} from '../../shared/fields/userIdentifier';
 import { PER_REQUEST } from '../../shared/limits/requestLimits';
 import type { UserIdentifier } from '../../shared/schemas/identifiers';
 
@@ -27,7 +39,11 @@ const TRACK_SHAPE: RequestShape = {
 	batch: 'attribute, event and purchase objects of each kind',
 };
 
-const OBJECTS: Readonly<Record<TrackSlot, string>> = { attributes: 'attribute objects', events: 'event objects', purchases: 'purchase objects' };
+const OBJECTS: Readonly<Record<TrackSlot, string>> = {
+	attributes: 'attribute objects',
+	events: 'event objects',
+	purchases: 'purchase objects',
+};
 
 /**
  * The identifiers each object takes (spec, Resources): "which ones each operation accepts is
@@ -73,7 +89,13 @@ const TRACK_OPTIONS: OperationOptions = {
  */
 export function trackPiece(itemIndex: number, slot: TrackSlot, identifier: UserIdentifier, object: object): Piece {
 	refuseUntakenIdentifier(identifierKindOf(identifier), slot);
-	return { itemIndex, slot, group: undefined, payload: Object.assign(object, identifier) as IDataObject, subject: identifier };
+	return {
+		itemIndex,
+		slot,
+		group: undefined,
+		payload: Object.assign(object, identifier) as IDataObject,
+		subject: identifier,
+	};
 }
 
 /** The item's identifier, once its kind is one the slot's objects take (a workflow may hold a kind the field no longer offers). */
@@ -128,7 +150,8 @@ function readTrackResponse(response: { body: IDataObject }, request: PlannedRequ
 	const errors = Array.isArray(response.body.errors) ? (response.body.errors as unknown[]) : [];
 	for (const entry of errors) {
 		const { type, input_array: inputArray, index } = (entry ?? {}) as IDataObject;
-		const piece = typeof inputArray === 'string' && typeof index === 'number' ? request.slots.get(inputArray)?.[index] : undefined;
+		const piece =
+			typeof inputArray === 'string' && typeof index === 'number' ? request.slots.get(inputArray)?.[index] : undefined;
 		const message = typeof type === 'string' ? type : typeof entry === 'string' ? entry : JSON.stringify(entry);
 		if (!piece) {
 			unplaced.push(message);
@@ -138,7 +161,8 @@ function readTrackResponse(response: { body: IDataObject }, request: PlannedRequ
 			ok: false,
 			error: {
 				message: `The platform refused this ${singular(inputArray as TrackSlot)}: ${message}`,
-				description: 'Correct the value it names and send this item again. The other objects of the request were processed.',
+				description:
+					'Correct the value it names and send this item again. The other objects of the request were processed.',
 				delivery: 'not_applied',
 				response: entry as IDataObject,
 			},

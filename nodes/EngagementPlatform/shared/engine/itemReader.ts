@@ -55,7 +55,8 @@ export class ItemReader {
 
 export function parseJsonValue(value: unknown, label: string, want: 'object' | 'array'): unknown {
 	if (value === undefined || value === null || value === '') return undefined;
-	const example = want === 'object' ? 'Enter a JSON object such as {"plan": "gold"}.' : 'Enter a JSON array such as [{"name": "x"}].';
+	const example =
+		want === 'object' ? 'Enter a JSON object such as {"plan": "gold"}.' : 'Enter a JSON array such as [{"name": "x"}].';
 	const parsed = typeof value === 'string' ? parseJson(value) : { value };
 	if ('problem' in parsed) throw new ItemInputError(label, `is not valid JSON (${parsed.problem})`, example);
 	const isArray = Array.isArray(parsed.value);

@@ -53,10 +53,16 @@ export function collectItemResults(
 	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
 		const pairedItem = { item: itemIndex };
 		const inputError = inputErrors.get(itemIndex);
-		const failure = inputError ? inputFailure(itemIndex, inputError) : pieceFailure(itemIndex, byItem[itemIndex] ?? [], outcomes);
+		const failure = inputError
+			? inputFailure(itemIndex, inputError)
+			: pieceFailure(itemIndex, byItem[itemIndex] ?? [], outcomes);
 		if (failure) {
 			failures.push(failure);
-			output.push(errorOf ? { json: errorJson(failure), pairedItem, error: errorOf(failure) } : { json: errorJson(failure), pairedItem });
+			output.push(
+				errorOf
+					? { json: errorJson(failure), pairedItem, error: errorOf(failure) }
+					: { json: errorJson(failure), pairedItem },
+			);
 			continue;
 		}
 		const itemPieces = (byItem[itemIndex] ?? []).map((piece) => ({ piece, outcome: outcomes.get(piece)! }));
@@ -95,7 +101,8 @@ function pieceFailure(
 	return {
 		itemIndex,
 		message: 'Not sent: the run stopped at an earlier failure',
-		description: 'Fix the failure reported for an earlier item, or turn on "Continue On Fail" to send the other items anyway.',
+		description:
+			'Fix the failure reported for an earlier item, or turn on "Continue On Fail" to send the other items anyway.',
 		delivery: 'not_sent',
 	};
 }

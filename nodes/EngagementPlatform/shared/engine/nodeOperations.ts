@@ -23,12 +23,18 @@ export function operationProperties(operations: NodeOperation[], defaultOperatio
 			options: operations.map(({ option }) => option),
 			default: defaultOperation,
 		},
-		...operations.flatMap(({ option, description, operation }) => [...description, optionsProperty(String(option.value), operation)]),
+		...operations.flatMap(({ option, description, operation }) => [
+			...description,
+			optionsProperty(String(option.value), operation),
+		]),
 	];
 }
 
 /** A node's execute: the chosen operation's declaration, run by the engine. */
-export async function executeChosenOperation(context: IExecuteFunctions, operations: NodeOperation[]): Promise<INodeExecutionData[][]> {
+export async function executeChosenOperation(
+	context: IExecuteFunctions,
+	operations: NodeOperation[],
+): Promise<INodeExecutionData[][]> {
 	const chosen = context.getNodeParameter('operation', 0) as string;
 	const declaration = operations.find(({ option }) => option.value === chosen);
 	if (!declaration) throw new NodeOperationError(context.getNode(), `The operation "${chosen}" is not supported`);

@@ -40,9 +40,7 @@ export interface Piece<Group = unknown, Payload = IDataObject> {
 }
 
 /** What happened to one piece after its request was answered. */
-export type PieceOutcome =
-	| { ok: true; warnings?: string[]; data?: IDataObject }
-	| { ok: false; error: PieceError };
+export type PieceOutcome = { ok: true; warnings?: string[]; data?: IDataObject } | { ok: false; error: PieceError };
 
 export interface PieceError {
 	message: string;
@@ -103,9 +101,15 @@ export interface OperationSpec<Group = unknown, Payload = IDataObject> {
 	/** Whether resending this request after an unclear failure cannot duplicate data. */
 	isSafeToResend(request: PlannedRequest<Group, Payload>): boolean;
 	/** Maps a 2xx response back to each piece, in the order of `request.slots`. */
-	readResponse(response: ApiResponse, request: PlannedRequest<Group, Payload>): Map<Piece<Group, Payload>, PieceOutcome>;
+	readResponse(
+		response: ApiResponse,
+		request: PlannedRequest<Group, Payload>,
+	): Map<Piece<Group, Payload>, PieceOutcome>;
 	/** Maps a non-2xx response (after retries) to the pieces it concerns; default: all of them. */
-	readErrorResponse?(response: ApiResponse, request: PlannedRequest<Group, Payload>): Map<Piece<Group, Payload>, PieceOutcome>;
+	readErrorResponse?(
+		response: ApiResponse,
+		request: PlannedRequest<Group, Payload>,
+	): Map<Piece<Group, Payload>, PieceOutcome>;
 	/** The output item(s) of an input item whose pieces all succeeded. */
 	itemResult(itemIndex: number, pieces: Array<{ piece: Piece<Group, Payload>; outcome: PieceOutcome }>): IDataObject[];
 }

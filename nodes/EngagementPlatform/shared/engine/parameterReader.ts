@@ -51,7 +51,8 @@ export class ParameterReader {
 
 function rawParameter(parameters: IDataObject, name: string): unknown {
 	let value: unknown = parameters;
-	for (const key of name.split('.')) value = value && typeof value === 'object' ? (value as IDataObject)[key] : undefined;
+	for (const key of name.split('.'))
+		value = value && typeof value === 'object' ? (value as IDataObject)[key] : undefined;
 	return value;
 }
 
@@ -76,7 +77,8 @@ function fieldOf(json: IDataObject | undefined, path: string[]): unknown {
 }
 
 function isPlainJson(value: unknown): boolean {
-	if (value === null || typeof value !== 'object') return typeof value !== 'function' && typeof value !== 'symbol' && typeof value !== 'bigint';
+	if (value === null || typeof value !== 'object')
+		return typeof value !== 'function' && typeof value !== 'symbol' && typeof value !== 'bigint';
 	const prototype = Object.getPrototypeOf(value) as unknown;
 	return Array.isArray(value) || prototype === Object.prototype || prototype === null;
 }

@@ -30,7 +30,9 @@ export function planRequests<Group, Payload>(
 
 /** The most pieces of one slot a request may carry in this run. */
 export function slotMax(slot: Slot<unknown>, lowered: LoweredLimits): number {
-	return slot.form === 'list' || slot.form === 'elements' ? Math.min(slot.max, lowered.perSlot ?? Number.POSITIVE_INFINITY) : slot.max;
+	return slot.form === 'list' || slot.form === 'elements'
+		? Math.min(slot.max, lowered.perSlot ?? Number.POSITIVE_INFINITY)
+		: slot.max;
 }
 
 function planGroup<Group, Payload>(
@@ -45,7 +47,12 @@ function planGroup<Group, Payload>(
 		if (slot) slot.push(piece);
 		else bySlot.set(piece.slot, [piece]);
 	}
-	const queues = [...bySlot.entries()].map(([slot, queue]) => ({ slot, queue, next: 0, max: slotMax(declaredSlot(shape, slot), lowered) }));
+	const queues = [...bySlot.entries()].map(([slot, queue]) => ({
+		slot,
+		queue,
+		next: 0,
+		max: slotMax(declaredSlot(shape, slot), lowered),
+	}));
 	const requests: Array<PlannedRequest<Group, Payload>> = [];
 
 	while (queues.some((q) => q.next < q.queue.length)) {

@@ -43,7 +43,8 @@ function adviceFor(message: string, statusCode: number, endpoint: EndpointAccess
 		return 'The platform failed while handling the request; it may or may not have been applied. Check the platform before running these items again.';
 	}
 	if (statusCode === 404) return 'The platform does not know this resource. Check the IDs and the endpoint URL.';
-	if (statusCode === 405) return 'The platform does not take this method at this address. Check the endpoint URL in the credential.';
+	if (statusCode === 405)
+		return 'The platform does not take this method at this address. Check the endpoint URL in the credential.';
 	return 'The platform refused the request. Correct the values it names and run these items again.';
 }
 

@@ -13,11 +13,7 @@ export interface ReadItems {
 }
 
 /** Reads and validates every item before anything is sent. */
-export function readItems(
-	context: IExecuteFunctions,
-	spec: OperationSpec,
-	itemCount: number,
-): ReadItems {
+export function readItems(context: IExecuteFunctions, spec: OperationSpec, itemCount: number): ReadItems {
 	const pieces: Array<Piece> = [];
 	const inputErrors = new Map<number, ItemInputError>();
 	const parameters = new ParameterReader(context);
@@ -25,7 +21,8 @@ export function readItems(
 		try {
 			for (const piece of spec.readItem(new ItemReader(context, itemIndex, parameters))) pieces.push(piece);
 		} catch (error) {
-			if (!(error instanceof ItemInputError)) throw new NodeOperationError(context.getNode(), error as Error, { itemIndex });
+			if (!(error instanceof ItemInputError))
+				throw new NodeOperationError(context.getNode(), error as Error, { itemIndex });
 			inputErrors.set(itemIndex, error);
 		}
 	}

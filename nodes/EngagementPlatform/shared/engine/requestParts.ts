@@ -78,7 +78,8 @@ function elementsOf<Payload>(payloads: Payload[], elements: Elements<Payload>): 
 function fillPath(template: string, params: Record<string, string>): string {
 	return template.replace(/\{(\w+)\}/g, (_, name: string) => {
 		const value = params[name];
-		if (value === undefined) throw new Error(`The path ${template} needs "${name}", which the request's group does not give`);
+		if (value === undefined)
+			throw new Error(`The path ${template} needs "${name}", which the request's group does not give`);
 		return encodeURIComponent(value);
 	});
 }

@@ -31,7 +31,14 @@ export async function runOperation(context: IExecuteFunctions, spec: OperationSp
 	// error branch. "Continue (regular output)" keeps the error json alone, which n8n would
 	// otherwise replace with the error's message.
 	const errorOutput = context.getNode().onError === 'continueErrorOutput';
-	const results = collectItemResults(spec, itemCount, pieces, report.outcomes, inputErrors, errorOutput ? (failure) => itemError(context, failure) : undefined);
+	const results = collectItemResults(
+		spec,
+		itemCount,
+		pieces,
+		report.outcomes,
+		inputErrors,
+		errorOutput ? (failure) => itemError(context, failure) : undefined,
+	);
 
 	const summary =
 		`${itemCount} items → ${report.requestsSent} requests: ${results.succeeded} succeeded, ` +
@@ -53,11 +60,27 @@ export async function runOperation(context: IExecuteFunctions, spec: OperationSp
 	return [results.output];
 }
 
-function invalidInputError(context: IExecuteFunctions, failure: ItemFailure, invalidCount: number): NodeOperationError | NodeApiError {
+function invalidInputError(
+	context: IExecuteFunctions,
+	failure: ItemFailure,
+	invalidCount: number,
+): NodeOperationError | NodeApiError {
 	const others = invalidCount > 1 ? ` ${invalidCount - 1} more items are invalid too.` : '';
-	return itemError(context, failure, ` Nothing was sent.${others} Turn on "Continue On Fail" to send the valid items and get an error item for each invalid one.`);
+	return itemError(
+		context,
+		failure,
+		` Nothing was sent.${others} Turn on "Continue On Fail" to send the valid items and get an error item for each invalid one.`,
+	);
 }
 
-function sendError(context: IExecuteFunctions, failure: ItemFailure, summary: string): NodeOperationError | NodeApiError {
-	return itemError(context, failure, ` (${summary}.) Turn on "Continue On Fail" to get a result or an error for every item.`);
+function sendError(
+	context: IExecuteFunctions,
+	failure: ItemFailure,
+	summary: string,
+): NodeOperationError | NodeApiError {
+	return itemError(
+		context,
+		failure,
+		` (${summary}.) Turn on "Continue On Fail" to get a result or an error for every item.`,
+	);
 }

@@ -16,8 +16,7 @@ export interface RetryPolicy {
 }
 
 export type SendResult =
-	| { kind: 'response'; response: ApiResponse; maybeApplied: boolean }
-	| { kind: 'failure'; error: PieceError };
+	{ kind: 'response'; response: ApiResponse; maybeApplied: boolean } | { kind: 'failure'; error: PieceError };
 
 /**
  * Sends one request under DESIGN.md's policy. A 429 is always resent (nothing was processed)

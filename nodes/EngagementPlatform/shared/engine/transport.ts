@@ -35,7 +35,13 @@ export class TransportFailure extends Error {
 }
 
 /** Codes of failures where nothing reached the platform. */
-const NOT_CONNECTED: ReadonlySet<string> = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+const NOT_CONNECTED: ReadonlySet<string> = new Set([
+	'ECONNREFUSED',
+	'ENOTFOUND',
+	'EAI_AGAIN',
+	'EHOSTUNREACH',
+	'ENETUNREACH',
+]);
 const TIMED_OUT: ReadonlySet<string> = new Set(['ECONNABORTED', 'ETIMEDOUT', 'ESOCKETTIMEDOUT']);
 
 /** The one place that speaks HTTP. Every status comes back as a response; only network failures throw. */

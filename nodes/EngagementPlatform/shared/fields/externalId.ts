@@ -7,7 +7,19 @@ import type { ItemReader } from '../engine/itemReader';
  * mapping yields when the field it names is missing ("undefined", "null", "[object Object]").
  * Compared trimmed and case-insensitively.
  */
-const PLACEHOLDER_IDS: ReadonlySet<string> = new Set(['null', 'undefined', 'nil', 'none', 'n/a', '0', '-1', 'test', 'anonymous', 'unknown', '[object object]']);
+const PLACEHOLDER_IDS: ReadonlySet<string> = new Set([
+	'null',
+	'undefined',
+	'nil',
+	'none',
+	'n/a',
+	'0',
+	'-1',
+	'test',
+	'anonymous',
+	'unknown',
+	'[object object]',
+]);
 
 /** An external ID the item names a real user with: text, and not a placeholder the platform refuses. */
 export function readExternalId(item: ItemReader, name: string, displayName: string): string {

@@ -14,7 +14,13 @@ interface KeyValueOrJsonField {
 }
 
 /** A set of named values entered as key/value pairs in the UI or as one JSON object; expressions work in both. */
-export function keyValueOrJsonFields({ name, displayName, noun, show, example }: KeyValueOrJsonField): INodeProperties[] {
+export function keyValueOrJsonFields({
+	name,
+	displayName,
+	noun,
+	show,
+	example,
+}: KeyValueOrJsonField): INodeProperties[] {
 	return [
 		{
 			displayName: `${displayName} Input`,
@@ -75,7 +81,8 @@ export function readKeyValueOrJson(item: ItemReader, name: string, label: string
 	const values: IDataObject = {};
 	for (const [index, pair] of pairs.entries()) {
 		const key = typeof pair.key === 'string' ? pair.key.trim() : '';
-		if (!key) throw new ItemInputError(`${label}[${index}]`, 'has an empty name', 'Give every pair a name, or remove it.');
+		if (!key)
+			throw new ItemInputError(`${label}[${index}]`, 'has an empty name', 'Give every pair a name, or remove it.');
 		if (key in values) throw new ItemInputError(`${label}.${key}`, 'is given twice', 'Keep one pair per name.');
 		values[key] = pair.value as IDataObject[string];
 	}

@@ -12,7 +12,11 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 export function readPathSegment(item: ItemReader, name: string, label: string): string {
 	const value = item.string(name, label);
 	if (LONE_SURROGATE.test(value)) {
-		throw new ItemInputError(label, 'holds a broken character (half of an emoji or other surrogate pair) that cannot be sent in a URL', 'Remove the broken character; it often comes from text cut in the middle of an emoji.');
+		throw new ItemInputError(
+			label,
+			'holds a broken character (half of an emoji or other surrogate pair) that cannot be sent in a URL',
+			'Remove the broken character; it often comes from text cut in the middle of an emoji.',
+		);
 	}
 	return value;
 }

@@ -39,6 +39,7 @@ export function prioritizationField(
 
 export function readPrioritization(item: ItemReader, defaultOrder: string): string[] {
 	const order = ORDERS[item.raw('prioritization', defaultOrder) as string];
-	if (!order) throw new ItemInputError('Prioritization', 'is not one of the listed orders', 'Pick one of the listed options.');
+	if (!order)
+		throw new ItemInputError('Prioritization', 'is not one of the listed orders', 'Pick one of the listed options.');
 	return order;
 }

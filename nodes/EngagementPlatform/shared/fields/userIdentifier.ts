@@ -49,7 +49,14 @@ const FIELDS_BY_KIND: Record<IdentifierKind, INodeProperties[]> = {
 		},
 	],
 	user_alias: [
-		{ displayName: 'Alias Name', name: 'aliasName', type: 'string', default: '', required: true, placeholder: 'e.g. 9f8e7d' },
+		{
+			displayName: 'Alias Name',
+			name: 'aliasName',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'e.g. 9f8e7d',
+		},
 		{
 			displayName: 'Alias Label',
 			name: 'aliasLabel',
@@ -59,7 +66,16 @@ const FIELDS_BY_KIND: Record<IdentifierKind, INodeProperties[]> = {
 			placeholder: 'e.g. shopify_customer_id',
 		},
 	],
-	email: [{ displayName: 'Email', name: 'email', type: 'string', default: '', required: true, placeholder: 'e.g. name@example.com' }],
+	email: [
+		{
+			displayName: 'Email',
+			name: 'email',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'e.g. name@example.com',
+		},
+	],
 	phone: [
 		{
 			displayName: 'Phone',
@@ -99,7 +115,10 @@ export interface IdentifyByLabel {
 	description: string;
 }
 
-const IDENTIFY_USER_BY: IdentifyByLabel = { displayName: 'Identify User By', description: 'How the platform finds the user profile' };
+const IDENTIFY_USER_BY: IdentifyByLabel = {
+	displayName: 'Identify User By',
+	description: 'How the platform finds the user profile',
+};
 
 /**
  * "Identify User By" (`identifyBy`) and the field(s) of each way, shown under `show`: the one
@@ -133,27 +152,47 @@ export function userIdentifierFields(
  * Reads the identifier the item chose, checked per the spec. With `kinds`, a kind outside them
  * (a mapped value) is refused naming the ones the operation takes.
  */
-export function readUserIdentifier(item: ItemReader, kinds?: readonly IdentifierKind[], label: IdentifyByLabel = IDENTIFY_USER_BY): UserIdentifier {
+export function readUserIdentifier(
+	item: ItemReader,
+	kinds?: readonly IdentifierKind[],
+	label: IdentifyByLabel = IDENTIFY_USER_BY,
+): UserIdentifier {
 	const kind = item.raw('identifyBy', kinds?.[0] ?? 'external_id') as IdentifierKind;
 	if (kinds && isIdentifierKind(kind) && !kinds.includes(kind)) {
-		throw new ItemInputError(label.displayName, `is ${LABELS[kind]}, but this operation takes only ${identifierLabels(kinds)}`, 'Pick one of the listed options.');
+		throw new ItemInputError(
+			label.displayName,
+			`is ${LABELS[kind]}, but this operation takes only ${identifierLabels(kinds)}`,
+			'Pick one of the listed options.',
+		);
 	}
 	switch (kind) {
 		case 'external_id':
 			return { external_id: readExternalId(item, 'externalId', 'External ID') };
 		case 'user_alias':
 			return {
-				user_alias: { alias_name: item.string('aliasName', 'Alias Name'), alias_label: item.string('aliasLabel', 'Alias Label') },
+				user_alias: {
+					alias_name: item.string('aliasName', 'Alias Name'),
+					alias_label: item.string('aliasLabel', 'Alias Label'),
+				},
 			};
 		case 'email': {
 			const email = item.string('email', 'Email');
-			if (!EMAIL.test(email)) throw new ItemInputError('Email', `"${email}" is not an email address`, 'Map an address such as name@example.com.');
+			if (!EMAIL.test(email))
+				throw new ItemInputError(
+					'Email',
+					`"${email}" is not an email address`,
+					'Map an address such as name@example.com.',
+				);
 			return { email };
 		}
 		case 'phone': {
 			const phone = item.string('phone', 'Phone').replace(/[\s()-]/g, '');
 			if (!E164.test(phone)) {
-				throw new ItemInputError('Phone', `"${phone}" is not in E.164 format`, 'Write it as + country code and number, e.g. +14155552671.');
+				throw new ItemInputError(
+					'Phone',
+					`"${phone}" is not in E.164 format`,
+					'Write it as + country code and number, e.g. +14155552671.',
+				);
 			}
 			return { phone };
 		}
@@ -162,6 +201,10 @@ export function readUserIdentifier(item: ItemReader, kinds?: readonly Identifier
 		case 'device_id':
 			return { device_id: item.string('deviceId', 'Device ID') };
 		default:
-			throw new ItemInputError(label.displayName, `"${String(kind)}" is not a way to identify a user`, 'Pick one of the listed options.');
+			throw new ItemInputError(
+				label.displayName,
+				`"${String(kind)}" is not a way to identify a user`,
+				'Pick one of the listed options.',
+			);
 	}
 }

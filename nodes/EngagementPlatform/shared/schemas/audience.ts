@@ -9,7 +9,11 @@ const comparison = z.string({ error: 'comparison is required' }).min(1, 'compari
 
 const leaves = {
 	custom_attribute: z
-		.object({ custom_attribute_name: z.string().min(1, 'custom_attribute_name is required'), comparison, value: z.unknown().optional() })
+		.object({
+			custom_attribute_name: z.string().min(1, 'custom_attribute_name is required'),
+			comparison,
+			value: z.unknown().optional(),
+		})
 		.strict(),
 	push_subscription_status: z.object({ comparison, value: z.unknown() }).strict(),
 	email_subscription_status: z.object({ comparison, value: z.unknown() }).strict(),

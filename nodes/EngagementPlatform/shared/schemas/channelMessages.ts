@@ -18,7 +18,11 @@ export const channelMessages = z
 	.superRefine((messages, ctx) => {
 		const keys = Object.keys(messages);
 		if (keys.length === 0) {
-			ctx.addIssue({ code: 'custom', message: 'holds no message', params: { fix: `Add a message under one of: ${CHANNEL_KEYS.join(', ')}.` } });
+			ctx.addIssue({
+				code: 'custom',
+				message: 'holds no message',
+				params: { fix: `Add a message under one of: ${CHANNEL_KEYS.join(', ')}.` },
+			});
 		}
 		for (const key of keys) {
 			if (!(CHANNEL_KEYS as readonly string[]).includes(key)) {

@@ -43,17 +43,26 @@ export function checkPropertyRules(value: Record<string, unknown>, ctx: z.Refine
 
 type ValueRules = (value: unknown) => { rule: string; fix: string } | undefined;
 
-const TOO_LONG = (value: string) => ({ rule: `is ${value.length} characters; text values may have at most 255`, fix: 'Shorten the text.' });
+const TOO_LONG = (value: string) => ({
+	rule: `is ${value.length} characters; text values may have at most 255`,
+	fix: 'Shorten the text.',
+});
 
 function scalarProblem(value: unknown): { rule: string; fix: string } | undefined {
-	if (typeof value === 'number') return Number.isFinite(value) ? undefined : { rule: 'must be a finite number', fix: 'Give a number.' };
+	if (typeof value === 'number')
+		return Number.isFinite(value) ? undefined : { rule: 'must be a finite number', fix: 'Give a number.' };
 	if (typeof value === 'string') return value.length > MAX_STRING_LENGTH ? TOO_LONG(value) : undefined;
 	if (typeof value === 'boolean') return undefined;
-	return { rule: `must be a number, boolean, text, array or object, got ${typeof value}`, fix: 'Map a plain JSON value.' };
+	return {
+		rule: `must be a number, boolean, text, array or object, got ${typeof value}`,
+		fix: 'Map a plain JSON value.',
+	};
 }
 
 function holdsDatetime(array: unknown[]): boolean {
-	return array.some((element) => (Array.isArray(element) ? holdsDatetime(element) : typeof element === 'string' && isPlatformDatetime(element)));
+	return array.some((element) =>
+		Array.isArray(element) ? holdsDatetime(element) : typeof element === 'string' && isPlatformDatetime(element),
+	);
 }
 
 /** Event and purchase properties: numbers, booleans, datetimes, short text, arrays without datetimes, objects. */
@@ -61,7 +70,10 @@ export const propertyValueRules: ValueRules = (value) => {
 	if (value === null) return { rule: 'must not be null', fix: 'Remove the key or give it a value.' };
 	if (Array.isArray(value)) {
 		return holdsDatetime(value)
-			? { rule: 'is an array holding a datetime, which the platform does not allow', fix: 'Send datetimes as their own keys, not inside arrays.' }
+			? {
+					rule: 'is an array holding a datetime, which the platform does not allow',
+					fix: 'Send datetimes as their own keys, not inside arrays.',
+				}
 			: undefined;
 	}
 	return typeof value === 'object' ? undefined : scalarProblem(value);
@@ -76,10 +88,15 @@ export const attributeValueRules: ValueRules = (value) => {
 	if (Array.isArray(value)) {
 		const bad = value.find((element) => typeof element !== 'string' || element.length > MAX_STRING_LENGTH);
 		if (bad === undefined) return undefined;
-		return typeof bad === 'string' ? TOO_LONG(bad) : { rule: 'must be an array of text values', fix: 'Turn each element into text, e.g. with String().' };
+		return typeof bad === 'string'
+			? TOO_LONG(bad)
+			: { rule: 'must be an array of text values', fix: 'Turn each element into text, e.g. with String().' };
 	}
 	if (typeof value === 'object') {
-		return { rule: 'is an object; attributes take text, numbers, booleans, arrays of text or null', fix: 'Send each field as its own attribute, or as text.' };
+		return {
+			rule: 'is an object; attributes take text, numbers, booleans, arrays of text or null',
+			fix: 'Send each field as its own attribute, or as text.',
+		};
 	}
 	return scalarProblem(value);
 };

@@ -13,7 +13,11 @@ const check =
 	(value) =>
 		holds(value) ? undefined : { rule, fix };
 
-const text = check((value) => typeof value === 'string' && value.length <= 255, 'must be text of at most 255 characters', 'Map a short text value.');
+const text = check(
+	(value) => typeof value === 'string' && value.length <= 255,
+	'must be text of at most 255 characters',
+	'Map a short text value.',
+);
 const flag = check((value) => typeof value === 'boolean', 'must be true or false', 'Map a boolean.');
 const datetime = check(
 	(value) => typeof value === 'string' && isPlatformDatetime(value),
@@ -56,8 +60,16 @@ export const STANDARD_ATTRIBUTE_RULES: Readonly<Record<string, StandardRule>> = 
 		'must be an email address',
 		'Map an address such as name@example.com.',
 	),
-	country: check((value) => typeof value === 'string' && /^[A-Za-z]{2}$/.test(value), 'must be a two-letter ISO 3166-1 country code', 'Give a code such as DE or US.'),
-	language: check((value) => typeof value === 'string' && /^[A-Za-z]{2}$/.test(value), 'must be a two-letter ISO 639-1 language code', 'Give a code such as de or en.'),
+	country: check(
+		(value) => typeof value === 'string' && /^[A-Za-z]{2}$/.test(value),
+		'must be a two-letter ISO 3166-1 country code',
+		'Give a code such as DE or US.',
+	),
+	language: check(
+		(value) => typeof value === 'string' && /^[A-Za-z]{2}$/.test(value),
+		'must be a two-letter ISO 639-1 language code',
+		'Give a code such as de or en.',
+	),
 	gender: check(
 		(value) => typeof value === 'string' && GENDERS.includes(value.toUpperCase()),
 		`must be one of ${GENDERS.join(', ')}`,
@@ -65,7 +77,11 @@ export const STANDARD_ATTRIBUTE_RULES: Readonly<Record<string, StandardRule>> = 
 	),
 	dob: check(isCalendarDate, 'must be a date in the form YYYY-MM-DD', 'Give the date of birth such as 1990-04-21.'),
 	time_zone: check(isTimeZone, 'must be an IANA time zone name', 'Give a name such as Europe/Berlin.'),
-	push_subscribe: check((value) => typeof value === 'string' && (SUBSCRIBE_STATES as readonly string[]).includes(value), `must be one of ${SUBSCRIBE_STATES.join(', ')}`, 'Give one of those states.'),
+	push_subscribe: check(
+		(value) => typeof value === 'string' && (SUBSCRIBE_STATES as readonly string[]).includes(value),
+		`must be one of ${SUBSCRIBE_STATES.join(', ')}`,
+		'Give one of those states.',
+	),
 	email_open_tracking_disabled: flag,
 	email_click_tracking_disabled: flag,
 	date_of_first_session: datetime,
@@ -74,7 +90,13 @@ export const STANDARD_ATTRIBUTE_RULES: Readonly<Record<string, StandardRule>> = 
 	current_location: check(
 		(value) => {
 			const location = value as { latitude?: unknown; longitude?: unknown } | null;
-			return typeof value === 'object' && location !== null && !Array.isArray(value) && typeof location.latitude === 'number' && typeof location.longitude === 'number';
+			return (
+				typeof value === 'object' &&
+				location !== null &&
+				!Array.isArray(value) &&
+				typeof location.latitude === 'number' &&
+				typeof location.longitude === 'number'
+			);
 		},
 		'must be an object with numbers "latitude" and "longitude"',
 		'Give {"latitude": 52.52, "longitude": 13.4}.',

@@ -29,7 +29,9 @@ export function isPlatformDatetime(value: string): boolean {
  */
 export function toIso8601(value: string): string {
 	const colon = COLON_MILLIS.exec(value);
-	const text = colon ? `${colon[1]}-${colon[2]}-${colon[3]}T${colon[4]}:${colon[5]}:${colon[6]}.${colon[7]}${colon[8]}` : value;
+	const text = colon
+		? `${colon[1]}-${colon[2]}-${colon[3]}T${colon[4]}:${colon[5]}:${colon[6]}.${colon[7]}${colon[8]}`
+		: value;
 	if (text.endsWith('Z') || !/T.*[+-]\d{2}:?\d{0,2}$/.test(text)) return text;
 	return text.replace(BASIC_OFFSET, (_, sign: string, hours: string, minutes = '00') => `${sign}${hours}:${minutes}`);
 }
@@ -56,4 +58,7 @@ export const platformTime = z.preprocess(toTimeText, requiredText.refine(isPlatf
  * A time where the spec allows ISO 8601 only (purchases, canvas schedules): every recognised
  * datetime is accepted and sent in ISO 8601.
  */
-export const isoTime = z.preprocess(toTimeText, requiredText.refine(isPlatformDatetime, recognised).transform(toIso8601));
+export const isoTime = z.preprocess(
+	toTimeText,
+	requiredText.refine(isPlatformDatetime, recognised).transform(toIso8601),
+);

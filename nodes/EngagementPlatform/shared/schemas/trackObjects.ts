@@ -35,7 +35,12 @@ export const trackPurchase = z
 			.string({ error: required })
 			.regex(/^[A-Z]{3}$/, { message: 'must be a three-letter ISO 4217 code such as USD' }),
 		price: z.number({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a number') }),
-		quantity: z.number({ error: 'must be a whole number' }).int('must be a whole number').min(1, 'must be at least 1').max(100, 'may be at most 100').optional(),
+		quantity: z
+			.number({ error: 'must be a whole number' })
+			.int('must be a whole number')
+			.min(1, 'must be at least 1')
+			.max(100, 'may be at most 100')
+			.optional(),
 		time: isoTime,
 		app_id: z.string().min(1, 'must not be empty').optional(),
 		properties: eventProperties.optional(),
@@ -69,7 +74,8 @@ export const trackAttributes = z
 			if (!standardRule) custom[name] = entry;
 			else if (entry !== null) {
 				const problem = standardRule(entry);
-				if (problem) ctx.addIssue({ code: 'custom', path: [name], message: problem.rule, params: { fix: problem.fix } });
+				if (problem)
+					ctx.addIssue({ code: 'custom', path: [name], message: problem.rule, params: { fix: problem.fix } });
 			}
 		}
 		checkPropertyRules(custom, ctx, attributeValueRules);
