@@ -85,7 +85,7 @@ const TRACK_OPTIONS: OperationOptions = {
 /**
  * One object of the request body: the validated object with the user's identifier added. The
  * schema's output is this item's own copy, so it is extended in place: a spread into a third
- * object costs about 250 bytes per item, which a 100,000-item run holds until it is answered.
+ * object would be held, per item, until the whole run is answered.
  */
 export function trackPiece(itemIndex: number, slot: TrackSlot, identifier: UserIdentifier, object: object): Piece {
 	refuseUntakenIdentifier(identifierKindOf(identifier), slot);
