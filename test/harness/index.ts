@@ -68,6 +68,8 @@ export interface RunOptions {
 	/** extra credential types; they take precedence over the package's */
 	credentialTypes?: Record<string, ICredentialType>;
 	executionId?: string;
+	/** the workflow's id; default one per execution. A saved workflow keeps it across runs. */
+	workflowId?: string;
 	/** execution mode; default 'manual' (as n8n's own node test harness) */
 	mode?: WorkflowExecuteMode;
 	/** workflow settings; default { executionOrder: 'v1' } (what n8n gives new workflows) */
@@ -137,7 +139,7 @@ async function execute(options: RunOptions, logs: LogEntry[]): Promise<RunResult
 	];
 
 	const settings: IWorkflowSettings = options.settings ?? { executionOrder: 'v1' };
-	const workflowId = `harness-workflow-${executionId}`;
+	const workflowId = options.workflowId ?? `harness-workflow-${executionId}`;
 	const workflow = new Workflow({
 		id: workflowId,
 		name: 'Test harness workflow',

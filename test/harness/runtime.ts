@@ -10,6 +10,8 @@
  *   writes `~/.n8n/config` (creating an encryption key) when constructed; we register a stub with fixed
  *   ids and a folder path under the OS temp dir (never created by the harness), so tests never touch
  *   the home directory.
+ * - n8n's deduplication store (`DataDeduplicationService`, which the n8n application sets up with its
+ *   database): an in-memory store of n8n's own interface (./deduplicationStore).
  * - SSRF protection (`@n8n/config` SsrfProtectionConfig, read by `@n8n/backend-network` OutboundHttp,
  *   which serves `this.helpers.httpRequest*`): forced off, because the sandbox listens on loopback,
  *   which the default policy blocks when `N8N_SSRF_PROTECTION_ENABLED` is set in the environment.
@@ -25,6 +27,8 @@ import { Container } from '@n8n/di';
 import { InstanceSettings } from 'n8n-core';
 import { LoggerProxy } from 'n8n-workflow';
 import type { Logger as WorkflowLogger, LogMetadata } from 'n8n-workflow';
+
+import { deduplicationStore } from './deduplicationStore';
 
 export interface LogEntry {
 	level: string;
@@ -117,6 +121,8 @@ export function ensureRuntime(): void {
 	if (!initialized) {
 		Container.set(Logger, capturingLogger as unknown as Logger);
 		Container.set(InstanceSettings, instanceSettingsStub());
+		// n8n's deduplication store (this.helpers.checkProcessedAndRecord ...), in memory.
+		deduplicationStore();
 		initialized = true;
 	}
 	// Re-applied every run: something else in the process (a real Logger, another harness) may have

@@ -48,6 +48,8 @@ export interface HarnessNode {
 	position?: [number, number];
 	/** the id n8n gives a webhook node when it is added (its production URL is /webhook/<webhookId>/<path>) */
 	webhookId?: string;
+	/** the node's id; default a new one per run. A saved workflow keeps it across runs (n8n's node-scoped stores use it). */
+	id?: string;
 }
 
 export interface RunResult {
@@ -139,7 +141,7 @@ export function toWorkflowNode(
 	const nodeType = nodeTypes.getByName(harnessNode.type);
 	const typeVersion = harnessNode.typeVersion ?? defaultVersion(nodeType);
 	const node: INode = {
-		id: randomUUID(),
+		id: harnessNode.id ?? randomUUID(),
 		name: harnessNode.name,
 		type: harnessNode.type,
 		typeVersion,
