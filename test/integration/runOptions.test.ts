@@ -77,6 +77,19 @@ describe('Options from the declaration', () => {
 		},
 	);
 
+	test('Send Only Changes is offered where items set state, and nowhere else (events and purchases are occurrences)', () => {
+		const offering = operations
+			.filter(({ nodeType, operation }) =>
+				(optionsOf(nodeType, operation)[0].options as INodeProperties[]).some(({ name }) => name === 'sendOnlyChanges'),
+			)
+			.map(({ nodeType, operation }) => `${nodeType.split('.').pop()} / ${operation}`);
+		expect(offering.sort()).toEqual([
+			'engagementPlatformSubscription / setGroupState',
+			'engagementPlatformUser / trackUserData',
+			'engagementPlatformUser / updateAttributes',
+		]);
+	});
+
 	test('the table names only operations the nodes have', () => {
 		const ids = new Set(operations.map(({ nodeType, operation }) => `${nodeType.split('.').pop()} / ${operation}`));
 		expect(Object.keys(SPEC_BATCH_LIMITS).filter((id) => !ids.has(id))).toEqual([]);

@@ -86,6 +86,8 @@ export const operation = declareOperation<undefined, GroupStateChange>({
 		credentialType: 'engagementPlatformApi',
 	},
 	shape: SUBSCRIPTION_SHAPE,
+	// A user's group state: the same state set again changes nothing.
+	stateSlots: { subscription_groups: () => true },
 	readItem(item) {
 		const subscription_group_id = item.string('subscriptionGroupId', 'Subscription Group ID');
 		const subscription_state = readSubscriptionState(item);

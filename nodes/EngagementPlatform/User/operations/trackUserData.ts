@@ -6,7 +6,12 @@ import { keyValueOrJsonFields, readKeyValueOrJson } from '../../shared/fields/ke
 import { readUserIdentifier, userIdentifierFields } from '../../shared/fields/userIdentifier';
 import { parseOrThrow } from '../../shared/schemas/parse';
 import { trackAttributes, trackEvent, trackPurchase } from '../../shared/schemas/trackObjects';
-import { TRACK_IDENTIFIERS, trackPiece, usersTrackOperation } from '../shared/usersTrackOperation';
+import {
+	ATTRIBUTES_SET_STATE,
+	TRACK_IDENTIFIERS,
+	trackPiece,
+	usersTrackOperation,
+} from '../shared/usersTrackOperation';
 
 export const option: INodePropertyOptions = {
 	name: 'Track User Data',
@@ -78,4 +83,4 @@ export const operation = usersTrackOperation((item) => {
 		);
 	}
 	return pieces;
-});
+}, ATTRIBUTES_SET_STATE);

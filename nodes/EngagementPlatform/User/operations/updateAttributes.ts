@@ -6,7 +6,13 @@ import { userIdentifierFields } from '../../shared/fields/userIdentifier';
 import { parseOrThrow } from '../../shared/schemas/parse';
 import { trackAttributes } from '../../shared/schemas/trackObjects';
 import { updateExistingOnlyField } from '../shared/trackFields';
-import { readTrackIdentifier, TRACK_IDENTIFIERS, trackPiece, usersTrackOperation } from '../shared/usersTrackOperation';
+import {
+	ATTRIBUTES_SET_STATE,
+	readTrackIdentifier,
+	TRACK_IDENTIFIERS,
+	trackPiece,
+	usersTrackOperation,
+} from '../shared/usersTrackOperation';
 
 export const option: INodePropertyOptions = {
 	name: 'Update Attributes',
@@ -104,4 +110,4 @@ export const operation = usersTrackOperation((item) => {
 		);
 	}
 	return [trackPiece(item.itemIndex, 'attributes', identifier, object)];
-});
+}, ATTRIBUTES_SET_STATE);

@@ -114,8 +114,32 @@ function refuseUntakenIdentifier(kind: IdentifierKind, slot: TrackSlot): void {
 	);
 }
 
-/** /users/track as a declaration; each operation only says how one item becomes objects. */
-export function usersTrackOperation(readItem: (item: ItemReader) => Piece[]): OperationSpec {
+/**
+ * Attribute objects set state: the same object sent again leaves the same profile, so Send Only
+ * Changes may leave it out. A value that is an object would be an update operator on well-known
+ * platforms (`$add`, `$remove`, `inc`) that applies again on every send: such an object is never left
+ * out. The attribute rules refuse object values today, as the spec lists none.
+ */
+export const ATTRIBUTES_SET_STATE: OperationSpec['stateSlots'] = {
+	attributes: (payload) =>
+		Object.entries(payload).every(
+			([key, value]) =>
+				key === 'user_alias' ||
+				key === 'subscription_groups' ||
+				value === null ||
+				typeof value !== 'object' ||
+				Array.isArray(value),
+		),
+};
+
+/**
+ * /users/track as a declaration; each operation only says how one item becomes objects, and which
+ * of its slots set state (the operations that offer Send Only Changes).
+ */
+export function usersTrackOperation(
+	readItem: (item: ItemReader) => Piece[],
+	stateSlots?: OperationSpec['stateSlots'],
+): OperationSpec {
 	return declareOperation({
 		endpoint: {
 			method: 'POST',
@@ -126,6 +150,7 @@ export function usersTrackOperation(readItem: (item: ItemReader) => Piece[]): Op
 		},
 		shape: TRACK_SHAPE,
 		options: TRACK_OPTIONS,
+		stateSlots,
 		readItem,
 		// Setting the same attributes twice leaves the same profile; events and purchases would be stored twice.
 		isSafeToResend: (request) => request.slots.size === 1 && request.slots.has('attributes'),

@@ -19,6 +19,8 @@ export interface ItemResults {
 	output: INodeExecutionData[];
 	failures: ItemFailure[];
 	succeeded: number;
+	/** Items not sent at all, as every piece repeats what was last accepted. */
+	unchanged: number;
 	withWarnings: number;
 }
 
@@ -48,6 +50,7 @@ export function collectItemResults(
 	const output: INodeExecutionData[] = [];
 	const failures: ItemFailure[] = [];
 	let succeeded = 0;
+	let unchanged = 0;
 	let withWarnings = 0;
 
 	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
@@ -65,15 +68,26 @@ export function collectItemResults(
 			);
 			continue;
 		}
-		const itemPieces = (byItem[itemIndex] ?? []).map((piece) => ({ piece, outcome: outcomes.get(piece)! }));
+		const allPieces = (byItem[itemIndex] ?? []).map((piece) => ({ piece, outcome: outcomes.get(piece)! }));
+		const itemPieces = allPieces.filter(({ outcome }) => !(outcome.ok && outcome.unchanged));
+		if (itemPieces.length === 0 && allPieces.length > 0) {
+			output.push({ json: { status: 'unchanged', ...allPieces[0].piece.subject }, pairedItem });
+			unchanged++;
+			continue;
+		}
 		const warnings = itemPieces.flatMap(({ outcome }) => (outcome.ok && outcome.warnings) || []);
 		if (warnings.length > 0) withWarnings++;
+		const unchangedParts = unchangedBySlot(allPieces);
 		for (const json of spec.itemResult(itemIndex, itemPieces)) {
-			output.push({ json: warnings.length > 0 ? { ...json, warnings } : json, pairedItem });
+			const extra = {
+				...(warnings.length > 0 ? { warnings } : {}),
+				...(unchangedParts ? { unchanged: unchangedParts } : {}),
+			};
+			output.push({ json: Object.keys(extra).length > 0 ? { ...json, ...extra } : json, pairedItem });
 		}
 		succeeded++;
 	}
-	return { output, failures, succeeded, withWarnings };
+	return { output, failures, succeeded, unchanged, withWarnings };
 }
 
 /** The first failed piece decides an item's error; pieces never sent make it "not sent". */
@@ -105,6 +119,15 @@ function pieceFailure(
 			'Fix the failure reported for an earlier item, or turn on "Continue On Fail" to send the other items anyway.',
 		delivery: 'not_sent',
 	};
+}
+
+/** Of an item that was partly sent, how many pieces of each slot were left out as unchanged, e.g. {attributes: 1}. */
+function unchangedBySlot(pieces: Array<{ piece: Piece; outcome: PieceOutcome }>): IDataObject | undefined {
+	const counts: IDataObject = {};
+	for (const { piece, outcome } of pieces) {
+		if (outcome.ok && outcome.unchanged) counts[piece.slot] = ((counts[piece.slot] as number | undefined) ?? 0) + 1;
+	}
+	return Object.keys(counts).length > 0 ? counts : undefined;
 }
 
 function errorJson(failure: ItemFailure): IDataObject {

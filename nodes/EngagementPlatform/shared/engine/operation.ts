@@ -40,7 +40,9 @@ export interface Piece<Group = unknown, Payload = IDataObject> {
 }
 
 /** What happened to one piece after its request was answered. */
-export type PieceOutcome = { ok: true; warnings?: string[]; data?: IDataObject } | { ok: false; error: PieceError };
+export type PieceOutcome =
+	/** unchanged: not sent, as it repeats what this node last had accepted (Send Only Changes). */
+	{ ok: true; warnings?: string[]; data?: IDataObject; unchanged?: true } | { ok: false; error: PieceError };
 
 export interface PieceError {
 	message: string;
@@ -66,6 +68,14 @@ export interface LoweredLimits {
 	total?: number;
 }
 
+/** "Send Only Changes", when on: see sentBefore.ts. */
+export interface SentBeforeSettings {
+	/** Clear the node's store before this run: every item is sent and remembered anew. */
+	forget: boolean;
+	/** n8n's `maxEntries`: past it the oldest fingerprints go, and their users are sent again once. */
+	historySize: number;
+}
+
 /** Settings read once per run (Options), shared by every request of that run. */
 export interface RunSettings {
 	lowered?: LoweredLimits;
@@ -75,6 +85,8 @@ export interface RunSettings {
 	resendUnsafe: boolean;
 	/** Longest the run waits out rate limiting for one request before giving up. */
 	maxRateLimitWaitMs: number;
+	/** Leave out pieces that repeat what this node last had accepted (state slots only). */
+	sentBefore?: SentBeforeSettings;
 }
 
 /** An operation's own Options fields, and what they change in the run's settings. */
@@ -92,6 +104,12 @@ export interface OperationOptions {
 export interface OperationSpec<Group = unknown, Payload = IDataObject> {
 	endpoint: Endpoint<Group, Payload>;
 	shape: RequestShape<Group, Payload>;
+	/**
+	 * Slots whose pieces set state (attributes, a group state) rather than record an occurrence, each
+	 * with the rule for which of its pieces do: a value that applies again on every send never does.
+	 * Such an operation gets "Send Only Changes"; events and purchases are never left out.
+	 */
+	stateSlots?: Record<string, (payload: Payload) => boolean>;
 	/** Options of this operation's own; the engine adds Batch Size (from the shape) and the request options. */
 	options?: OperationOptions;
 	/** Reads and validates one item. Throws an ItemInputError naming the field when invalid. */

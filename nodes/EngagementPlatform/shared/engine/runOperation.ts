@@ -4,11 +4,13 @@ import type { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { itemError } from './itemErrors';
 import type { ItemFailure } from './itemResults';
 import { collectItemResults, inputFailure } from './itemResults';
-import type { OperationSpec } from './operation';
+import type { OperationSpec, Piece } from './operation';
 import { planRequests } from './planner';
 import { readItems } from './readItems';
 import { readRunSettings } from './runOptions';
+import type { SendReport } from './sendRequests';
 import { sendRequests } from './sendRequests';
+import { checkSentBefore } from './sentBefore';
 
 /**
  * Runs one operation declaration over all input items: validate every item, plan the fewest
@@ -25,8 +27,25 @@ export async function runOperation(context: IExecuteFunctions, spec: OperationSp
 		throw invalidInputError(context, inputFailure(itemIndex, inputErrors.get(itemIndex)!), inputErrors.size);
 	}
 
-	const requests = planRequests(pieces, spec.shape, settings.lowered);
-	const report = await sendRequests(context, spec, settings, requests, !continueOnFail);
+	const sentBefore = settings.sentBefore
+		? await checkSentBefore(context, spec, pieces, settings.sentBefore)
+		: undefined;
+	const unchanged = sentBefore?.unchanged ?? new Set<Piece>();
+	const toSend = unchanged.size > 0 ? pieces.filter((piece) => !unchanged.has(piece)) : pieces;
+
+	const requests = planRequests(toSend, spec.shape, settings.lowered);
+	let report: SendReport | undefined;
+	try {
+		report = await sendRequests(context, spec, settings, requests, !continueOnFail);
+	} finally {
+		const settled = await sentBefore?.settle(report?.outcomes);
+		if (settled?.forgotten) {
+			context.logger.warn(
+				`Engagement Platform ${spec.endpoint.path}: an earlier run of this node did not finish, so Send Only Changes forgot what was sent and sent every item`,
+			);
+		}
+	}
+	for (const piece of unchanged) report.outcomes.set(piece, { ok: true, unchanged: true });
 	// "Continue (using error output)": failed items carry n8n's error, which sends them down the
 	// error branch. "Continue (regular output)" keeps the error json alone, which n8n would
 	// otherwise replace with the error's message.
@@ -43,12 +62,21 @@ export async function runOperation(context: IExecuteFunctions, spec: OperationSp
 	const summary =
 		`${itemCount} items → ${report.requestsSent} requests: ${results.succeeded} succeeded, ` +
 		`${results.failures.length} failed` +
+		(results.unchanged > 0 ? `, ${results.unchanged} unchanged and not sent` : '') +
 		(report.requestsSkipped > 0 ? `, ${report.requestsSkipped} requests not sent` : '');
 	context.logger.info(`Engagement Platform ${spec.endpoint.path}: ${summary}`);
 	if (results.withWarnings > 0) {
 		context.addExecutionHints({
 			message: `${results.withWarnings} items succeeded with a warning from the platform: see "warnings" on those items.`,
 			type: 'warning',
+			location: 'outputPane',
+		});
+	}
+
+	if (results.unchanged > 0) {
+		context.addExecutionHints({
+			message: `${results.unchanged} items were not sent: their user and values are what this node last sent and the platform accepted (Send Only Changes).`,
+			type: 'info',
 			location: 'outputPane',
 		});
 	}

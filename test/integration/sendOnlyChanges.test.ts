@@ -1,0 +1,308 @@
+import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+
+import type { RecordedRequest } from '../../sandbox';
+import type { RunResult } from '../harness';
+import { runWorkflow } from '../harness';
+import { deduplicationStore } from '../harness/deduplicationStore';
+import { SUBSCRIPTION, SUBSCRIPTION_NODE, USER, USER_NODE } from '../support/nodeTypes';
+import { useSandbox } from './sandboxLifecycle';
+
+/**
+ * Send Only Changes, as a nightly sync meets it: one saved workflow (its id and its node's id stay
+ * the same from run to run) run again and again, with n8n's deduplication store (here an in-memory
+ * implementation of n8n's own store interface) keeping what the node sent.
+ */
+const { sandbox, client, apiKey } = useSandbox();
+const store = deduplicationStore();
+const WORKFLOW_ID = 'nightly-sync';
+const NODE_ID = 'c0ffee00-0000-4000-8000-000000000001';
+
+beforeEach(() => store.reset());
+
+type Contact = { id: string; plan: string; city?: string };
+const contacts = (count: number): Contact[] =>
+	Array.from({ length: count }, (_, i) => ({ id: `crm-${i}`, plan: ['gold', 'silver', 'bronze'][i % 3] }));
+
+async function runSync(
+	type: string,
+	name: string,
+	items: IDataObject[],
+	parameters: INodeParameters,
+	continueOnFail = false,
+): Promise<RunResult> {
+	return await runWorkflow({
+		workflowId: WORKFLOW_ID,
+		nodes: [{ id: NODE_ID, name, type, parameters, continueOnFail }],
+		connections: { Start: { main: [[{ node: name, type: 'main', index: 0 }]] } },
+		items,
+		credentials: { engagementPlatformApi: { restEndpoint: sandbox().url, apiKey } },
+	});
+}
+
+const attributesSync = (options: IDataObject = {}): INodeParameters => ({
+	operation: 'updateAttributes',
+	identifyBy: 'external_id',
+	externalId: '={{ $json.id }}',
+	attributesInput: 'json',
+	attributesJson: '={{ { plan: $json.plan, ...($json.city ? { home_city: $json.city } : {}) } }}',
+	options: { sendOnlyChanges: true, ...options },
+});
+
+const syncAttributes = async (items: IDataObject[], options: IDataObject = {}, continueOnFail = false) =>
+	await runSync(USER_NODE, USER, items, attributesSync(options), continueOnFail);
+
+/** The external IDs of the attribute objects of accepted requests since `after` (a request sequence number). */
+async function attributesSent(after = 0): Promise<string[]> {
+	const requests = (await client().requests({ path: '/users/track' })).filter(
+		(request: RecordedRequest) => request.seq > after && request.status < 300,
+	);
+	return requests.flatMap((request) =>
+		((request.body as { attributes?: IDataObject[] }).attributes ?? []).map((object) => String(object.external_id)),
+	);
+}
+
+const lastSeq = async () => (await client().requests()).reduce((max, request) => Math.max(max, request.seq), 0);
+const itemOf = (entry: INodeExecutionData) => (entry.pairedItem as { item: number }).item;
+
+describe('Send Only Changes on Update Attributes', () => {
+	test('1,000 contacts synced three times: all sent, then none, then only the 20 that changed', async () => {
+		const crm = contacts(1000);
+
+		const first = await syncAttributes(crm);
+		expect(first.error).toBeUndefined();
+		expect(first.output(USER).map(({ json }) => json.status)).toEqual(crm.map(() => 'processed'));
+		const firstSent = await attributesSent();
+		expect(firstSent.sort()).toEqual(crm.map(({ id }) => id).sort());
+
+		const before = await lastSeq();
+		const second = await syncAttributes(crm);
+		expect(second.error).toBeUndefined();
+		expect(await attributesSent(before)).toEqual([]);
+		const answers = second.output(USER);
+		expect(answers.map(itemOf)).toEqual(crm.map((_, index) => index));
+		expect(answers.map(({ json }) => json)).toEqual(crm.map(({ id }) => ({ status: 'unchanged', external_id: id })));
+		expect(second.logs.map(({ message }) => message)).toContainEqual(
+			expect.stringContaining('1000 items → 0 requests: 0 succeeded, 0 failed, 1000 unchanged and not sent'),
+		);
+		expect(second.run.data.resultData.runData[USER][0].hints).toContainEqual(
+			expect.objectContaining({ message: expect.stringContaining('1000 items were not sent') }),
+		);
+
+		const changed = new Set(Array.from({ length: 20 }, (_, i) => `crm-${i * 50 + 7}`));
+		const tomorrow = crm.map((contact) => (changed.has(contact.id) ? { ...contact, plan: 'platinum' } : contact));
+		const before3 = await lastSeq();
+		const third = await syncAttributes(tomorrow);
+		expect(third.error).toBeUndefined();
+		expect((await attributesSent(before3)).sort()).toEqual([...changed].sort());
+		expect(
+			await client()
+				.requests({ path: '/users/track' })
+				.then((all) => all.filter((r) => r.seq > before3)),
+		).toHaveLength(1);
+		for (const [index, { json }] of third.output(USER).entries()) {
+			expect(json.status).toBe(changed.has(tomorrow[index].id) ? 'processed' : 'unchanged');
+		}
+		const profiles = (await client().state()).profiles;
+		expect(
+			profiles
+				.filter((profile) => profile.custom_attributes.plan === 'platinum')
+				.map((p) => p.external_id)
+				.sort(),
+		).toEqual([...changed].sort());
+	});
+
+	test('key order and a field newly added count as they should: reordered keys are unchanged, a new attribute is a change', async () => {
+		const crm = contacts(10);
+		await syncAttributes(crm);
+
+		const reordered = await runSync(USER_NODE, USER, crm, {
+			...attributesSync(),
+			attributesJson: '={{ { ...($json.city ? { home_city: $json.city } : {}), plan: $json.plan } }}',
+		});
+		expect(reordered.output(USER).map(({ json }) => json.status)).toEqual(crm.map(() => 'unchanged'));
+
+		const moved = crm.map((contact, index) => (index === 3 ? { ...contact, city: 'Lisbon' } : contact));
+		const before = await lastSeq();
+		const withCity = await syncAttributes(moved);
+		expect(await attributesSent(before)).toEqual(['crm-3']);
+		expect(withCity.output(USER)[3].json).toMatchObject({ status: 'processed', external_id: 'crm-3' });
+	});
+
+	test('an object the platform refused is sent again next run; an accepted one is not', async () => {
+		const crm = contacts(10);
+		await client().seed({ profiles: crm.filter((_, index) => index !== 9).map(({ id }) => ({ external_id: id })) });
+		const existingOnly = { additionalFields: { _update_existing_only: true } };
+
+		const first = await runSync(USER_NODE, USER, crm, { ...attributesSync(), ...existingOnly }, true);
+		expect(first.output(USER)[9].json).toMatchObject({ delivery: 'not_applied' });
+		expect(first.output(USER).filter(({ json }) => json.status === 'processed')).toHaveLength(9);
+
+		await client().seed({ profiles: [{ external_id: 'crm-9' }] });
+		const before = await lastSeq();
+		const second = await runSync(USER_NODE, USER, crm, { ...attributesSync(), ...existingOnly }, true);
+		expect(await attributesSent(before)).toEqual(['crm-9']);
+		expect(second.output(USER).map(({ json }) => json.status)).toEqual([
+			...crm.slice(0, 9).map(() => 'unchanged'),
+			'processed',
+		]);
+	});
+
+	test('with Forget What Was Sent every item is sent, and remembered anew', async () => {
+		const crm = contacts(30);
+		await syncAttributes(crm);
+
+		const before = await lastSeq();
+		const forgot = await syncAttributes(crm, { forgetSent: true });
+		expect((await attributesSent(before)).length).toBe(30);
+		expect(forgot.output(USER).map(({ json }) => json.status)).toEqual(crm.map(() => 'processed'));
+		expect(store.calls.map(({ method }) => method)).toContain('clearAllProcessedItems');
+
+		const again = await syncAttributes(crm);
+		expect(again.output(USER).map(({ json }) => json.status)).toEqual(crm.map(() => 'unchanged'));
+	});
+
+	test('a run whose end n8n never recorded (its database gone) leaves the next run to send everything once', async () => {
+		const crm = contacts(40);
+		await syncAttributes(crm);
+		const tomorrow = crm.map((contact, index) => (index < 5 ? { ...contact, plan: 'platinum' } : contact));
+
+		store.failOn = 'removeProcessed';
+		const cut = await syncAttributes(tomorrow);
+		expect(cut.error?.message).toContain('the deduplication store is unreachable');
+		store.failOn = undefined;
+
+		const before = await lastSeq();
+		const next = await syncAttributes(tomorrow);
+		expect(next.error).toBeUndefined();
+		expect((await attributesSent(before)).length).toBe(40);
+		expect(next.logs.map(({ message }) => message)).toContainEqual(
+			expect.stringContaining('an earlier run of this node did not finish'),
+		);
+		const after = await syncAttributes(tomorrow);
+		expect(after.output(USER).map(({ json }) => json.status)).toEqual(crm.map(() => 'unchanged'));
+	});
+
+	test('past History Size the oldest are forgotten and sent again once; every item still gets one answer', async () => {
+		const crm = contacts(1000);
+		await syncAttributes(crm, { historySize: 500 });
+		expect(store.entriesOf(WORKFLOW_ID, NODE_ID).length).toBeLessThanOrEqual(500);
+
+		const before = await lastSeq();
+		const second = await syncAttributes(crm, { historySize: 500 });
+		const resent = await attributesSent(before);
+		const statuses = second.output(USER).map(({ json }) => json.status);
+		expect(second.output(USER).map(itemOf)).toEqual(crm.map((_, index) => index));
+		expect(resent.length).toBeGreaterThanOrEqual(500);
+		expect(resent.length).toBeLessThan(1000);
+		expect(statuses.filter((status) => status === 'processed')).toHaveLength(resent.length);
+		expect(statuses.filter((status) => status === 'unchanged')).toHaveLength(1000 - resent.length);
+		// The forgotten ones are the oldest: the first contacts of the first run.
+		expect(resent).toContain('crm-0');
+	});
+
+	test('off by default: without the option nothing is kept and everything is sent', async () => {
+		const crm = contacts(5);
+		const parameters = { ...attributesSync(), options: {} };
+		await runSync(USER_NODE, USER, crm, parameters);
+		const before = await lastSeq();
+		await runSync(USER_NODE, USER, crm, parameters);
+		expect((await attributesSent(before)).length).toBe(5);
+		expect(store.calls).toEqual([]);
+	});
+});
+
+describe('Send Only Changes on Track User Data', () => {
+	const parameters = (options: IDataObject = {}): INodeParameters => ({
+		operation: 'trackUserData',
+		identifyBy: 'external_id',
+		externalId: '={{ $json.id }}',
+		attributesInput: 'json',
+		attributesJson: '={{ { plan: $json.plan } }}',
+		eventsJson: '={{ [{ name: "synced", time: "2026-11-24T02:00:00Z" }] }}',
+		options: { sendOnlyChanges: true, ...options },
+	});
+
+	test('unchanged attributes are left out, the events of the same items are always sent', async () => {
+		const crm = contacts(10);
+		await runSync(USER_NODE, USER, crm, parameters());
+
+		const before = await lastSeq();
+		const second = await runSync(USER_NODE, USER, crm, parameters());
+		expect(await attributesSent(before)).toEqual([]);
+		expect((await client().state()).events.filter((event) => event.name === 'synced')).toHaveLength(20);
+		expect(second.output(USER)[0].json).toEqual({
+			status: 'processed',
+			external_id: 'crm-0',
+			events: 1,
+			unchanged: { attributes: 1 },
+		});
+	});
+
+	test('attributes whose request may or may not have been stored (a reset with events aboard) are sent again next run', async () => {
+		const crm = contacts(4);
+		await client().injectFaults([{ path: '/users/track', times: 1, kind: 'reset-after' }]);
+		const first = await runSync(USER_NODE, USER, crm, parameters(), true);
+		expect(first.output(USER).map(({ json }) => json.delivery)).toEqual(crm.map(() => 'maybe_applied'));
+
+		const before = await lastSeq();
+		const second = await runSync(USER_NODE, USER, crm, parameters(), true);
+		expect((await attributesSent(before)).sort()).toEqual(crm.map(({ id }) => id).sort());
+		expect(second.output(USER).map(({ json }) => json.status)).toEqual(crm.map(() => 'processed'));
+
+		const third = await runSync(USER_NODE, USER, crm, parameters(), true);
+		expect(third.output(USER).map(({ json }) => json.unchanged)).toEqual(crm.map(() => ({ attributes: 1 })));
+	});
+});
+
+describe('Send Only Changes on Set Group State', () => {
+	const parameters = (state: string): INodeParameters => ({
+		operation: 'setGroupState',
+		subscriptionGroupId: 'newsletter',
+		subscriptionState: state,
+		identifyBy: 'external_id',
+		externalId: '={{ $json.id }}',
+		options: { sendOnlyChanges: true },
+	});
+	const usersIn = async (after: number) =>
+		(await client().requests({ path: '/v2/subscription/status/set' }))
+			.filter((request) => request.seq > after)
+			.flatMap((request) =>
+				(request.body as { subscription_groups: Array<{ external_ids?: string[] }> }).subscription_groups.flatMap(
+					(element) => element.external_ids ?? [],
+				),
+			);
+
+	test('the same state again sends nothing; a user whose state flips is sent', async () => {
+		const users = contacts(60);
+		await runSync(SUBSCRIPTION_NODE, SUBSCRIPTION, users, parameters('subscribed'));
+
+		const before = await lastSeq();
+		const again = await runSync(SUBSCRIPTION_NODE, SUBSCRIPTION, users, parameters('subscribed'));
+		expect(await usersIn(before)).toEqual([]);
+		expect(again.output(SUBSCRIPTION).map(({ json }) => json.status)).toEqual(users.map(() => 'unchanged'));
+
+		const before2 = await lastSeq();
+		const flipped = await runSync(SUBSCRIPTION_NODE, SUBSCRIPTION, users.slice(0, 5), parameters('unsubscribed'));
+		expect(await usersIn(before2)).toEqual(users.slice(0, 5).map(({ id }) => id));
+		expect(flipped.output(SUBSCRIPTION).map(({ json }) => json.status)).toEqual(['set', 'set', 'set', 'set', 'set']);
+		expect((await client().state()).subscriptionGroups.newsletter).toBeDefined();
+	});
+});
+
+describe('never left out', () => {
+	test('Track Event and Track Purchase have no Send Only Changes: every occurrence is sent', async () => {
+		const events = Array.from({ length: 3 }, () => ({ id: 'crm-1' }));
+		const parameters: INodeParameters = {
+			operation: 'trackEvent',
+			identifyBy: 'external_id',
+			externalId: '={{ $json.id }}',
+			eventName: 'visited',
+			time: '2026-11-24T02:00:00Z',
+			options: { sendOnlyChanges: true },
+		};
+		await runSync(USER_NODE, USER, events, parameters);
+		await runSync(USER_NODE, USER, events, parameters);
+		expect((await client().state()).events.filter((event) => event.name === 'visited')).toHaveLength(6);
+		expect(store.calls).toEqual([]);
+	});
+});
