@@ -15,6 +15,16 @@ import {
 	trackEventsLoadWorkflow,
 } from './support/queueModeWorkflows';
 import { NODE_SUMMARY, enqueuedBy, executionLog } from './support/workerLogs';
+import {
+	CHANGED,
+	CONTACTS,
+	NIGHTLY_SYNC,
+	SYNC_NODE,
+	nextDaysWorkflow,
+	requestLogLength,
+	sentSince,
+	statusCounts,
+} from './support/nightlySync';
 
 /**
  * The built package in n8n 2.x in queue mode: Postgres, Redis, a main, two workers and a webhook
@@ -26,6 +36,13 @@ const examples = loadExamples();
 const EVENTS_PER_RUN = 5000;
 const CONCURRENT_RUNS = 4;
 const load = trackEventsLoadWorkflow(EVENTS_PER_RUN);
+/** The nightly-sync example under an id of its own, so that what its node remembers starts empty here. */
+const QUEUE_SYNC_ID = 'epQueueNightlySync';
+const queueSync = (workflow = NIGHTLY_SYNC.workflow) => ({
+	...workflow,
+	id: QUEUE_SYNC_ID,
+	name: `Queue mode: ${workflow.name}`,
+});
 
 let sandbox: Sandbox;
 let client: SandboxClient;
@@ -42,7 +59,12 @@ beforeAll(async () => {
 	await cluster.start(
 		{
 			credentials: [...sandboxCredentials(sandbox.url), postbackCredential],
-			workflows: [...examples.map((example) => example.workflow), postbackWorkflow.workflow, load.workflow],
+			workflows: [
+				...examples.map((example) => example.workflow),
+				postbackWorkflow.workflow,
+				load.workflow,
+				queueSync(),
+			],
 		},
 		2,
 	);
@@ -224,4 +246,43 @@ describe('a load on both workers at once', () => {
 				`${requests.length} requests (by status ${JSON.stringify(byStatus)}), ${wallSeconds} s wall time`,
 		);
 	});
+});
+
+// Last: it stops a worker.
+describe('Send Only Changes across workers', () => {
+	test("what one worker sent is what the other leaves out: the store is n8n's database, shared by both", async () => {
+		await client.reset();
+		const trigger = manualTrigger(NIGHTLY_SYNC);
+		const syncRun = async () => {
+			const before = await requestLogLength(client);
+			const executionId = await n8n.runManually(QUEUE_SYNC_ID, trigger);
+			const run = await n8n.finishedExecution(executionId, 120_000);
+			expect(run.error).toBeUndefined();
+			expect(run.status).toBe('success');
+			const output = run.outputs[SYNC_NODE] ?? [];
+			expect(output).toHaveLength(CONTACTS);
+			const ranBy = await workersThatRan(executionId);
+			expect(ranBy).toHaveLength(1);
+			return { output, wire: await sentSince(client, before), worker: ranBy[0].worker };
+		};
+
+		const first = await syncRun();
+		expect(statusCounts(first.output)).toEqual({ processed: CONTACTS });
+		expect(first.wire.requests).toBe(14);
+
+		// With the first run's worker stopped, the next run can only be the other worker's.
+		await cluster!.workers[first.worker - 1].stop();
+		const second = await syncRun();
+		expect(second.worker).not.toBe(first.worker);
+		expect(statusCounts(second.output)).toEqual({ unchanged: CONTACTS });
+		expect(second.wire).toEqual({ requests: 0, sent: [] });
+
+		await cluster!.main!.importWorkflows([queueSync(nextDaysWorkflow())]);
+		const third = await syncRun();
+		expect(statusCounts(third.output)).toEqual({ processed: CHANGED.length, unchanged: CONTACTS - CHANGED.length });
+		expect(third.wire.sent.sort()).toEqual([...CHANGED].sort());
+		console.log(
+			`nightly sync in queue mode: run 1 on worker ${first.worker} (${first.wire.requests} requests), run 2 on worker ${second.worker} (${second.wire.requests}), run 3 with 20 changed (${third.wire.requests} request, ${third.wire.sent.length} attribute objects)`,
+		);
+	}, 300_000);
 });
