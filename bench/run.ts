@@ -9,6 +9,7 @@
  *   npm run bench -- --full                 also the runs the spec's limits make slow, and the peer at 100,000
  *   npm run bench -- --only rename          only the operations whose name holds "rename" (section 1 alone)
  *   npm run bench -- --only concurrency     section 5 alone: 1, 2, 4 and 8 executions at once against a 100-per-3 s limit
+ *   npm run bench -- --only changes         section 6 alone: Send Only Changes on a 100,000-contact sync run twice
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -26,6 +27,7 @@ import type { RateLimits } from './prepareSandbox';
 import { noLimits, prepareSandbox } from './prepareSandbox';
 import type { SandboxProcess } from './sandboxProcess';
 import { startSandboxProcess } from './sandboxProcess';
+import { sendOnlyChanges } from './sendOnlyChanges';
 
 const argument = (name: string, fallback: string) => {
 	const index = process.argv.indexOf(`--${name}`);
@@ -35,8 +37,10 @@ const sizes = argument('n', '1000,10000,100000').split(',').map(Number);
 const latencyMs = Number(argument('latency', '20'));
 const full = process.argv.includes('--full');
 const only = argument('only', '');
-/** `--only concurrency` names section 5, not an operation (no operation's name holds it). */
+/** `--only concurrency` and `--only changes` name sections 5 and 6, not operations (no operation's name holds them). */
 const CONCURRENCY_SECTION = 'concurrency';
+const CHANGES_SECTION = 'changes';
+const SECTIONS = [CONCURRENCY_SECTION, CHANGES_SECTION];
 
 /** The spec's /users/track limit (3,000 per 3 s) scaled down 10×, so one machine's run can exceed it. */
 const ENFORCED_LIMIT = { limit: 300, windowMs: 3000 };
@@ -99,13 +103,15 @@ async function main(): Promise<void> {
 	const results: IDataObject = { startedAt: new Date().toISOString(), latencyMs, node: process.version };
 	try {
 		const open = await noLimits(client);
-		if (only !== CONCURRENCY_SECTION) {
+		if (!SECTIONS.includes(only)) {
 			const operations = await everyOperation(client, sandbox, open);
 			results.operations = operations;
 			if (!only) await peerOverheadAndLimit(client, sandbox, open, operations, results);
 		}
 		if (!only || only === CONCURRENCY_SECTION)
 			results.concurrency = await concurrentExecutions(client, sandbox.url, latencyMs, open);
+		if (!only || only === CHANGES_SECTION)
+			results.sendOnlyChanges = await sendOnlyChanges(client, sandbox.url, latencyMs, open);
 	} finally {
 		sandbox.stop();
 	}
