@@ -144,8 +144,8 @@ const updatePreferenceCenter: ConservationCase = {
 			name: '={{ $json.name }}',
 			preference_center_title: '={{ $json.title }}',
 			state: '={{ $json.state }}',
-			metaViewportContent: '={{ $json.viewport }}',
-			linkTags: { tag: [{ rel: '={{ $json.rel }}', href: '={{ $json.href }}' }] },
+			meta_viewport_content: '={{ $json.viewport }}',
+			links_tags: { tag: [{ rel: '={{ $json.rel }}', href: '={{ $json.href }}' }] },
 		},
 	},
 	items: batch(

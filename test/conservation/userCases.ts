@@ -161,7 +161,7 @@ const updateAttributes: ConservationCase = {
 		attributesJson: '={{ $json.attributes }}',
 		additionalFields: {
 			email_subscribe: '={{ $json.emailSubscribe }}',
-			subscriptionGroups: {
+			subscription_groups: {
 				groups: [{ subscription_group_id: '={{ $json.group }}', subscription_state: '={{ $json.groupState }}' }],
 			},
 			_update_existing_only: '={{ $json.existingOnly }}',

@@ -38,8 +38,8 @@ describe('Preference Center node', () => {
 				preference_center_title: '={{ $json.title }}',
 				preference_center_page_html: '<html><body>{{ "{{subscription_groups}}" }}</body></html>',
 				state: 'active',
-				metaViewportContent: 'width=device-width, initial-scale=1',
-				linkTags: {
+				meta_viewport_content: 'width=device-width, initial-scale=1',
+				links_tags: {
 					tag: [
 						{ rel: 'icon', href: 'https://example.com/favicon.png', type: 'image/png', sizes: '32x32' },
 						{ rel: 'icon', href: 'https://example.com/pin.svg', type: 'mask-icon', color: '#5bbad5' },
@@ -141,7 +141,7 @@ describe('Preference Center node', () => {
 				{ id: 'newsletter', type: 'image/png', rel: 'stylesheet' },
 			],
 			update({
-				linkTags: {
+				links_tags: {
 					tag: [
 						{
 							rel: '={{ $json.rel }}',

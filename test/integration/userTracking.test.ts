@@ -101,7 +101,7 @@ describe('User node: tracking through /users/track', () => {
 			},
 			additionalFields: {
 				email_subscribe: 'opted_in',
-				subscriptionGroups: { groups: [{ subscription_group_id: 'newsletter', subscription_state: 'subscribed' }] },
+				subscription_groups: { groups: [{ subscription_group_id: 'newsletter', subscription_state: 'subscribed' }] },
 			},
 		});
 

@@ -78,3 +78,30 @@ describe('one vocabulary for "who is this item\'s user"', () => {
 		expect(older.map(({ node, property }) => `${node}: ${property.name}`)).toEqual([]);
 	});
 });
+
+describe('one naming rule inside a collection', () => {
+	const SNAKE = /^_?[a-z0-9]+(_[a-z0-9]+)*$/;
+	const CAMEL = /^[a-z][a-zA-Z0-9]*$/;
+	/** A name of one word fits both rules. */
+	const kindOf = (name: string) =>
+		SNAKE.test(name) && CAMEL.test(name) ? 'either' : SNAKE.test(name) ? 'snake' : 'camel';
+
+	test("a collection's fields are all the platform's body names (snake_case) or all the node's own (camelCase)", () => {
+		const mixed = parametersOf()
+			.filter(({ property }) => property.type === 'collection' && property.name !== 'options')
+			.flatMap(({ node, operations, property }) => {
+				const kinds = new Set(
+					((property.options ?? []) as INodeProperties[])
+						.map(({ name }) => kindOf(name))
+						.filter((kind) => kind !== 'either'),
+				);
+				return kinds.size > 1
+					? [
+							`${node} ${operations.join('/')}: ${property.name} holds ${((property.options ?? []) as INodeProperties[]).map(({ name }) => name).join(', ')}`,
+						]
+					: [];
+			});
+
+		expect(mixed).toEqual([]);
+	});
+});

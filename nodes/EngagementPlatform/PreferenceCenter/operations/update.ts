@@ -56,7 +56,7 @@ export const description: INodeProperties[] = [
 			linkTagsField,
 			{
 				displayName: 'Meta Viewport Content',
-				name: 'metaViewportContent',
+				name: 'meta_viewport_content',
 				type: 'string',
 				default: '',
 				placeholder: 'width=device-width, initial-scale=1',
@@ -151,9 +151,9 @@ function readUpdate(item: ItemReader): Piece<PreferenceCenter> {
 	}
 	if (fields.state !== undefined) body.state = fields.state;
 	const options: IDataObject = {};
-	const viewport = typeof fields.metaViewportContent === 'string' ? fields.metaViewportContent.trim() : '';
+	const viewport = typeof fields.meta_viewport_content === 'string' ? fields.meta_viewport_content.trim() : '';
 	if (viewport) options['meta-viewport-content'] = viewport;
-	const linkTags = readLinkTags(fields.linkTags);
+	const linkTags = readLinkTags(fields.links_tags);
 	if (linkTags) options['links-tags'] = linkTags;
 	if (Object.keys(options).length > 0) body.options = options;
 	if (Object.keys(body).length === 0) {

@@ -9,7 +9,7 @@ const TYPES = ['image/png', 'image/svg', 'image/gif', 'image/x-icon', 'image/svg
 
 export const linkTagsField: INodeProperties = {
 	displayName: 'Link Tags',
-	name: 'linkTags',
+	name: 'links_tags',
 	type: 'fixedCollection',
 	typeOptions: { multipleValues: true },
 	placeholder: 'Add Link Tag',

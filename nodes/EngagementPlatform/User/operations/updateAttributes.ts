@@ -53,7 +53,7 @@ export const description: INodeProperties[] = [
 			},
 			{
 				displayName: 'Subscription Groups',
-				name: 'subscriptionGroups',
+				name: 'subscription_groups',
 				type: 'fixedCollection',
 				typeOptions: { multipleValues: true },
 				placeholder: 'Add Subscription Group',
@@ -89,7 +89,7 @@ export const operation = usersTrackOperation((item) => {
 	const identifier = readTrackIdentifier(item, 'attributes');
 	const attributes = readKeyValueOrJson(item, 'attributes', 'Attributes') ?? {};
 	const additional = item.collection('additionalFields');
-	const groups = ((additional.subscriptionGroups as { groups?: unknown[] } | undefined)?.groups ?? []) as unknown[];
+	const groups = ((additional.subscription_groups as { groups?: unknown[] } | undefined)?.groups ?? []) as unknown[];
 	const object = parseOrThrow(
 		trackAttributes,
 		{
