@@ -176,6 +176,21 @@ describe('Batch Size lowers every batched operation alike', () => {
 		expect(result.output(MESSAGE)).toHaveLength(6);
 	});
 
+	test('a Batch Size that is no number (a mapped expression) stops the node before sending, naming the option and the fix', async () => {
+		const result = await run(USER_NODE, [{ id: 'u-1' }], {
+			operation: 'trackEvent',
+			externalId: '={{ $json.id }}',
+			eventName: 'visited',
+			options: { batchSize: '={{ "seventy" }}' },
+		});
+
+		expect(result.error?.message).toBe('Options → Batch Size must be a whole number from 1 to 75, got "seventy"');
+		expect((result.error as { description?: string }).description).toContain(
+			'or leave the option out for its default, 75',
+		);
+		expect(await client().requests()).toHaveLength(0);
+	});
+
 	test('Track Event keeps its own options: 50 combined objects under a Batch Size of 75', async () => {
 		const result = await run(
 			USER_NODE,

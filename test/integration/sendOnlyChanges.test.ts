@@ -113,17 +113,29 @@ describe('Send Only Changes on Update Attributes', () => {
 
 	test('key order and a field newly added count as they should: reordered keys are unchanged, a new attribute is a change', async () => {
 		const crm = contacts(10);
-		await syncAttributes(crm);
+		const columns = (json: string) => ({ ...attributesSync(), attributesJson: json });
+		await runSync(USER_NODE, USER, crm, columns('={{ { plan: $json.plan, tier: "member", region: "EU" } }}'));
 
-		const reordered = await runSync(USER_NODE, USER, crm, {
-			...attributesSync(),
-			attributesJson: '={{ { ...($json.city ? { home_city: $json.city } : {}), plan: $json.plan } }}',
-		});
+		const before0 = await lastSeq();
+		const reordered = await runSync(
+			USER_NODE,
+			USER,
+			crm,
+			columns('={{ { region: "EU", tier: "member", plan: $json.plan } }}'),
+		);
+		expect(await attributesSent(before0)).toEqual([]);
 		expect(reordered.output(USER).map(({ json }) => json.status)).toEqual(crm.map(() => 'unchanged'));
 
 		const moved = crm.map((contact, index) => (index === 3 ? { ...contact, city: 'Lisbon' } : contact));
 		const before = await lastSeq();
-		const withCity = await syncAttributes(moved);
+		const withCity = await runSync(
+			USER_NODE,
+			USER,
+			moved,
+			columns(
+				'={{ { region: "EU", tier: "member", plan: $json.plan, ...($json.city ? { home_city: $json.city } : {}) } }}',
+			),
+		);
 		expect(await attributesSent(before)).toEqual(['crm-3']);
 		expect(withCity.output(USER)[3].json).toMatchObject({ status: 'processed', external_id: 'crm-3' });
 	});
@@ -161,15 +173,21 @@ describe('Send Only Changes on Update Attributes', () => {
 		expect(again.output(USER).map(({ json }) => json.status)).toEqual(crm.map(() => 'unchanged'));
 	});
 
-	test('a run whose end n8n never recorded (its database gone) leaves the next run to send everything once', async () => {
+	test('when n8n cannot record the end of a run, its items keep their answers and the next run sends everything once', async () => {
 		const crm = contacts(40);
 		await syncAttributes(crm);
 		const tomorrow = crm.map((contact, index) => (index < 5 ? { ...contact, plan: 'platinum' } : contact));
 
 		store.failOn = 'removeProcessed';
 		const cut = await syncAttributes(tomorrow);
-		expect(cut.error?.message).toContain('the deduplication store is unreachable');
 		store.failOn = undefined;
+		expect(cut.error).toBeUndefined();
+		expect(cut.output(USER).map(({ json }) => json.status)).toEqual(
+			tomorrow.map((_, index) => (index < 5 ? 'processed' : 'unchanged')),
+		);
+		expect(cut.run.data.resultData.runData[USER][0].hints).toContainEqual(
+			expect.objectContaining({ message: expect.stringContaining('next run sends every item') }),
+		);
 
 		const before = await lastSeq();
 		const next = await syncAttributes(tomorrow);
@@ -180,6 +198,33 @@ describe('Send Only Changes on Update Attributes', () => {
 		);
 		const after = await syncAttributes(tomorrow);
 		expect(after.output(USER).map(({ json }) => json.status)).toEqual(crm.map(() => 'unchanged'));
+	});
+
+	test('when n8n cannot check what was sent, nothing is sent and every item leaves by the error branch, saying why', async () => {
+		const crm = contacts(12);
+		store.failOn = 'checkProcessedAndRecord';
+		const before = await lastSeq();
+		const result = await runWorkflow({
+			workflowId: WORKFLOW_ID,
+			nodes: [
+				{ id: NODE_ID, name: USER, type: USER_NODE, parameters: attributesSync(), onError: 'continueErrorOutput' },
+			],
+			connections: { Start: { main: [[{ node: USER, type: 'main', index: 0 }]] } },
+			items: crm,
+			credentials: { engagementPlatformApi: { restEndpoint: sandbox().url, apiKey } },
+		});
+		const stopped = await syncAttributes(crm);
+		store.failOn = undefined;
+
+		expect(await lastSeq()).toBe(before);
+		expect(result.output(USER, 0)).toEqual([]);
+		const failed = result.output(USER, 1);
+		expect(failed.map(itemOf)).toEqual(crm.map((_, index) => index));
+		for (const { json, error } of failed) {
+			expect(String(json.error)).toContain('Send Only Changes could not check what this node sent before');
+			expect(error?.description).toContain('turn off Send Only Changes');
+		}
+		expect(stopped.error?.message).toContain('Item 0: Send Only Changes could not check');
 	});
 
 	test('past History Size the oldest are forgotten and sent again once; every item still gets one answer', async () => {

@@ -4,12 +4,14 @@ import type { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { itemError } from './itemErrors';
 import type { ItemFailure } from './itemResults';
 import { collectItemResults, inputFailure } from './itemResults';
+import type { ItemInputError } from './itemInputError';
 import type { OperationSpec, Piece } from './operation';
 import { planRequests } from './planner';
 import { readItems } from './readItems';
 import { readRunSettings } from './runOptions';
 import type { SendReport } from './sendRequests';
 import { sendRequests } from './sendRequests';
+import type { SentBefore } from './sentBefore';
 import { checkSentBefore } from './sentBefore';
 
 /**
@@ -27,9 +29,10 @@ export async function runOperation(context: IExecuteFunctions, spec: OperationSp
 		throw invalidInputError(context, inputFailure(itemIndex, inputErrors.get(itemIndex)!), inputErrors.size);
 	}
 
-	const sentBefore = settings.sentBefore
-		? await checkSentBefore(context, spec, pieces, settings.sentBefore)
-		: undefined;
+	const checked = settings.sentBefore ? await checkSentBefore(context, spec, pieces, settings.sentBefore) : undefined;
+	if (checked && !checked.ok)
+		return finish(context, spec, itemCount, pieces, inputErrors, storeUnavailable(pieces, checked.reason));
+	const sentBefore = checked?.sentBefore;
 	const unchanged = sentBefore?.unchanged ?? new Set<Piece>();
 	const toSend = unchanged.size > 0 ? pieces.filter((piece) => !unchanged.has(piece)) : pieces;
 
@@ -38,14 +41,22 @@ export async function runOperation(context: IExecuteFunctions, spec: OperationSp
 	try {
 		report = await sendRequests(context, spec, settings, requests, !continueOnFail);
 	} finally {
-		const settled = await sentBefore?.settle(report?.outcomes);
-		if (settled?.forgotten) {
-			context.logger.warn(
-				`Engagement Platform ${spec.endpoint.path}: an earlier run of this node did not finish, so Send Only Changes forgot what was sent and sent every item`,
-			);
-		}
+		if (sentBefore) await settleSentBefore(context, spec, sentBefore, report?.outcomes);
 	}
 	for (const piece of unchanged) report.outcomes.set(piece, { ok: true, unchanged: true });
+	return finish(context, spec, itemCount, pieces, inputErrors, report);
+}
+
+/** Every item's answer from what happened to its pieces, the summary, the hints, and the error that stops the node. */
+function finish(
+	context: IExecuteFunctions,
+	spec: OperationSpec,
+	itemCount: number,
+	pieces: Piece[],
+	inputErrors: Map<number, ItemInputError>,
+	report: SendReport,
+): INodeExecutionData[][] {
+	const continueOnFail = context.continueOnFail();
 	// "Continue (using error output)": failed items carry n8n's error, which sends them down the
 	// error branch. "Continue (regular output)" keeps the error json alone, which n8n would
 	// otherwise replace with the error's message.
@@ -86,6 +97,44 @@ export async function runOperation(context: IExecuteFunctions, spec: OperationSp
 		throw sendError(context, cause, summary);
 	}
 	return [results.output];
+}
+
+/** n8n's deduplication store could not be read: nothing is sent, and every piece says why (safe to send again). */
+function storeUnavailable(pieces: Piece[], reason: string): SendReport {
+	const error = {
+		message: `Send Only Changes could not check what this node sent before (${reason}), so nothing was sent`,
+		description:
+			"The node keeps that in n8n's database. Check that n8n's database is reachable and run again, or turn off Send Only Changes in Options to send every item.",
+		delivery: 'not_applied' as const,
+	};
+	return {
+		outcomes: new Map(pieces.map((piece) => [piece, { ok: false, error }])),
+		requestsSent: 0,
+		requestsSkipped: 0,
+	};
+}
+
+/**
+ * Keeps what was accepted and takes back the rest. If n8n's store cannot be written now, the items
+ * keep their true answers: the run's marker stays behind, so the next run forgets and sends everything.
+ */
+async function settleSentBefore(
+	context: IExecuteFunctions,
+	spec: OperationSpec,
+	sentBefore: SentBefore,
+	outcomes: SendReport['outcomes'] | undefined,
+): Promise<void> {
+	const log = (message: string) => context.logger.warn(`Engagement Platform ${spec.endpoint.path}: ${message}`);
+	const settled = await sentBefore.settle(outcomes);
+	if (settled.forgotten)
+		log('an earlier run of this node did not finish, so Send Only Changes forgot what was sent and sent every item');
+	if (settled.failure === undefined) return;
+	log(`Send Only Changes could not record this run's end (${settled.failure}); the next run sends every item`);
+	context.addExecutionHints({
+		message: `Send Only Changes could not record what this run sent in n8n's database (${settled.failure}), so the next run sends every item once.`,
+		type: 'warning',
+		location: 'outputPane',
+	});
 }
 
 function invalidInputError(

@@ -1,4 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import type { OperationSpec, RunSettings } from './operation';
 import type { RequestShape } from './requestShape';
@@ -6,39 +7,52 @@ import type { RequestShape } from './requestShape';
 /**
  * Every operation's Options, built from its declaration so that fields and packing cannot drift:
  * the operation's own options, Batch Size where its shape packs several pieces to a request (up to
- * the shape's limit), Send Only Changes where its pieces set state, and the options every request has. The engine reads them back the same way.
+ * the shape's limit), Send Only Changes where its pieces set state, and the options every request
+ * has. The engine reads them back the same way, each number held to its field's range.
  */
 
-const requestOptionFields: INodeProperties[] = [
-	{
-		displayName: 'Max Rate Limit Wait (Seconds)',
-		name: 'maxRateLimitWaitSeconds',
-		type: 'number',
-		typeOptions: { minValue: 0 },
-		default: 300,
-		description:
-			'How long one request may wait out the rate limit in all. Past that its items fail with an error saying nothing was stored.',
-	},
-	{
-		displayName: 'Parallel Requests',
-		name: 'parallelRequests',
-		type: 'number',
-		typeOptions: { minValue: 1, maxValue: 16 },
-		default: 8,
-		description: "How many requests may be under way at once. The platform's rate limits are respected either way.",
-	},
-	{
-		displayName: 'Timeout (Seconds)',
-		name: 'timeoutSeconds',
-		type: 'number',
-		typeOptions: { minValue: 1, maxValue: 600 },
-		default: 30,
-		description: 'How long to wait for the platform to answer one request',
-	},
-];
+const maxRateLimitWaitField: INodeProperties = {
+	displayName: 'Max Rate Limit Wait (Seconds)',
+	name: 'maxRateLimitWaitSeconds',
+	type: 'number',
+	typeOptions: { minValue: 0 },
+	default: 300,
+	description:
+		'How long one request may wait out the rate limit in all. Past that its items fail with an error saying nothing was stored.',
+};
+
+const parallelRequestsField: INodeProperties = {
+	displayName: 'Parallel Requests',
+	name: 'parallelRequests',
+	type: 'number',
+	typeOptions: { minValue: 1, maxValue: 16 },
+	default: 8,
+	description: "How many requests may be under way at once. The platform's rate limits are respected either way.",
+};
+
+const timeoutField: INodeProperties = {
+	displayName: 'Timeout (Seconds)',
+	name: 'timeoutSeconds',
+	type: 'number',
+	typeOptions: { minValue: 1, maxValue: 600 },
+	default: 30,
+	description: 'How long to wait for the platform to answer one request',
+};
+
+const requestOptionFields = [maxRateLimitWaitField, parallelRequestsField, timeoutField];
 
 /** What "Send Only Changes" remembers by default: five times a 200,000-contact sync, so that a year of nightly changes fits. */
 const DEFAULT_HISTORY_SIZE = 1_000_000;
+
+const historySizeField: INodeProperties = {
+	displayName: 'History Size',
+	name: 'historySize',
+	type: 'number',
+	typeOptions: { minValue: 1, maxValue: 5_000_000 },
+	default: DEFAULT_HISTORY_SIZE,
+	description:
+		'How many sent items Send Only Changes remembers. Past that the oldest are forgotten and sent again once. Keep it well above the number of users you sync.',
+};
 
 /** The options of an operation whose pieces set state (see OperationSpec.stateSlots). */
 const sendOnlyChangesFields: INodeProperties[] = [
@@ -58,15 +72,7 @@ const sendOnlyChangesFields: INodeProperties[] = [
 		description:
 			'Whether to clear what this node remembers before the run, with Send Only Changes on: every item is then sent, and remembered anew',
 	},
-	{
-		displayName: 'History Size',
-		name: 'historySize',
-		type: 'number',
-		typeOptions: { minValue: 1, maxValue: 5_000_000 },
-		default: DEFAULT_HISTORY_SIZE,
-		description:
-			'How many sent items Send Only Changes remembers. Past that the oldest are forgotten and sent again once. Keep it well above the number of users you sync.',
-	},
+	historySizeField,
 ];
 
 /** The most pieces one request of this shape may pack, or undefined when each request is one piece. */
@@ -113,22 +119,39 @@ export function optionsProperty(operationValue: string, spec: OperationSpec): IN
 /** The run's settings from the operation's Options: the engine's own, then the operation's. */
 export function readRunSettings(context: IExecuteFunctions, spec: OperationSpec): RunSettings {
 	const options = context.getNodeParameter('options', 0, {}) as IDataObject;
+	const number = (field: INodeProperties) => wholeNumberOption(context, options, field);
 	const settings: RunSettings = {
 		resendUnsafe: false,
-		timeoutMs: Number(options.timeoutSeconds ?? 30) * 1000,
-		parallelRequests: Math.max(1, Math.floor(Number(options.parallelRequests ?? 8))),
-		maxRateLimitWaitMs: Number(options.maxRateLimitWaitSeconds ?? 300) * 1000,
+		timeoutMs: number(timeoutField) * 1000,
+		parallelRequests: number(parallelRequestsField),
+		maxRateLimitWaitMs: number(maxRateLimitWaitField) * 1000,
 	};
-	const limit = batchLimit(spec.shape);
-	if (limit !== undefined && options.batchSize !== undefined) {
-		const batchSize = Math.min(limit, Math.max(1, Math.floor(Number(options.batchSize))));
-		settings.lowered = { perSlot: batchSize, total: spec.shape.total === undefined ? undefined : batchSize };
+	const [batchSize] = batchSizeField(spec.shape);
+	if (batchSize && options.batchSize !== undefined) {
+		const most = number(batchSize);
+		settings.lowered = { perSlot: most, total: spec.shape.total === undefined ? undefined : most };
 	}
 	if (spec.stateSlots && options.sendOnlyChanges === true) {
-		settings.sentBefore = {
-			forget: options.forgetSent === true,
-			historySize: Math.max(1, Math.floor(Number(options.historySize ?? DEFAULT_HISTORY_SIZE))),
-		};
+		settings.sentBefore = { forget: options.forgetSent === true, historySize: number(historySizeField) };
 	}
 	return spec.options?.read?.(options, settings) ?? settings;
+}
+
+/**
+ * A number option, held to its field's own range: an expression may map any value into it, and a
+ * value that is no whole number in range stops the node before anything is sent.
+ */
+function wholeNumberOption(context: IExecuteFunctions, options: IDataObject, field: INodeProperties): number {
+	const given = options[field.name] ?? field.default;
+	const value = typeof given === 'string' && given.trim() !== '' ? Number(given) : given;
+	const min = (field.typeOptions?.minValue as number | undefined) ?? 0;
+	const max = field.typeOptions?.maxValue as number | undefined;
+	if (typeof value === 'number' && Number.isInteger(value) && value >= min && (max === undefined || value <= max))
+		return value;
+	const range = max === undefined ? `of at least ${min}` : `from ${min} to ${max}`;
+	throw new NodeOperationError(
+		context.getNode(),
+		`Options → ${field.displayName} must be a whole number ${range}, got ${JSON.stringify(given)}`,
+		{ description: `Give a whole number ${range}, or leave the option out for its default, ${String(field.default)}.` },
+	);
 }

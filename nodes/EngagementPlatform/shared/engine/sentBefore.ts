@@ -18,14 +18,33 @@ import type { OperationSpec, Piece, PieceOutcome, SentBeforeSettings } from './o
 export interface SentBefore {
 	/** Pieces equal to what this node last had accepted: not to be sent. */
 	unchanged: Set<Piece>;
-	/** Keeps the claims of accepted pieces and withdraws the rest (and the run's marker). Call once, after sending. */
-	settle(outcomes: Map<Piece, PieceOutcome> | undefined): Promise<{ forgotten: boolean }>;
+	/**
+	 * Keeps the claims of accepted pieces and withdraws the rest (and the run's marker). Call once,
+	 * after sending. `failure`: the store could not be written, so the marker stays for the next run.
+	 */
+	settle(outcomes: Map<Piece, PieceOutcome> | undefined): Promise<{ forgotten: boolean; failure?: string }>;
 }
+
+/** What this node sent before, or why n8n's store could not tell (nothing has been recorded then). */
+export type SentBeforeCheck = { ok: true; sentBefore: SentBefore } | { ok: false; reason: string };
 
 /** Cannot equal a fingerprint (those are base64 of a SHA-256). */
 const RUN_MARKER = 'a run of this node has not finished';
 
 export async function checkSentBefore(
+	context: IExecuteFunctions,
+	spec: OperationSpec,
+	pieces: Piece[],
+	settings: SentBeforeSettings,
+): Promise<SentBeforeCheck> {
+	try {
+		return { ok: true, sentBefore: await check(context, spec, pieces, settings) };
+	} catch (error) {
+		return { ok: false, reason: (error as Error).message };
+	}
+}
+
+async function check(
 	context: IExecuteFunctions,
 	spec: OperationSpec,
 	pieces: Piece[],
@@ -60,7 +79,11 @@ export async function checkSentBefore(
 				const outcome = outcomes?.get(piece);
 				if (claimed.has(fingerprint) && !(outcome?.ok === true)) notAccepted.add(fingerprint);
 			}
-			await context.helpers.removeProcessed([...notAccepted], 'node', store);
+			try {
+				await context.helpers.removeProcessed([...notAccepted], 'node', store);
+			} catch (error) {
+				return { forgotten, failure: (error as Error).message };
+			}
 			return { forgotten };
 		},
 	};
