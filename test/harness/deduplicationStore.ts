@@ -31,11 +31,14 @@ export class InMemoryDeduplicationStore implements IDataDeduplicator {
 	readonly calls: StoreCall[] = [];
 	/** Makes every call of this method fail, as when n8n's database is unreachable. */
 	failOn?: StoreCall['method'];
+	/** Makes the calls it picks fail (given the calls made so far), as when n8n's database goes away mid-run. */
+	failWhen?: (method: StoreCall['method'], calls: StoreCall[]) => boolean;
 
 	reset(): void {
 		this.records.clear();
 		this.calls.length = 0;
 		this.failOn = undefined;
+		this.failWhen = undefined;
 	}
 
 	/** The entries of one node's record. */
@@ -110,7 +113,8 @@ export class InMemoryDeduplicationStore implements IDataDeduplicator {
 	}
 
 	private enter(method: StoreCall['method'], items: number, options: ICheckProcessedOptions): void {
-		if (this.failOn === method) throw new Error('the deduplication store is unreachable');
+		if (this.failOn === method || this.failWhen?.(method, this.calls) === true)
+			throw new Error('the deduplication store is unreachable');
 		if (options.mode !== 'entries') throw new Error(`only entries mode is kept here, not ${options.mode}`);
 		this.calls.push({ method, items });
 	}

@@ -45,7 +45,7 @@ const attributesSync = (options: IDataObject = {}): INodeParameters => ({
 	externalId: '={{ $json.id }}',
 	attributesInput: 'json',
 	attributesJson: '={{ { plan: $json.plan, ...($json.city ? { home_city: $json.city } : {}) } }}',
-	options: { sendOnlyChanges: true, ...options },
+	options: { sendOnlyChanges: true, resendEveryDays: 0, ...options },
 });
 
 const syncAttributes = async (items: IDataObject[], options: IDataObject = {}, continueOnFail = false) =>
@@ -173,14 +173,19 @@ describe('Send Only Changes on Update Attributes', () => {
 		expect(again.output(USER).map(({ json }) => json.status)).toEqual(crm.map(() => 'unchanged'));
 	});
 
-	test('when n8n cannot record the end of a run, its items keep their answers and the next run sends everything once', async () => {
+	test('when n8n cannot record the end of a run, its items keep their answers and the next two runs send everything', async () => {
 		const crm = contacts(40);
+		await syncAttributes(crm);
 		await syncAttributes(crm);
 		const tomorrow = crm.map((contact, index) => (index < 5 ? { ...contact, plan: 'platinum' } : contact));
 
-		store.failOn = 'removeProcessed';
+		// The database goes away once the run has checked its items (its third check: the run's
+		// registers, what the run before left, then the items' values).
+		const checksBefore = store.calls.length;
+		store.failWhen = (_, calls) =>
+			calls.slice(checksBefore).filter((call) => call.method === 'checkProcessedAndRecord').length >= 3;
 		const cut = await syncAttributes(tomorrow);
-		store.failOn = undefined;
+		store.failWhen = undefined;
 		expect(cut.error).toBeUndefined();
 		expect(cut.output(USER).map(({ json }) => json.status)).toEqual(
 			tomorrow.map((_, index) => (index < 5 ? 'processed' : 'unchanged')),
@@ -194,8 +199,13 @@ describe('Send Only Changes on Update Attributes', () => {
 		expect(next.error).toBeUndefined();
 		expect((await attributesSent(before)).length).toBe(40);
 		expect(next.logs.map(({ message }) => message)).toContainEqual(
-			expect.stringContaining('an earlier run of this node did not finish'),
+			expect.stringContaining('a run that did not finish or overlapped another'),
 		);
+		// The run after an unfinished one cannot tell a stopped run from one still sending: its own
+		// generation is in doubt too, so the next run sends everything once more.
+		const before2 = await lastSeq();
+		await syncAttributes(tomorrow);
+		expect((await attributesSent(before2)).length).toBe(40);
 		const after = await syncAttributes(tomorrow);
 		expect(after.output(USER).map(({ json }) => json.status)).toEqual(crm.map(() => 'unchanged'));
 	});
@@ -264,7 +274,7 @@ describe('Send Only Changes on Track User Data', () => {
 		attributesInput: 'json',
 		attributesJson: '={{ { plan: $json.plan } }}',
 		eventsJson: '={{ [{ name: "synced", time: "2026-11-24T02:00:00Z" }] }}',
-		options: { sendOnlyChanges: true, ...options },
+		options: { sendOnlyChanges: true, resendEveryDays: 0, ...options },
 	});
 
 	test('unchanged attributes are left out, the events of the same items are always sent', async () => {
@@ -306,7 +316,7 @@ describe('Send Only Changes on Set Group State', () => {
 		subscriptionState: state,
 		identifyBy: 'external_id',
 		externalId: '={{ $json.id }}',
-		options: { sendOnlyChanges: true },
+		options: { sendOnlyChanges: true, resendEveryDays: 0 },
 	});
 	const usersIn = async (after: number) =>
 		(await client().requests({ path: '/v2/subscription/status/set' }))
@@ -317,20 +327,19 @@ describe('Send Only Changes on Set Group State', () => {
 				),
 			);
 
-	test('the same state again sends nothing; a user whose state flips is sent', async () => {
-		const users = contacts(60);
+	test('the subscription answer proves nothing, so every state is sent each run: a user unknown at first gets it once known', async () => {
+		const users = contacts(6);
+		await client().seed({ profiles: users.slice(0, 3).map(({ id }) => ({ external_id: id })) });
 		await runSync(SUBSCRIPTION_NODE, SUBSCRIPTION, users, parameters('subscribed'));
+		const groups = async () => (await client().state()).subscriptionGroups.newsletter ?? {};
+		expect(Object.keys(await groups())).toHaveLength(3);
 
+		await client().seed({ profiles: users.slice(3).map(({ id }) => ({ external_id: id })) });
 		const before = await lastSeq();
 		const again = await runSync(SUBSCRIPTION_NODE, SUBSCRIPTION, users, parameters('subscribed'));
-		expect(await usersIn(before)).toEqual([]);
-		expect(again.output(SUBSCRIPTION).map(({ json }) => json.status)).toEqual(users.map(() => 'unchanged'));
-
-		const before2 = await lastSeq();
-		const flipped = await runSync(SUBSCRIPTION_NODE, SUBSCRIPTION, users.slice(0, 5), parameters('unsubscribed'));
-		expect(await usersIn(before2)).toEqual(users.slice(0, 5).map(({ id }) => id));
-		expect(flipped.output(SUBSCRIPTION).map(({ json }) => json.status)).toEqual(['set', 'set', 'set', 'set', 'set']);
-		expect((await client().state()).subscriptionGroups.newsletter).toBeDefined();
+		expect(await usersIn(before)).toEqual(users.map(({ id }) => id));
+		expect(again.output(SUBSCRIPTION).map(({ json }) => json.status)).toEqual(users.map(() => 'set'));
+		expect(Object.values(await groups())).toEqual(users.map(() => 'subscribed'));
 	});
 });
 
@@ -343,7 +352,7 @@ describe('never left out', () => {
 			externalId: '={{ $json.id }}',
 			eventName: 'visited',
 			time: '2026-11-24T02:00:00Z',
-			options: { sendOnlyChanges: true },
+			options: { sendOnlyChanges: true, resendEveryDays: 0 },
 		};
 		await runSync(USER_NODE, USER, events, parameters);
 		await runSync(USER_NODE, USER, events, parameters);

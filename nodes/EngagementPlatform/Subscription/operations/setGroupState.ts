@@ -2,10 +2,16 @@ import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-wor
 
 import type { ItemReader } from '../../shared/engine/itemReader';
 import { ItemInputError } from '../../shared/engine/itemInputError';
-import { declareOperation } from '../../shared/engine/operation';
+import { declareOperation, groupStateKey, groupStateLabel } from '../../shared/engine/operation';
 import { settleRemaining } from '../../shared/engine/outcomes';
 import type { RequestShape } from '../../shared/engine/requestShape';
-import { identifierKindOf, readUserIdentifier, userIdentifierFields } from '../../shared/fields/userIdentifier';
+import {
+	identifierKindOf,
+	readUserIdentifier,
+	userIdentifierFields,
+	userStateKey,
+} from '../../shared/fields/userIdentifier';
+import type { UserIdentifier } from '../../shared/schemas/identifiers';
 import { PER_REQUEST } from '../../shared/limits/requestLimits';
 
 export const option: INodePropertyOptions = {
@@ -20,6 +26,7 @@ const show = { operation: ['setGroupState'] };
 /** Each element of the request carries one kind of ID; its field name in the body. */
 const IDS_FIELD: Record<string, IdsField> = { external_id: 'external_ids', email: 'emails', phone: 'phones' };
 type IdsField = 'external_ids' | 'emails' | 'phones';
+const KIND_OF: Record<IdsField, string> = { external_ids: 'external_id', emails: 'email', phones: 'phone' };
 
 /** One user's ID and the element it belongs in: one group, one state and one kind of ID (emails and phones never share one). */
 interface GroupStateChange {
@@ -86,8 +93,22 @@ export const operation = declareOperation<undefined, GroupStateChange>({
 		credentialType: 'engagementPlatformApi',
 	},
 	shape: SUBSCRIPTION_SHAPE,
-	// A user's group state: the same state set again changes nothing.
-	stateSlots: { subscription_groups: () => true },
+	stateSlots: {
+		subscription_groups: {
+			parts: ({ payload }) => [
+				{
+					user: userStateKey({ [KIND_OF[payload.idsField]]: payload.id } as UserIdentifier),
+					key: groupStateKey(payload.subscription_group_id),
+					value: payload.subscription_state,
+					label: groupStateLabel(payload.subscription_group_id),
+				},
+			],
+			keepOnly: ({ payload }) => payload,
+			// Spec: the answer's body is not shown, and an external ID nobody has is ignored with a 2xx on
+			// well-known platforms: an accepted state proves nothing, so it is never remembered as applied.
+			provenByAcceptance: false,
+		},
+	},
 	readItem(item) {
 		const subscription_group_id = item.string('subscriptionGroupId', 'Subscription Group ID');
 		const subscription_state = readSubscriptionState(item);

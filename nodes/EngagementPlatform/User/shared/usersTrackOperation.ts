@@ -9,8 +9,9 @@ import type {
 	PieceOutcome,
 	PlannedRequest,
 	RunSettings,
+	StatePart,
 } from '../../shared/engine/operation';
-import { declareOperation } from '../../shared/engine/operation';
+import { canonicalValue, declareOperation, groupStateKey, groupStateLabel } from '../../shared/engine/operation';
 import { settleRemaining } from '../../shared/engine/outcomes';
 import type { RequestShape } from '../../shared/engine/requestShape';
 import type { IdentifierKind } from '../../shared/fields/userIdentifier';
@@ -19,6 +20,7 @@ import {
 	identifierLabels,
 	isIdentifierKind,
 	readUserIdentifier,
+	userStateKey,
 } from '../../shared/fields/userIdentifier';
 import { PER_REQUEST } from '../../shared/limits/requestLimits';
 import type { UserIdentifier } from '../../shared/schemas/identifiers';
@@ -115,22 +117,56 @@ function refuseUntakenIdentifier(kind: IdentifierKind, slot: TrackSlot): void {
 }
 
 /**
- * Attribute objects set state: the same object sent again leaves the same profile, so Send Only
- * Changes may leave it out. A value that is an object would be an update operator on well-known
- * platforms (`$add`, `$remove`, `inc`) that applies again on every send: such an object is never left
- * out. The attribute rules refuse object values today, as the spec lists none.
+ * Attribute objects set state, part by part: each attribute, each subscription group's state. A value
+ * that is an object would be an update operator on well-known platforms (`$add`, `$remove`, `inc`)
+ * that applies again on every send: an object holding one names no parts, so it is never merged
+ * with another item's nor left out. The attribute rules refuse object values today, as the spec lists none.
  */
 export const ATTRIBUTES_SET_STATE: OperationSpec['stateSlots'] = {
-	attributes: (payload) =>
-		Object.entries(payload).every(
-			([key, value]) =>
-				key === 'user_alias' ||
-				key === 'subscription_groups' ||
-				value === null ||
-				typeof value !== 'object' ||
-				Array.isArray(value),
-		),
+	attributes: {
+		provenByAcceptance: true,
+		parts(piece) {
+			const identifier = (piece.subject ?? {}) as UserIdentifier;
+			const user = userStateKey(identifier);
+			const parts: StatePart[] = [];
+			for (const [key, value] of Object.entries(piece.payload)) {
+				if (!isStateKey(key, identifier)) continue;
+				if (key === 'subscription_groups' && Array.isArray(value)) {
+					for (const group of value as IDataObject[])
+						parts.push({
+							user,
+							key: groupStateKey(group.subscription_group_id),
+							value: String(group.subscription_state),
+							label: groupStateLabel(group.subscription_group_id),
+						});
+					continue;
+				}
+				if (value !== null && typeof value === 'object' && !Array.isArray(value)) return [];
+				parts.push({ user, key: `attribute\u0000${key}`, value: canonicalValue(value), label: key });
+			}
+			return parts;
+		},
+		keepOnly(piece, parts) {
+			const keys = new Set(parts.map((part) => part.key));
+			const identifier = (piece.subject ?? {}) as UserIdentifier;
+			const kept: IDataObject = {};
+			for (const [key, value] of Object.entries(piece.payload)) {
+				if (key === 'subscription_groups' && Array.isArray(value)) {
+					const groups = (value as IDataObject[]).filter((group) =>
+						keys.has(groupStateKey(group.subscription_group_id)),
+					);
+					if (groups.length > 0) kept[key] = groups;
+				} else if (!isStateKey(key, identifier) || keys.has(`attribute\u0000${key}`)) kept[key] = value;
+			}
+			return kept;
+		},
+	},
 };
+
+/** Whether a key of an attribute object sets the user's state (not the identifier, not the update-only flag). */
+function isStateKey(key: string, identifier: UserIdentifier): boolean {
+	return key !== '_update_existing_only' && !Object.hasOwn(identifier, key);
+}
 
 /**
  * /users/track as a declaration; each operation only says how one item becomes objects, and which
@@ -193,7 +229,12 @@ function readTrackResponse(response: { body: IDataObject }, request: PlannedRequ
 			},
 		});
 	}
-	return settleRemaining(request, unplaced.length > 0 ? { ok: true, warnings: unplaced } : { ok: true }, outcomes);
+	// An error the answer does not place could be any object's: none of the request is proven applied.
+	return settleRemaining(
+		request,
+		unplaced.length > 0 ? { ok: true, warnings: unplaced, unproven: true } : { ok: true },
+		outcomes,
+	);
 }
 
 function singular(slot: TrackSlot): string {

@@ -21,6 +21,8 @@ export interface ItemResults {
 	succeeded: number;
 	/** Items not sent at all, as every piece repeats what was last accepted. */
 	unchanged: number;
+	/** Items not sent at all, as later items of the run set the same state of the same users. */
+	replaced: number;
 	withWarnings: number;
 }
 
@@ -51,6 +53,7 @@ export function collectItemResults(
 	const failures: ItemFailure[] = [];
 	let succeeded = 0;
 	let unchanged = 0;
+	let replaced = 0;
 	let withWarnings = 0;
 
 	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
@@ -69,25 +72,36 @@ export function collectItemResults(
 			continue;
 		}
 		const allPieces = (byItem[itemIndex] ?? []).map((piece) => ({ piece, outcome: outcomes.get(piece)! }));
-		const itemPieces = allPieces.filter(({ outcome }) => !(outcome.ok && outcome.unchanged));
+		const notSent = ({ outcome }: { outcome: PieceOutcome }) =>
+			outcome.ok && (outcome.unchanged === true || outcome.replacedBy !== undefined);
+		const itemPieces = allPieces.filter((entry) => !notSent(entry));
 		if (itemPieces.length === 0 && allPieces.length > 0) {
-			output.push({ json: { status: 'unchanged', ...allPieces[0].piece.subject }, pairedItem });
-			unchanged++;
+			const replacedBy = Math.max(-1, ...allPieces.map(({ outcome }) => (outcome.ok && outcome.replacedBy) || -1));
+			const subject = allPieces[0].piece.subject;
+			if (replacedBy >= 0) {
+				output.push({ json: { status: 'replaced', replacedBy, ...subject }, pairedItem });
+				replaced++;
+			} else {
+				output.push({ json: { status: 'unchanged', ...subject }, pairedItem });
+				unchanged++;
+			}
 			continue;
 		}
 		const warnings = itemPieces.flatMap(({ outcome }) => (outcome.ok && outcome.warnings) || []);
 		if (warnings.length > 0) withWarnings++;
 		const unchangedParts = unchangedBySlot(allPieces);
+		const replacedParts = replacedPartsOf(allPieces);
 		for (const json of spec.itemResult(itemIndex, itemPieces)) {
 			const extra = {
 				...(warnings.length > 0 ? { warnings } : {}),
 				...(unchangedParts ? { unchanged: unchangedParts } : {}),
+				...(replacedParts ? { replaced: replacedParts } : {}),
 			};
 			output.push({ json: Object.keys(extra).length > 0 ? { ...json, ...extra } : json, pairedItem });
 		}
 		succeeded++;
 	}
-	return { output, failures, succeeded, unchanged, withWarnings };
+	return { output, failures, succeeded, unchanged, replaced, withWarnings };
 }
 
 /** The first failed piece decides an item's error; pieces never sent make it "not sent". */
@@ -128,6 +142,14 @@ function unchangedBySlot(pieces: Array<{ piece: Piece; outcome: PieceOutcome }>)
 		if (outcome.ok && outcome.unchanged) counts[piece.slot] = ((counts[piece.slot] as number | undefined) ?? 0) + 1;
 	}
 	return Object.keys(counts).length > 0 ? counts : undefined;
+}
+
+/** Which parts of an item's state later items set instead, e.g. {tier: 7}: the item that has the last word. */
+function replacedPartsOf(pieces: Array<{ piece: Piece; outcome: PieceOutcome }>): IDataObject | undefined {
+	const parts: IDataObject = {};
+	for (const { outcome } of pieces)
+		if (outcome.ok && outcome.replacedParts) Object.assign(parts, outcome.replacedParts);
+	return Object.keys(parts).length > 0 ? parts : undefined;
 }
 
 function errorJson(failure: ItemFailure): IDataObject {

@@ -40,9 +40,67 @@ export interface Piece<Group = unknown, Payload = IDataObject> {
 }
 
 /** What happened to one piece after its request was answered. */
-export type PieceOutcome =
-	/** unchanged: not sent, as it repeats what this node last had accepted (Send Only Changes). */
-	{ ok: true; warnings?: string[]; data?: IDataObject; unchanged?: true } | { ok: false; error: PieceError };
+export type PieceOutcome = PieceSuccess | { ok: false; error: PieceError };
+
+export interface PieceSuccess {
+	ok: true;
+	warnings?: string[];
+	data?: IDataObject;
+	/** Not sent: the platform holds this value already, as this workflow last had it accepted (Send Only Changes). */
+	unchanged?: true;
+	/** Not sent: a later item of the run sets the same state of the same user; its index. */
+	replacedBy?: number;
+	/** Parts of the piece that a later item sets instead, each with that item's index, e.g. {tier: 7}. */
+	replacedParts?: Record<string, number>;
+	/** The answer accepted the piece without proving its state applied (an error it could not place, a user it may not know). */
+	unproven?: true;
+}
+
+/**
+ * One piece of a user's state that a state piece sets: an attribute, a group's state, the email
+ * subscription. `user` and `key` together name it in a workspace; `value` is its canonical form.
+ */
+export interface StatePart {
+	user: string;
+	key: string;
+	value: string;
+	/** The part in the user's words, e.g. "tier" or "subscription group newsletter". */
+	label: string;
+}
+
+/** The key of a subscription group's state, the same whichever endpoint sets it, and its label. */
+export function groupStateKey(groupId: unknown): string {
+	return `subscription_group\u0000${String(groupId)}`;
+}
+
+export function groupStateLabel(groupId: unknown): string {
+	return `subscription group ${String(groupId)}`;
+}
+
+/** A value in one canonical text: object keys in one order, so that reordered columns compare equal. */
+export function canonicalValue(value: unknown): string {
+	if (Array.isArray(value)) return `[${value.map(canonicalValue).join(',')}]`;
+	if (value !== null && typeof value === 'object') {
+		const entries = Object.entries(value as Record<string, unknown>)
+			.filter(([, entry]) => entry !== undefined)
+			.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+		return `{${entries.map(([key, entry]) => `${JSON.stringify(key)}:${canonicalValue(entry)}`).join(',')}}`;
+	}
+	return JSON.stringify(value) ?? 'null';
+}
+
+/** How the pieces of a slot set users' state (see DESIGN: the platform ends a run on each part's last word). */
+export interface StateSlot<Payload = IDataObject> {
+	/** The parts a piece sets; none for a piece that sets nothing the node can name. */
+	parts(piece: Piece<unknown, Payload>): StatePart[];
+	/** The piece's payload setting only these of its parts (the others are set by a later item, or unchanged). */
+	keepOnly(piece: Piece<unknown, Payload>, parts: StatePart[]): Payload;
+	/**
+	 * Whether a 2xx that accepts the piece proves its state applied. Not where the answer cannot say
+	 * whether the user exists (the subscription endpoint ignores an unknown external ID with a 2xx).
+	 */
+	provenByAcceptance: boolean;
+}
 
 export interface PieceError {
 	message: string;
@@ -70,10 +128,12 @@ export interface LoweredLimits {
 
 /** "Send Only Changes", when on: see sentBefore.ts. */
 export interface SentBeforeSettings {
-	/** Clear the node's store before this run: every item is sent and remembered anew. */
+	/** Clear what the workflow remembers before this run: every item is sent and remembered anew. */
 	forget: boolean;
-	/** n8n's `maxEntries`: past it the oldest fingerprints go, and their users are sent again once. */
+	/** n8n's `maxEntries`: past it the oldest entries go, and their users are sent again once. */
 	historySize: number;
+	/** Every user's state is sent again at least once in this many days, whatever the store says (0: never). */
+	resendEveryDays: number;
 }
 
 /** Settings read once per run (Options), shared by every request of that run. */
@@ -105,11 +165,11 @@ export interface OperationSpec<Group = unknown, Payload = IDataObject> {
 	endpoint: Endpoint<Group, Payload>;
 	shape: RequestShape<Group, Payload>;
 	/**
-	 * Slots whose pieces set state (attributes, a group state) rather than record an occurrence, each
-	 * with the rule for which of its pieces do: a value that applies again on every send never does.
-	 * Such an operation gets "Send Only Changes"; events and purchases are never left out.
+	 * Slots whose pieces set state (attributes, a group state) rather than record an occurrence. The
+	 * engine keeps each part's last word in a run, and such an operation gets "Send Only Changes";
+	 * events and purchases are never left out.
 	 */
-	stateSlots?: Record<string, (payload: Payload) => boolean>;
+	stateSlots?: Record<string, StateSlot<Payload>>;
 	/** Options of this operation's own; the engine adds Batch Size (from the shape) and the request options. */
 	options?: OperationOptions;
 	/** Reads and validates one item. Throws an ItemInputError naming the field when invalid. */

@@ -11,7 +11,10 @@ import { readItems } from './readItems';
 import { readRunSettings } from './runOptions';
 import type { SendReport } from './sendRequests';
 import { sendRequests } from './sendRequests';
-import type { SentBefore } from './sentBefore';
+import type { LastWord } from './lastWord';
+import { keepLastWord } from './lastWord';
+import type { PieceOutcome, StatePart } from './operation';
+import type { SentBefore, SentBeforeInput } from './sentBefore';
 import { checkSentBefore } from './sentBefore';
 
 /**
@@ -29,22 +32,106 @@ export async function runOperation(context: IExecuteFunctions, spec: OperationSp
 		throw invalidInputError(context, inputFailure(itemIndex, inputErrors.get(itemIndex)!), inputErrors.size);
 	}
 
-	const checked = settings.sentBefore ? await checkSentBefore(context, spec, pieces, settings.sentBefore) : undefined;
-	if (checked && !checked.ok)
-		return finish(context, spec, itemCount, pieces, inputErrors, storeUnavailable(pieces, checked.reason));
-	const sentBefore = checked?.sentBefore;
-	const unchanged = sentBefore?.unchanged ?? new Set<Piece>();
-	const toSend = unchanged.size > 0 ? pieces.filter((piece) => !unchanged.has(piece)) : pieces;
+	const lastWord = keepLastWord(spec, pieces);
+	let sentBefore: SentBefore | undefined;
+	if (settings.sentBefore) {
+		const checked = await checkSentBefore(
+			context,
+			{
+				parts: lastWord.parts,
+				unprovable: new Set(
+					[...lastWord.parts.keys()].filter((piece) => !spec.stateSlots?.[piece.slot]?.provenByAcceptance),
+				),
+				workspace: await workspaceOf(context, spec),
+			},
+			settings.sentBefore,
+		);
+		if (!checked.ok)
+			return finish(context, spec, itemCount, pieces, inputErrors, storeUnavailable(pieces, checked.reason));
+		sentBefore = checked.sentBefore;
+	}
+	const { toSend, leftOut, wordOf } = leaveOutUnchanged(spec, lastWord, sentBefore?.unchanged);
 
 	const requests = planRequests(toSend, spec.shape, settings.lowered);
 	let report: SendReport | undefined;
 	try {
 		report = await sendRequests(context, spec, settings, requests, !continueOnFail);
 	} finally {
-		if (sentBefore) await settleSentBefore(context, spec, sentBefore, report?.outcomes);
+		if (sentBefore) await settleSentBefore(context, spec, sentBefore, report && byPiece(report.outcomes, wordOf));
 	}
-	for (const piece of unchanged) report.outcomes.set(piece, { ok: true, unchanged: true });
-	return finish(context, spec, itemCount, pieces, inputErrors, report);
+	return finish(context, spec, itemCount, pieces, inputErrors, {
+		...report,
+		outcomes: answersOfInputPieces(lastWord, report.outcomes, wordOf, leftOut),
+	});
+}
+
+/**
+ * Sends only the parts the platform does not hold already (Send Only Changes): a state piece whose
+ * parts are all unchanged is left out; one with some unchanged sends the others alone.
+ */
+function leaveOutUnchanged(
+	spec: OperationSpec,
+	lastWord: LastWord,
+	unchanged: Map<Piece, Set<StatePart>> | undefined,
+): { toSend: Piece[]; leftOut: Piece[]; wordOf: Map<Piece, Piece> } {
+	const toSend: Piece[] = [];
+	const leftOut: Piece[] = [];
+	const wordOf = new Map<Piece, Piece>();
+	for (const piece of lastWord.pieces) {
+		const held = unchanged?.get(piece);
+		const parts = lastWord.parts.get(piece) ?? [];
+		if (!held || held.size === 0) {
+			toSend.push(piece);
+			continue;
+		}
+		if (held.size === parts.length) {
+			leftOut.push(piece);
+			continue;
+		}
+		const changed = parts.filter((part) => !held.has(part));
+		const sent = { ...piece, payload: spec.stateSlots![piece.slot].keepOnly(piece, changed) };
+		wordOf.set(sent, piece);
+		toSend.push(sent);
+	}
+	return { toSend, leftOut, wordOf };
+}
+
+/** Outcomes keyed by the run's last-word pieces rather than by what was sent for them. */
+function byPiece(outcomes: Map<Piece, PieceOutcome>, wordOf: Map<Piece, Piece>): Map<Piece, PieceOutcome> {
+	const keyed = new Map<Piece, PieceOutcome>();
+	for (const [piece, outcome] of outcomes) keyed.set(wordOf.get(piece) ?? piece, outcome);
+	return keyed;
+}
+
+/** Every input piece's answer: sent, left out as unchanged, or replaced by a later item's. */
+function answersOfInputPieces(
+	lastWord: LastWord,
+	outcomes: Map<Piece, PieceOutcome>,
+	wordOf: Map<Piece, Piece>,
+	leftOut: Piece[],
+): Map<Piece, PieceOutcome> {
+	const answers = new Map<Piece, PieceOutcome>(lastWord.replaced);
+	const inputPieceOf = (piece: Piece) => lastWord.partlyReplaced.get(piece)?.original ?? piece;
+	const withReplacedParts = (piece: Piece, outcome: PieceOutcome): PieceOutcome => {
+		const lost = lastWord.partlyReplaced.get(piece)?.lost;
+		return lost && outcome.ok ? { ...outcome, replacedParts: lost } : outcome;
+	};
+	for (const [sent, outcome] of outcomes) {
+		const piece = wordOf.get(sent) ?? sent;
+		answers.set(inputPieceOf(piece), withReplacedParts(piece, outcome));
+	}
+	for (const piece of leftOut)
+		answers.set(inputPieceOf(piece), withReplacedParts(piece, { ok: true, unchanged: true }));
+	return answers;
+}
+
+/** Where the credential points, to keep what is remembered apart per workspace and key. */
+async function workspaceOf(context: IExecuteFunctions, spec: OperationSpec): Promise<SentBeforeInput['workspace']> {
+	const credentials = await context.getCredentials(spec.endpoint.credentialType);
+	return {
+		endpoint: String(credentials.restEndpoint ?? credentials.scimEndpoint ?? '').trim(),
+		key: String(credentials.apiKey ?? credentials.token ?? ''),
+	};
 }
 
 /** Every item's answer from what happened to its pieces, the summary, the hints, and the error that stops the node. */
@@ -74,6 +161,7 @@ function finish(
 		`${itemCount} items → ${report.requestsSent} requests: ${results.succeeded} succeeded, ` +
 		`${results.failures.length} failed` +
 		(results.unchanged > 0 ? `, ${results.unchanged} unchanged and not sent` : '') +
+		(results.replaced > 0 ? `, ${results.replaced} replaced by later items` : '') +
 		(report.requestsSkipped > 0 ? `, ${report.requestsSkipped} requests not sent` : '');
 	context.logger.info(`Engagement Platform ${spec.endpoint.path}: ${summary}`);
 	if (results.withWarnings > 0) {
@@ -84,9 +172,17 @@ function finish(
 		});
 	}
 
+	if (results.replaced > 0) {
+		context.addExecutionHints({
+			message: `${results.replaced} items were not sent: a later item of this run sets the same state of the same user, so the platform ends on that item's value (see "replacedBy").`,
+			type: 'info',
+			location: 'outputPane',
+		});
+	}
+
 	if (results.unchanged > 0) {
 		context.addExecutionHints({
-			message: `${results.unchanged} items were not sent: their user and values are what this node last sent and the platform accepted (Send Only Changes).`,
+			message: `${results.unchanged} items were not sent: the platform holds their values already, as this workflow last had them accepted (Send Only Changes).`,
 			type: 'info',
 			location: 'outputPane',
 		});
@@ -126,8 +222,10 @@ async function settleSentBefore(
 ): Promise<void> {
 	const log = (message: string) => context.logger.warn(`Engagement Platform ${spec.endpoint.path}: ${message}`);
 	const settled = await sentBefore.settle(outcomes);
-	if (settled.forgotten)
-		log('an earlier run of this node did not finish, so Send Only Changes forgot what was sent and sent every item');
+	if (settled.doubted)
+		log(
+			'Send Only Changes had no earlier run to rely on (the first run, a run that did not finish or overlapped another, or a value set twice in one execution), so it compared items with this execution alone',
+		);
 	if (settled.failure === undefined) return;
 	log(`Send Only Changes could not record this run's end (${settled.failure}); the next run sends every item`);
 	context.addExecutionHints({

@@ -41,7 +41,10 @@ const timeoutField: INodeProperties = {
 
 const requestOptionFields = [maxRateLimitWaitField, parallelRequestsField, timeoutField];
 
-/** What "Send Only Changes" remembers by default: five times a 200,000-contact sync, so that a year of nightly changes fits. */
+/**
+ * What "Send Only Changes" remembers by default, in n8n's entries: two per attribute or group state
+ * a run sets, for two runs (the last one and this one), so 1,000,000 holds a sync of about 250,000 of them.
+ */
 const DEFAULT_HISTORY_SIZE = 1_000_000;
 
 const historySizeField: INodeProperties = {
@@ -51,7 +54,20 @@ const historySizeField: INodeProperties = {
 	typeOptions: { minValue: 1, maxValue: 5_000_000 },
 	default: DEFAULT_HISTORY_SIZE,
 	description:
-		'How many sent items Send Only Changes remembers. Past that the oldest are forgotten and sent again once. Keep it well above the number of users you sync.',
+		"How many entries Send Only Changes keeps in n8n's database: four per attribute or group state a run sets (two runs of two each). Past that the oldest are forgotten and sent again once.",
+};
+
+/** Every user's turn to be sent whatever the store says comes once in this many days, by default. */
+const DEFAULT_RESEND_EVERY_DAYS = 30;
+
+const resendEveryField: INodeProperties = {
+	displayName: 'Resend Everything Every (Days)',
+	name: 'resendEveryDays',
+	type: 'number',
+	typeOptions: { minValue: 0, maxValue: 365 },
+	default: DEFAULT_RESEND_EVERY_DAYS,
+	description:
+		"Sends each user's values again at least once in this many days, even if unchanged, to correct what Send Only Changes cannot see (a change made outside this workflow, the same person under another identifier). Users take turns, so each day resends about 1 in this many. 0 never resends.",
 };
 
 /** The options of an operation whose pieces set state (see OperationSpec.stateSlots). */
@@ -62,7 +78,7 @@ const sendOnlyChangesFields: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description:
-			'Whether to leave out an item whose user and values are exactly what this node last sent and the platform accepted. It is answered with status "unchanged". What was sent is kept in n8n\'s database for this node, across executions.',
+			'Whether to leave out the values the platform holds already, as this workflow last had them accepted for the same user in the same workspace. An item left out entirely is answered with status "unchanged". What was accepted is kept in n8n\'s database for the workflow, across executions and shared by its nodes.',
 	},
 	{
 		displayName: 'Forget What Was Sent',
@@ -70,9 +86,10 @@ const sendOnlyChangesFields: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description:
-			'Whether to clear what this node remembers before the run, with Send Only Changes on: every item is then sent, and remembered anew',
+			'Whether to clear what this workflow remembers before the run, with Send Only Changes on: every item is then sent, and remembered anew',
 	},
 	historySizeField,
+	resendEveryField,
 ];
 
 /** The most pieces one request of this shape may pack, or undefined when each request is one piece. */
@@ -132,7 +149,11 @@ export function readRunSettings(context: IExecuteFunctions, spec: OperationSpec)
 		settings.lowered = { perSlot: most, total: spec.shape.total === undefined ? undefined : most };
 	}
 	if (spec.stateSlots && options.sendOnlyChanges === true) {
-		settings.sentBefore = { forget: options.forgetSent === true, historySize: number(historySizeField) };
+		settings.sentBefore = {
+			forget: options.forgetSent === true,
+			historySize: number(historySizeField),
+			resendEveryDays: number(resendEveryField),
+		};
 	}
 	return spec.options?.read?.(options, settings) ?? settings;
 }

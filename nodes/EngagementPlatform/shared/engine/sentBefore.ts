@@ -1,44 +1,66 @@
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 
 import type { ICheckProcessedOptions, IExecuteFunctions } from 'n8n-workflow';
 
-import type { OperationSpec, Piece, PieceOutcome, SentBeforeSettings } from './operation';
+import { partKey } from './lastWord';
+import type { Piece, PieceOutcome, SentBeforeSettings, StatePart } from './operation';
 
 /**
- * "Send Only Changes": what this node last had accepted, kept in n8n's deduplication store (n8n's
- * database, scope `node`), so it holds across executions, restarts and queue-mode workers.
+ * "Send Only Changes": for each workspace, user and part of state, the last value this workflow got
+ * accepted, so that a part is left out only when the platform holds the item's value already.
  *
- * The store only has check-and-record, so a piece's fingerprint is recorded when it is checked (a
- * claim) and withdrawn after sending unless the platform accepted the piece: a refused, maybe-applied
- * or unsent piece is sent again next run. A run that never ends (n8n stopped mid-run) would leave its
- * claims behind, so each run also records a marker that it withdraws last: a run that finds the
- * marker forgets everything and sends everything once more. Every doubt costs a resend, never an update.
+ * n8n's deduplication store (scope `workflow`, shared by every node of the workflow, kept in n8n's
+ * database) is a set of strings, not a map: an old value cannot be found and taken out when a new one
+ * is accepted. So what is remembered is kept by generation, one per execution: a run reads the
+ * generation of the execution before (the last word every node of the workflow had accepted then)
+ * and writes each part it sends or leaves out into its own. A value that went back is absent from
+ * the generation before, so it is sent; a part this execution did not touch is forgotten, and sent
+ * the next time it comes. The oldest generations fall out of the store past History Size.
+ *
+ * Two generation registers (the latest and the one before it) are kept as one-hot bits. Every doubt
+ * sends: a run that finds another run of the workflow unfinished (overlapping, or stopped mid-run),
+ * or a part set twice to different values within one execution (two nodes, a loop), leaves its
+ * generation poisoned, and the next execution sends everything once.
+ *
+ * Entries name the workspace by a keyed hash of the credential's endpoint (HMAC with the API key as
+ * the key): another workspace or key is another memory, and the key itself is never stored.
  */
 
 export interface SentBefore {
-	/** Pieces equal to what this node last had accepted: not to be sent. */
-	unchanged: Set<Piece>;
+	/** Parts each piece need not send: the platform holds their value already. */
+	unchanged: Map<Piece, Set<StatePart>>;
 	/**
-	 * Keeps the claims of accepted pieces and withdraws the rest (and the run's marker). Call once,
-	 * after sending. `failure`: the store could not be written, so the marker stays for the next run.
+	 * Keeps what the platform accepted and proved, takes back the rest, and closes the run's generation.
+	 * `failure`: the store could not be written, so the run is left unfinished for the next run.
 	 */
-	settle(outcomes: Map<Piece, PieceOutcome> | undefined): Promise<{ forgotten: boolean; failure?: string }>;
+	settle(outcomes: Map<Piece, PieceOutcome> | undefined): Promise<{ doubted: boolean; failure?: string }>;
 }
 
-/** What this node sent before, or why n8n's store could not tell (nothing has been recorded then). */
 export type SentBeforeCheck = { ok: true; sentBefore: SentBefore } | { ok: false; reason: string };
 
-/** Cannot equal a fingerprint (those are base64 of a SHA-256). */
-const RUN_MARKER = 'a run of this node has not finished';
+export interface SentBeforeInput {
+	/** The state pieces to send (after the run's last word), with the parts each sets. */
+	parts: Map<Piece, StatePart[]>;
+	/** Pieces whose acceptance proves nothing of their state (see StateSlot.provenByAcceptance). */
+	unprovable: Set<Piece>;
+	/** Where the credential points: endpoint and API key. */
+	workspace: { endpoint: string; key: string };
+}
+
+const REGISTER_BITS = 32;
+const REGISTERS = ['latest', 'before'] as const;
+type Register = (typeof REGISTERS)[number];
+const RUNNING = 'a run of this workflow has not finished';
+const OVERLAP = 'two runs of this workflow overlapped';
+const DAY_MS = 86_400_000;
 
 export async function checkSentBefore(
 	context: IExecuteFunctions,
-	spec: OperationSpec,
-	pieces: Piece[],
+	input: SentBeforeInput,
 	settings: SentBeforeSettings,
 ): Promise<SentBeforeCheck> {
 	try {
-		return { ok: true, sentBefore: await check(context, spec, pieces, settings) };
+		return { ok: true, sentBefore: await check(context, input, settings) };
 	} catch (error) {
 		return { ok: false, reason: (error as Error).message };
 	}
@@ -46,62 +68,146 @@ export async function checkSentBefore(
 
 async function check(
 	context: IExecuteFunctions,
-	spec: OperationSpec,
-	pieces: Piece[],
+	input: SentBeforeInput,
 	settings: SentBeforeSettings,
 ): Promise<SentBefore> {
-	const store: ICheckProcessedOptions = { mode: 'entries', maxEntries: settings.historySize };
-	const fingerprints = new Map<Piece, string>();
-	for (const piece of pieces) {
-		if (spec.stateSlots?.[piece.slot]?.(piece.payload) === true) fingerprints.set(piece, fingerprintOf(spec, piece));
-	}
-	if (settings.forget) await context.helpers.clearAllProcessedItems('node', store);
+	const options: ICheckProcessedOptions = { mode: 'entries', maxEntries: settings.historySize };
+	const helpers = context.helpers;
+	const record = async (entries: string[]) => await helpers.checkProcessedAndRecord(entries, 'workflow', options);
+	const remove = async (entries: string[]) => {
+		if (entries.length > 0) await helpers.removeProcessed(entries, 'workflow', options);
+	};
+	if (settings.forget) await helpers.clearAllProcessedItems('workflow', options);
 
-	const distinct = [...new Set(fingerprints.values())];
-	// The marker goes last, so that it is the newest entry and the last that maxEntries would drop.
-	let checked = await context.helpers.checkProcessedAndRecord([...distinct, RUN_MARKER], 'node', store);
-	const forgotten = !checked.new.includes(RUN_MARKER);
-	if (forgotten) {
-		await context.helpers.clearAllProcessedItems('node', store);
-		checked = await context.helpers.checkProcessedAndRecord([...distinct, RUN_MARKER], 'node', store);
-	}
-	const seen = new Set(checked.processed);
-	const claimed = new Set(checked.new);
+	const current = generationOf(context);
+	const registerEntries = REGISTERS.flatMap((register) => registerProbe(register));
+	const opened = await record([RUNNING, ...registerEntries]);
+	const present = new Set(opened.processed.map(String));
+	await remove(opened.new.map(String).filter((entry) => entry !== RUNNING));
+	const alone = !present.has(RUNNING);
+	if (alone) await remove([OVERLAP]);
+	else await record([OVERLAP]);
+	const registers = { latest: readRegister(present, 'latest'), before: readRegister(present, 'before') };
 
-	const unchanged = new Set<Piece>();
-	for (const [piece, fingerprint] of fingerprints) if (seen.has(fingerprint)) unchanged.add(piece);
+	let previous = registers.latest === current ? registers.before : registers.latest;
+	if (!alone) previous = undefined;
+	if (previous !== undefined) {
+		const poison = poisoned(previous);
+		const probed = await record([poison]);
+		if (probed.processed.length > 0) previous = undefined;
+		else await remove([poison]);
+	}
+
+	const workspace = workspaceOf(input.workspace);
+	const today = Math.floor(Date.now() / DAY_MS);
+	const entries: string[] = [];
+	const planned: Array<{ piece: Piece; part: StatePart; was?: string; now: string; written: string }> = [];
+	for (const [piece, parts] of input.parts) {
+		for (const part of parts) {
+			const name = `${workspace}\u0000${partKey(part)}`;
+			const written = `w\u0000${current}\u0000${name}`;
+			// A part whose acceptance proves nothing is never remembered, only marked as written.
+			const now = input.unprovable.has(piece) ? '' : `v\u0000${current}\u0000${name}\u0000${part.value}`;
+			const was =
+				previous !== undefined && now !== '' ? `v\u0000${previous}\u0000${name}\u0000${part.value}` : undefined;
+			planned.push({ piece, part, was, now, written });
+			entries.push(written);
+			if (now !== '') entries.push(now);
+			if (was) entries.push(was);
+		}
+	}
+	const checked = entries.length > 0 ? await record(entries) : { processed: [], new: [] };
+	const seen = new Set(checked.processed.map(String));
+	const claimed = new Set(checked.new.map(String));
+
+	const unchanged = new Map<Piece, Set<StatePart>>();
+	let conflict = false;
+	for (const { piece, part, was, now, written } of planned) {
+		if (now === '') continue;
+		const writtenBefore = seen.has(written);
+		const heldNow = seen.has(now);
+		if (writtenBefore && !heldNow) conflict = true;
+		const held = heldNow || (was !== undefined && seen.has(was) && !writtenBefore);
+		if (held && !isResendDay(part, today, settings.resendEveryDays)) {
+			let set = unchanged.get(piece);
+			if (!set) unchanged.set(piece, (set = new Set()));
+			set.add(part);
+		}
+	}
 
 	return {
 		unchanged,
 		async settle(outcomes) {
-			const notAccepted = new Set<string>([RUN_MARKER]);
-			for (const [piece, fingerprint] of fingerprints) {
-				const outcome = outcomes?.get(piece);
-				if (claimed.has(fingerprint) && !(outcome?.ok === true)) notAccepted.add(fingerprint);
-			}
+			const doubted = !alone || previous === undefined;
 			try {
-				await context.helpers.removeProcessed([...notAccepted], 'node', store);
+				const takeBack: string[] = [];
+				for (const { piece, part, now } of planned) {
+					if (now === '' || !claimed.has(now)) continue;
+					const outcome = outcomes?.get(piece);
+					const kept = unchanged.get(piece)?.has(part) === true;
+					if (!kept && !(outcome?.ok === true && !outcome.unproven)) takeBack.push(now);
+				}
+				await remove(takeBack);
+				const ended = await record([OVERLAP]);
+				const overlapped = ended.processed.length > 0;
+				if (!overlapped) await remove([OVERLAP]);
+				if (conflict || overlapped || !alone) await record([poisoned(current)]);
+				if (registers.latest !== current) {
+					await remove(registerEntries.filter((entry) => present.has(entry)));
+					await record([...registerValue('before', registers.latest), ...registerValue('latest', current)]);
+				}
+				await remove([RUNNING]);
 			} catch (error) {
-				return { forgotten, failure: (error as Error).message };
+				return { doubted, failure: (error as Error).message };
 			}
-			return { forgotten };
+			return { doubted };
 		},
 	};
 }
 
-/** The piece as it would be sent: where to, and its values, with object keys in one order. */
-function fingerprintOf(spec: OperationSpec, piece: Piece): string {
-	const content = canonical([spec.endpoint.method, spec.endpoint.path, piece.slot, piece.group ?? null, piece.payload]);
-	return createHash('sha256').update(content).digest('base64');
+/** This execution's generation: every node and loop of one execution shares it. */
+function generationOf(context: IExecuteFunctions): number {
+	const execution = context.getExecutionId?.() ?? '';
+	const seed = execution !== '' ? `${context.getWorkflow().id ?? ''} ${execution}` : `${Math.random()} ${Date.now()}`;
+	return createHash('sha256').update(seed).digest().readUInt32BE(0);
 }
 
-function canonical(value: unknown): string {
-	if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-	if (value !== null && typeof value === 'object') {
-		const entries = Object.entries(value as Record<string, unknown>)
-			.filter(([, entry]) => entry !== undefined)
-			.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-		return `{${entries.map(([key, entry]) => `${JSON.stringify(key)}:${canonical(entry)}`).join(',')}}`;
+function workspaceOf({ endpoint, key }: SentBeforeInput['workspace']): string {
+	return createHmac('sha256', key).update(endpoint.replace(/\/+$/, '').toLowerCase()).digest('base64').slice(0, 22);
+}
+
+function poisoned(generation: number): string {
+	return `generation ${generation} is in doubt`;
+}
+
+function registerProbe(register: Register): string[] {
+	return Array.from({ length: REGISTER_BITS }, (_, bit) => [0, 1].map((value) => `${register} ${bit} ${value}`)).flat();
+}
+
+function registerValue(register: Register, value: number | undefined): string[] {
+	if (value === undefined) return [];
+	return Array.from({ length: REGISTER_BITS }, (_, bit) => `${register} ${bit} ${(value >>> bit) & 1}`);
+}
+
+/** The register's value when exactly one entry of each bit is present; undefined when it was never written. */
+function readRegister(present: Set<string>, register: Register): number | undefined {
+	let value = 0;
+	for (let bit = 0; bit < REGISTER_BITS; bit++) {
+		const zero = present.has(`${register} ${bit} 0`);
+		const one = present.has(`${register} ${bit} 1`);
+		if (zero === one) return undefined;
+		if (one) value = (value | (1 << bit)) >>> 0;
 	}
-	return JSON.stringify(value) ?? 'null';
+	return value;
+}
+
+/**
+ * Bounded staleness: whatever the store cannot see (a change made outside the workflow, the same
+ * person under another identifier) is corrected within this many days. A user's turn comes once in
+ * that many days, chosen by a hash of the user, so each day resends a share of the users, not all at once.
+ */
+function isResendDay(part: StatePart, today: number, everyDays: number): boolean {
+	if (everyDays <= 0) return false;
+	const turn = createHash('sha256').update(part.user).digest().readUInt32BE(0) % everyDays;
+	return turn === today % everyDays;
 }

@@ -25,6 +25,21 @@ export function identifierKindOf(identifier: UserIdentifier): IdentifierKind {
 	return Object.keys(identifier)[0] as IdentifierKind;
 }
 
+/**
+ * The user an identifier names, as one key for the state a run sets: two items name the same user
+ * when their keys are equal. Emails compare without case, as the platform matches them (its
+ * subscription endpoint updates every user sharing an email, compared case-insensitively).
+ */
+export function userStateKey(identifier: UserIdentifier): string {
+	const kind = identifierKindOf(identifier);
+	const value = (identifier as Record<string, unknown>)[kind];
+	if (kind === 'user_alias') {
+		const alias = value as { alias_name?: unknown; alias_label?: unknown };
+		return `${kind}\u0000${String(alias.alias_label)}\u0000${String(alias.alias_name)}`;
+	}
+	return `${kind}\u0000${kind === 'email' ? String(value).trim().toLowerCase() : String(value)}`;
+}
+
 export function isIdentifierKind(value: unknown): value is IdentifierKind {
 	return typeof value === 'string' && Object.hasOwn(LABELS, value);
 }

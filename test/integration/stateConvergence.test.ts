@@ -1,0 +1,197 @@
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import type { Sandbox } from '../../sandbox';
+import { DEMO_API_KEY, SandboxClient, startSandbox } from '../../sandbox';
+import type { RunResult } from '../harness';
+import { runWorkflow } from '../harness';
+import { deduplicationStore } from '../harness/deduplicationStore';
+import { SUBSCRIPTION, SUBSCRIPTION_NODE, USER, USER_NODE } from '../support/nodeTypes';
+import { useSandbox } from './sandboxLifecycle';
+
+/**
+ * The platform ends a run on what the workflow last said, for every user and part of state, whatever
+ * the batching, the requests in flight, the resends, the nodes and the runs before. Each test is one
+ * of the sequences real workflows produce that once left the platform on an earlier word.
+ */
+const { sandbox, client, apiKey } = useSandbox();
+const store = deduplicationStore();
+beforeEach(() => store.reset());
+
+let runs = 0;
+async function run(
+	type: string,
+	name: string,
+	items: IDataObject[],
+	parameters: INodeParameters,
+	{ workflowId = 'state', nodeId = 'node-1', url = sandbox().url } = {},
+): Promise<RunResult> {
+	return await runWorkflow({
+		workflowId,
+		executionId: `state-${++runs}`,
+		nodes: [{ id: nodeId, name, type, parameters, continueOnFail: true }],
+		connections: { Start: { main: [[{ node: name, type: 'main', index: 0 }]] } },
+		items,
+		credentials: { engagementPlatformApi: { restEndpoint: url, apiKey } },
+	});
+}
+
+const attributes = (options: INodeParameters = {}): INodeParameters => ({
+	operation: 'updateAttributes',
+	identifyBy: 'external_id',
+	externalId: '={{ $json.id }}',
+	attributesInput: 'json',
+	attributesJson: '={{ $json.attrs }}',
+	options,
+});
+const sendOnlyChanges = { sendOnlyChanges: true, resendEveryDays: 0 };
+
+const groupState = (identifyBy: 'external_id' | 'email', options: INodeParameters = {}): INodeParameters => ({
+	operation: 'setGroupState',
+	subscriptionGroupId: 'newsletter',
+	subscriptionState: '={{ $json.state }}',
+	identifyBy,
+	...(identifyBy === 'email' ? { email: '={{ $json.email }}' } : { externalId: '={{ $json.id }}' }),
+	options,
+});
+
+const profile = async (externalId: string) =>
+	(await client().state()).profiles.find((candidate) => candidate.external_id === externalId);
+const attribute = async (externalId: string, key: string) => (await profile(externalId))?.custom_attributes[key];
+
+describe('the same user twice in one run: the later item has the last word', () => {
+	for (const [first, last] of [
+		['unsubscribed', 'subscribed'],
+		['subscribed', 'unsubscribed'],
+	]) {
+		for (const identifyBy of ['external_id', 'email'] as const) {
+			test(`Set Group State by ${identifyBy}: ${first}, then ${last} ends ${last}`, async () => {
+				await client().seed({ profiles: [{ external_id: 'x-1', email: 'lena@example.com' }] });
+				const items = [
+					{ id: 'x-1', email: 'lena@example.com', state: first },
+					{ id: 'x-1', email: 'Lena@Example.com', state: last },
+				];
+				const result = await run(SUBSCRIPTION_NODE, SUBSCRIPTION, items, groupState(identifyBy));
+				const state = (await client().state()).subscriptionGroups.newsletter ?? {};
+				expect(Object.values(state)).toEqual([last]);
+				expect(result.output(SUBSCRIPTION).map(({ json }) => [json.status, json.replacedBy])).toEqual([
+					['replaced', 1],
+					['set', undefined],
+				]);
+				const sent = (await client().requests({ path: '/v2/subscription/status/set' })).flatMap((request) =>
+					(request.body as { subscription_groups: IDataObject[] }).subscription_groups.map(
+						(element) => element.subscription_state,
+					),
+				);
+				expect(sent).toEqual([last]);
+			});
+		}
+	}
+
+	test('Update Attributes merges per key: a later item setting only tier keeps the earlier city', async () => {
+		const items = [
+			{ id: 'x', attrs: { city: 'Porto', tier: 'gold' } },
+			{ id: 'y', attrs: { tier: 'bronze' } },
+			{ id: 'x', attrs: { tier: 'silver' } },
+		];
+		const result = await run(USER_NODE, USER, items, attributes());
+		expect(await attribute('x', 'city')).toBe('Porto');
+		expect(await attribute('x', 'tier')).toBe('silver');
+		expect(result.output(USER)[0].json).toMatchObject({ status: 'processed', replaced: { tier: 2 } });
+		const objects = (await client().requests({ path: '/users/track' })).flatMap(
+			(request) => (request.body as { attributes: IDataObject[] }).attributes,
+		);
+		expect(objects.filter((object) => object.external_id === 'x')).toEqual([
+			{ external_id: 'x', city: 'Porto' },
+			{ external_id: 'x', tier: 'silver' },
+		]);
+	});
+
+	test('76 items in two requests in flight, the first slower: the contact ends on the last item', async () => {
+		const items = [
+			{ id: 'x', attrs: { plan: 'free' } },
+			...Array.from({ length: 74 }, (_, index) => ({ id: `other-${index}`, attrs: { plan: 'basic' } })),
+			{ id: 'x', attrs: { plan: 'gold' } },
+		];
+		await client().injectFaults([{ path: '/users/track', kind: 'slow', delayMs: 300, times: 1 }]);
+		const result = await run(USER_NODE, USER, items, attributes({ parallelRequests: 8, batchSize: 75 }));
+		expect(await attribute('x', 'plan')).toBe('gold');
+		expect(result.output(USER)[0].json).toMatchObject({ status: 'replaced', replacedBy: 75 });
+	});
+
+	test('a 503 on the first request and its resend after the second: still the last item', async () => {
+		const items = [
+			{ id: 'x', attrs: { plan: 'free' } },
+			{ id: 'z', attrs: { plan: 'basic' } },
+			{ id: 'x', attrs: { plan: 'gold' } },
+		];
+		await client().injectFaults([{ path: '/users/track', kind: 'status', status: 503, times: 1 }]);
+		await run(USER_NODE, USER, items, attributes({ parallelRequests: 8, batchSize: 1 }));
+		expect(await attribute('x', 'plan')).toBe('gold');
+	});
+});
+
+describe('Send Only Changes remembers the last value accepted, per workspace, user and part', () => {
+	test('gold, silver, gold in three runs: the third is sent and 5 of 5 profiles end gold', async () => {
+		const ids = ['a', 'b', 'c', 'd', 'e'];
+		for (const tier of ['gold', 'silver', 'gold']) {
+			const result = await run(
+				USER_NODE,
+				USER,
+				ids.map((id) => ({ id, attrs: { tier } })),
+				attributes(sendOnlyChanges),
+			);
+			expect(result.output(USER).map(({ json }) => json.status)).toEqual(ids.map(() => 'processed'));
+		}
+		for (const id of ids) expect(await attribute(id, 'tier')).toBe('gold');
+	});
+
+	test('two Update Attributes nodes of one workflow: vip, regular, vip leaves vip', async () => {
+		for (const [nodeId, segment] of [
+			['vip-node', 'vip'],
+			['regular-node', 'regular'],
+			['vip-node', 'vip'],
+		]) {
+			await run(USER_NODE, USER, [{ id: 'x', attrs: { segment } }], attributes(sendOnlyChanges), { nodeId });
+		}
+		expect(await attribute('x', 'segment')).toBe('vip');
+	});
+
+	test('Subscribe and Unsubscribe nodes on IF branches: opt-out, opt-in, opt-out leaves the user unsubscribed', async () => {
+		await client().seed({ profiles: [{ external_id: 'lena' }] });
+		for (const state of ['unsubscribed', 'subscribed', 'unsubscribed']) {
+			await run(SUBSCRIPTION_NODE, SUBSCRIPTION, [{ id: 'lena', state }], groupState('external_id', sendOnlyChanges), {
+				nodeId: `${state}-node`,
+			});
+		}
+		expect(Object.values((await client().state()).subscriptionGroups.newsletter ?? {})).toEqual(['unsubscribed']);
+	});
+
+	describe('another workspace', () => {
+		let production: Sandbox;
+		beforeAll(async () => (production = await startSandbox()));
+		afterAll(async () => await production.close());
+
+		test('the same workflow switched from staging to production sends everything to production', async () => {
+			const items = [{ id: 'x', attrs: { tier: 'gold' } }];
+			await run(USER_NODE, USER, items, attributes(sendOnlyChanges));
+			const switched = await run(USER_NODE, USER, items, attributes(sendOnlyChanges), { url: production.url });
+			expect(switched.output(USER)[0].json.status).toBe('processed');
+			const productionProfiles = (await new SandboxClient(production.url).state()).profiles;
+			expect(productionProfiles.find((candidate) => candidate.external_id === 'x')?.custom_attributes.tier).toBe(
+				'gold',
+			);
+			expect(DEMO_API_KEY).toBe(apiKey);
+		});
+	});
+
+	test('two runs overlapping: the run after them sends, since either may have landed last', async () => {
+		await client().injectFaults([{ path: '/users/track', kind: 'slow', delayMs: 200, times: 1 }]);
+		await Promise.all([
+			run(USER_NODE, USER, [{ id: 'x', attrs: { tier: 'gold' } }], attributes(sendOnlyChanges)),
+			run(USER_NODE, USER, [{ id: 'x', attrs: { tier: 'silver' } }], attributes(sendOnlyChanges)),
+		]);
+		const next = await run(USER_NODE, USER, [{ id: 'x', attrs: { tier: 'gold' } }], attributes(sendOnlyChanges));
+		expect(next.output(USER)[0].json.status).toBe('processed');
+		expect(await attribute('x', 'tier')).toBe('gold');
+	});
+});
