@@ -3,7 +3,9 @@
  * ids) runs in this process through n8n's engine with a stand-in of n8n's deduplication store that
  * keeps n8n's own record format and algorithm (MD5 entries in one record, oldest dropped past
  * maxEntries). Counts come from the sandbox's request log: requests and attribute objects on the wire.
- * Then the store's size per user against per user and attribute, at 200,000 users.
+ * Runs with the periodic resend off (what the store saves) and at its default (what a user gets). Then
+ * the record at 200,000 users of 8 attributes, as Send Only Changes keeps it (two entries per attribute,
+ * for two executions).
  */
 import { createHash } from 'node:crypto';
 
@@ -24,13 +26,16 @@ const CHANGED_SHARE = 0.02;
 const TARGET_SHARE = 0.03;
 const ATTRIBUTES_PER_CONTACT = 8;
 
-const parameters = (historySize?: number): INodeParameters => ({
+/** Every contact's turn to be sent again comes once in this many days (the option's default). */
+const RESEND_EVERY_DAYS = 30;
+
+const parameters = (historySize?: number, resendEveryDays = 0): INodeParameters => ({
 	operation: 'updateAttributes',
 	identifyBy: 'external_id',
 	externalId: '={{ $json.id }}',
 	attributesInput: 'json',
 	attributesJson: '={{ $json.attributes }}',
-	options: { sendOnlyChanges: true, ...(historySize ? { historySize } : {}) },
+	options: { sendOnlyChanges: true, resendEveryDays, ...(historySize ? { historySize } : {}) },
 });
 
 /** A CRM export: every contact with its attributes; `changed` of them with a new plan. */
@@ -60,12 +65,13 @@ async function sync(
 	label: string,
 	items: IDataObject[],
 	historySize?: number,
+	resendEveryDays = 0,
 ): Promise<SyncRun> {
 	const before = (await client.requests()).length;
 	const started = Date.now();
 	const result = await runWorkflow({
 		workflowId: WORKFLOW_ID,
-		nodes: [{ id: NODE_ID, name: 'Sync', type: USER_NODE, parameters: parameters(historySize) }],
+		nodes: [{ id: NODE_ID, name: 'Sync', type: USER_NODE, parameters: parameters(historySize, resendEveryDays) }],
 		connections: { Start: { main: [[{ node: 'Sync', type: 'main', index: 0 }]] } },
 		items,
 		credentials: { engagementPlatformApi: { restEndpoint: sandboxUrl, apiKey: DEMO_API_KEY } },
@@ -73,7 +79,7 @@ async function sync(
 	const wallMs = Date.now() - started;
 	if (result.error) throw result.error;
 	const requests = (await client.requests()).slice(before);
-	const entries = deduplicationStore().entriesOf(WORKFLOW_ID, NODE_ID);
+	const entries = deduplicationStore().workflowEntriesOf(WORKFLOW_ID);
 	return {
 		run: label,
 		items: items.length,
@@ -119,45 +125,72 @@ export async function sendOnlyChanges(
 		`   second run against the first: ${runs[1].requests} / ${runs[0].requests} requests, ${runs[1].attributeObjects} / ${runs[0].attributeObjects} attribute objects = ${(share * 100).toFixed(2)}% (target at most ${TARGET_SHARE * 100}%: ${share <= TARGET_SHARE ? 'met' : 'NOT met'})`,
 	);
 
-	// Past History Size: a store capped at the number of contacts loses the oldest to each run's changes.
+	// The same nights with Resend Everything Every (Days) at its default: the share it adds.
+	store.reset();
+	await client.reset();
+	await client.configure({ latencyMs, logBodies: true, rateLimits: open });
+	const withResend: SyncRun[] = [];
+	const night = (label: string, items: IDataObject[]) =>
+		sync(client, sandboxUrl, `resend every ${RESEND_EVERY_DAYS} days: ${label}`, items, undefined, RESEND_EVERY_DAYS);
+	withResend.push(await night('first run', contacts(CONTACTS)));
+	withResend.push(await night(`${changed} changed`, contacts(CONTACTS, changed)));
+	withResend.push(await night('nothing changed', contacts(CONTACTS, changed)));
+	console.table(withResend);
+	const staleness = withResend[2].attributeObjects / withResend[0].attributeObjects;
+	const resendShare = withResend[1].attributeObjects / withResend[0].attributeObjects;
+	console.log(
+		`   with the resend at ${RESEND_EVERY_DAYS} days: ${(resendShare * 100).toFixed(2)}% of the first run's attribute objects when ${CHANGED_SHARE * 100}% changed, of which the resend's share is ${(staleness * 100).toFixed(2)}% (target at most ${TARGET_SHARE * 100}% plus that share: ${resendShare <= TARGET_SHARE + staleness ? 'met' : 'NOT met'})`,
+	);
+
+	// Past History Size: a store capped below what two executions write loses the oldest and sends them again.
+	const cap = CONTACTS * ATTRIBUTES_PER_CONTACT * 2;
 	store.reset();
 	await client.reset();
 	await client.configure({ latencyMs, logBodies: true, rateLimits: open });
 	const capped: SyncRun[] = [];
-	capped.push(await sync(client, sandboxUrl, 'capped: first run', contacts(CONTACTS), CONTACTS));
-	capped.push(await sync(client, sandboxUrl, `capped: ${changed} changed`, contacts(CONTACTS, changed), CONTACTS));
-	capped.push(await sync(client, sandboxUrl, 'capped: nothing changed', contacts(CONTACTS, changed), CONTACTS));
-	console.log(`   History Size ${CONTACTS.toLocaleString('en')} (equal to the contacts):`);
+	capped.push(await sync(client, sandboxUrl, 'capped: first run', contacts(CONTACTS), cap));
+	capped.push(await sync(client, sandboxUrl, `capped: ${changed} changed`, contacts(CONTACTS, changed), cap));
+	capped.push(await sync(client, sandboxUrl, 'capped: nothing changed', contacts(CONTACTS, changed), cap));
+	console.log(`   History Size ${cap.toLocaleString('en')} (half of what two executions write):`);
 	console.table(capped);
 
 	const sizes = storeSizes(200_000, ATTRIBUTES_PER_CONTACT);
 	console.table(sizes);
 	await client.configure({ logBodies: false });
-	return { runs, attributeObjectShare: +share.toFixed(4), target: TARGET_SHARE, capped, storeSizes: sizes };
+	return {
+		runs,
+		attributeObjectShare: +share.toFixed(4),
+		target: TARGET_SHARE,
+		withResend,
+		resendShare: +resendShare.toFixed(4),
+		stalenessShare: +staleness.toFixed(4),
+		capped,
+		storeSizes: sizes,
+	};
 }
 
 /**
- * The record per user against per user and attribute, at `users` users: its size, and the time n8n's
- * check takes over it (load the set, hash the run's values, look each up), as n8n's store does it.
+ * The record Send Only Changes keeps for `users` users of `attributes` attributes: two entries per
+ * attribute (its value, and that the execution wrote it) for each of the last two executions. Its size
+ * as n8n's database row, and the time n8n's check takes over it (load the set, hash a run's entries,
+ * look each up), as n8n's store does it.
  */
 function storeSizes(users: number, attributes: number): IDataObject[] {
 	const md5 = (value: string) => createHash('md5').update(value).digest('base64');
+	const parts = users * attributes;
+	const entries = Array.from({ length: parts * 4 }, (_, i) => md5(`entry ${i}`));
+	const started = Date.now();
+	const seen = new Set(entries);
+	let found = 0;
+	for (let i = 0; i < parts * 3; i++) if (seen.has(md5(`entry ${i}`))) found++;
+	if (found !== parts * 3) throw new Error('the check lost an entry');
 	return [
-		['per user', users],
-		['per user and attribute', users * attributes],
-	].map(([kind, count]) => {
-		const entries = Array.from({ length: Number(count) }, (_, i) => md5(`fingerprint ${i}`));
-		const started = Date.now();
-		const seen = new Set(entries);
-		let unchanged = 0;
-		for (let i = 0; i < Number(count); i++) if (seen.has(md5(`fingerprint ${i}`))) unchanged++;
-		if (unchanged !== Number(count)) throw new Error('the check lost an entry');
-		return {
-			fingerprints: kind,
+		{
 			users,
-			entries: Number(count),
+			attributes: parts,
+			entries: entries.length,
 			recordMb: recordMb(entries),
 			checkMs: Date.now() - started,
-		};
-	});
+		},
+	];
 }

@@ -46,6 +46,11 @@ export class InMemoryDeduplicationStore implements IDataDeduplicator {
 		return this.records.get(`${workflowId} n:${nodeId}`) ?? [];
 	}
 
+	/** The entries of a workflow's own record (scope workflow). */
+	workflowEntriesOf(workflowId: string): string[] {
+		return this.records.get(`${workflowId} `) ?? [];
+	}
+
 	/** Whether `value` is recorded for the node, as n8n would find it. */
 	has(workflowId: string, nodeId: string, value: DeduplicationItemTypes): boolean {
 		return this.entriesOf(workflowId, nodeId).includes(hash(value));

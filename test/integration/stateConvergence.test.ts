@@ -156,6 +156,17 @@ describe('Send Only Changes remembers the last value accepted, per workspace, us
 		expect(await attribute('x', 'segment')).toBe('vip');
 	});
 
+	test('a run with the option off in between: silver, gold without it, silver leaves silver', async () => {
+		for (const [tier, options] of [
+			['silver', sendOnlyChanges],
+			['gold', {}],
+			['silver', sendOnlyChanges],
+		] as const) {
+			await run(USER_NODE, USER, [{ id: 'x', attrs: { tier } }], attributes(options), { nodeId: `${tier}-node` });
+		}
+		expect(await attribute('x', 'tier')).toBe('silver');
+	});
+
 	test('Subscribe and Unsubscribe nodes on IF branches: opt-out, opt-in, opt-out leaves the user unsubscribed', async () => {
 		await client().seed({ profiles: [{ external_id: 'lena' }] });
 		for (const state of ['unsubscribed', 'subscribed', 'unsubscribed']) {

@@ -15,7 +15,7 @@ import type { LastWord } from './lastWord';
 import { keepLastWord } from './lastWord';
 import type { PieceOutcome, StatePart } from './operation';
 import type { SentBefore, SentBeforeInput } from './sentBefore';
-import { checkSentBefore } from './sentBefore';
+import { checkSentBefore, forgetWhatWasSent } from './sentBefore';
 
 /**
  * Runs one operation declaration over all input items: validate every item, plan the fewest
@@ -49,6 +49,12 @@ export async function runOperation(context: IExecuteFunctions, spec: OperationSp
 		if (!checked.ok)
 			return finish(context, spec, itemCount, pieces, inputErrors, storeUnavailable(pieces, checked.reason));
 		sentBefore = checked.sentBefore;
+	} else if (lastWord.parts.size > 0) {
+		const failure = await forgetWhatWasSent(context);
+		if (failure !== undefined)
+			context.logger.warn(
+				`Engagement Platform ${spec.endpoint.path}: could not clear what Send Only Changes remembers for this workflow (${failure})`,
+			);
 	}
 	const { toSend, leftOut, wordOf } = leaveOutUnchanged(spec, lastWord, sentBefore?.unchanged);
 

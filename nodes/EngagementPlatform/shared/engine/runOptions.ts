@@ -43,15 +43,16 @@ const requestOptionFields = [maxRateLimitWaitField, parallelRequestsField, timeo
 
 /**
  * What "Send Only Changes" remembers by default, in n8n's entries: two per attribute or group state
- * a run sets, for two runs (the last one and this one), so 1,000,000 holds a sync of about 250,000 of them.
+ * an execution sets, for two executions, so 10,000,000 holds a sync of 2,500,000 attributes (300,000
+ * contacts of 8); the README gives the record's size.
  */
-const DEFAULT_HISTORY_SIZE = 1_000_000;
+const DEFAULT_HISTORY_SIZE = 10_000_000;
 
 const historySizeField: INodeProperties = {
 	displayName: 'History Size',
 	name: 'historySize',
 	type: 'number',
-	typeOptions: { minValue: 1, maxValue: 5_000_000 },
+	typeOptions: { minValue: 1, maxValue: 50_000_000 },
 	default: DEFAULT_HISTORY_SIZE,
 	description:
 		"How many entries Send Only Changes keeps in n8n's database: four per attribute or group state a run sets (two runs of two each). Past that the oldest are forgotten and sent again once.",

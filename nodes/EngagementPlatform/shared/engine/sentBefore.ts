@@ -79,28 +79,22 @@ async function check(
 	};
 	if (settings.forget) await helpers.clearAllProcessedItems('workflow', options);
 
+	// One call reads the registers and marks the run as started; the probes it recorded go back at once.
 	const current = generationOf(context);
-	const registerEntries = REGISTERS.flatMap((register) => registerProbe(register));
-	const opened = await record([RUNNING, ...registerEntries]);
+	const probes = REGISTERS.flatMap((register) => registerProbe(register));
+	const opened = await record([RUNNING, OVERLAP, ...probes]);
 	const present = new Set(opened.processed.map(String));
-	await remove(opened.new.map(String).filter((entry) => entry !== RUNNING));
 	const alone = !present.has(RUNNING);
-	if (alone) await remove([OVERLAP]);
-	else await record([OVERLAP]);
+	const probeClaims = opened.new.map(String).filter((entry) => entry !== RUNNING && entry !== OVERLAP);
+	// Alone, an earlier overlap is over; otherwise the mark stays, for the other run to see at its end.
+	await remove(alone ? [...probeClaims, OVERLAP] : probeClaims);
 	const registers = { latest: readRegister(present, 'latest'), before: readRegister(present, 'before') };
-
-	let previous = registers.latest === current ? registers.before : registers.latest;
-	if (!alone) previous = undefined;
-	if (previous !== undefined) {
-		const poison = poisoned(previous);
-		const probed = await record([poison]);
-		if (probed.processed.length > 0) previous = undefined;
-		else await remove([poison]);
-	}
+	let previous = alone ? (registers.latest === current ? registers.before : registers.latest) : undefined;
 
 	const workspace = workspaceOf(input.workspace);
 	const today = Math.floor(Date.now() / DAY_MS);
-	const entries: string[] = [];
+	const poison = previous !== undefined ? poisoned(previous) : undefined;
+	const entries: string[] = poison ? [poison] : [];
 	const planned: Array<{ piece: Piece; part: StatePart; was?: string; now: string; written: string }> = [];
 	for (const [piece, parts] of input.parts) {
 		for (const part of parts) {
@@ -119,6 +113,7 @@ async function check(
 	const checked = entries.length > 0 ? await record(entries) : { processed: [], new: [] };
 	const seen = new Set(checked.processed.map(String));
 	const claimed = new Set(checked.new.map(String));
+	if (poison && seen.has(poison)) previous = undefined;
 
 	const unchanged = new Map<Piece, Set<StatePart>>();
 	let conflict = false;
@@ -126,9 +121,11 @@ async function check(
 		if (now === '') continue;
 		const writtenBefore = seen.has(written);
 		const heldNow = seen.has(now);
+		// Another node or loop pass of this execution set this part to another value: the platform's
+		// last word is whichever landed last, so this execution's generation cannot be trusted.
 		if (writtenBefore && !heldNow) conflict = true;
-		const held = heldNow || (was !== undefined && seen.has(was) && !writtenBefore);
-		if (held && !isResendDay(part, today, settings.resendEveryDays)) {
+		const heldBefore = previous !== undefined && was !== undefined && seen.has(was) && !writtenBefore;
+		if ((heldNow || heldBefore) && !isResendDay(part, today, settings.resendEveryDays)) {
 			let set = unchanged.get(piece);
 			if (!set) unchanged.set(piece, (set = new Set()));
 			set.add(part);
@@ -138,8 +135,17 @@ async function check(
 	return {
 		unchanged,
 		async settle(outcomes) {
-			const doubted = !alone || previous === undefined;
+			const doubted = previous === undefined;
 			try {
+				const advance = registers.latest !== current;
+				const newRegisters = advance
+					? [...registerValue('before', registers.latest), ...registerValue('latest', current)]
+					: [];
+				const inDoubt = conflict || !alone;
+				const ended = await record([OVERLAP, ...newRegisters, ...(inDoubt ? [poisoned(current)] : [])]);
+				const overlapped = ended.processed.map(String).includes(OVERLAP);
+				if (overlapped && !inDoubt) await record([poisoned(current)]);
+
 				const takeBack: string[] = [];
 				for (const { piece, part, now } of planned) {
 					if (now === '' || !claimed.has(now)) continue;
@@ -147,22 +153,38 @@ async function check(
 					const kept = unchanged.get(piece)?.has(part) === true;
 					if (!kept && !(outcome?.ok === true && !outcome.unproven)) takeBack.push(now);
 				}
-				await remove(takeBack);
-				const ended = await record([OVERLAP]);
-				const overlapped = ended.processed.length > 0;
-				if (!overlapped) await remove([OVERLAP]);
-				if (conflict || overlapped || !alone) await record([poisoned(current)]);
-				if (registers.latest !== current) {
-					await remove(registerEntries.filter((entry) => present.has(entry)));
-					await record([...registerValue('before', registers.latest), ...registerValue('latest', current)]);
-				}
-				await remove([RUNNING]);
+				const keep = new Set(newRegisters);
+				const oldRegisters = advance ? probes.filter((entry) => present.has(entry) && !keep.has(entry)) : [];
+				await remove([
+					...takeBack,
+					...oldRegisters,
+					...(overlapped ? [] : [OVERLAP]),
+					...(poison && claimed.has(poison) ? [poison] : []),
+					RUNNING,
+				]);
 			} catch (error) {
 				return { doubted, failure: (error as Error).message };
 			}
 			return { doubted };
 		},
 	};
+}
+
+/**
+ * A node that sets the same state without Send Only Changes writes past what is remembered: the
+ * workflow forgets it all (one delete in n8n's database), so that its next run with the option sends
+ * everything rather than trust a value this node may have changed.
+ */
+export async function forgetWhatWasSent(context: IExecuteFunctions): Promise<string | undefined> {
+	// Without a saved workflow's ID there is nothing remembered, and n8n's store must not be asked.
+	const workflowId = context.getWorkflow().id;
+	if (typeof workflowId !== 'string' || workflowId === '') return undefined;
+	try {
+		await context.helpers.clearAllProcessedItems('workflow', { mode: 'entries' });
+		return undefined;
+	} catch (error) {
+		return (error as Error).message;
+	}
 }
 
 /** This execution's generation: every node and loop of one execution shares it. */

@@ -1,0 +1,213 @@
+/**
+ * State convergence, as a marketer relies on it: after every run of a sync, for every workspace,
+ * customer and piece of state (an attribute, the newsletter group's state, email_subscribe) the
+ * platform holds what the LAST item of the run setting it said, whenever that item was answered
+ * as applied ("processed", "set") or "unchanged". An item answered with an error may or may not
+ * have been applied: the piece is unknown until a later run sets it.
+ *
+ * fast-check generates sequences of runs (model-based: ./workflowRuns.ts), each run one execution
+ * of a saved workflow in n8n's real WorkflowExecute, against in-process sandboxes over loopback.
+ * Every sequence is run and its violations counted; then the first failing sequences (one per kind
+ * of violation, up to STATE_SHRINK) are replayed by their fast-check path and shrunk, each candidate
+ * run up to STATE_SHRINK_TRIES times (a race is not lost every time) and stopped at its first
+ * violating run (so the runs after it drop out of the counterexample), for at most STATE_SHRINK_SECONDS
+ * each (then the smallest found so far is shown).
+ *
+ *   STATE_SEQUENCES=20 npx jest test/sequences        quick check
+ *   STATE_SEQUENCES=1000 npx jest test/sequences      as CI runs it (the default when CI is set)
+ *   STATE_SEED=<seed>                                 replays the sequences of an earlier report
+ *   STATE_VERBOSE=1                                   prints every sequence tried while shrinking
+ *
+ * The engine's retry backoff and pacing waits (n8n-workflow's sleep) are shortened 50 times
+ * (STATE_WAIT_SCALE), so that a fault costs milliseconds; a retried request still arrives after the
+ * requests sent meanwhile, as it would in production.
+ */
+import fc from 'fast-check';
+
+import { deduplicationStore } from '../harness/deduplicationStore';
+import type { RunPlan, SequenceModel, SequenceReal } from './workflowRuns';
+import { attributeSync, newsletterRun, RepeatRun, repeatRun, WorkflowRun } from './workflowRuns';
+import type { Violation } from './platformTruth';
+import { truthFrom } from './platformTruth';
+import { resetWorkspace, useWorkspaces, WORKSPACES } from './workspaces';
+
+jest.mock('n8n-workflow', () => {
+	const actual = jest.requireActual<typeof import('n8n-workflow')>('n8n-workflow');
+	const scale = Number(process.env.STATE_WAIT_SCALE ?? 0.02);
+	return { ...actual, sleep: async (ms: number) => await actual.sleep(Math.ceil(ms * scale)) };
+});
+
+const numberFrom = (name: string, fallback: number) => {
+	const value = Number(process.env[name]);
+	return Number.isInteger(value) && value >= 0 && process.env[name] !== '' ? value : fallback;
+};
+const SEQUENCES = numberFrom('STATE_SEQUENCES', process.env.CI ? 1000 : 100);
+const SHRINK = numberFrom('STATE_SHRINK', 3);
+const TRIES = Math.max(1, numberFrom('STATE_SHRINK_TRIES', 3));
+const SHRINK_SECONDS = numberFrom('STATE_SHRINK_SECONDS', 30);
+const VERBOSE = process.env.STATE_VERBOSE === '1';
+const SEED =
+	process.env.STATE_SEED === undefined ? Date.now() ^ (Math.random() * 0x100000000) : Number(process.env.STATE_SEED);
+const MAX_RUNS = 5;
+const MAX_ITEMS = 8;
+
+const workspaces = useWorkspaces();
+const store = deduplicationStore();
+
+const run = (plan: fc.Arbitrary<RunPlan>) => plan.map((generated) => new WorkflowRun(generated));
+const runs = fc.commands(
+	[
+		run(attributeSync(MAX_ITEMS)),
+		run(attributeSync(MAX_ITEMS)),
+		run(newsletterRun(MAX_ITEMS)),
+		repeatRun.map((repeat) => new RepeatRun(repeat)),
+	],
+	{ maxCommands: MAX_RUNS },
+);
+
+interface Tally {
+	sequences: number;
+	runs: number;
+	items: number;
+	faults: number;
+	violations: number;
+	answers: Record<string, number>;
+}
+const tally = (): Tally => ({ sequences: 0, runs: 0, items: 0, faults: 0, violations: 0, answers: {} });
+
+let sequenceCounter = 0;
+
+/** Runs one sequence from both workspaces freshly seeded, n8n's store empty and a new workflow id. */
+async function runSequence(
+	commands: Iterable<fc.AsyncCommand<SequenceModel, SequenceReal>>,
+	into: Tally,
+	stopAt?: (violation: Violation) => boolean,
+): Promise<SequenceReal> {
+	store.reset();
+	await Promise.all(workspaces().map(resetWorkspace));
+	const states = await Promise.all(workspaces().map(async ({ client }) => await client.state()));
+	const real: SequenceReal = {
+		workspaces: workspaces(),
+		workflowId: `nightly-sync-${++sequenceCounter}`,
+		runs: 0,
+		items: 0,
+		answers: {},
+		faults: 0,
+		log: [],
+		plans: [],
+		stopAt,
+		violations: [],
+	};
+	const model: SequenceModel = {
+		truth: truthFrom({ [WORKSPACES[0]]: states[0], [WORKSPACES[1]]: states[1] }),
+		runs: 0,
+	};
+	try {
+		await fc.asyncModelRun(async () => ({ model, real }), commands);
+	} catch (error) {
+		if (!stopAt || !real.violations.some(stopAt)) throw error;
+	}
+	into.sequences++;
+	into.runs += real.runs;
+	into.items += real.items;
+	into.faults += real.faults;
+	into.violations += real.violations.length;
+	for (const [status, count] of Object.entries(real.answers))
+		into.answers[status] = (into.answers[status] ?? 0) + count;
+	return real;
+}
+
+/** A violation's kind: what the platform failed to hold, and what the item that set it was answered. */
+function kindOf(violation: Violation): string {
+	if (violation.kind !== 'held') return violation.kind;
+	const piece = violation.piece === 'tier' || violation.piece === 'city' ? 'an attribute' : violation.piece;
+	return `${piece} not held, answered ${violation.answered ?? '(not set in that run)'}`;
+}
+const kindsOf = ({ violations }: SequenceReal) => [...new Set(violations.map(kindOf))];
+
+function failureReport(real: SequenceReal): string {
+	return [
+		...real.log.map((plan, index) => `  run ${index + 1}: ${plan}`),
+		...real.violations.map(({ run, message }) => `    after run ${run}: ${message}`),
+	].join('\n');
+}
+
+describe('A marketer syncs customers to the platform night after night', () => {
+	test(
+		'after every run each customer holds what the run last said it applied, whatever the mix of attribute syncs, newsletter opt-ins and outs, two sync nodes, a switched workspace and platform hiccups',
+		async () => {
+			const started = Date.now();
+			const counted = tally();
+			const failing: Array<{ index: number; kinds: string[] }> = [];
+			let index = 0;
+
+			// 1. Every sequence, its violations counted.
+			const checked = await fc.check(
+				fc.asyncProperty(runs, async (commands) => {
+					const real = await runSequence(commands, counted);
+					if (real.violations.length > 0) failing.push({ index, kinds: kindsOf(real) });
+					index++;
+				}),
+				{ numRuns: SEQUENCES, seed: SEED },
+			);
+			// The property counts rather than fails: a failure here is the test's own (a sandbox that did not answer, ...).
+			if (checked.failed) throw checked.errorInstance ?? new Error(fc.defaultReportMessage(checked));
+			const elapsed = Date.now() - started;
+
+			// 2. The first failing sequence of each kind, replayed by its path and shrunk.
+			const shrinking = tally();
+			const firstOfKind = new Map<string, number>();
+			for (const { index: at, kinds } of failing)
+				for (const kind of kinds) if (!firstOfKind.has(kind)) firstOfKind.set(kind, at);
+			const toShrink = [...firstOfKind].slice(0, SHRINK);
+			const counterexamples: string[] = [];
+			for (const [kind, at] of toShrink) {
+				let last = '';
+				const details = await fc.check(
+					fc.asyncProperty(runs, async (commands) => {
+						// A race may not be lost every time: a candidate counts as passing after TRIES clean runs.
+						for (let attempt = 0; attempt < TRIES; attempt++) {
+							const real = await runSequence(commands, shrinking, (violation) => kindOf(violation) === kind);
+							if (VERBOSE) console.log(`${real.violations.length} violations: ${real.log.join(' || ')}`);
+							// Only a violation of the same kind keeps a candidate: each counterexample shows its own defect.
+							if (!kindsOf(real).includes(kind)) continue;
+							last = failureReport(real);
+							throw new Error(last);
+						}
+					}),
+					{ numRuns: SEQUENCES, seed: SEED, path: String(at), interruptAfterTimeLimit: SHRINK_SECONDS * 1000 },
+				);
+				counterexamples.push(
+					details.failed
+						? `${kind} (sequence ${at}, shrunk ${details.numShrinks} times${details.interrupted ? ', stopped at the time limit' : ''}):\n${last}`
+						: `${kind} (sequence ${at}): did not fail again when replayed`,
+				);
+			}
+
+			console.log(
+				[
+					`State convergence (seed ${SEED}): ${counted.sequences} sequences, ${counted.runs} runs, ${counted.items} items, ` +
+						`${counted.faults} faults, ${counted.violations} violations in ${failing.length} sequences ` +
+						`(${(elapsed / 1000).toFixed(1)} s, ${(((elapsed / Math.max(1, counted.sequences)) * 100) / 1000).toFixed(1)} s per 100 sequences)`,
+					`answers: ${JSON.stringify(counted.answers)}`,
+					`sequences by kind of violation: ${JSON.stringify(Object.fromEntries(countBy(failing.flatMap(({ kinds }) => kinds))))}`,
+					...(toShrink.length > 0
+						? [`shrinking took ${shrinking.sequences} sequences more`, ...counterexamples.map((text) => `\n${text}`)]
+						: []),
+				].join('\n'),
+			);
+			if (counted.violations > 0) {
+				throw new Error(
+					`${counted.violations} violations in ${failing.length} of ${counted.sequences} sequences (seed ${SEED}). Shrunk:\n\n${counterexamples.join('\n\n')}`,
+				);
+			}
+		},
+		30 * 60_000,
+	);
+});
+
+function countBy(values: string[]): Map<string, number> {
+	const counts = new Map<string, number>();
+	for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
+	return counts;
+}
