@@ -10,8 +10,11 @@ import { N8nRestClient } from './support/n8nRestClient';
 import { QueueModeCluster } from './support/queueMode';
 import {
 	POSTBACK_TOKEN,
+	TIER_CONTACTS,
+	newsletterBranchesWorkflow,
 	postbackCredential,
 	postbackWorkflow,
+	tierRevertWorkflow,
 	trackEventsLoadWorkflow,
 } from './support/queueModeWorkflows';
 import { NODE_SUMMARY, enqueuedBy, executionLog } from './support/workerLogs';
@@ -246,6 +249,45 @@ describe('a load on both workers at once', () => {
 				`${requests.length} requests (by status ${JSON.stringify(byStatus)}), ${wallSeconds} s wall time`,
 		);
 	});
+});
+
+describe('the platform ends on what the workflow last said, run after run', () => {
+	const runToEnd = async (workflowId: string, trigger: string) => {
+		const executionId = await n8n.runManually(workflowId, trigger);
+		const run = await n8n.finishedExecution(executionId, 120_000);
+		expect(run.error).toBeUndefined();
+		expect(run.status).toBe('success');
+		return run;
+	};
+
+	test('tiers gold, silver, gold over three runs with Send Only Changes: the third is sent and all five end gold', async () => {
+		await client.reset();
+		const statuses: string[][] = [];
+		for (const tier of ['gold', 'silver', 'gold']) {
+			const { workflow, trigger } = tierRevertWorkflow(tier);
+			await cluster!.main!.importWorkflows([workflow]);
+			const run = await runToEnd(workflow.id, trigger);
+			statuses.push((run.outputs['Sync Tier'] ?? []).map(({ json }) => String(json.status)));
+		}
+		expect(statuses).toEqual([0, 1, 2].map(() => TIER_CONTACTS.map(() => 'processed')));
+		const profiles = (await client.state()).profiles.filter((profile) => TIER_CONTACTS.includes(profile.external_id!));
+		expect(profiles.map((profile) => profile.custom_attributes.tier)).toEqual(TIER_CONTACTS.map(() => 'gold'));
+	}, 300_000);
+
+	test('Subscribe and Unsubscribe nodes on IF branches: opt out, opt in, opt out leaves lena unsubscribed', async () => {
+		await client.reset();
+		await client.seed({ profiles: [{ external_id: 'lena' }] });
+		const answered: string[] = [];
+		for (const optIn of [false, true, false]) {
+			const { workflow, trigger } = newsletterBranchesWorkflow(optIn);
+			await cluster!.main!.importWorkflows([workflow]);
+			const run = await runToEnd(workflow.id, trigger);
+			const node = optIn ? 'Subscribe' : 'Unsubscribe';
+			answered.push(`${node}: ${String(run.outputs[node]?.[0]?.json.status)}`);
+		}
+		expect(answered).toEqual(['Unsubscribe: set', 'Subscribe: set', 'Unsubscribe: set']);
+		expect(Object.values((await client.state()).subscriptionGroups.newsletter ?? {})).toEqual(['unsubscribed']);
+	}, 300_000);
 });
 
 // Last: it stops a worker.

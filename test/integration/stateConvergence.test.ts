@@ -195,14 +195,18 @@ describe('Send Only Changes remembers the last value accepted, per workspace, us
 		});
 	});
 
-	test('two runs overlapping: the run after them sends, since either may have landed last', async () => {
-		await client().injectFaults([{ path: '/users/track', kind: 'slow', delayMs: 200, times: 1 }]);
-		await Promise.all([
-			run(USER_NODE, USER, [{ id: 'x', attrs: { tier: 'gold' } }], attributes(sendOnlyChanges)),
-			run(USER_NODE, USER, [{ id: 'x', attrs: { tier: 'silver' } }], attributes(sendOnlyChanges)),
-		]);
-		const next = await run(USER_NODE, USER, [{ id: 'x', attrs: { tier: 'gold' } }], attributes(sendOnlyChanges));
-		expect(next.output(USER)[0].json.status).toBe('processed');
+	test('a manual run during the nightly one: the run after them sends, since either may have landed last', async () => {
+		// The nightly run's request meets a 503 and is resent after a pause; the manual run's lands meanwhile.
+		await client().injectFaults([{ path: '/users/track', kind: 'status', status: 503, times: 1 }]);
+		const nightly = run(USER_NODE, USER, [{ id: 'x', attrs: { tier: 'gold' } }], attributes(sendOnlyChanges));
+		while ((await client().requests({ path: '/users/track' })).length === 0)
+			await new Promise((resolve) => setTimeout(resolve, 10));
+		await run(USER_NODE, USER, [{ id: 'x', attrs: { tier: 'silver' } }], attributes(sendOnlyChanges));
+		await nightly;
 		expect(await attribute('x', 'tier')).toBe('gold');
+
+		const next = await run(USER_NODE, USER, [{ id: 'x', attrs: { tier: 'silver' } }], attributes(sendOnlyChanges));
+		expect(next.output(USER)[0].json.status).toBe('processed');
+		expect(await attribute('x', 'tier')).toBe('silver');
 	});
 });

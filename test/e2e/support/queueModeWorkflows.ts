@@ -119,3 +119,129 @@ export function trackEventsLoadWorkflow(count: number) {
 		},
 	};
 }
+
+/** Nodes that keep their ids when a workflow is imported again with other data (what a user's edit does). */
+const fixedNode = (id: string, name: string, type: string, position: number, parameters: object, extra = {}) => ({
+	...node(name, type, position, parameters, extra),
+	id: `5a7e0000-0000-4000-8000-${id.padStart(12, '0')}`,
+});
+
+/** Five contacts, all on `tier`, through Update Attributes with Send Only Changes: run on gold, silver, gold. */
+export const TIER_CONTACTS = ['tier-a', 'tier-b', 'tier-c', 'tier-d', 'tier-e'];
+export function tierRevertWorkflow(tier: string) {
+	const trigger = 'Start';
+	return {
+		trigger,
+		workflow: {
+			id: 'epQueueTierRevert',
+			name: `Queue mode: tiers go back (${tier})`,
+			nodes: [
+				fixedNode('1', trigger, 'n8n-nodes-base.manualTrigger', 0, {}),
+				fixedNode(
+					'2',
+					'Contacts',
+					'n8n-nodes-base.set',
+					1,
+					{
+						mode: 'raw',
+						jsonOutput: JSON.stringify({ contacts: TIER_CONTACTS.map((id) => ({ id, tier })) }),
+						options: {},
+					},
+					{ typeVersion: 3.4 },
+				),
+				fixedNode('3', 'One Item per Contact', 'n8n-nodes-base.splitOut', 2, {
+					fieldToSplitOut: 'contacts',
+					options: {},
+				}),
+				fixedNode(
+					'4',
+					'Sync Tier',
+					`${PACKAGE}.engagementPlatformUser`,
+					3,
+					{
+						operation: 'updateAttributes',
+						identifyBy: 'external_id',
+						externalId: '={{ $json.id }}',
+						attributesInput: 'json',
+						attributesJson: '={{ { tier: $json.tier } }}',
+						options: { sendOnlyChanges: true, resendEveryDays: 0 },
+					},
+					{ credentials: SANDBOX_CREDENTIAL },
+				),
+			],
+			connections: chain(trigger, 'Contacts', 'One Item per Contact', 'Sync Tier'),
+			settings: { executionOrder: 'v1' },
+			active: false,
+		},
+	};
+}
+
+/**
+ * A form answer (lena opts in or out) → IF → a Subscribe and an Unsubscribe node (Set Group State,
+ * each with Send Only Changes): the two nodes of one workflow must see each other's writes.
+ */
+export function newsletterBranchesWorkflow(optIn: boolean) {
+	const trigger = 'Start';
+	const groupState = (state: string) => ({
+		operation: 'setGroupState',
+		subscriptionGroupId: 'newsletter',
+		subscriptionState: state,
+		identifyBy: 'external_id',
+		externalId: '={{ $json.id }}',
+		options: { sendOnlyChanges: true, resendEveryDays: 0 },
+	});
+	return {
+		trigger,
+		workflow: {
+			id: 'epQueueNewsletterIf',
+			name: `Queue mode: newsletter on IF branches (${optIn ? 'opt in' : 'opt out'})`,
+			nodes: [
+				fixedNode('11', trigger, 'n8n-nodes-base.manualTrigger', 0, {}),
+				fixedNode(
+					'12',
+					'Form Answer',
+					'n8n-nodes-base.set',
+					1,
+					{ mode: 'raw', jsonOutput: JSON.stringify({ id: 'lena', newsletter: optIn }), options: {} },
+					{ typeVersion: 3.4 },
+				),
+				fixedNode(
+					'13',
+					'Opted In?',
+					'n8n-nodes-base.if',
+					2,
+					{
+						conditions: {
+							options: { caseSensitive: true, leftValue: '', typeValidation: 'strict', version: 2 },
+							conditions: [
+								{
+									id: 'b6f0c1d2-0000-4000-8000-000000000013',
+									leftValue: '={{ $json.newsletter }}',
+									rightValue: '',
+									operator: { type: 'boolean', operation: 'true', singleValue: true },
+								},
+							],
+							combinator: 'and',
+						},
+						options: {},
+					},
+					{ typeVersion: 2.2 },
+				),
+				fixedNode('14', 'Subscribe', `${PACKAGE}.engagementPlatformSubscription`, 3, groupState('subscribed'), {
+					credentials: SANDBOX_CREDENTIAL,
+				}),
+				fixedNode('15', 'Unsubscribe', `${PACKAGE}.engagementPlatformSubscription`, 3, groupState('unsubscribed'), {
+					credentials: SANDBOX_CREDENTIAL,
+				}),
+			],
+			connections: {
+				...chain(trigger, 'Form Answer', 'Opted In?'),
+				'Opted In?': {
+					main: [[{ node: 'Subscribe', type: 'main', index: 0 }], [{ node: 'Unsubscribe', type: 'main', index: 0 }]],
+				},
+			},
+			settings: { executionOrder: 'v1' },
+			active: false,
+		},
+	};
+}
