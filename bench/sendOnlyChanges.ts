@@ -4,8 +4,8 @@
  * keeps n8n's own record format and algorithm (MD5 entries in one record, oldest dropped past
  * maxEntries). Counts come from the sandbox's request log: requests and attribute objects on the wire.
  * Runs with the periodic resend off (what the store saves) and at its default (what a user gets). Then
- * the record at 200,000 users of 8 attributes, as Send Only Changes keeps it (two entries per attribute,
- * for two executions).
+ * the record at 200,000 contacts, as Send Only Changes keeps it (two entries per contact, for two
+ * executions).
  */
 import { createHash } from 'node:crypto';
 
@@ -143,7 +143,7 @@ export async function sendOnlyChanges(
 	);
 
 	// Past History Size: a store capped below what two executions write loses the oldest and sends them again.
-	const cap = CONTACTS * ATTRIBUTES_PER_CONTACT * 2;
+	const cap = CONTACTS * 2;
 	store.reset();
 	await client.reset();
 	await client.configure({ latencyMs, logBodies: true, rateLimits: open });
@@ -154,7 +154,7 @@ export async function sendOnlyChanges(
 	console.log(`   History Size ${cap.toLocaleString('en')} (half of what two executions write):`);
 	console.table(capped);
 
-	const sizes = storeSizes(200_000, ATTRIBUTES_PER_CONTACT);
+	const sizes = storeSizes(200_000);
 	console.table(sizes);
 	await client.configure({ logBodies: false });
 	return {
@@ -170,27 +170,18 @@ export async function sendOnlyChanges(
 }
 
 /**
- * The record Send Only Changes keeps for `users` users of `attributes` attributes: two entries per
- * attribute (its value, and that the execution wrote it) for each of the last two executions. Its size
- * as n8n's database row, and the time n8n's check takes over it (load the set, hash a run's entries,
- * look each up), as n8n's store does it.
+ * The record Send Only Changes keeps for `users` contacts: two entries per contact (its values, and
+ * that the execution wrote it) for each of the last two executions. Its size as n8n's database row,
+ * and the time n8n's check takes over it (load the set, hash a run's entries, look each up), as n8n's
+ * store does it.
  */
-function storeSizes(users: number, attributes: number): IDataObject[] {
+function storeSizes(users: number): IDataObject[] {
 	const md5 = (value: string) => createHash('md5').update(value).digest('base64');
-	const parts = users * attributes;
-	const entries = Array.from({ length: parts * 4 }, (_, i) => md5(`entry ${i}`));
+	const entries = Array.from({ length: users * 4 }, (_, i) => md5(`entry ${i}`));
 	const started = Date.now();
 	const seen = new Set(entries);
 	let found = 0;
-	for (let i = 0; i < parts * 3; i++) if (seen.has(md5(`entry ${i}`))) found++;
-	if (found !== parts * 3) throw new Error('the check lost an entry');
-	return [
-		{
-			users,
-			attributes: parts,
-			entries: entries.length,
-			recordMb: recordMb(entries),
-			checkMs: Date.now() - started,
-		},
-	];
+	for (let i = 0; i < users * 3; i++) if (seen.has(md5(`entry ${i}`))) found++;
+	if (found !== users * 3) throw new Error('the check lost an entry');
+	return [{ users, entries: entries.length, recordMb: recordMb(entries), checkMs: Date.now() - started }];
 }

@@ -63,7 +63,7 @@ export interface SandboxConfigView {
 	preferenceCenterMethods: PreferenceCenterMethod[];
 }
 
-export type FaultKind = 'status' | 'reset-before' | 'reset-after' | 'slow';
+export type FaultKind = 'status' | 'reset-before' | 'reset-after' | 'slow' | 'unplaced-error';
 
 export interface FaultRule {
 	method?: string;
@@ -80,6 +80,14 @@ export interface FaultRule {
 	rateLimitResetInSeconds?: number;
 	/** For 'slow': the request is processed, and answered only after this delay. */
 	delayMs?: number;
+	/**
+	 * For 'unplaced-error': the plain string the answer's `errors` holds. The request is NOT processed,
+	 * yet answered 201 `{"message": "success", "errors": ["<message>"]}`: an error naming no object, as a
+	 * proxy or a platform variant may answer. The spec's non-fatal errors are objects
+	 * `{type, input_array, index}`, so a client cannot place this one, and must take the answer as
+	 * proving nothing of what the request set.
+	 */
+	message?: string;
 }
 
 export interface RecordedRequest {

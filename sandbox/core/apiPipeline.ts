@@ -42,7 +42,9 @@ export async function serveApiRequest(
 	const result =
 		fault?.kind === 'status'
 			? injectedStatus(runtime, routes, request, parsed, fault)
-			: await processRequest(runtime, routes, request, parsed);
+			: fault?.kind === 'unplaced-error'
+				? unplacedError(fault)
+				: await processRequest(runtime, routes, request, parsed);
 
 	const wait = config.latencyMs + (fault?.kind === 'slow' ? (fault.delayMs ?? 0) : 0);
 	if (wait > 0) await delay(wait);
@@ -125,6 +127,21 @@ function tooManyRequests(runtime: SandboxRuntime, decision: RateLimitDecision, n
 	const headers = rateLimitHeaders(decision.limit, 0, decision.resetAtMs);
 	if (runtime.config.retryAfterOn429) headers['Retry-After'] = String(secondsUntil(decision.resetAtMs, nowMs));
 	return { status: 429, body: { message: RATE_LIMIT_MESSAGE }, headers };
+}
+
+export const UNPLACED_ERROR_MESSAGE =
+	'Internal error while processing the request; some data may not have been recorded';
+
+/**
+ * An injected 'unplaced-error' fault: nothing is processed, yet the answer is /users/track's success
+ * shape, 201 `{"message": "success", "errors": ["<a plain message>"]}`. A proxy in front of the
+ * platform, or a platform variant, may answer so; the spec's non-fatal errors are objects
+ * `{type, input_array, index}` naming the object they refuse, and this plain string names none. A
+ * client cannot tell which objects (if any) were applied, so such an answer proves nothing: that
+ * is why the sandbox applies nothing, the worst case a client must survive.
+ */
+function unplacedError(fault: FaultRule): RouteResult {
+	return { status: 201, body: { message: 'success', errors: [fault.message ?? UNPLACED_ERROR_MESSAGE] } };
 }
 
 /** An injected 'status' fault: nothing is processed. A 429 looks like a real one, headers included. */

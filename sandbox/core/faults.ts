@@ -31,8 +31,8 @@ export function faultRuleProblem(rule: unknown): string | undefined {
 	const r = rule as Partial<FaultRule>;
 	if (typeof r.path !== 'string' || !r.path.startsWith('/')) return 'path must be an exact path starting with /';
 	if (!Number.isInteger(r.times) || (r.times as number) < 1) return 'times must be an integer of at least 1';
-	if (!['status', 'reset-before', 'reset-after', 'slow'].includes(r.kind as string)) {
-		return 'kind must be status, reset-before, reset-after or slow';
+	if (!['status', 'reset-before', 'reset-after', 'slow', 'unplaced-error'].includes(r.kind as string)) {
+		return 'kind must be status, reset-before, reset-after, slow or unplaced-error';
 	}
 	if (
 		r.kind === 'status' &&
@@ -42,6 +42,9 @@ export function faultRuleProblem(rule: unknown): string | undefined {
 	}
 	if (r.kind === 'slow' && !(typeof r.delayMs === 'number' && r.delayMs >= 0)) {
 		return "a 'slow' fault needs delayMs";
+	}
+	if (r.kind === 'unplaced-error' && r.message !== undefined && typeof r.message !== 'string') {
+		return "an 'unplaced-error' fault's message must be a string";
 	}
 	if (r.method !== undefined && typeof r.method !== 'string') return 'method must be a string';
 	return undefined;

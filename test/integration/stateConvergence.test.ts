@@ -156,6 +156,17 @@ describe('Send Only Changes remembers the last value accepted, per workspace, us
 		expect(await attribute('x', 'segment')).toBe('vip');
 	});
 
+	test('a 2xx whose error names no object proves nothing: the next run sends those contacts again', async () => {
+		await client().injectFaults([{ path: '/users/track', kind: 'unplaced-error', times: 1 }]);
+		const first = await run(USER_NODE, USER, [{ id: 'x', attrs: { tier: 'gold' } }], attributes(sendOnlyChanges));
+		expect(first.output(USER)[0].json).toMatchObject({ status: 'processed', warnings: [expect.any(String)] });
+		expect(await attribute('x', 'tier')).toBeUndefined();
+
+		const next = await run(USER_NODE, USER, [{ id: 'x', attrs: { tier: 'gold' } }], attributes(sendOnlyChanges));
+		expect(next.output(USER)[0].json.status).toBe('processed');
+		expect(await attribute('x', 'tier')).toBe('gold');
+	});
+
 	test('a run with the option off in between: silver, gold without it, silver leaves silver', async () => {
 		for (const [tier, options] of [
 			['silver', sendOnlyChanges],
@@ -208,5 +219,40 @@ describe('Send Only Changes remembers the last value accepted, per workspace, us
 		const next = await run(USER_NODE, USER, [{ id: 'x', attrs: { tier: 'silver' } }], attributes(sendOnlyChanges));
 		expect(next.output(USER)[0].json.status).toBe('processed');
 		expect(await attribute('x', 'tier')).toBe('silver');
+	});
+
+	test("found by the sequence suite: a run without the option overlapping one with it, then the second run's rows again", async () => {
+		// Shrunk from seed 730362100: run a (option off) meets a 503 and resends after run b (option on) landed.
+		await client().injectFaults([{ path: '/users/track', kind: 'status', status: 503, times: 1 }]);
+		const a = run(USER_NODE, USER, [{ id: 'u4', attrs: { city: 'Lisbon' } }], attributes(), { nodeId: 'crm' });
+		while ((await client().requests({ path: '/users/track' })).length === 0)
+			await new Promise((resolve) => setTimeout(resolve, 10));
+		await run(USER_NODE, USER, [{ id: 'u4', attrs: { city: 'Quito' } }], attributes(sendOnlyChanges), {
+			nodeId: 'crm',
+		});
+		await a;
+		expect(await attribute('u4', 'city')).toBe('Lisbon');
+
+		const again = await run(USER_NODE, USER, [{ id: 'u4', attrs: { city: 'Quito' } }], attributes(sendOnlyChanges), {
+			nodeId: 'crm',
+		});
+		expect(again.output(USER)[0].json.status).toBe('processed');
+		expect(await attribute('u4', 'city')).toBe('Quito');
+	});
+
+	test("found by the sequence suite: a run with the option overlapped by one without it, then the first run's rows again", async () => {
+		// Shrunk from seed 1261238763: run a (option on) meets a 503; run b (option off) lands silver after a's resend.
+		await client().injectFaults([{ path: '/users/track', kind: 'status', status: 503, times: 1 }]);
+		const a = run(USER_NODE, USER, [{ id: 'u2', attrs: { tier: 'gold' } }], attributes(sendOnlyChanges), {
+			nodeId: 'crm',
+		});
+		while ((await client().requests({ path: '/users/track' })).length === 0)
+			await new Promise((resolve) => setTimeout(resolve, 10));
+		const b = run(USER_NODE, USER, [{ id: 'u2', attrs: { tier: 'silver' } }], attributes(), { nodeId: 'crm' });
+		await Promise.all([a, b]);
+
+		// Whichever landed last, the run repeating a's rows must leave gold.
+		await run(USER_NODE, USER, [{ id: 'u2', attrs: { tier: 'gold' } }], attributes(sendOnlyChanges), { nodeId: 'crm' });
+		expect(await attribute('u2', 'tier')).toBe('gold');
 	});
 });

@@ -18,6 +18,18 @@ describe('sandbox: injected faults and latency', () => {
 		expect(log.map((entry) => entry.fault)).toEqual(['status', 'status', undefined]);
 	});
 
+	it('answers an unplaced-error fault 201 with a plain-string error and applies nothing', async () => {
+		await sandbox.admin.injectFaults([{ path: '/users/track', times: 1, kind: 'unplaced-error', message: 'oops' }]);
+
+		const answered = await sandbox.track(oneEvent);
+
+		expect(answered.status).toBe(201);
+		expect(answered.body).toEqual({ message: 'success', errors: ['oops'] });
+		expect((await sandbox.admin.stats()).events).toBe(0);
+		expect((await sandbox.track(oneEvent)).status).toBe(201);
+		expect((await sandbox.admin.stats()).events).toBe(1);
+	});
+
 	it('checks faults before credentials', async () => {
 		await sandbox.admin.injectFaults([{ path: '/users/track', times: 1, kind: 'status', status: 500 }]);
 		expect((await sandbox.track(oneEvent, 'unknown-key')).status).toBe(500);

@@ -1,13 +1,20 @@
 /**
  * The model: what each workspace should hold for each customer and each piece of state, learnt only
  * from what our nodes answered. A piece is known (the value the platform must hold, `undefined` for
- * nothing) or unknown (its last setter failed, so it may or may not have been applied).
+ * nothing) or unknown (its last setter failed or was in doubt, so it may or may not have been applied;
+ * or two overlapping runs set it, so the platform may end on either's value).
+ *
+ * A customer is found by the identifier a run names them by. The seeded customers have one profile
+ * that both their external ID and their email find, so both lead to one record of the truth. The
+ * newcomer has no profile until a run or a sign-up (a seed) creates one: a run by external ID creates
+ * a profile with that external ID alone, a run by email one with that email alone, and those are two
+ * profiles, each with its own record, until a sign-up creates one with both (only when neither exists).
  */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import type { ProfileView, StateView } from '../../sandbox/adminApiTypes';
-import type { UserId, WorkspaceIndex } from './workspaces';
-import { USERS, WORKSPACES, workspaceName } from './workspaces';
+import type { IdentifierKind, Person, WorkspaceIndex } from './workspaces';
+import { emailOf, IDENTIFIER_KINDS, PEOPLE, USERS, WORKSPACES, workspaceName } from './workspaces';
 
 export const GROUP = 'newsletter';
 /** The attribute keys, email_subscribe, and the newsletter group's state. */
@@ -16,21 +23,32 @@ export type PieceName = (typeof PIECES)[number];
 
 /** What one input item sets for one customer. */
 export interface ItemIntent {
-	user: UserId;
+	user: Person;
 	sets: Partial<Record<PieceName, string>>;
+	/** Update Attributes' "Update Existing Only": the platform refuses the object when the profile does not exist. */
+	updateOnly?: true;
 }
 
-type Held = { known: true; value: string | undefined } | { known: false };
-export type Truth = Record<WorkspaceIndex, Record<UserId, Record<PieceName, Held>>>;
+/**
+ * Known: the platform must hold `value`. Unknown: anything goes; with `oneOf`, the comparison right
+ * after two overlapping runs that both had it applied checks it is one of their values, then forgets them.
+ */
+type Held = { known: true; value: string | undefined } | { known: false; oneOf?: Array<string | undefined> };
+/** One profile's pieces. */
+type Pieces = Record<PieceName, Held>;
+/** Per workspace, customer and identifier: the record of the profile it finds (the same object when one profile has both). */
+export type Truth = Record<WorkspaceIndex, Record<Person, Record<IdentifierKind, Pieces>>>;
 
 export const OK_STATUSES = ['processed', 'set', 'unchanged'] as const;
 export type AnswerStatus = (typeof OK_STATUSES)[number] | 'replaced' | 'error';
+/** An item's answer once "replaced" is followed; "warned": processed with `warnings`, proving nothing. */
+export type SettledStatus = Exclude<AnswerStatus, 'replaced'> | 'warned';
 
 export interface Violation {
-	/** e.g. "held", "pairing", "replaced", "answer", "run" */
+	/** e.g. "held", "overlap", "pairing", "replaced", "answer", "run" */
 	kind: string;
 	/** what the last setter was answered, for a "held" violation */
-	answered?: AnswerStatus;
+	answered?: SettledStatus;
 	piece?: PieceName;
 	message: string;
 }
@@ -42,8 +60,31 @@ export function pieceOf(profile: ProfileView, piece: PieceName): string | undefi
 	return value === undefined ? undefined : String(value);
 }
 
-function profileOf(state: StateView, user: UserId): ProfileView | undefined {
-	return state.profiles.find((profile) => profile.external_id === user);
+/**
+ * The profile an identifier finds, as the platform would. By email: the sequences never let two
+ * profiles share a customer's email (a sign-up is skipped while an email-only profile exists), so
+ * the one there is; an identified one first, as the platform prefers it.
+ */
+export function profileOf(state: StateView, user: Person, kind: IdentifierKind): ProfileView | undefined {
+	if (kind === 'external_id') return state.profiles.find((profile) => profile.external_id === user);
+	const sharing = state.profiles.filter((profile) => profile.email?.toLowerCase() === emailOf(user));
+	return sharing.find((profile) => profile.external_id !== undefined) ?? sharing[0];
+}
+
+const piecesOf = (profile: ProfileView | undefined): Pieces =>
+	Object.fromEntries(
+		PIECES.map((piece) => [piece, { known: true, value: profile ? pieceOf(profile, piece) : undefined }]),
+	) as Pieces;
+
+/** The records of one workspace's customer as its state holds them: one shared record when one profile has both identifiers. */
+function recordsFrom(state: StateView, user: Person): Record<IdentifierKind, Pieces> {
+	const byId = profileOf(state, user, 'external_id');
+	const byEmail = profileOf(state, user, 'email');
+	if (byId && byEmail && byId.service_id === byEmail.service_id) {
+		const shared = piecesOf(byId);
+		return { external_id: shared, email: shared };
+	}
+	return { external_id: piecesOf(byId), email: piecesOf(byEmail) };
 }
 
 /** The truth as the seeded workspaces hold it: read once, before the first run. */
@@ -51,20 +92,24 @@ export function truthFrom(states: Record<WorkspaceIndex, StateView>): Truth {
 	const truth = {} as Truth;
 	for (const workspace of WORKSPACES) {
 		truth[workspace] = {} as Truth[WorkspaceIndex];
-		for (const user of USERS) {
-			const profile = profileOf(states[workspace], user);
-			truth[workspace][user] = {} as Record<PieceName, Held>;
-			for (const piece of PIECES)
-				truth[workspace][user][piece] = profile ? { known: true, value: pieceOf(profile, piece) } : { known: false };
-		}
+		for (const user of PEOPLE) truth[workspace][user] = recordsFrom(states[workspace], user);
 	}
 	return truth;
 }
 
+/** A customer signed up (seeded with both identifiers, nothing else): one fresh record. */
+export function signedUp(truth: Truth, workspace: WorkspaceIndex, state: StateView, user: Person): void {
+	truth[workspace][user] = recordsFrom(state, user);
+}
+
 /** One item's answer, as far as the invariant cares. */
-interface Answer {
+export interface Answer {
 	status: AnswerStatus | string;
 	replacedBy?: number;
+	/** Answered with `warnings`: the platform's answer proved nothing of it. */
+	warned?: boolean;
+	/** An error: the platform refused the object (no profile, Update Existing Only). */
+	refused?: boolean;
 }
 
 /**
@@ -97,8 +142,12 @@ export function readAnswers(
 		const json = entries[0].json as IDataObject;
 		const answer: Answer =
 			json.error !== undefined
-				? { status: 'error' }
-				: { status: String(json.status), replacedBy: json.replacedBy as number | undefined };
+				? { status: 'error', refused: JSON.stringify(json.error).includes('_update_existing_only is true') }
+				: {
+						status: String(json.status),
+						replacedBy: json.replacedBy as number | undefined,
+						warned: Array.isArray(json.warnings) && json.warnings.length > 0,
+					};
 		if (answer.status === 'replaced') {
 			const by = answer.replacedBy;
 			if (typeof by !== 'number' || !Number.isInteger(by) || by <= index || by >= intents.length) {
@@ -119,14 +168,23 @@ export function readAnswers(
 	});
 }
 
+/** How an answer is tallied: its status, "processed+warnings" for one in doubt. */
+export const tallyName = (answer: Answer | undefined): string =>
+	!answer ? 'none' : answer.warned ? `${answer.status}+warnings` : answer.refused ? 'error (refused)' : answer.status;
+
 /** An item's answer once "replaced" is followed to the item that replaced it. */
-function settledStatus(answers: Array<Answer | undefined>, index: number): AnswerStatus | undefined {
+function settledStatus(answers: Array<Answer | undefined>, index: number): SettledStatus | undefined {
 	const seen = new Set<number>();
 	let at = index;
 	for (;;) {
 		const answer = answers[at];
 		if (!answer) return undefined;
-		if (answer.status !== 'replaced') return answer.status as AnswerStatus;
+		if (answer.status !== 'replaced') {
+			if (answer.warned) return 'warned';
+			return (OK_STATUSES as readonly string[]).includes(answer.status) || answer.status === 'error'
+				? (answer.status as SettledStatus)
+				: undefined;
+		}
 		const by = answer.replacedBy;
 		if (typeof by !== 'number' || by <= at || by >= answers.length || seen.has(by)) return undefined;
 		seen.add(by);
@@ -134,43 +192,107 @@ function settledStatus(answers: Array<Answer | undefined>, index: number): Answe
 	}
 }
 
-/** Where a piece's value came from in the last run: for the violation's message. */
+/** Where a piece's value came from in the last step: for the violation's message. */
 export interface LastSetter {
-	item: number;
-	answered: AnswerStatus | undefined;
+	/** e.g. "item 3", or "run 4b item 3" for one of two overlapping runs */
+	item: string;
+	answered: SettledStatus | undefined;
 }
-export type LastSetters = Partial<Record<UserId, Partial<Record<PieceName, LastSetter>>>>;
+/** Keyed by the record (a profile's pieces), so that two identifiers of one profile meet. */
+export type LastSetters = Map<Pieces, Partial<Record<PieceName, LastSetter[]>>>;
+
+/** What a run is, as far as the truth cares. */
+export interface RunShape {
+	workspace: WorkspaceIndex;
+	identifyBy: IdentifierKind;
+	/** Set Group State by external ID: the platform ignores an external ID nobody has (2xx, nothing created). */
+	ignoresUnknown: boolean;
+	/** For the messages: "" for a run alone, "run 4b " for one of two overlapping runs. */
+	label: string;
+}
+
+/** What one run did to one piece of one record, by the last item that set it. */
+interface Effect {
+	record: Pieces;
+	piece: PieceName;
+	value: string | undefined;
+	/** Answered processed, set or unchanged (through the item that replaced it too), without warnings. */
+	applied: boolean;
+	setter: LastSetter;
+}
 
 /**
- * The truth after a run of `workspace`: for each customer and piece, the last item of the run that
- * set it decides. Answered processed, set or unchanged (also through the item that replaced it): the
- * platform must now hold its value. Answered with an error: unknown until a later run sets it.
+ * What a run did, by the last item setting each piece of each customer. An item of a customer whom
+ * the run's identifier finds no profile for, in a run that ignores such (Set Group State by external
+ * ID), did nothing: unless `mayCreate` says another run at the same time may create that profile, then
+ * it is in doubt.
  */
-export function learnFromRun(
+export function effectsOf(
 	truth: Truth,
-	workspace: WorkspaceIndex,
+	run: RunShape,
 	intents: ItemIntent[],
 	answers: Array<Answer | undefined>,
-): LastSetters {
-	const setters: LastSetters = {};
+	before: StateView,
+	mayCreate: (user: Person) => boolean = () => false,
+): Effect[] {
+	const last = new Map<string, number>();
 	intents.forEach(({ user, sets }, item) => {
-		for (const piece of Object.keys(sets) as PieceName[]) (setters[user] ??= {})[piece] = { item, answered: undefined };
+		for (const piece of Object.keys(sets)) last.set(`${user} ${piece}`, item);
 	});
-	for (const [user, pieces] of Object.entries(setters) as Array<[UserId, Partial<Record<PieceName, LastSetter>>]>) {
-		for (const [piece, setter] of Object.entries(pieces) as Array<[PieceName, LastSetter]>) {
-			setter.answered = settledStatus(answers, setter.item);
-			const applied = setter.answered !== undefined && (OK_STATUSES as readonly string[]).includes(setter.answered);
-			truth[workspace][user][piece] = applied
-				? { known: true, value: intents[setter.item].sets[piece] }
-				: { known: false };
+	const effects: Effect[] = [];
+	for (const [key, item] of last) {
+		const [user, piece] = key.split(' ') as [Person, PieceName];
+		const answered = settledStatus(answers, item);
+		const setter = { item: `${run.label}item ${item}`, answered };
+		let applied = answered !== undefined && (OK_STATUSES as readonly string[]).includes(answered);
+		if (run.ignoresUnknown && !profileOf(before, user, run.identifyBy)) {
+			if (!mayCreate(user)) continue;
+			applied = false;
+		}
+		const record = truth[run.workspace][user][run.identifyBy];
+		effects.push({ record, piece, value: intents[item].sets[piece], applied, setter });
+	}
+	return effects;
+}
+
+/**
+ * The truth after a step: each record's piece takes its last setter's value when applied, else is
+ * unknown. Set by two overlapping runs: unknown, and when both were applied, one of their values.
+ */
+export function learn(effects: Effect[]): LastSetters {
+	const byRecord = new Map<Pieces, Map<PieceName, Effect[]>>();
+	for (const effect of effects) {
+		let pieces = byRecord.get(effect.record);
+		if (!pieces) byRecord.set(effect.record, (pieces = new Map()));
+		pieces.set(effect.piece, [...(pieces.get(effect.piece) ?? []), effect]);
+	}
+	const setters: LastSetters = new Map();
+	for (const [record, pieces] of byRecord) {
+		const named: Partial<Record<PieceName, LastSetter[]>> = {};
+		setters.set(record, named);
+		for (const [piece, set] of pieces) {
+			named[piece] = set.map(({ setter }) => setter);
+			if (set.length === 1) {
+				record[piece] = set[0].applied ? { known: true, value: set[0].value } : { known: false };
+			} else {
+				record[piece] = set.every(({ applied }) => applied)
+					? { known: false, oneOf: set.map(({ value }) => value) }
+					: { known: false };
+			}
 		}
 	}
 	return setters;
 }
 
+const describeSetters = (setters: LastSetter[] | undefined): string =>
+	setters
+		? `its last ${setters.length > 1 ? 'setters' : 'setter'} in this step: ${setters.map(({ item, answered }) => `${item}, answered "${answered}"`).join('; ')}`
+		: 'this step did not set it';
+
 /**
  * Compares the truth with what a workspace holds; a difference is a violation, after which the
  * truth takes what the platform holds (so one defect is counted once, not again every later run).
+ * A record whose profile does not exist holds nothing.
  */
 export function compareWithPlatform(
 	truth: Truth,
@@ -179,28 +301,45 @@ export function compareWithPlatform(
 	setters: LastSetters,
 	violations: Violation[],
 ): void {
-	for (const user of USERS) {
-		const profile = profileOf(state, user);
-		if (!profile) {
-			violations.push({ kind: 'held', message: `${workspaceName(workspace)} workspace: ${user}'s profile is gone` });
+	const where = `${workspaceName(workspace)} workspace`;
+	for (const user of PEOPLE) {
+		const records = truth[workspace][user];
+		const shared = records.external_id === records.email;
+		if ((USERS as readonly string[]).includes(user) && !profileOf(state, user, 'external_id')) {
+			violations.push({ kind: 'held', message: `${where}: ${user}'s profile is gone` });
 			continue;
 		}
-		for (const piece of PIECES) {
-			const held = truth[workspace][user][piece];
-			if (!held.known) continue;
-			const actual = pieceOf(profile, piece);
-			if (actual === held.value) continue;
-			const setter = setters[user]?.[piece];
-			const why = setter
-				? `its last setter in this run, item ${setter.item}, was answered "${setter.answered}"`
-				: 'this run did not set it';
-			violations.push({
-				kind: 'held',
-				answered: setter?.answered,
-				piece,
-				message: `${workspaceName(workspace)} workspace: ${user}.${piece} is ${JSON.stringify(actual)}, expected ${JSON.stringify(held.value)} (${why})`,
-			});
-			truth[workspace][user][piece] = { known: true, value: actual };
+		for (const kind of shared ? (['external_id'] as const) : IDENTIFIER_KINDS) {
+			const record = records[kind];
+			const profile = profileOf(state, user, kind);
+			const who = shared
+				? user
+				: `${user} (the profile ${kind === 'email' ? 'its email' : 'its external ID'} finds${profile ? '' : ': none'})`;
+			for (const piece of PIECES) {
+				const held = record[piece];
+				const actual = profile ? pieceOf(profile, piece) : undefined;
+				const set = setters.get(record)?.[piece];
+				if (!held.known) {
+					if (held.oneOf && !held.oneOf.includes(actual)) {
+						violations.push({
+							kind: 'overlap',
+							piece,
+							message: `${where}: ${who}.${piece} is ${JSON.stringify(actual)}, neither overlapping run's value (${held.oneOf.map((value) => JSON.stringify(value)).join(' or ')}; ${describeSetters(set)})`,
+						});
+					}
+					record[piece] = { known: false };
+					continue;
+				}
+				if (actual === held.value) continue;
+				const answered = set?.length === 1 ? set[0].answered : undefined;
+				violations.push({
+					kind: 'held',
+					answered,
+					piece,
+					message: `${where}: ${who}.${piece} is ${JSON.stringify(actual)}, expected ${JSON.stringify(held.value)} (${describeSetters(set)})`,
+				});
+				record[piece] = { known: true, value: actual };
+			}
 		}
 	}
 }

@@ -2,16 +2,23 @@
  * State convergence, as a marketer relies on it: after every run of a sync, for every workspace,
  * customer and piece of state (an attribute, the newsletter group's state, email_subscribe) the
  * platform holds what the LAST item of the run setting it said, whenever that item was answered
- * as applied ("processed", "set") or "unchanged". An item answered with an error may or may not
- * have been applied: the piece is unknown until a later run sets it.
+ * as applied ("processed", "set") or "unchanged". An item answered with an error, or processed with
+ * `warnings` (an error the platform's answer did not place on an object), may or may not have been
+ * applied: the piece is unknown until a later run sets it. Two runs of the workflow at once that both
+ * set a piece may leave either's value: checked to be one of them, then unknown. A customer nobody
+ * has a profile for yet (the newcomer) holds nothing until a run creates one or they sign up; a group
+ * state set for them by external ID before that is ignored by the platform.
  *
- * fast-check generates sequences of runs (model-based: ./workflowRuns.ts), each run one execution
- * of a saved workflow in n8n's real WorkflowExecute, against in-process sandboxes over loopback.
- * Every sequence is run and its violations counted; then the first failing sequences (one per kind
- * of violation, up to STATE_SHRINK) are replayed by their fast-check path and shrunk, each candidate
- * run up to STATE_SHRINK_TRIES times (a race is not lost every time) and stopped at its first
- * violating run (so the runs after it drop out of the counterexample), for at most STATE_SHRINK_SECONDS
- * each (then the smallest found so far is shown).
+ * fast-check generates sequences of steps (model-based: ./workflowRuns.ts): mostly one run, an
+ * execution of a saved workflow in n8n's real WorkflowExecute, against in-process sandboxes over
+ * loopback, with Send Only Changes on or off, by external ID or email, sometimes meeting a platform
+ * fault (503s, resets, slow answers, a 2xx whose error names no object) or n8n's database going away
+ * before the run's end is recorded; or two runs at once; or the newcomer signing up. Every sequence
+ * is run and its violations counted; then the first failing sequences (one per kind of violation, up
+ * to STATE_SHRINK) are replayed by their fast-check path and shrunk, each candidate run up to
+ * STATE_SHRINK_TRIES times (a race is not lost every time) and stopped at its first violating step
+ * (so the steps after it drop out of the counterexample), for at most STATE_SHRINK_SECONDS each (then
+ * the smallest found so far is shown). The tally printed counts what the sequences met.
  *
  *   STATE_SEQUENCES=20 npx jest test/sequences        quick check
  *   STATE_SEQUENCES=1000 npx jest test/sequences      as CI runs it (the default when CI is set)
@@ -26,7 +33,16 @@ import fc from 'fast-check';
 
 import { deduplicationStore } from '../harness/deduplicationStore';
 import type { RunPlan, SequenceModel, SequenceReal } from './workflowRuns';
-import { attributeSync, newsletterRun, RepeatRun, repeatRun, WorkflowRun } from './workflowRuns';
+import {
+	attributeSync,
+	newsletterRun,
+	OverlappingRuns,
+	overlapRuns,
+	RepeatRun,
+	repeatRun,
+	signUpStep,
+	WorkflowRun,
+} from './workflowRuns';
 import type { Violation } from './platformTruth';
 import { truthFrom } from './platformTruth';
 import { resetWorkspace, useWorkspaces, WORKSPACES } from './workspaces';
@@ -48,7 +64,7 @@ const SHRINK_SECONDS = numberFrom('STATE_SHRINK_SECONDS', 30);
 const VERBOSE = process.env.STATE_VERBOSE === '1';
 const SEED =
 	process.env.STATE_SEED === undefined ? Date.now() ^ (Math.random() * 0x100000000) : Number(process.env.STATE_SEED);
-const MAX_RUNS = 5;
+const MAX_STEPS = 10;
 const MAX_ITEMS = 8;
 
 const workspaces = useWorkspaces();
@@ -61,19 +77,33 @@ const runs = fc.commands(
 		run(attributeSync(MAX_ITEMS)),
 		run(newsletterRun(MAX_ITEMS)),
 		repeatRun.map((repeat) => new RepeatRun(repeat)),
+		repeatRun.map((repeat) => new RepeatRun(repeat)),
+		overlapRuns(MAX_ITEMS).map((overlap) => new OverlappingRuns(overlap)),
+		signUpStep,
 	],
-	{ maxCommands: MAX_RUNS },
+	{ maxCommands: MAX_STEPS },
 );
 
-interface Tally {
-	sequences: number;
-	runs: number;
-	items: number;
-	faults: number;
-	violations: number;
-	answers: Record<string, number>;
-}
-const tally = (): Tally => ({ sequences: 0, runs: 0, items: 0, faults: 0, violations: 0, answers: {} });
+const COUNTS = [
+	'steps',
+	'runs',
+	'items',
+	'faults',
+	'unplacedErrors',
+	'overlaps',
+	'overlapsInterleaved',
+	'crashes',
+	'signUps',
+	'refused',
+	'ignored',
+] as const;
+type Tally = Record<(typeof COUNTS)[number] | 'sequences' | 'violations', number> & { answers: Record<string, number> };
+const tally = (): Tally => ({
+	...(Object.fromEntries(COUNTS.map((name) => [name, 0])) as Record<(typeof COUNTS)[number], number>),
+	sequences: 0,
+	violations: 0,
+	answers: {},
+});
 
 let sequenceCounter = 0;
 
@@ -89,12 +119,21 @@ async function runSequence(
 	const real: SequenceReal = {
 		workspaces: workspaces(),
 		workflowId: `nightly-sync-${++sequenceCounter}`,
+		steps: 0,
 		runs: 0,
 		items: 0,
 		answers: {},
 		faults: 0,
+		unplacedErrors: 0,
+		overlaps: 0,
+		overlapsInterleaved: 0,
+		refused: 0,
+		ignored: 0,
+		crashes: 0,
+		signUps: 0,
 		log: [],
 		plans: [],
+		states,
 		stopAt,
 		violations: [],
 	};
@@ -108,9 +147,7 @@ async function runSequence(
 		if (!stopAt || !real.violations.some(stopAt)) throw error;
 	}
 	into.sequences++;
-	into.runs += real.runs;
-	into.items += real.items;
-	into.faults += real.faults;
+	for (const name of COUNTS) into[name] += real[name];
 	into.violations += real.violations.length;
 	for (const [status, count] of Object.entries(real.answers))
 		into.answers[status] = (into.answers[status] ?? 0) + count;
@@ -119,6 +156,7 @@ async function runSequence(
 
 /** A violation's kind: what the platform failed to hold, and what the item that set it was answered. */
 function kindOf(violation: Violation): string {
+	if (violation.kind === 'overlap') return "neither overlapping run's value";
 	if (violation.kind !== 'held') return violation.kind;
 	const piece = violation.piece === 'tier' || violation.piece === 'city' ? 'an attribute' : violation.piece;
 	return `${piece} not held, answered ${violation.answered ?? '(not set in that run)'}`;
@@ -127,14 +165,14 @@ const kindsOf = ({ violations }: SequenceReal) => [...new Set(violations.map(kin
 
 function failureReport(real: SequenceReal): string {
 	return [
-		...real.log.map((plan, index) => `  run ${index + 1}: ${plan}`),
-		...real.violations.map(({ run, message }) => `    after run ${run}: ${message}`),
+		...real.log.map((step, index) => `  step ${index + 1}: ${step}`),
+		...real.violations.map(({ step, message }) => `    after step ${step}: ${message}`),
 	].join('\n');
 }
 
 describe('A marketer syncs customers to the platform night after night', () => {
 	test(
-		'after every run each customer holds what the run last said it applied, whatever the mix of attribute syncs, newsletter opt-ins and outs, two sync nodes, a switched workspace and platform hiccups',
+		'after every run each customer holds what the run last said it applied, whatever the mix of attribute syncs, newsletter opt-ins and outs, two sync nodes, a switched workspace, platform hiccups, overlapping runs, runs n8n could not close, customers with no profile yet and answers that prove nothing',
 		async () => {
 			const started = Date.now();
 			const counted = tally();
@@ -186,8 +224,11 @@ describe('A marketer syncs customers to the platform night after night', () => {
 
 			console.log(
 				[
-					`State convergence (seed ${SEED}): ${counted.sequences} sequences, ${counted.runs} runs, ${counted.items} items, ` +
-						`${counted.faults} faults, ${counted.violations} violations in ${failing.length} sequences ` +
+					`State convergence (seed ${SEED}): ${counted.sequences} sequences, ${counted.steps} steps, ${counted.runs} runs, ${counted.items} items, ` +
+						`${counted.faults} faults (${counted.unplacedErrors} unplaced errors), ${counted.overlaps} overlaps (${counted.overlapsInterleaved} interleaved in n8n's store), ` +
+						`${counted.crashes} crashes (the run's end not recorded), ${counted.signUps} sign-ups, ${counted.refused} items refused for want of a profile, ` +
+						`${counted.ignored} group states set by an external ID nobody had, ` +
+						`${counted.violations} violations in ${failing.length} sequences ` +
 						`(${(elapsed / 1000).toFixed(1)} s, ${(((elapsed / Math.max(1, counted.sequences)) * 100) / 1000).toFixed(1)} s per 100 sequences)`,
 					`answers: ${JSON.stringify(counted.answers)}`,
 					`sequences by kind of violation: ${JSON.stringify(Object.fromEntries(countBy(failing.flatMap(({ kinds }) => kinds))))}`,

@@ -1,20 +1,36 @@
 /**
- * The runs a sequence is made of, each one execution of a saved workflow in n8n's real engine:
+ * The steps a sequence is made of. Most are one execution of a saved workflow in n8n's real engine:
  * an attribute sync by one of two User nodes, or a newsletter opt-in/out by the Subscription node,
- * against the workspace the workflow's credential points at, sometimes with the platform
- * stumbling on the run's first request(s).
+ * against the workspace the workflow's credential points at, sometimes with the platform stumbling on
+ * the run's first request(s), or n8n's database going away before the run could record its end. The
+ * others: two runs of the workflow at once (a manual run during the nightly one), and the newcomer
+ * signing up in a workspace.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
+
 import fc from 'fast-check';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { DEMO_API_KEY } from '../../sandbox';
-import type { FaultRule } from '../../sandbox/adminApiTypes';
+import type { FaultRule, StateView } from '../../sandbox/adminApiTypes';
+import type { RunResult } from '../harness';
 import { runWorkflow } from '../harness';
+import { deduplicationStore } from '../harness/deduplicationStore';
 import { SUBSCRIPTION_NODE, USER_NODE } from '../support/nodeTypes';
-import type { ItemIntent, PieceName, Truth, Violation } from './platformTruth';
-import { compareWithPlatform, GROUP, learnFromRun, PIECES, readAnswers } from './platformTruth';
-import type { Workspace, WorkspaceIndex } from './workspaces';
-import { emailOf, USERS, WORKSPACES, workspaceName } from './workspaces';
+import type { Answer, ItemIntent, PieceName, RunShape, Truth, Violation } from './platformTruth';
+import {
+	compareWithPlatform,
+	effectsOf,
+	GROUP,
+	learn,
+	PIECES,
+	profileOf,
+	readAnswers,
+	signedUp,
+	tallyName,
+} from './platformTruth';
+import type { Person, Workspace, WorkspaceIndex } from './workspaces';
+import { emailOf, NEWCOMER, signUp, WORKSPACES, workspaceName } from './workspaces';
 
 /** The workflow's nodes: two attribute syncs and a newsletter node, each keeping its id from run to run. */
 const NODES = {
@@ -33,7 +49,11 @@ const VALUES: Record<PieceName, readonly string[]> = {
 	[GROUP]: ['subscribed', 'unsubscribed'],
 };
 
-type FaultKind = 'status' | 'reset-before' | 'reset-after' | 'slow';
+/**
+ * 'unplaced-error': /users/track answers 201 with a plain string in `errors`, having applied nothing
+ * (the subscription endpoint reads no errors from a 2xx, so its runs never get it).
+ */
+type FaultKind = 'status' | 'reset-before' | 'reset-after' | 'slow' | 'unplaced-error';
 /** One fault rule on the run's path, for its first `times` requests (4: every attempt of one request). */
 interface Fault {
 	kind: FaultKind;
@@ -48,32 +68,56 @@ export interface RunPlan {
 	batchSize?: number;
 	parallelRequests: number;
 	fault?: Fault;
+	/**
+	 * n8n's database goes away once the run has made this many checks in the deduplication store
+	 * (2: after reading what was sent before; 3: after starting to record the run's end), so Send Only
+	 * Changes cannot close the run. Only with Send Only Changes on.
+	 */
+	crash?: 2 | 3;
 	items: ItemIntent[];
 }
 
-/** What a sequence tallies and keeps of its runs. */
+/** What a sequence tallies and keeps of its steps. */
 export interface SequenceReal {
 	workspaces: Workspace[];
 	workflowId: string;
+	/** Steps so far (a run, two overlapping runs, a sign-up). */
+	steps: number;
 	runs: number;
 	items: number;
 	answers: Record<string, number>;
 	faults: number;
-	/** Each run's description, in order. */
+	/** Of the faults, how many answered a 2xx with an error naming no object. */
+	unplacedErrors: number;
+	overlaps: number;
+	/** Of the overlaps, how many interleaved in n8n's store (one run's first call before the other's last). */
+	overlapsInterleaved: number;
+	/** Items refused by the platform (Update Existing Only, no profile). */
+	refused: number;
+	/** Set Group State items by an external ID no profile had (the platform ignores them). */
+	ignored: number;
+	/** Runs whose end n8n's store could not record (the node said so). */
+	crashes: number;
+	signUps: number;
+	/** Each step's description, in order. */
 	log: string[];
-	/** Each run's plan, in order (a repeat run takes an earlier one's rows). */
-	plans: RunPlan[];
-	/** Stops the sequence after the first run with such a violation (while shrinking: later runs drop out). */
+	/** Each run's plan, in order, with its name (a repeat run takes an earlier one's rows). */
+	plans: Array<{ plan: RunPlan; label: string }>;
+	/** What each workspace held after the last step. */
+	states: StateView[];
+	/** Stops the sequence after the first step with such a violation (while shrinking: later steps drop out). */
 	stopAt?: (violation: Violation) => boolean;
-	/** Each with the run it was found after (1-based). */
-	violations: Array<Violation & { run: number }>;
+	/** Each with the step it was found after (1-based). */
+	violations: Array<Violation & { step: number }>;
 }
 
 export interface SequenceModel {
 	truth: Truth;
-	/** Runs so far. */
+	/** Workflow runs so far. */
 	runs: number;
 }
+
+type Command = fc.AsyncCommand<SequenceModel, SequenceReal>;
 
 // ---- generation -------------------------------------------------------------------------------
 
@@ -87,58 +131,70 @@ const rarely = <T>(arbitrary: fc.Arbitrary<T>): fc.Arbitrary<T | undefined> =>
 const often = <T>(arbitrary: fc.Arbitrary<T>): fc.Arbitrary<T | undefined> =>
 	fc.option(arbitrary, { nil: undefined, freq: 2 });
 
-const user = fc.constantFrom(...USERS);
+const person = weighted<Person>(['u1', 3], ['u2', 3], ['u3', 3], [NEWCOMER, 2]);
 const valueOf = (piece: PieceName) => fc.constantFrom(...VALUES[piece]);
 
 const attributeItem: fc.Arbitrary<ItemIntent> = fc
 	.record({
-		user,
+		user: person,
 		tier: often(valueOf('tier')),
 		city: often(valueOf('city')),
 		email_subscribe: rarely(valueOf('email_subscribe')),
 		[GROUP]: rarely(valueOf(GROUP)),
+		updateOnly: rarely(fc.constant<true>(true)),
 	})
 	.filter((item) => PIECES.some((piece) => item[piece] !== undefined))
-	.map(({ user: who, ...sets }) => ({
+	.map(({ user: who, updateOnly, ...sets }) => ({
 		user: who,
 		sets: Object.fromEntries(Object.entries(sets).filter(([, value]) => value !== undefined)),
+		...(updateOnly && { updateOnly }),
 	}));
 
 const groupStateItem: fc.Arbitrary<ItemIntent> = fc
-	.record({ user, state: valueOf(GROUP) })
+	.record({ user: person, state: valueOf(GROUP) })
 	.map(({ user: who, state }) => ({ user: who, sets: { [GROUP]: state } }));
 
-const fault: fc.Arbitrary<Fault | undefined> = rarely(
-	fc.record({
-		kind: fc.constantFrom<FaultKind>('status', 'reset-after', 'reset-before', 'slow'),
-		times: weighted<1 | 4>([1, 3], [4, 1]),
-	}),
-);
+const faultOf = (kinds: FaultKind[]): fc.Arbitrary<Fault | undefined> =>
+	rarely(fc.record({ kind: fc.constantFrom(...kinds), times: weighted<1 | 4>([1, 3], [4, 1]) }));
+const BASE_FAULTS: FaultKind[] = ['status', 'reset-after', 'reset-before', 'slow'];
+const trackFault = faultOf([...BASE_FAULTS, 'unplaced-error']);
+const crash = weighted<2 | 3 | undefined>([undefined, 16], [2, 1], [3, 1]);
 
 const runSettings = {
 	workspace: weighted<WorkspaceIndex>([0, 4], [1, 1]),
 	identifyBy: weighted<RunPlan['identifyBy']>(['external_id', 3], ['email', 1]),
-	sendOnlyChanges: fc.boolean(),
+	sendOnlyChanges: weighted([true, 2], [false, 1]),
 	batchSize: often(fc.integer({ min: 1, max: 3 })),
 	parallelRequests: fc.integer({ min: 1, max: 8 }),
-	fault,
+	crash,
 };
+/** A crash means nothing without Send Only Changes (nothing is recorded). */
+const withoutIdleCrash = (plan: RunPlan): RunPlan =>
+	plan.sendOnlyChanges || plan.crash === undefined ? plan : { ...plan, crash: undefined };
 
 export const attributeSync = (maxItems: number): fc.Arbitrary<RunPlan> =>
-	fc.record({
-		node: weighted<NodeKey>(['crm', 3], ['webForm', 1]),
-		...runSettings,
-		items: fc.array(attributeItem, { minLength: 1, maxLength: maxItems }),
-	});
+	fc
+		.record({
+			node: weighted<NodeKey>(['crm', 3], ['webForm', 1]),
+			...runSettings,
+			fault: trackFault,
+			items: fc.array(attributeItem, { minLength: 1, maxLength: maxItems }),
+		})
+		.map(withoutIdleCrash);
 
 export const newsletterRun = (maxItems: number): fc.Arbitrary<RunPlan> =>
-	fc.record({
-		node: fc.constant<NodeKey>('newsletter'),
-		...runSettings,
-		items: fc.array(groupStateItem, { minLength: 1, maxLength: maxItems }),
-	});
+	fc
+		.record({
+			node: fc.constant<NodeKey>('newsletter'),
+			...runSettings,
+			fault: faultOf(BASE_FAULTS),
+			items: fc.array(groupStateItem, { minLength: 1, maxLength: maxItems }),
+		})
+		.map(withoutIdleCrash);
 
 // ---- description -------------------------------------------------------------------------------
+
+const faultName = ({ kind, times }: Fault) => `fault ${kind === 'status' ? '503' : kind}×${times}`;
 
 export function describePlan(plan: RunPlan): string {
 	const settings = [
@@ -148,11 +204,12 @@ export function describePlan(plan: RunPlan): string {
 		plan.sendOnlyChanges ? 'Send Only Changes' : 'sends all',
 		...(plan.batchSize !== undefined ? [`batch ${plan.batchSize}`] : []),
 		`parallel ${plan.parallelRequests}`,
-		...(plan.fault ? [`fault ${plan.fault.kind === 'status' ? '503' : plan.fault.kind}×${plan.fault.times}`] : []),
+		...(plan.fault ? [faultName(plan.fault)] : []),
+		...(plan.crash ? [`n8n's store gone after ${plan.crash} checks`] : []),
 	];
 	const items = plan.items.map(
-		({ user: who, sets }, index) =>
-			`#${index} ${who} ${Object.entries(sets)
+		({ user: who, sets, updateOnly }, index) =>
+			`#${index} ${who}${updateOnly ? ' (update existing only)' : ''} ${Object.entries(sets)
 				.map(([piece, value]) => `${piece}=${value}`)
 				.join(',')}`,
 	);
@@ -161,7 +218,11 @@ export function describePlan(plan: RunPlan): string {
 
 // ---- running -----------------------------------------------------------------------------------
 
-function itemJson(plan: RunPlan, { user: who, sets }: ItemIntent): IDataObject {
+const store = deduplicationStore();
+/** Which run of an overlap a call to n8n's store comes from. */
+const runOfCall = new AsyncLocalStorage<string>();
+
+function itemJson(plan: RunPlan, { user: who, sets, updateOnly }: ItemIntent): IDataObject {
 	const base = { id: who, email: emailOf(who) };
 	if (plan.node === 'newsletter') return { ...base, group: GROUP, state: sets[GROUP] };
 	const attrs: IDataObject = {};
@@ -170,7 +231,7 @@ function itemJson(plan: RunPlan, { user: who, sets }: ItemIntent): IDataObject {
 	if (sets.email_subscribe !== undefined) attrs.email_subscribe = sets.email_subscribe;
 	if (sets[GROUP] !== undefined)
 		attrs.subscription_groups = [{ subscription_group_id: GROUP, subscription_state: sets[GROUP] }];
-	return { ...base, attrs };
+	return { ...base, attrs, ...(updateOnly && { updateOnly }) };
 }
 
 function parameters(plan: RunPlan): INodeParameters {
@@ -197,15 +258,21 @@ function parameters(plan: RunPlan): INodeParameters {
 		...identify,
 		attributesInput: 'json',
 		attributesJson: '={{ $json.attrs }}',
+		// Update Existing Only, mapped per item from the row.
+		...(plan.items.some(({ updateOnly }) => updateOnly) && {
+			additionalFields: { _update_existing_only: '={{ $json.updateOnly === true }}' },
+		}),
 		options,
 	};
 }
 
-function faultRule(path: string, { kind, times }: Fault): FaultRule {
+function faultRule(path: string, { kind, times }: Fault, delayMs = 20): FaultRule {
 	if (kind === 'status') return { path, kind, times, status: 503 };
-	if (kind === 'slow') return { path, kind, times, delayMs: 20 };
+	if (kind === 'slow') return { path, kind, times, delayMs };
 	return { path, kind, times };
 }
+
+const pathOf = (plan: RunPlan) => PATHS[NODES[plan.node].type];
 
 /**
  * A fault rule the run did not use up would strike the next run: spend it on requests that change
@@ -233,48 +300,112 @@ async function drainFaults(workspace: Workspace, path: string): Promise<void> {
 	}
 }
 
-/** Runs one plan: the fault first, the workflow, then its answers checked and the truth compared with both workspaces. */
-async function runPlan(plan: RunPlan, model: SequenceModel, real: SequenceReal, description: string): Promise<void> {
-	const run = ++real.runs;
-	real.plans.push(plan);
-	real.log.push(description);
+/** One run of the workflow with the plan's nodes and settings, its crash staged in n8n's store. */
+async function execute(plan: RunPlan, real: SequenceReal, label = ''): Promise<RunResult> {
+	real.runs++;
 	real.items += plan.items.length;
 	const node = NODES[plan.node];
 	const workspace = real.workspaces[plan.workspace];
-	const path = PATHS[node.type];
+	if (plan.crash !== undefined) {
+		const after = plan.crash;
+		const from = store.calls.length;
+		store.failWhen = (_, calls) =>
+			calls.slice(from).filter((call) => call.method === 'checkProcessedAndRecord').length >= after;
+	}
+	try {
+		const result = await runOfCall.run(
+			label,
+			async () =>
+				await runWorkflow({
+					workflowId: real.workflowId,
+					nodes: [{ ...node, parameters: parameters(plan), continueOnFail: true }],
+					connections: { Start: { main: [[{ node: node.name, type: 'main', index: 0 }]] } },
+					items: plan.items.map((item) => itemJson(plan, item)),
+					credentials: workspace.credentials,
+				}),
+		);
+		if (result.logs.some(({ message }) => message.includes("could not record this run's end"))) real.crashes++;
+		return result;
+	} finally {
+		if (plan.crash !== undefined) store.failWhen = undefined;
+	}
+}
+
+const shapeOf = (plan: RunPlan, label: string): RunShape => ({
+	workspace: plan.workspace,
+	identifyBy: plan.identifyBy,
+	ignoresUnknown: plan.node === 'newsletter' && plan.identifyBy === 'external_id',
+	label,
+});
+
+/** Whether a run may create a profile the identifier `plan` uses finds for `user` (an attribute object creates one). */
+const mayCreateFor = (plan: RunPlan, other: RunPlan) => (user: Person) =>
+	other.node !== 'newsletter' &&
+	other.workspace === plan.workspace &&
+	other.identifyBy === plan.identifyBy &&
+	other.items.some((item) => item.user === user);
+
+interface Ran {
+	plan: RunPlan;
+	/** "" for a run alone; "run 3a " and "run 3b " for overlapping ones */
+	label: string;
+	result: RunResult;
+}
+
+/**
+ * After a step's runs: each run's answers checked, the truth learnt from them, and compared with
+ * both workspaces. Throws (stopping the sequence) when a violation is one `stopAt` picks.
+ */
+async function settleStep(model: SequenceModel, real: SequenceReal, ran: Ran[]): Promise<void> {
+	const step = real.steps;
+	const violations: Violation[] = [];
+	const effects = ran.flatMap(({ plan, label, result }) => {
+		const node = NODES[plan.node];
+		if (result.error) violations.push({ kind: 'run', message: `${label}the run stopped: ${result.error.message}` });
+		const answers: Array<Answer | undefined> = readAnswers(plan.items, result.output(node.name), violations);
+		for (const answer of answers) {
+			const name = tallyName(answer);
+			real.answers[name] = (real.answers[name] ?? 0) + 1;
+			if (answer?.refused) real.refused++;
+		}
+		const shape = shapeOf(plan, label);
+		if (shape.ignoresUnknown)
+			real.ignored += plan.items.filter(
+				({ user }) => !profileOf(real.states[plan.workspace], user, 'external_id'),
+			).length;
+		const others = ran.filter((other) => other.plan !== plan);
+		return effectsOf(model.truth, shape, plan.items, answers, real.states[plan.workspace], (user) =>
+			others.some((other) => mayCreateFor(plan, other.plan)(user)),
+		);
+	});
+	const setters = learn(effects);
+	real.states = await Promise.all(real.workspaces.map(async ({ client }) => await client.state()));
+	for (const index of WORKSPACES) compareWithPlatform(model.truth, index, real.states[index], setters, violations);
+	model.runs += ran.length;
+	real.violations.push(...violations.map((violation) => ({ ...violation, step })));
+	const stopping = real.stopAt ? violations.filter(real.stopAt) : [];
+	if (stopping.length > 0) throw new Error(`step ${step}: ${stopping.map(({ message }) => message).join('; ')}`);
+}
+
+/** Runs one plan: the fault first, the workflow, then its answers checked and the truth compared with both workspaces. */
+async function runPlan(plan: RunPlan, model: SequenceModel, real: SequenceReal, description: string): Promise<void> {
+	const step = ++real.steps;
+	real.plans.push({ plan, label: `step ${step}` });
+	real.log.push(description);
+	const workspace = real.workspaces[plan.workspace];
+	const path = pathOf(plan);
 	if (plan.fault) {
 		real.faults++;
+		if (plan.fault.kind === 'unplaced-error') real.unplacedErrors++;
 		await workspace.client.injectFaults([faultRule(path, plan.fault)]);
 	}
-	const violations: Violation[] = [];
-	const result = await runWorkflow({
-		workflowId: real.workflowId,
-		nodes: [{ ...node, parameters: parameters(plan), continueOnFail: true }],
-		connections: { Start: { main: [[{ node: node.name, type: 'main', index: 0 }]] } },
-		items: plan.items.map((item) => itemJson(plan, item)),
-		credentials: workspace.credentials,
-	});
+	const result = await execute(plan, real);
 	if (plan.fault) await drainFaults(workspace, path);
-	if (result.error) violations.push({ kind: 'run', message: `the run stopped: ${result.error.message}` });
-
-	const answers = readAnswers(plan.items, result.output(node.name), violations);
-	for (const answer of answers) {
-		const status = answer?.status ?? 'none';
-		real.answers[status] = (real.answers[status] ?? 0) + 1;
-	}
-	const setters = learnFromRun(model.truth, plan.workspace, plan.items, answers);
-	const states = await Promise.all(real.workspaces.map(async ({ client }) => await client.state()));
-	for (const index of WORKSPACES) {
-		compareWithPlatform(model.truth, index, states[index], index === plan.workspace ? setters : {}, violations);
-	}
-	model.runs++;
-	real.violations.push(...violations.map((violation) => ({ ...violation, run })));
-	const stopping = real.stopAt ? violations.filter(real.stopAt) : [];
-	if (stopping.length > 0) throw new Error(`run ${run}: ${stopping.map(({ message }) => message).join('; ')}`);
+	await settleStep(model, real, [{ plan, label: '', result }]);
 }
 
 /** A run of its own items and settings. */
-export class WorkflowRun implements fc.AsyncCommand<SequenceModel, SequenceReal> {
+export class WorkflowRun implements Command {
 	constructor(readonly plan: RunPlan) {}
 
 	check(): boolean {
@@ -298,18 +429,21 @@ export interface RepeatPlan {
 	otherWorkspace: boolean;
 	/** An attribute sync's rows run by the other attribute node. */
 	otherNode: boolean;
+	/** Dropped when the rows are a newsletter run's and the fault is an unplaced error. */
 	fault?: Fault;
+	crash?: 2 | 3;
 }
 
 export const repeatRun: fc.Arbitrary<RepeatPlan> = fc.record({
-	back: fc.integer({ min: 0, max: 2 }),
+	back: weighted([0, 3], [1, 2], [2, 1]),
 	otherWorkspace: weighted([false, 3], [true, 1]),
 	otherNode: weighted([false, 3], [true, 1]),
-	fault,
+	fault: trackFault,
+	crash,
 });
 
 /** An earlier run's rows again, with Send Only Changes on: most of them are what was sent last time. */
-export class RepeatRun implements fc.AsyncCommand<SequenceModel, SequenceReal> {
+export class RepeatRun implements Command {
 	constructor(readonly repeat: RepeatPlan) {}
 
 	check(model: SequenceModel): boolean {
@@ -317,18 +451,142 @@ export class RepeatRun implements fc.AsyncCommand<SequenceModel, SequenceReal> {
 	}
 
 	async run(model: SequenceModel, real: SequenceReal): Promise<void> {
-		const { back, otherWorkspace, otherNode, fault: repeatFault } = this.repeat;
+		const { back, otherWorkspace, otherNode, fault: repeatFault, crash: repeatCrash } = this.repeat;
 		const at = Math.max(0, real.plans.length - 1 - back);
-		const earlier = real.plans[at];
+		const { plan: earlier, label } = real.plans[at];
 		const node: NodeKey =
 			otherNode && earlier.node !== 'newsletter' ? (earlier.node === 'crm' ? 'webForm' : 'crm') : earlier.node;
 		const workspace: WorkspaceIndex = otherWorkspace ? (earlier.workspace === 0 ? 1 : 0) : earlier.workspace;
-		const plan: RunPlan = { ...earlier, node, workspace, sendOnlyChanges: true, fault: repeatFault };
-		await runPlan(plan, model, real, `again the rows of run ${at + 1}: ${describePlan(plan)}`);
+		const fault = node === 'newsletter' && repeatFault?.kind === 'unplaced-error' ? undefined : repeatFault;
+		const plan: RunPlan = { ...earlier, node, workspace, sendOnlyChanges: true, fault, crash: repeatCrash };
+		await runPlan(plan, model, real, `again the rows of ${label}: ${describePlan(plan)}`);
 	}
 
 	toString(): string {
-		const { back, otherWorkspace, otherNode, fault: repeatFault } = this.repeat;
-		return `again the rows of ${back === 0 ? 'the last run' : `${back + 1} runs back`}${otherWorkspace ? ', other workspace' : ''}${otherNode ? ', other node' : ''}${repeatFault ? `, fault ${repeatFault.kind}×${repeatFault.times}` : ''}`;
+		const { back, otherWorkspace, otherNode, fault: repeatFault, crash: repeatCrash } = this.repeat;
+		return `again the rows of ${back === 0 ? 'the last run' : `${back + 1} runs back`}${otherWorkspace ? ', other workspace' : ''}${otherNode ? ', other node' : ''}${repeatFault ? `, ${faultName(repeatFault)}` : ''}${repeatCrash ? `, n8n's store gone after ${repeatCrash} checks` : ''}`;
 	}
 }
+
+/**
+ * Two runs of the workflow at once (a manual run while the nightly one is still sending). The first
+ * one's first request is slowed down, or answered 503 and resent after a pause, so that the other's
+ * requests land meanwhile; the second starts `gapMs` after the first.
+ */
+export interface OverlapPlan {
+	first: RunPlan;
+	second: RunPlan;
+	hold: 'slow' | '503';
+	delayMs: number;
+	gapMs: number;
+}
+
+/** Neither run has a fault of its own nor a crash (n8n's store is watched instead); Send Only Changes mostly on. */
+const alone = (plan: RunPlan, sendOnlyChanges: boolean): RunPlan => ({
+	...plan,
+	sendOnlyChanges,
+	fault: undefined,
+	crash: undefined,
+});
+
+export const overlapRuns = (maxItems: number): fc.Arbitrary<OverlapPlan> =>
+	fc
+		.record({
+			first: fc.oneof(attributeSync(maxItems), newsletterRun(maxItems)),
+			second: fc.oneof(attributeSync(maxItems), newsletterRun(maxItems)),
+			sameWorkspace: weighted([true, 4], [false, 1]),
+			sendOnlyChanges: fc.tuple(weighted([true, 3], [false, 1]), weighted([true, 3], [false, 1])),
+			hold: fc.constantFrom<OverlapPlan['hold']>('slow', '503'),
+			delayMs: fc.integer({ min: 5, max: 40 }),
+			gapMs: fc.constantFrom(0, 2, 10),
+		})
+		.map(({ first, second, sameWorkspace, sendOnlyChanges: [firstSends, secondSends], ...rest }) => ({
+			first: alone(first, firstSends),
+			second: alone(sameWorkspace ? { ...second, workspace: first.workspace } : second, secondSends),
+			...rest,
+		}));
+
+export class OverlappingRuns implements Command {
+	constructor(readonly overlap: OverlapPlan) {}
+
+	check(): boolean {
+		return true;
+	}
+
+	async run(model: SequenceModel, real: SequenceReal): Promise<void> {
+		const { first, second, hold, delayMs, gapMs } = this.overlap;
+		const step = ++real.steps;
+		real.overlaps++;
+		real.plans.push({ plan: first, label: `step ${step}a` }, { plan: second, label: `step ${step}b` });
+		real.log.push(this.toString());
+		const workspace = real.workspaces[first.workspace];
+		const path = pathOf(first);
+		await workspace.client.injectFaults([
+			faultRule(path, { kind: hold === '503' ? 'status' : 'slow', times: 1 }, delayMs),
+		]);
+		// Each call to n8n's store, by run: watched, never failed.
+		const calls: string[] = [];
+		store.failWhen = () => {
+			calls.push(runOfCall.getStore() ?? '');
+			return false;
+		};
+		let results: RunResult[];
+		try {
+			results = await Promise.all([
+				execute(first, real, 'a'),
+				(async () => {
+					if (gapMs > 0) await new Promise((resolve) => setTimeout(resolve, gapMs));
+					return await execute(second, real, 'b');
+				})(),
+			]);
+		} finally {
+			store.failWhen = undefined;
+		}
+		const [a, b] = [calls.indexOf('a'), calls.indexOf('b')];
+		if (a !== -1 && b !== -1 && (a < b ? calls.lastIndexOf('a') > b : calls.lastIndexOf('b') > a))
+			real.overlapsInterleaved++;
+		await drainFaults(workspace, path);
+		await settleStep(model, real, [
+			{ plan: first, label: `run ${step}a `, result: results[0] },
+			{ plan: second, label: `run ${step}b `, result: results[1] },
+		]);
+	}
+
+	toString(): string {
+		const { first, second, hold, delayMs, gapMs } = this.overlap;
+		return `two runs at once (the first's first request ${hold === '503' ? 'answered 503' : `slowed ${delayMs} ms`}, the second starting ${gapMs} ms later): a: ${describePlan(first)} | b: ${describePlan(second)}`;
+	}
+}
+
+/** The newcomer signs up in a workspace (is seeded with external ID and email), unless a profile finds them already. */
+export class SignUp implements Command {
+	constructor(readonly workspace: WorkspaceIndex) {}
+
+	check(): boolean {
+		return true;
+	}
+
+	async run(model: SequenceModel, real: SequenceReal): Promise<void> {
+		real.steps++;
+		const index = this.workspace;
+		const before = real.states[index];
+		if (profileOf(before, NEWCOMER, 'external_id') || profileOf(before, NEWCOMER, 'email')) {
+			real.log.push(`${this.toString()}: a profile finds ${NEWCOMER} already, so no sign-up`);
+			return;
+		}
+		real.log.push(this.toString());
+		real.signUps++;
+		const workspace = real.workspaces[index];
+		await signUp(workspace, NEWCOMER);
+		real.states[index] = await workspace.client.state();
+		signedUp(model.truth, index, real.states[index], NEWCOMER);
+	}
+
+	toString(): string {
+		return `${NEWCOMER} signs up in the ${workspaceName(this.workspace)} workspace`;
+	}
+}
+
+export const signUpStep: fc.Arbitrary<Command> = weighted<WorkspaceIndex>([0, 3], [1, 1]).map(
+	(workspace) => new SignUp(workspace),
+);

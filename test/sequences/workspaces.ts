@@ -1,16 +1,26 @@
 /**
  * Two workspaces of the platform, each its own in-process sandbox on loopback, holding the same three
  * customers (an external ID and a distinct email each). A sequence starts from both reset and seeded.
+ * A fourth customer, the newcomer, exists in neither until a run creates a profile for them or they
+ * sign up (are seeded).
  */
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import type { Sandbox } from '../../sandbox';
 import { DEMO_API_KEY, SandboxClient, startSandbox } from '../../sandbox';
 
+/** The seeded customers. */
 export const USERS = ['u1', 'u2', 'u3'] as const;
 export type UserId = (typeof USERS)[number];
+/** The customer no workspace knows at first. */
+export const NEWCOMER = 'u4';
+export const PEOPLE = [...USERS, NEWCOMER] as const;
+export type Person = (typeof PEOPLE)[number];
 
-export const emailOf = (user: UserId): string => `${user}@shop.example`;
+export const IDENTIFIER_KINDS = ['external_id', 'email'] as const;
+export type IdentifierKind = (typeof IDENTIFIER_KINDS)[number];
+
+export const emailOf = (user: Person): string => `${user}@shop.example`;
 
 /** Workspace 0 is the one the workflow's credential normally points at; 1 is the one it is switched to. */
 export const WORKSPACES = [0, 1] as const;
@@ -46,4 +56,9 @@ export function useWorkspaces(): () => Workspace[] {
 export async function resetWorkspace({ client }: Workspace): Promise<void> {
 	await client.reset();
 	await client.seed({ profiles: USERS.map((user) => ({ external_id: user, email: emailOf(user) })) });
+}
+
+/** The customer signs up: a profile with their external ID and email, nothing else. */
+export async function signUp({ client }: Workspace, user: Person): Promise<void> {
+	await client.seed({ profiles: [{ external_id: user, email: emailOf(user) }] });
 }

@@ -95,12 +95,14 @@ export const operation = declareOperation<undefined, GroupStateChange>({
 	shape: SUBSCRIPTION_SHAPE,
 	stateSlots: {
 		subscription_groups: {
+			userOf: ({ payload }) => userOf(payload),
 			parts: ({ payload }) => [
 				{
-					user: userStateKey({ [KIND_OF[payload.idsField]]: payload.id } as UserIdentifier),
+					user: userOf(payload),
 					key: groupStateKey(payload.subscription_group_id),
 					value: payload.subscription_state,
 					label: groupStateLabel(payload.subscription_group_id),
+					alsoSetElsewhere: true,
 				},
 			],
 			keepOnly: ({ payload }) => payload,
@@ -129,6 +131,10 @@ export const operation = declareOperation<undefined, GroupStateChange>({
 	readResponse: (_, request) => settleRemaining(request, { ok: true }),
 	itemResult: (_, [{ piece }]) => [{ status: 'set', ...piece.subject }],
 });
+
+function userOf({ idsField, id }: GroupStateChange): string {
+	return userStateKey({ [KIND_OF[idsField]]: id } as UserIdentifier);
+}
 
 const STATES: readonly string[] = ['subscribed', 'unsubscribed'];
 

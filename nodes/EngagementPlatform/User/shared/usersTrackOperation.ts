@@ -125,6 +125,7 @@ function refuseUntakenIdentifier(kind: IdentifierKind, slot: TrackSlot): void {
 export const ATTRIBUTES_SET_STATE: OperationSpec['stateSlots'] = {
 	attributes: {
 		provenByAcceptance: true,
+		userOf: (piece) => userStateKey((piece.subject ?? {}) as UserIdentifier),
 		parts(piece) {
 			const identifier = (piece.subject ?? {}) as UserIdentifier;
 			const user = userStateKey(identifier);
@@ -138,6 +139,7 @@ export const ATTRIBUTES_SET_STATE: OperationSpec['stateSlots'] = {
 							key: groupStateKey(group.subscription_group_id),
 							value: String(group.subscription_state),
 							label: groupStateLabel(group.subscription_group_id),
+							alsoSetElsewhere: true,
 						});
 					continue;
 				}

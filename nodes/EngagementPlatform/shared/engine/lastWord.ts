@@ -15,23 +15,42 @@ export interface LastWord {
 	replaced: Map<Piece, PieceSuccess>;
 	/** Sent pieces that lost some parts to later items: the input's piece, and which parts went to which item. */
 	partlyReplaced: Map<Piece, { original: Piece; lost: Record<string, number> }>;
-	/** The parts each sent state piece sets, in the order of `pieces`. */
+	/** The parts each sent state piece sets (every state piece's when asked for, else those of users named twice). */
 	parts: Map<Piece, StatePart[]>;
+	/** Whether any piece of the run sets state. */
+	setsState: boolean;
 }
 
-export function keepLastWord(spec: OperationSpec, pieces: Piece[]): LastWord {
-	const result: LastWord = { pieces: [], replaced: new Map(), partlyReplaced: new Map(), parts: new Map() };
+export function keepLastWord(spec: OperationSpec, pieces: Piece[], everyPart: boolean): LastWord {
+	const result: LastWord = {
+		pieces: [],
+		replaced: new Map(),
+		partlyReplaced: new Map(),
+		parts: new Map(),
+		setsState: false,
+	};
 	const stateSlots = spec.stateSlots;
 	if (!stateSlots) {
 		result.pieces = pieces;
 		return result;
 	}
-	const partsOf = new Map<Piece, StatePart[]>();
-	const lastWriter = new Map<string, Piece>();
+	// Only a user that several pieces name can lose a part to a later one: the parts of the others are
+	// read only when Send Only Changes compares them (`everyPart`).
+	const userOf = new Map<Piece, string>();
+	const pieceCount = new Map<string, number>();
 	for (const piece of pieces) {
 		const slot = stateSlots[piece.slot];
 		if (!slot) continue;
-		const parts = slot.parts(piece);
+		const user = slot.userOf(piece);
+		userOf.set(piece, user);
+		pieceCount.set(user, (pieceCount.get(user) ?? 0) + 1);
+	}
+	result.setsState = userOf.size > 0;
+	const partsOf = new Map<Piece, StatePart[]>();
+	const lastWriter = new Map<string, Piece>();
+	for (const [piece, user] of userOf) {
+		if (!everyPart && pieceCount.get(user) === 1) continue;
+		const parts = stateSlots[piece.slot].parts(piece);
 		partsOf.set(piece, parts);
 		for (const part of parts) lastWriter.set(partKey(part), piece);
 	}

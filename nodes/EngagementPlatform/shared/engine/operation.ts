@@ -66,6 +66,8 @@ export interface StatePart {
 	value: string;
 	/** The part in the user's words, e.g. "tier" or "subscription group newsletter". */
 	label: string;
+	/** Another endpoint sets this part too (a group's state): Send Only Changes watches it part by part. */
+	alsoSetElsewhere?: true;
 }
 
 /** The key of a subscription group's state, the same whichever endpoint sets it, and its label. */
@@ -91,6 +93,8 @@ export function canonicalValue(value: unknown): string {
 
 /** How the pieces of a slot set users' state (see DESIGN: the platform ends a run on each part's last word). */
 export interface StateSlot<Payload = IDataObject> {
+	/** The user a piece is about, as StatePart.user names it. */
+	userOf(piece: Piece<unknown, Payload>): string;
 	/** The parts a piece sets; none for a piece that sets nothing the node can name. */
 	parts(piece: Piece<unknown, Payload>): StatePart[];
 	/** The piece's payload setting only these of its parts (the others are set by a later item, or unchanged). */

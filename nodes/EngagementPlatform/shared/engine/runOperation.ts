@@ -13,7 +13,7 @@ import type { SendReport } from './sendRequests';
 import { sendRequests } from './sendRequests';
 import type { LastWord } from './lastWord';
 import { keepLastWord } from './lastWord';
-import type { PieceOutcome, StatePart } from './operation';
+import type { PieceOutcome } from './operation';
 import type { SentBefore, SentBeforeInput } from './sentBefore';
 import { checkSentBefore, forgetWhatWasSent } from './sentBefore';
 
@@ -32,7 +32,7 @@ export async function runOperation(context: IExecuteFunctions, spec: OperationSp
 		throw invalidInputError(context, inputFailure(itemIndex, inputErrors.get(itemIndex)!), inputErrors.size);
 	}
 
-	const lastWord = keepLastWord(spec, pieces);
+	const lastWord = keepLastWord(spec, pieces, settings.sentBefore !== undefined);
 	let sentBefore: SentBefore | undefined;
 	if (settings.sentBefore) {
 		const checked = await checkSentBefore(
@@ -49,71 +49,47 @@ export async function runOperation(context: IExecuteFunctions, spec: OperationSp
 		if (!checked.ok)
 			return finish(context, spec, itemCount, pieces, inputErrors, storeUnavailable(pieces, checked.reason));
 		sentBefore = checked.sentBefore;
-	} else if (lastWord.parts.size > 0) {
-		const failure = await forgetWhatWasSent(context);
+	}
+	const storeWarning = (failure: string | undefined) => {
 		if (failure !== undefined)
 			context.logger.warn(
 				`Engagement Platform ${spec.endpoint.path}: could not clear what Send Only Changes remembers for this workflow (${failure})`,
 			);
-	}
-	const { toSend, leftOut, wordOf } = leaveOutUnchanged(spec, lastWord, sentBefore?.unchanged);
+	};
+	const writesPastMemory = !settings.sentBefore && lastWord.setsState;
+	if (writesPastMemory) storeWarning(await forgetWhatWasSent(context));
+	const { toSend, leftOut } = leaveOutUnchanged(lastWord, sentBefore?.unchanged);
 
 	const requests = planRequests(toSend, spec.shape, settings.lowered);
 	let report: SendReport | undefined;
 	try {
 		report = await sendRequests(context, spec, settings, requests, !continueOnFail);
 	} finally {
-		if (sentBefore) await settleSentBefore(context, spec, sentBefore, report && byPiece(report.outcomes, wordOf));
+		if (sentBefore) await settleSentBefore(context, spec, sentBefore, report?.outcomes);
+		if (writesPastMemory) storeWarning(await forgetWhatWasSent(context));
 	}
 	return finish(context, spec, itemCount, pieces, inputErrors, {
 		...report,
-		outcomes: answersOfInputPieces(lastWord, report.outcomes, wordOf, leftOut),
+		outcomes: answersOfInputPieces(lastWord, report.outcomes, leftOut),
 	});
 }
 
-/**
- * Sends only the parts the platform does not hold already (Send Only Changes): a state piece whose
- * parts are all unchanged is left out; one with some unchanged sends the others alone.
- */
+/** Sends only the pieces the platform does not hold already (Send Only Changes). */
 function leaveOutUnchanged(
-	spec: OperationSpec,
 	lastWord: LastWord,
-	unchanged: Map<Piece, Set<StatePart>> | undefined,
-): { toSend: Piece[]; leftOut: Piece[]; wordOf: Map<Piece, Piece> } {
-	const toSend: Piece[] = [];
-	const leftOut: Piece[] = [];
-	const wordOf = new Map<Piece, Piece>();
-	for (const piece of lastWord.pieces) {
-		const held = unchanged?.get(piece);
-		const parts = lastWord.parts.get(piece) ?? [];
-		if (!held || held.size === 0) {
-			toSend.push(piece);
-			continue;
-		}
-		if (held.size === parts.length) {
-			leftOut.push(piece);
-			continue;
-		}
-		const changed = parts.filter((part) => !held.has(part));
-		const sent = { ...piece, payload: spec.stateSlots![piece.slot].keepOnly(piece, changed) };
-		wordOf.set(sent, piece);
-		toSend.push(sent);
-	}
-	return { toSend, leftOut, wordOf };
-}
-
-/** Outcomes keyed by the run's last-word pieces rather than by what was sent for them. */
-function byPiece(outcomes: Map<Piece, PieceOutcome>, wordOf: Map<Piece, Piece>): Map<Piece, PieceOutcome> {
-	const keyed = new Map<Piece, PieceOutcome>();
-	for (const [piece, outcome] of outcomes) keyed.set(wordOf.get(piece) ?? piece, outcome);
-	return keyed;
+	unchanged: Set<Piece> | undefined,
+): { toSend: Piece[]; leftOut: Piece[] } {
+	if (!unchanged || unchanged.size === 0) return { toSend: lastWord.pieces, leftOut: [] };
+	return {
+		toSend: lastWord.pieces.filter((piece) => !unchanged.has(piece)),
+		leftOut: lastWord.pieces.filter((piece) => unchanged.has(piece)),
+	};
 }
 
 /** Every input piece's answer: sent, left out as unchanged, or replaced by a later item's. */
 function answersOfInputPieces(
 	lastWord: LastWord,
 	outcomes: Map<Piece, PieceOutcome>,
-	wordOf: Map<Piece, Piece>,
 	leftOut: Piece[],
 ): Map<Piece, PieceOutcome> {
 	const answers = new Map<Piece, PieceOutcome>(lastWord.replaced);
@@ -122,10 +98,7 @@ function answersOfInputPieces(
 		const lost = lastWord.partlyReplaced.get(piece)?.lost;
 		return lost && outcome.ok ? { ...outcome, replacedParts: lost } : outcome;
 	};
-	for (const [sent, outcome] of outcomes) {
-		const piece = wordOf.get(sent) ?? sent;
-		answers.set(inputPieceOf(piece), withReplacedParts(piece, outcome));
-	}
+	for (const [piece, outcome] of outcomes) answers.set(inputPieceOf(piece), withReplacedParts(piece, outcome));
 	for (const piece of leftOut)
 		answers.set(inputPieceOf(piece), withReplacedParts(piece, { ok: true, unchanged: true }));
 	return answers;

@@ -42,20 +42,20 @@ const timeoutField: INodeProperties = {
 const requestOptionFields = [maxRateLimitWaitField, parallelRequestsField, timeoutField];
 
 /**
- * What "Send Only Changes" remembers by default, in n8n's entries: two per attribute or group state
- * an execution sets, for two executions, so 10,000,000 holds a sync of 2,500,000 attributes (300,000
- * contacts of 8); the README gives the record's size.
+ * What "Send Only Changes" remembers by default, in n8n's entries: two per contact an execution
+ * sends or leaves out (plus one per group state), for two executions, so 1,000,000 holds a nightly
+ * sync of 250,000 contacts in a record of about 26 MB; older executions' entries go first.
  */
-const DEFAULT_HISTORY_SIZE = 10_000_000;
+const DEFAULT_HISTORY_SIZE = 1_000_000;
 
 const historySizeField: INodeProperties = {
 	displayName: 'History Size',
 	name: 'historySize',
 	type: 'number',
-	typeOptions: { minValue: 1, maxValue: 50_000_000 },
+	typeOptions: { minValue: 1, maxValue: 5_000_000 },
 	default: DEFAULT_HISTORY_SIZE,
 	description:
-		"How many entries Send Only Changes keeps in n8n's database: four per attribute or group state a run sets (two runs of two each). Past that the oldest are forgotten and sent again once.",
+		"How many entries Send Only Changes keeps in n8n's database: about four per contact a run syncs (two for each of the last two executions). Past that the oldest are forgotten and sent again once.",
 };
 
 /** Every user's turn to be sent whatever the store says comes once in this many days, by default. */

@@ -2,33 +2,36 @@ import { createHash, createHmac } from 'node:crypto';
 
 import type { ICheckProcessedOptions, IExecuteFunctions } from 'n8n-workflow';
 
-import { partKey } from './lastWord';
 import type { Piece, PieceOutcome, SentBeforeSettings, StatePart } from './operation';
 
 /**
- * "Send Only Changes": for each workspace, user and part of state, the last value this workflow got
- * accepted, so that a part is left out only when the platform holds the item's value already.
+ * "Send Only Changes": for each workspace, user and state piece (an attribute object, a group state),
+ * the last values this workflow got accepted, so that a piece is left out only when the platform
+ * holds the item's values already.
  *
  * n8n's deduplication store (scope `workflow`, shared by every node of the workflow, kept in n8n's
  * database) is a set of strings, not a map: an old value cannot be found and taken out when a new one
  * is accepted. So what is remembered is kept by generation, one per execution: a run reads the
  * generation of the execution before (the last word every node of the workflow had accepted then)
- * and writes each part it sends or leaves out into its own. A value that went back is absent from
- * the generation before, so it is sent; a part this execution did not touch is forgotten, and sent
+ * and writes each piece it sends or leaves out into its own. A value that went back is absent from
+ * the generation before, so it is sent; a user this execution did not touch is forgotten, and sent
  * the next time it comes. The oldest generations fall out of the store past History Size.
  *
  * Two generation registers (the latest and the one before it) are kept as one-hot bits. Every doubt
- * sends: a run that finds another run of the workflow unfinished (overlapping, or stopped mid-run),
- * or a part set twice to different values within one execution (two nodes, a loop), leaves its
- * generation poisoned, and the next execution sends everything once.
+ * sends, by forgetting everything once the run's own requests are answered: a run that found another
+ * run of the workflow unfinished (overlapping, or stopped mid-run), a run that set a contact another
+ * node or loop pass of the same execution set too, and every run of a node that writes the same state
+ * without the option (at its start and at its end). Whichever run's requests landed last, nothing
+ * written before the forgetting is trusted, and what is written after it was sent after it. Each of
+ * n8n's store calls is taken as atomic; n8n does not promise that across processes (see README).
  *
  * Entries name the workspace by a keyed hash of the credential's endpoint (HMAC with the API key as
  * the key): another workspace or key is another memory, and the key itself is never stored.
  */
 
 export interface SentBefore {
-	/** Parts each piece need not send: the platform holds their value already. */
-	unchanged: Map<Piece, Set<StatePart>>;
+	/** Pieces not to send: the platform holds their values already. */
+	unchanged: Set<Piece>;
 	/**
 	 * Keeps what the platform accepted and proved, takes back the rest, and closes the run's generation.
 	 * `failure`: the store could not be written, so the run is left unfinished for the next run.
@@ -51,7 +54,6 @@ const REGISTER_BITS = 32;
 const REGISTERS = ['latest', 'before'] as const;
 type Register = (typeof REGISTERS)[number];
 const RUNNING = 'a run of this workflow has not finished';
-const OVERLAP = 'two runs of this workflow overlapped';
 const DAY_MS = 86_400_000;
 
 export async function checkSentBefore(
@@ -82,54 +84,36 @@ async function check(
 	// One call reads the registers and marks the run as started; the probes it recorded go back at once.
 	const current = generationOf(context);
 	const probes = REGISTERS.flatMap((register) => registerProbe(register));
-	const opened = await record([RUNNING, OVERLAP, ...probes]);
+	const opened = await record([RUNNING, ...probes]);
 	const present = new Set(opened.processed.map(String));
 	const alone = !present.has(RUNNING);
-	const probeClaims = opened.new.map(String).filter((entry) => entry !== RUNNING && entry !== OVERLAP);
-	// Alone, an earlier overlap is over; otherwise the mark stays, for the other run to see at its end.
-	await remove(alone ? [...probeClaims, OVERLAP] : probeClaims);
+	await remove(opened.new.map(String).filter((entry) => entry !== RUNNING));
 	const registers = { latest: readRegister(present, 'latest'), before: readRegister(present, 'before') };
 	let previous = alone ? (registers.latest === current ? registers.before : registers.latest) : undefined;
 
 	const workspace = workspaceOf(input.workspace);
 	const today = Math.floor(Date.now() / DAY_MS);
-	const poison = previous !== undefined ? poisoned(previous) : undefined;
-	const entries: string[] = poison ? [poison] : [];
-	const planned: Array<{ piece: Piece; part: StatePart; was?: string; now: string; written: string }> = [];
-	for (const [piece, parts] of input.parts) {
-		for (const part of parts) {
-			const name = `${workspace}\u0000${partKey(part)}`;
-			const written = `w\u0000${current}\u0000${name}`;
-			// A part whose acceptance proves nothing is never remembered, only marked as written.
-			const now = input.unprovable.has(piece) ? '' : `v\u0000${current}\u0000${name}\u0000${part.value}`;
-			const was =
-				previous !== undefined && now !== '' ? `v\u0000${previous}\u0000${name}\u0000${part.value}` : undefined;
-			planned.push({ piece, part, was, now, written });
-			entries.push(written);
-			if (now !== '') entries.push(now);
-			if (was) entries.push(was);
-		}
-	}
-	const checked = entries.length > 0 ? await record(entries) : { processed: [], new: [] };
+	const entries = new Set<string>();
+	const planned = [...input.parts].map(([piece, parts]) => {
+		const plan = planPiece(workspace, current, previous, piece, parts, !input.unprovable.has(piece));
+		for (const entry of [plan.now, plan.was, plan.writtenUser, ...plan.watched]) if (entry) entries.add(entry);
+		return plan;
+	});
+	const checked = entries.size > 0 ? await record([...entries]) : { processed: [], new: [] };
 	const seen = new Set(checked.processed.map(String));
 	const claimed = new Set(checked.new.map(String));
-	if (poison && seen.has(poison)) previous = undefined;
 
-	const unchanged = new Map<Piece, Set<StatePart>>();
+	const unchanged = new Set<Piece>();
 	let conflict = false;
-	for (const { piece, part, was, now, written } of planned) {
-		if (now === '') continue;
-		const writtenBefore = seen.has(written);
-		const heldNow = seen.has(now);
-		// Another node or loop pass of this execution set this part to another value: the platform's
-		// last word is whichever landed last, so this execution's generation cannot be trusted.
+	for (const { piece, parts, now, was, writtenUser, watched } of planned) {
+		const heldNow = now !== undefined && seen.has(now);
+		// Another node or loop pass of this execution wrote this user (or this group state) already: the
+		// platform's last word is whichever landed last, so this execution's generation cannot be trusted.
+		const writtenBefore = (writtenUser !== undefined && seen.has(writtenUser)) || watched.some((e) => seen.has(e));
 		if (writtenBefore && !heldNow) conflict = true;
+		if (now === undefined) continue;
 		const heldBefore = previous !== undefined && was !== undefined && seen.has(was) && !writtenBefore;
-		if ((heldNow || heldBefore) && !isResendDay(part, today, settings.resendEveryDays)) {
-			let set = unchanged.get(piece);
-			if (!set) unchanged.set(piece, (set = new Set()));
-			set.add(part);
-		}
+		if ((heldNow || heldBefore) && !isResendDay(parts[0].user, today, settings.resendEveryDays)) unchanged.add(piece);
 	}
 
 	return {
@@ -137,31 +121,24 @@ async function check(
 		async settle(outcomes) {
 			const doubted = previous === undefined;
 			try {
+				if (conflict || !alone) {
+					await helpers.clearAllProcessedItems('workflow', options);
+					return { doubted: true };
+				}
 				const advance = registers.latest !== current;
 				const newRegisters = advance
 					? [...registerValue('before', registers.latest), ...registerValue('latest', current)]
 					: [];
-				const inDoubt = conflict || !alone;
-				const ended = await record([OVERLAP, ...newRegisters, ...(inDoubt ? [poisoned(current)] : [])]);
-				const overlapped = ended.processed.map(String).includes(OVERLAP);
-				if (overlapped && !inDoubt) await record([poisoned(current)]);
-
+				if (newRegisters.length > 0) await record(newRegisters);
 				const takeBack: string[] = [];
-				for (const { piece, part, now } of planned) {
-					if (now === '' || !claimed.has(now)) continue;
+				for (const { piece, now } of planned) {
+					if (now === undefined || !claimed.has(now) || unchanged.has(piece)) continue;
 					const outcome = outcomes?.get(piece);
-					const kept = unchanged.get(piece)?.has(part) === true;
-					if (!kept && !(outcome?.ok === true && !outcome.unproven)) takeBack.push(now);
+					if (!(outcome?.ok === true && !outcome.unproven)) takeBack.push(now);
 				}
 				const keep = new Set(newRegisters);
 				const oldRegisters = advance ? probes.filter((entry) => present.has(entry) && !keep.has(entry)) : [];
-				await remove([
-					...takeBack,
-					...oldRegisters,
-					...(overlapped ? [] : [OVERLAP]),
-					...(poison && claimed.has(poison) ? [poison] : []),
-					RUNNING,
-				]);
+				await remove([...takeBack, ...oldRegisters, RUNNING]);
 			} catch (error) {
 				return { doubted, failure: (error as Error).message };
 			}
@@ -170,10 +147,55 @@ async function check(
 	};
 }
 
+interface PiecePlan {
+	piece: Piece;
+	parts: StatePart[];
+	/** This execution's entry of the piece's values, when its acceptance proves them. */
+	now?: string;
+	/** The execution before's entry of the same values. */
+	was?: string;
+	/** That this execution wrote the user's attributes. */
+	writtenUser?: string;
+	/** That this execution wrote these parts, which another endpoint sets too (a group state). */
+	watched: string[];
+}
+
+/**
+ * What a state piece is remembered by: its values together (a changed contact sends its whole
+ * attribute object, one object either way), who it is about, and the parts another endpoint also sets.
+ */
+function planPiece(
+	workspace: string,
+	current: number,
+	previous: number | undefined,
+	piece: Piece,
+	parts: StatePart[],
+	provable: boolean,
+): PiecePlan {
+	const user = `${workspace}\u0000${parts[0].user}`;
+	const values = parts
+		.map((part) => `${part.key}\u0000${part.value}`)
+		.sort()
+		.join('\u0001');
+	const watched = parts
+		.filter((part) => !provable || part.alsoSetElsewhere === true)
+		.map((part) => `g\u0000${current}\u0000${user}\u0000${part.key}`);
+	if (!provable) return { piece, parts, watched };
+	return {
+		piece,
+		parts,
+		now: `v\u0000${current}\u0000${user}\u0000${piece.slot}\u0000${values}`,
+		was: previous !== undefined ? `v\u0000${previous}\u0000${user}\u0000${piece.slot}\u0000${values}` : undefined,
+		writtenUser: `w\u0000${current}\u0000${user}\u0000${piece.slot}`,
+		watched,
+	};
+}
+
 /**
  * A node that sets the same state without Send Only Changes writes past what is remembered: the
- * workflow forgets it all (one delete in n8n's database), so that its next run with the option sends
- * everything rather than trust a value this node may have changed.
+ * workflow forgets it all when the node starts and again once its requests are answered (a delete
+ * in n8n's database each), so that no run with the option trusts a value this node may have changed,
+ * even one running at the same time.
  */
 export async function forgetWhatWasSent(context: IExecuteFunctions): Promise<string | undefined> {
 	// Without a saved workflow's ID there is nothing remembered, and n8n's store must not be asked.
@@ -196,10 +218,6 @@ function generationOf(context: IExecuteFunctions): number {
 
 function workspaceOf({ endpoint, key }: SentBeforeInput['workspace']): string {
 	return createHmac('sha256', key).update(endpoint.replace(/\/+$/, '').toLowerCase()).digest('base64').slice(0, 22);
-}
-
-function poisoned(generation: number): string {
-	return `generation ${generation} is in doubt`;
 }
 
 function registerProbe(register: Register): string[] {
@@ -228,8 +246,8 @@ function readRegister(present: Set<string>, register: Register): number | undefi
  * person under another identifier) is corrected within this many days. A user's turn comes once in
  * that many days, chosen by a hash of the user, so each day resends a share of the users, not all at once.
  */
-function isResendDay(part: StatePart, today: number, everyDays: number): boolean {
+function isResendDay(user: string, today: number, everyDays: number): boolean {
 	if (everyDays <= 0) return false;
-	const turn = createHash('sha256').update(part.user).digest().readUInt32BE(0) % everyDays;
+	const turn = createHash('sha256').update(user).digest().readUInt32BE(0) % everyDays;
 	return turn === today % everyDays;
 }
