@@ -2,24 +2,23 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import type { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { itemError } from './itemErrors';
+import type { ItemInputError } from './itemInputError';
 import type { ItemFailure } from './itemResults';
 import { collectItemResults, inputFailure } from './itemResults';
-import type { ItemInputError } from './itemInputError';
-import type { OperationSpec, Piece } from './operation';
+import type { LastWord } from './lastWord';
+import { keepLastWord } from './lastWord';
+import { openMemory } from './memory';
+import type { OperationSpec, Piece, PieceOutcome } from './operation';
 import { planRequests } from './planner';
 import { readItems } from './readItems';
 import { readRunSettings } from './runOptions';
 import type { SendReport } from './sendRequests';
 import { sendRequests } from './sendRequests';
-import type { LastWord } from './lastWord';
-import { keepLastWord } from './lastWord';
-import type { PieceOutcome } from './operation';
-import type { SentBefore, SentBeforeInput } from './sentBefore';
-import { checkSentBefore, forgetWhatWasSent } from './sentBefore';
 
 /**
- * Runs one operation declaration over all input items: validate every item, plan the fewest
- * requests, send them paced, and give every item its own result or error, paired to it.
+ * Runs one operation declaration over all input items: validate every item, keep each user's last
+ * word, leave out what the platform holds already (Send Only Changes), plan the fewest requests,
+ * send them paced, and give every item its own result or error, paired to it.
  */
 export async function runOperation(context: IExecuteFunctions, spec: OperationSpec): Promise<INodeExecutionData[][]> {
 	const itemCount = context.getInputData().length;
@@ -33,40 +32,16 @@ export async function runOperation(context: IExecuteFunctions, spec: OperationSp
 	}
 
 	const lastWord = keepLastWord(spec, pieces, settings.sentBefore !== undefined);
-	let sentBefore: SentBefore | undefined;
-	if (settings.sentBefore) {
-		const checked = await checkSentBefore(
-			context,
-			{
-				parts: lastWord.parts,
-				unprovable: new Set(
-					[...lastWord.parts.keys()].filter((piece) => !spec.stateSlots?.[piece.slot]?.provenByAcceptance),
-				),
-				workspace: await workspaceOf(context, spec),
-			},
-			settings.sentBefore,
-		);
-		if (!checked.ok)
-			return finish(context, spec, itemCount, pieces, inputErrors, storeUnavailable(pieces, checked.reason));
-		sentBefore = checked.sentBefore;
-	}
-	const storeWarning = (failure: string | undefined) => {
-		if (failure !== undefined)
-			context.logger.warn(
-				`Engagement Platform ${spec.endpoint.path}: could not clear what Send Only Changes remembers for this workflow (${failure})`,
-			);
-	};
-	const writesPastMemory = !settings.sentBefore && lastWord.setsState;
-	if (writesPastMemory) storeWarning(await forgetWhatWasSent(context));
-	const { toSend, leftOut } = leaveOutUnchanged(lastWord, sentBefore?.unchanged);
+	const memory = await openMemory(context, spec, lastWord, settings.sentBefore);
+	if (!memory.ok) return finish(context, spec, itemCount, pieces, inputErrors, storeUnavailable(pieces, memory.reason));
+	const { toSend, leftOut } = leaveOutUnchanged(lastWord, memory.unchanged);
 
 	const requests = planRequests(toSend, spec.shape, settings.lowered);
 	let report: SendReport | undefined;
 	try {
 		report = await sendRequests(context, spec, settings, requests, !continueOnFail);
 	} finally {
-		if (sentBefore) await settleSentBefore(context, spec, sentBefore, report?.outcomes);
-		if (writesPastMemory) storeWarning(await forgetWhatWasSent(context));
+		await memory.close(report?.outcomes);
 	}
 	return finish(context, spec, itemCount, pieces, inputErrors, {
 		...report,
@@ -102,15 +77,6 @@ function answersOfInputPieces(
 	for (const piece of leftOut)
 		answers.set(inputPieceOf(piece), withReplacedParts(piece, { ok: true, unchanged: true }));
 	return answers;
-}
-
-/** Where the credential points, to keep what is remembered apart per workspace and key. */
-async function workspaceOf(context: IExecuteFunctions, spec: OperationSpec): Promise<SentBeforeInput['workspace']> {
-	const credentials = await context.getCredentials(spec.endpoint.credentialType);
-	return {
-		endpoint: String(credentials.restEndpoint ?? credentials.scimEndpoint ?? '').trim(),
-		key: String(credentials.apiKey ?? credentials.token ?? ''),
-	};
 }
 
 /** Every item's answer from what happened to its pieces, the summary, the hints, and the error that stops the node. */
@@ -187,31 +153,6 @@ function storeUnavailable(pieces: Piece[], reason: string): SendReport {
 		requestsSent: 0,
 		requestsSkipped: 0,
 	};
-}
-
-/**
- * Keeps what was accepted and takes back the rest. If n8n's store cannot be written now, the items
- * keep their true answers: the run's marker stays behind, so the next run forgets and sends everything.
- */
-async function settleSentBefore(
-	context: IExecuteFunctions,
-	spec: OperationSpec,
-	sentBefore: SentBefore,
-	outcomes: SendReport['outcomes'] | undefined,
-): Promise<void> {
-	const log = (message: string) => context.logger.warn(`Engagement Platform ${spec.endpoint.path}: ${message}`);
-	const settled = await sentBefore.settle(outcomes);
-	if (settled.doubted)
-		log(
-			'Send Only Changes had no earlier run to rely on (the first run, a run that did not finish or overlapped another, or a value set twice in one execution), so it compared items with this execution alone',
-		);
-	if (settled.failure === undefined) return;
-	log(`Send Only Changes could not record this run's end (${settled.failure}); the next run sends every item`);
-	context.addExecutionHints({
-		message: `Send Only Changes could not record what this run sent in n8n's database (${settled.failure}), so the next run sends every item once.`,
-		type: 'warning',
-		location: 'outputPane',
-	});
 }
 
 function invalidInputError(

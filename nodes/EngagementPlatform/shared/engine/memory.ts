@@ -1,0 +1,80 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import type { LastWord } from './lastWord';
+import type { OperationSpec, Piece, PieceOutcome, SentBeforeSettings } from './operation';
+import type { SentBeforeInput } from './sentBefore';
+import { checkSentBefore, forgetWhatWasSent } from './sentBefore';
+
+/**
+ * What the workflow remembers of the state it set, around one run: with Send Only Changes on, the
+ * pieces the platform holds already and, once the requests are answered, what to keep of this run;
+ * with it off, a node that sets state makes the workflow forget (see sentBefore.ts).
+ */
+export type RunMemory =
+	| { ok: true; unchanged?: Set<Piece>; close(outcomes: Map<Piece, PieceOutcome> | undefined): Promise<void> }
+	| { ok: false; reason: string };
+
+export async function openMemory(
+	context: IExecuteFunctions,
+	spec: OperationSpec,
+	lastWord: LastWord,
+	settings: SentBeforeSettings | undefined,
+): Promise<RunMemory> {
+	const log = (level: 'info' | 'warn', message: string) =>
+		context.logger[level](`Engagement Platform ${spec.endpoint.path}: ${message}`);
+	const forgetFailed = (failure: string | undefined) => {
+		if (failure !== undefined)
+			log('warn', `could not clear what Send Only Changes remembers for this workflow (${failure})`);
+	};
+
+	if (!settings) {
+		if (!lastWord.setsState) return { ok: true, close: async () => {} };
+		forgetFailed(await forgetWhatWasSent(context));
+		return { ok: true, close: async () => forgetFailed(await forgetWhatWasSent(context)) };
+	}
+
+	const checked = await checkSentBefore(
+		context,
+		{
+			parts: lastWord.parts,
+			unprovable: new Set(
+				[...lastWord.parts.keys()].filter((piece) => !spec.stateSlots?.[piece.slot]?.provenByAcceptance),
+			),
+			workspace: await workspaceOf(context, spec),
+		},
+		settings,
+	);
+	if (!checked.ok) return checked;
+	const { sentBefore } = checked;
+	return {
+		ok: true,
+		unchanged: sentBefore.unchanged,
+		async close(outcomes) {
+			const settled = await sentBefore.settle(outcomes);
+			if (settled.doubted)
+				log(
+					'info',
+					'Send Only Changes had no earlier run to rely on (the first run, a run that did not finish or overlapped another, or a contact set twice in one execution), so it sent every item it could not compare with this execution',
+				);
+			if (settled.failure === undefined) return;
+			log(
+				'warn',
+				`Send Only Changes could not record this run's end (${settled.failure}); the next run sends every item`,
+			);
+			context.addExecutionHints({
+				message: `Send Only Changes could not record what this run sent in n8n's database (${settled.failure}), so the next run sends every item once.`,
+				type: 'warning',
+				location: 'outputPane',
+			});
+		},
+	};
+}
+
+/** Where the credential points, to keep what is remembered apart per workspace and key. */
+async function workspaceOf(context: IExecuteFunctions, spec: OperationSpec): Promise<SentBeforeInput['workspace']> {
+	const credentials = await context.getCredentials(spec.endpoint.credentialType);
+	return {
+		endpoint: String(credentials.restEndpoint ?? credentials.scimEndpoint ?? '').trim(),
+		key: String(credentials.apiKey ?? credentials.token ?? ''),
+	};
+}
