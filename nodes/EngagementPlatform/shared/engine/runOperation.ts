@@ -67,6 +67,7 @@ function answersOfInputPieces(
 	outcomes: Map<Piece, PieceOutcome>,
 	leftOut: Piece[],
 ): Map<Piece, PieceOutcome> {
+	if (lastWord.replaced.size === 0 && lastWord.partlyReplaced.size === 0 && leftOut.length === 0) return outcomes;
 	const answers = new Map<Piece, PieceOutcome>(lastWord.replaced);
 	const inputPieceOf = (piece: Piece) => lastWord.partlyReplaced.get(piece)?.original ?? piece;
 	const withReplacedParts = (piece: Piece, outcome: PieceOutcome): PieceOutcome => {
