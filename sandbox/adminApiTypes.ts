@@ -76,6 +76,11 @@ export interface FaultRule {
 	status?: number;
 	/** Adds a Retry-After header to a 429. */
 	retryAfterSeconds?: number;
+	/**
+	 * Adds this Retry-After header to a 429 as given: an HTTP date (RFC 9110 allows one, and a proxy's
+	 * clock may put it in the past), a negative or a garbled value. Wins over `retryAfterSeconds`.
+	 */
+	retryAfter?: string;
 	/** Sets X-RateLimit-Reset to now + N seconds on the fault response. */
 	rateLimitResetInSeconds?: number;
 	/** For 'slow': the request is processed, and answered only after this delay. */

@@ -172,7 +172,8 @@ function injectedStatusAnswer(
 		const window = group === null ? undefined : runtime.rateLimiter.peek(group, nowMs);
 		const resetAtMs = resetInMs ?? window?.resetAtMs ?? nowMs + 1000;
 		Object.assign(headers, rateLimitHeaders(window?.limit ?? 0, 0, resetAtMs));
-		if (fault.retryAfterSeconds !== undefined) headers['Retry-After'] = String(fault.retryAfterSeconds);
+		if (fault.retryAfter !== undefined) headers['Retry-After'] = fault.retryAfter;
+		else if (fault.retryAfterSeconds !== undefined) headers['Retry-After'] = String(fault.retryAfterSeconds);
 		else if (runtime.config.retryAfterOn429) headers['Retry-After'] = String(secondsUntil(resetAtMs, nowMs));
 		return { status, body: { message: RATE_LIMIT_MESSAGE }, headers };
 	}

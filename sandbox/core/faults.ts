@@ -46,6 +46,7 @@ export function faultRuleProblem(rule: unknown): string | undefined {
 	if (r.kind === 'unplaced-error' && r.message !== undefined && typeof r.message !== 'string') {
 		return "an 'unplaced-error' fault's message must be a string";
 	}
+	if (r.retryAfter !== undefined && typeof r.retryAfter !== 'string') return 'retryAfter must be a string';
 	if (r.method !== undefined && typeof r.method !== 'string') return 'method must be a string';
 	return undefined;
 }

@@ -4,20 +4,27 @@ const BACKOFF_BASE_MS = 500;
 const BACKOFF_CAP_MS = 30_000;
 
 /**
- * How long to wait after a 429: the platform's Retry-After (seconds or an HTTP date), else
- * its X-RateLimit-Reset (epoch seconds), else exponential backoff with full jitter.
+ * How long to wait after a 429: the platform's Retry-After (seconds or an HTTP date), else its
+ * X-RateLimit-Reset (epoch seconds), else exponential backoff with full jitter. A wait the headers
+ * put at zero or in the past (a proxy's clock, a reset already gone by) is no wait at all, and would
+ * resend at once, again and again: it waits as a 429 without headers does. The ceiling is the
+ * caller's budget (Max Rate Limit Wait).
  */
 export function rateLimitWaitMs(response: ApiResponse, attempt: number, now = Date.now()): number {
-	const retryAfter = header(response, 'retry-after');
-	if (retryAfter !== undefined) {
+	const told = headerWaitMs(response, now);
+	return told !== undefined && told > 0 ? told : backoffMs(attempt);
+}
+
+function headerWaitMs(response: ApiResponse, now: number): number | undefined {
+	const retryAfter = header(response, 'retry-after')?.trim();
+	if (retryAfter) {
 		const seconds = Number(retryAfter);
-		if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+		if (Number.isFinite(seconds)) return seconds * 1000;
 		const date = Date.parse(retryAfter);
-		if (!Number.isNaN(date)) return Math.max(0, date - now);
+		if (!Number.isNaN(date)) return date - now;
 	}
 	const reset = Number(header(response, 'x-ratelimit-reset'));
-	if (Number.isFinite(reset) && reset > 0) return Math.max(0, reset * 1000 - now);
-	return backoffMs(attempt);
+	return Number.isFinite(reset) && reset > 0 ? reset * 1000 - now : undefined;
 }
 
 /** Exponential backoff with full jitter: random in [base, base * 2^attempt], capped. */
