@@ -236,6 +236,24 @@ describe('Message node: Send Transactional Email', () => {
 		});
 	});
 
+	test('one External Send ID on two items: the later is refused before anything is sent, naming the first', async () => {
+		const result = await run(
+			users(3),
+			receipt({ externalSendId: '={{ $json.id === "crm-1" ? "crm-0" : $json.id }}' }),
+			true,
+		);
+
+		const answers = result.output(MESSAGE).map(({ json }) => json);
+		expect(answers[0]).toMatchObject({ status: 'sent', external_send_id: 'crm-0' });
+		expect(answers[1]).toMatchObject({ delivery: 'invalid', field: 'External Send ID' });
+		expect(String(answers[1].error)).toContain('item 0');
+		expect(answers[2]).toMatchObject({ status: 'sent', external_send_id: 'crm-2' });
+		const sent = (await client().requests({ path: '/transactional/v1/campaigns/order-receipt/send' })).map(
+			(request) => (request.body as { external_send_id: string }).external_send_id,
+		);
+		expect(sent.sort()).toEqual(['crm-0', 'crm-2']);
+	});
+
 	test('a given external send ID with spaces is refused before sending', async () => {
 		const result = await run(users(1), receipt({ externalSendId: 'order 1001' }));
 

@@ -5,6 +5,7 @@ import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-wor
 import { ItemInputError } from '../../shared/engine/itemInputError';
 import { declareOperation } from '../../shared/engine/operation';
 import { onlyPiece } from '../../shared/engine/ownRequests';
+import { refuseRepeatedKeys } from '../../shared/engine/repeatedKeys';
 import type { RequestShape } from '../../shared/engine/requestShape';
 import { keyValueOrJsonFields, readKeyValueOrJson } from '../../shared/fields/keyValueOrJson';
 import { readPathSegment } from '../../shared/fields/pathSegment';
@@ -117,6 +118,19 @@ export const operation = declareOperation<TransactionalCampaign, IDataObject>({
 			},
 		];
 	},
+	// The platform sends once per External Send ID within 24 hours: a second item with the same ID
+	// would be dropped as a duplicate while answered as sent, so it is refused before anything leaves.
+	checkAcrossItems: (pieces) =>
+		refuseRepeatedKeys(
+			pieces,
+			(piece) => String(piece.payload.external_send_id),
+			(piece, first) =>
+				new ItemInputError(
+					'External Send ID',
+					`"${String(piece.payload.external_send_id)}" is item ${first}'s too, and the platform sends once per ID`,
+					'Give each email its own ID, e.g. {{ $json.order_id }}-receipt, or leave the field empty for one derived per item.',
+				),
+		),
 	// The external_send_id makes the platform send once however often the request arrives.
 	isSafeToResend: () => true,
 	readResponse: (response, request) =>
