@@ -191,7 +191,9 @@ describe('Engagement Platform Trigger in n8n: postbacks on the production URL', 
 	});
 
 	test('malformed, non-JSON and oversized postbacks are 400, 415 and 413 and start nothing', async () => {
-		expect((await post({ dispatch_id: 'd', status: 'opened', metadata: {} }, authorized)).status).toBe(400);
+		expect((await post({ dispatch_id: 'd', status: 3, metadata: {} }, authorized)).status).toBe(400);
+		// A status it does not know is authentic and well formed: answered 200, so the platform does not retry it.
+		expect((await post({ dispatch_id: 'd', status: 'opened', metadata: {} }, authorized)).status).toBe(200);
 		expect((await post(postback('delivered', 'd-text'), { ...authorized, 'Content-Type': 'text/plain' })).status).toBe(
 			415,
 		);

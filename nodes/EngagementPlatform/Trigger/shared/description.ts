@@ -61,7 +61,7 @@ export const triggerProperties: INodeProperties[] = [
 		default: [...POSTBACK_STATUSES],
 		required: true,
 		description:
-			'The statuses that start the workflow. A postback with another status is answered 200 and starts nothing.',
+			'The statuses that start the workflow. A postback with another status is answered 200 and starts nothing; with every status chosen, a status the platform adds later starts it too, as it came.',
 	},
 	{
 		displayName: 'Drop Duplicates',

@@ -6,6 +6,10 @@ export const POSTBACK_STATUSES = ['sent', 'processed', 'delivered', 'bounced', '
 
 export type PostbackStatus = (typeof POSTBACK_STATUSES)[number];
 
+export function isKnownStatus(status: string): status is PostbackStatus {
+	return (POSTBACK_STATUSES as readonly string[]).includes(status);
+}
+
 /** The metadata field that holds the time of each status. */
 const STATUS_TIME_FIELD: Record<PostbackStatus, string> = {
 	sent: 'sent_at',
@@ -21,12 +25,11 @@ const postbackSchema = z.object({
 			error: (issue) => (issue.input === undefined ? 'dispatch_id is missing' : 'dispatch_id must be a string'),
 		})
 		.min(1, 'dispatch_id is empty'),
-	status: z.enum(POSTBACK_STATUSES, {
-		error: (issue) =>
-			issue.input === undefined
-				? 'status is missing'
-				: `status ${JSON.stringify(issue.input)} is not one of ${POSTBACK_STATUSES.join(', ')}`,
-	}),
+	// Any status: the spec does not promise these five are all, and a receiver that refuses what it
+	// does not know invites retries or a disabled endpoint. receivePostback decides what starts a run.
+	status: z
+		.string({ error: (issue) => (issue.input === undefined ? 'status is missing' : 'status must be a string') })
+		.min(1, 'status is empty'),
 	metadata: z.record(z.string(), z.unknown(), {
 		error: (issue) => (issue.input === undefined ? 'metadata is missing' : 'metadata must be a JSON object'),
 	}),
@@ -55,12 +58,14 @@ const textOrNull = (value: unknown): string | null => (typeof value === 'string'
  */
 export function postbackItem(postback: Postback): IDataObject {
 	const { dispatch_id, status, metadata } = postback;
+	// A status the spec does not list keeps its own time field by the same pattern, e.g. opened_at.
+	const timeField = isKnownStatus(status) ? STATUS_TIME_FIELD[status] : `${status}_at`;
 	return {
 		dispatch_id,
 		status,
 		external_send_id: textOrNull(metadata.external_send_id),
 		campaign_api_id: textOrNull(metadata.campaign_api_id),
-		status_time: textOrNull(metadata[STATUS_TIME_FIELD[status]]),
+		status_time: textOrNull(metadata[timeField]),
 		reason: textOrNull(metadata.reason),
 		metadata: metadata as IDataObject,
 	};

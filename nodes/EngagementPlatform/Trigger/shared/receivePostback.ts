@@ -3,8 +3,7 @@ import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-w
 import type { PostbackAuthCredential, PostbackAuthentication, RequestHeaders } from './authentication';
 import { credentialProblem, isAuthorized } from './authentication';
 import { isFirstSighting } from './duplicates';
-import type { PostbackStatus } from './postback';
-import { parsePostback, postbackItem } from './postback';
+import { isKnownStatus, parsePostback, POSTBACK_STATUSES, postbackItem } from './postback';
 
 export const POSTBACK_CREDENTIAL = 'engagementPlatformPostbackAuthApi';
 
@@ -123,8 +122,11 @@ export async function receivePostback(context: IWebhookFunctions): Promise<IWebh
 	}
 	const { postback } = parsed;
 
-	const statuses = context.getNodeParameter('statuses', []) as PostbackStatus[];
-	if (!statuses.includes(postback.status)) {
+	const statuses = context.getNodeParameter('statuses', []) as string[];
+	// With every status chosen, one the trigger does not know passes through as it came.
+	const everyStatus = POSTBACK_STATUSES.every((status) => statuses.includes(status));
+	const starts = isKnownStatus(postback.status) ? statuses.includes(postback.status) : everyStatus;
+	if (!starts) {
 		log('debug', `ignored a "${postback.status}" postback: that status is not selected`);
 		return reply(response, 200, `Received; the trigger does not start on "${postback.status}"`);
 	}
