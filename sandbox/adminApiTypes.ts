@@ -63,7 +63,7 @@ export interface SandboxConfigView {
 	preferenceCenterMethods: PreferenceCenterMethod[];
 }
 
-export type FaultKind = 'status' | 'reset-before' | 'reset-after' | 'slow' | 'unplaced-error';
+export type FaultKind = 'status' | 'reset-before' | 'reset-after' | 'slow' | 'unplaced-error' | 'answer';
 
 export interface FaultRule {
 	method?: string;
@@ -93,6 +93,13 @@ export interface FaultRule {
 	 * proving nothing of what the request set.
 	 */
 	message?: string;
+	/**
+	 * For 'answer': nothing is processed, and the request is answered `status` (any, 2xx included) with
+	 * this body: an object as JSON, a string as text (`contentType`, default text/html). What a proxy, a
+	 * gateway or a failing platform may send where the spec promises `{"message": "success"}`.
+	 */
+	answerBody?: unknown;
+	contentType?: string;
 }
 
 export interface RecordedRequest {

@@ -44,7 +44,9 @@ export async function serveApiRequest(
 			? injectedStatus(runtime, routes, request, parsed, fault)
 			: fault?.kind === 'unplaced-error'
 				? unplacedError(fault)
-				: await processRequest(runtime, routes, request, parsed);
+				: fault?.kind === 'answer'
+					? injectedAnswer(fault)
+					: await processRequest(runtime, routes, request, parsed);
 
 	const wait = config.latencyMs + (fault?.kind === 'slow' ? (fault.delayMs ?? 0) : 0);
 	if (wait > 0) await delay(wait);
@@ -142,6 +144,20 @@ export const UNPLACED_ERROR_MESSAGE =
  */
 function unplacedError(fault: FaultRule): RouteResult {
 	return { status: 201, body: { message: 'success', errors: [fault.message ?? UNPLACED_ERROR_MESSAGE] } };
+}
+
+/** An injected 'answer' fault: nothing is processed; the status and body are the rule's, as given. */
+function injectedAnswer(fault: FaultRule): RouteResult {
+	const status = fault.status ?? 200;
+	if (typeof fault.answerBody === 'string') {
+		return {
+			status,
+			body: fault.answerBody,
+			format: 'text',
+			headers: { 'Content-Type': fault.contentType ?? 'text/html; charset=utf-8' },
+		};
+	}
+	return { status, body: fault.answerBody ?? {} };
 }
 
 /** An injected 'status' fault: nothing is processed. A 429 looks like a real one, headers included. */

@@ -31,9 +31,15 @@ export function faultRuleProblem(rule: unknown): string | undefined {
 	const r = rule as Partial<FaultRule>;
 	if (typeof r.path !== 'string' || !r.path.startsWith('/')) return 'path must be an exact path starting with /';
 	if (!Number.isInteger(r.times) || (r.times as number) < 1) return 'times must be an integer of at least 1';
-	if (!['status', 'reset-before', 'reset-after', 'slow', 'unplaced-error'].includes(r.kind as string)) {
-		return 'kind must be status, reset-before, reset-after, slow or unplaced-error';
+	if (!['status', 'reset-before', 'reset-after', 'slow', 'unplaced-error', 'answer'].includes(r.kind as string)) {
+		return 'kind must be status, reset-before, reset-after, slow, unplaced-error or answer';
 	}
+	if (
+		r.kind === 'answer' &&
+		r.status !== undefined &&
+		!(Number.isInteger(r.status) && r.status >= 200 && r.status <= 599)
+	)
+		return "an 'answer' fault's status must be between 200 and 599";
 	if (
 		r.kind === 'status' &&
 		!(Number.isInteger(r.status) && (r.status as number) >= 400 && (r.status as number) <= 599)

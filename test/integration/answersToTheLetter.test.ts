@@ -1,4 +1,4 @@
-import type { INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { FaultRule } from '../../sandbox/adminApiTypes';
 import { USER, USER_NODE } from '../support/nodeTypes';
@@ -45,4 +45,72 @@ describe('a rate-limit answer whose wait is already over waits as one without he
 			expect(result.output(USER)[0].json).toMatchObject({ delivery: 'not_applied' });
 		});
 	}
+});
+
+describe('a 2xx is a success only when it says so (message "success")', () => {
+	const updateAttributes: INodeParameters = {
+		operation: 'updateAttributes',
+		identifyBy: 'external_id',
+		externalId: '={{ $json.id }}',
+		attributesInput: 'json',
+		attributesJson: '={{ { tier: "gold" } }}',
+	};
+	const run = async (parameters: INodeParameters, items: IDataObject[]) =>
+		await runNode(USER_NODE, { parameters, items, endpoint: sandbox().url, apiKey, continueOnFail: true });
+	const answers: Array<[string, Partial<FaultRule>, string]> = [
+		[
+			"the spec's fatal shape under 201",
+			{ status: 201, answerBody: { message: 'Invalid request', errors: ['Invalid request'] } },
+			'Invalid request',
+		],
+		['a 200 with another message', { status: 200, answerBody: { message: 'Internal error' } }, 'Internal error'],
+		['a 200 HTML page from a proxy', { status: 200, answerBody: '<html><body>Gateway</body></html>' }, 'Gateway'],
+	];
+
+	for (const [name, answer, words] of answers) {
+		test(`${name}: events are not answered processed; the item says what the platform said and that it may not be stored`, async () => {
+			await client().injectFaults([{ path: '/users/track', kind: 'answer', times: 1, ...answer }]);
+			const result = await run(trackEvent(), [{ id: 'u1' }, { id: 'u2' }]);
+			for (const { json } of result.output(USER)) {
+				expect(json.status).toBeUndefined();
+				expect(json).toMatchObject({ delivery: 'maybe_applied' });
+				expect(String(json.error)).toContain(words);
+			}
+		});
+	}
+
+	test('attributes alone are safe to send again: resent after such an answer, then processed', async () => {
+		await client().injectFaults([
+			{ path: '/users/track', kind: 'answer', times: 1, status: 200, answerBody: { message: 'Internal error' } },
+		]);
+		const result = await run(updateAttributes, [{ id: 'u1' }]);
+		expect(result.output(USER)[0].json.status).toBe('processed');
+		expect(await client().requests({ path: '/users/track' })).toHaveLength(2);
+		const profile = (await client().state()).profiles.find((candidate) => candidate.external_id === 'u1');
+		expect(profile?.custom_attributes.tier).toBe('gold');
+	});
+
+	test('a rename answered 201 "Rate limit exceeded" renames nothing, and no item says renamed', async () => {
+		await client().seed({ profiles: [{ external_id: 'a' }, { external_id: 'b' }] });
+		await client().injectFaults([
+			{
+				path: '/users/external_ids/rename',
+				kind: 'answer',
+				times: 1,
+				status: 201,
+				answerBody: { message: 'Rate limit exceeded' },
+			},
+		]);
+		const result = await run(
+			{ operation: 'renameExternalIds', currentExternalId: '={{ $json.from }}', newExternalId: '={{ $json.to }}' },
+			[
+				{ from: 'a', to: 'a2' },
+				{ from: 'b', to: 'b2' },
+			],
+		);
+		for (const { json } of result.output(USER)) {
+			expect(json.status).not.toBe('renamed');
+			expect(String(json.error)).toContain('Rate limit exceeded');
+		}
+	});
 });

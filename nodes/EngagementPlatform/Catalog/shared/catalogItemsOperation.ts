@@ -77,6 +77,8 @@ export function catalogItemsOperation(method: CatalogMethod, status: string): Op
 			rateLimit: 'catalogs',
 			permission,
 			credentialType: 'engagementPlatformApi',
+			// Spec: the answer's `message` is success when the request succeeded.
+			successSaysSo: true,
 		},
 		shape: CATALOG_SHAPE,
 		readItem: (item) => [readCatalogItem(item, method)],

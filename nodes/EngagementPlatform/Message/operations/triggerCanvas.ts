@@ -35,6 +35,8 @@ export const operation = dispatchOperation(
 		path: '/canvas/trigger/send',
 		permission: 'canvas.trigger.send',
 		credentialType: 'engagementPlatformApi',
+		// Spec: the answer's `message` is success when the request succeeded.
+		successSaysSo: true,
 	},
 	dispatchShape({ recipients: { form: 'list', field: 'recipients', max: PER_REQUEST.messagingRecipients } }),
 	(item) => {

@@ -109,6 +109,8 @@ export const operation = declareOperation<PreferenceCenter, IDataObject>({
 		rateLimit: 'preference_center',
 		permission: 'preference_center.update',
 		credentialType: 'engagementPlatformApi',
+		// Spec: the answer's `message` is success when the request succeeded.
+		successSaysSo: true,
 	},
 	// One preference center per request, at the spec's 10 per minute: the pacer waits (and logs the wait).
 	shape: {

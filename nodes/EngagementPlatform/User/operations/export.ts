@@ -135,6 +135,8 @@ export const operation = declareOperation<ExportGroup, ExportValue>({
 		rateLimit: 'users.export.ids',
 		permission: 'users.export.ids',
 		credentialType: 'engagementPlatformApi',
+		// Spec: the answer's `message` is success when the request succeeded.
+		successSaysSo: true,
 	},
 	shape: EXPORT_SHAPE,
 	options: {

@@ -91,6 +91,8 @@ export const operation = declareOperation<IdentifyGroup, IDataObject>({
 		rateLimit: 'users.identify',
 		permission: 'users.identify',
 		credentialType: 'engagementPlatformApi',
+		// Spec: the answer's `message` is success when the request succeeded.
+		successSaysSo: true,
 	},
 	shape: IDENTIFY_SHAPE,
 	readItem(item) {

@@ -45,6 +45,8 @@ export const operation: OperationSpec = {
 		rateLimit: 'users.external_ids.rename',
 		permission: 'users.external_ids.rename',
 		credentialType: 'engagementPlatformApi',
+		// Spec: the answer's `message` is success when the request succeeded.
+		successSaysSo: true,
 	},
 	shape: {
 		slots: { external_id_renames: { form: 'list', field: 'external_id_renames', max: PER_REQUEST.renames } },

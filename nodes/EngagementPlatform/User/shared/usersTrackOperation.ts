@@ -185,6 +185,8 @@ export function usersTrackOperation(
 			rateLimit: 'users.track',
 			permission: 'users.track',
 			credentialType: 'engagementPlatformApi',
+			// Spec: the answer's `message` is success when the request succeeded.
+			successSaysSo: true,
 		},
 		shape: TRACK_SHAPE,
 		options: TRACK_OPTIONS,

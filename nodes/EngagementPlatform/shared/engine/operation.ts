@@ -21,6 +21,11 @@ export interface Endpoint<Group = unknown, Payload = IDataObject> {
 	 * it answers 405 Method Not Allowed to `method`.
 	 */
 	fallbackMethod?: IHttpRequestMethods;
+	/**
+	 * The spec describes this endpoint's success as `message` = success: a 2xx saying anything else
+	 * (a fatal message, a proxy's page) is no success, and is read as a server error is.
+	 */
+	successSaysSo?: true;
 }
 
 /**

@@ -42,6 +42,9 @@ function adviceFor(message: string, statusCode: number, endpoint: EndpointAccess
 	if (statusCode >= 500) {
 		return 'The platform failed while handling the request; it may or may not have been applied. Check the platform before running these items again.';
 	}
+	if (statusCode < 300) {
+		return `The platform (or something between n8n and it) answered ${statusCode} without saying success, so nothing proves these items were stored; they may or may not have been applied. Check the platform before running these items again.`;
+	}
 	if (statusCode === 404) return 'The platform does not know this resource. Check the IDs and the endpoint URL.';
 	if (statusCode === 405)
 		return 'The platform does not take this method at this address. Check the endpoint URL in the credential.';

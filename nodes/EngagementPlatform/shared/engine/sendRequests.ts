@@ -79,6 +79,7 @@ export async function sendRequests(
 				pacerOf(request),
 				{
 					safeToResend: settings.resendUnsafe || spec.isSafeToResend(request),
+					successSaysSo: endpoint.successSaysSo,
 					maxRateLimitWaitMs: settings.maxRateLimitWaitMs,
 					onWait: (waitMs, reason) => log(`waiting ${(waitMs / 1000).toFixed(1)} s: ${reason}`),
 				},
@@ -100,7 +101,7 @@ function outcomesOf(
 	request: PlannedRequest,
 	result: Awaited<ReturnType<typeof sendWithRetries>>,
 ): Map<Piece, PieceOutcome> {
-	if (result.kind === 'response' && result.response.statusCode < 300) {
+	if (result.kind === 'response' && result.response.statusCode < 300 && !result.maybeApplied) {
 		return spec.readResponse(result.response, request);
 	}
 	if (result.kind === 'response' && !result.maybeApplied && spec.readErrorResponse) {

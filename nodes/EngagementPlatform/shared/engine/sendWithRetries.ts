@@ -11,6 +11,8 @@ const MAX_ATTEMPTS = 4;
 export interface RetryPolicy {
 	/** A resend cannot duplicate data (GET, PUT, attribute-only batches, ...). */
 	safeToResend: boolean;
+	/** A 2xx counts only when its `message` is "success" (OperationSpec's endpoint.successSaysSo). */
+	successSaysSo?: boolean;
 	maxRateLimitWaitMs: number;
 	onWait: (waitMs: number, reason: string) => void;
 }
@@ -66,15 +68,21 @@ export async function sendWithRetries(
 			continue;
 		}
 
-		if (response.statusCode >= 500) {
+		// A 2xx that does not say success tells nothing of what was stored: read as a server error.
+		const unclear = response.statusCode >= 500 || (policy.successSaysSo === true && !saysSuccess(response));
+		if (unclear) {
 			if (policy.safeToResend && attempts < MAX_ATTEMPTS) {
-				await backOff(policy, attempts, `the platform answered ${response.statusCode}`);
+				await backOff(policy, attempts, `the platform answered ${response.statusCode} without success`);
 				continue;
 			}
 			return { kind: 'response', response, maybeApplied: true };
 		}
 		return { kind: 'response', response, maybeApplied: false };
 	}
+}
+
+function saysSuccess(response: ApiResponse): boolean {
+	return response.statusCode >= 300 || response.body.message === 'success';
 }
 
 async function backOff(policy: RetryPolicy, attempt: number, reason: string): Promise<void> {
