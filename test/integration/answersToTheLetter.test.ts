@@ -114,3 +114,43 @@ describe('a 2xx is a success only when it says so (message "success")', () => {
 		}
 	});
 });
+
+describe('a rename counts as renamed only when the answer lists it', () => {
+	const rename: INodeParameters = {
+		operation: 'renameExternalIds',
+		currentExternalId: '={{ $json.from }}',
+		newExternalId: '={{ $json.to }}',
+	};
+	const answers: Array<[string, IDataObject]> = [
+		['an error whose index is text', { rename_errors: [['second', 'new ID in use']] }],
+		['an error with no index', { rename_errors: [['new ID in use']] }],
+		['no errors at all', {}],
+	];
+	for (const [name, errors] of answers) {
+		test(`external_ids lists the first of two, with ${name}: the second is not answered renamed`, async () => {
+			await client().injectFaults([
+				{
+					path: '/users/external_ids/rename',
+					kind: 'answer',
+					times: 1,
+					status: 201,
+					answerBody: { message: 'success', external_ids: ['a'], ...errors },
+				},
+			]);
+			const result = await runNode(USER_NODE, {
+				parameters: rename,
+				items: [
+					{ from: 'a', to: 'a2' },
+					{ from: 'b', to: 'b2' },
+				],
+				endpoint: sandbox().url,
+				apiKey,
+				continueOnFail: true,
+			});
+			const [first, second] = result.output(USER).map(({ json }) => json);
+			expect(first).toMatchObject({ status: 'renamed', current_external_id: 'a' });
+			expect(second.status).toBeUndefined();
+			expect(second).toMatchObject({ delivery: 'maybe_applied' });
+		});
+	}
+});

@@ -180,6 +180,37 @@ describe('Dashboard User node (SCIM)', () => {
 		expect((await client().requests()).map((request) => request.method)).toEqual(['POST', 'DELETE']);
 	});
 
+	test('find by email: a list answering more accounts than asked finds only the one asked for', async () => {
+		const account = (id: string, userName: string) => ({ id, userName, name: { givenName: 'A', familyName: 'B' } });
+		await client().injectFaults([
+			{
+				path: '/scim/v2/Users',
+				method: 'GET',
+				kind: 'answer',
+				times: 1,
+				status: 200,
+				answerBody: {
+					schemas: ['urn:ietf:params:scim:api:messages:2.0:ListResponse'],
+					totalResults: 3,
+					Resources: [
+						account('owner-1', 'owner@example.com'),
+						account('mia-1', 'mia@example.com'),
+						account('ops-1', 'ops@example.com'),
+					],
+				},
+			},
+		]);
+
+		const result = await run({
+			items: [{ email: 'mia@example.com' }],
+			parameters: { operation: 'findByEmail', email: '={{ $json.email }}' },
+		});
+
+		expect(result.output(DASHBOARD_USER).map((item) => item.json)).toEqual([
+			expect.objectContaining({ found: true, id: 'mia-1', userName: 'mia@example.com' }),
+		]);
+	});
+
 	test('find by email: the SCIM filter finds the account (any case); a miss says found: false', async () => {
 		await seedUsers('mia@example.com');
 

@@ -183,6 +183,34 @@ describe('User node: Identify', () => {
 		}
 	});
 
+	test('identify by email whose answer is lost is not resent: the second profile sharing the email stays apart', async () => {
+		await client().seed({
+			profiles: [
+				{ external_id: 'crm-9' },
+				{ email: 'fan@example.com', custom_attributes: { source: 'newsletter' } },
+				{ email: 'fan@example.com', custom_attributes: { source: 'shop' } },
+			],
+		});
+		await client().injectFaults([{ path: '/users/identify', kind: 'reset-after', times: 1 }]);
+
+		const result = await run(
+			[{ customer: 'crm-9', email: 'fan@example.com' }],
+			{
+				operation: 'identify',
+				externalId: '={{ $json.customer }}',
+				identifyBy: 'email',
+				email: '={{ $json.email }}',
+				mergeBehavior: 'merge',
+			},
+			true,
+		);
+
+		expect(await client().requests({ path: '/users/identify' })).toHaveLength(1);
+		expect(result.output(USER)[0].json).toMatchObject({ delivery: 'maybe_applied' });
+		const emailOnly = (await client().state()).profiles.filter((profile) => profile.external_id === undefined);
+		expect(emailOnly).toHaveLength(1);
+	});
+
 	test('an email-only profile merges with the chosen prioritization', async () => {
 		await client().seed({
 			profiles: [{ external_id: 'crm-9' }, { email: 'fan@example.com', custom_attributes: { source: 'newsletter' } }],

@@ -23,10 +23,15 @@ export const operation = scimUserOperation({
 		// RFC 7644 §3.4.2.2: the compared value is a JSON string, so quotes and backslashes are escaped.
 		return { call: { query: { filter: `userName eq ${JSON.stringify(userName)}` } }, subject: { userName } };
 	},
-	// The spec does not show this response: it is read as RFC 7644's ListResponse. An item
-	// always gets a result, so a miss says found: false.
+	// The spec does not show this response: it is read as RFC 7644's ListResponse. Only the accounts
+	// whose userName is the one asked for count (compared without case, as RFC 7643 has userName): a
+	// list answering more (a filter the server ignored) must not hand other accounts to Update or
+	// Delete. An item always gets a result, so a miss says found: false.
 	result(list, subject) {
-		const users = Array.isArray(list.Resources) ? (list.Resources as IDataObject[]) : [];
+		const asked = String(subject.userName).toLowerCase();
+		const users = (Array.isArray(list.Resources) ? (list.Resources as IDataObject[]) : []).filter(
+			(user) => typeof user.userName === 'string' && user.userName.toLowerCase() === asked,
+		);
 		if (users.length === 0) return [{ found: false, ...subject }];
 		return users.map((user) => ({ found: true, ...user }));
 	},

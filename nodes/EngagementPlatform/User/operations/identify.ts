@@ -111,8 +111,10 @@ export const operation = declareOperation<IdentifyGroup, IDataObject>({
 		}
 		return [piece(item.itemIndex, 'aliases_to_identify', mergeBehavior, { external_id, ...anonymous })];
 	},
-	// A second identify of a merged profile finds no anonymous profile left: it cannot merge twice.
-	isSafeToResend: () => true,
+	// A second identify of a merged alias finds no alias-only profile left: it cannot merge twice. Not so
+	// for emails: with the first email-only profile merged, prioritization picks the next one sharing
+	// the email, so a request holding emails is never resent after an unclear failure.
+	isSafeToResend: (request) => (request.slots.get('emails_to_identify')?.length ?? 0) === 0,
 	readResponse: readIdentifyResponse,
 	itemResult: (_, [{ piece }]) => [{ status: 'processed', ...piece.subject }],
 });

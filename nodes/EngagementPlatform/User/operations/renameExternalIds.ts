@@ -2,7 +2,6 @@ import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-wor
 
 import { ItemInputError } from '../../shared/engine/itemInputError';
 import type { OperationSpec, Piece, PieceOutcome, PlannedRequest } from '../../shared/engine/operation';
-import { settleRemaining } from '../../shared/engine/outcomes';
 import { PER_REQUEST } from '../../shared/limits/requestLimits';
 import { readExternalId } from '../../shared/fields/externalId';
 
@@ -68,18 +67,25 @@ export const operation: OperationSpec = {
 };
 
 /**
- * rename_errors holds one entry per refused rename, each naming the index of its object in
- * the request ([index, message] as the platform sends it); the rest were renamed.
+ * rename_errors holds one entry per refused rename, each naming the index of its object in the
+ * request ([index, message] as the platform sends it). A rename counts as done only when
+ * `external_ids` lists it (by its current or its new ID: the spec says "successful renames" without
+ * saying which, and either names it alone); one the answer neither lists nor refuses is in doubt, and
+ * carries any error the node could not place.
  */
 function readRenameResponse(response: { body: IDataObject }, request: PlannedRequest): Map<Piece, PieceOutcome> {
 	const pieces = request.slots.get('external_id_renames') ?? [];
 	const outcomes = new Map<Piece, PieceOutcome>();
+	const unplaced: string[] = [];
 	for (const entry of (response.body.rename_errors as unknown[] | undefined) ?? []) {
 		const parts = Array.isArray(entry) ? entry : [entry];
 		const index = parts.find((part): part is number => typeof part === 'number') ?? indexInText(parts);
 		const message = parts.filter((part) => typeof part === 'string').join('; ') || JSON.stringify(entry);
 		const piece = index === undefined ? undefined : pieces[index];
-		if (!piece) continue;
+		if (!piece) {
+			unplaced.push(message);
+			continue;
+		}
 		outcomes.set(piece, {
 			ok: false,
 			error: {
@@ -90,7 +96,29 @@ function readRenameResponse(response: { body: IDataObject }, request: PlannedReq
 			},
 		});
 	}
-	return settleRemaining(request, { ok: true }, outcomes);
+	const listed = new Set(
+		(Array.isArray(response.body.external_ids) ? response.body.external_ids : []).map((id) => String(id)),
+	);
+	for (const piece of pieces) {
+		if (outcomes.has(piece)) continue;
+		const { current_external_id, new_external_id } = piece.payload;
+		if (listed.has(String(current_external_id)) || listed.has(String(new_external_id))) {
+			outcomes.set(piece, { ok: true });
+			continue;
+		}
+		const words = unplaced.length > 0 ? `: ${unplaced.join('; ')}` : '';
+		outcomes.set(piece, {
+			ok: false,
+			error: {
+				message: `The platform's answer neither lists this rename as done nor refuses it${words}; it may or may not have been applied`,
+				description:
+					'Export the user by its current and its new ID to see which one the platform knows before running this item again: tracking under the new ID before the rename is done creates a second profile.',
+				delivery: 'maybe_applied',
+				response: response.body,
+			},
+		});
+	}
+	return outcomes;
 }
 
 function indexInText(parts: unknown[]): number | undefined {
