@@ -100,6 +100,8 @@ export interface FaultRule {
 	 */
 	answerBody?: unknown;
 	contentType?: string;
+	/** For 'answer': headers to send with it, e.g. a Location for a 307 to another host. */
+	answerHeaders?: Record<string, string>;
 }
 
 export interface RecordedRequest {

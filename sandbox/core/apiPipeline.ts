@@ -154,10 +154,10 @@ function injectedAnswer(fault: FaultRule): RouteResult {
 			status,
 			body: fault.answerBody,
 			format: 'text',
-			headers: { 'Content-Type': fault.contentType ?? 'text/html; charset=utf-8' },
+			headers: { 'Content-Type': fault.contentType ?? 'text/html; charset=utf-8', ...fault.answerHeaders },
 		};
 	}
-	return { status, body: fault.answerBody ?? {} };
+	return { status, body: fault.answerBody ?? {}, headers: fault.answerHeaders };
 }
 
 /** An injected 'status' fault: nothing is processed. A 429 looks like a real one, headers included. */

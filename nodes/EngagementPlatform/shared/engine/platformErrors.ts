@@ -23,6 +23,28 @@ export function platformMessage(body: IDataObject, statusCode: number): string {
 	return `The platform answered with status ${statusCode}`;
 }
 
+/**
+ * A redirect is never followed: n8n would send the credential along to wherever it points. The
+ * item names where it pointed (its host only: a Location may carry anything in its query).
+ */
+function redirectError(response: ApiResponse): PieceError {
+	const location = response.headers.location ?? response.headers.Location;
+	const target = Array.isArray(location) ? location[0] : location;
+	let host = 'an address it did not give';
+	try {
+		if (target) host = new URL(target).host || host;
+	} catch {
+		// Not a URL: the host stays unnamed.
+	}
+	return {
+		message: `The endpoint answered ${response.statusCode}, redirecting to ${host}: not followed, so nothing was sent there`,
+		description:
+			"The API key only goes to the endpoint in the credential. If the platform has moved, put its new address in the credential; if not, check what answers at the credential's endpoint.",
+		delivery: 'not_applied',
+		httpCode: response.statusCode,
+	};
+}
+
 /** What the user should do about a failed request, by the platform's message or status. */
 function adviceFor(message: string, statusCode: number, endpoint: EndpointAccess): string {
 	const scim = endpoint.credentialType === 'engagementPlatformScimApi';
@@ -53,6 +75,7 @@ function adviceFor(message: string, statusCode: number, endpoint: EndpointAccess
 
 /** A non-2xx response as the error of every piece it carried. */
 export function responseError(response: ApiResponse, endpoint: EndpointAccess, maybeApplied: boolean): PieceError {
+	if (response.statusCode >= 300 && response.statusCode < 400) return redirectError(response);
 	const message = platformMessage(response.body, response.statusCode);
 	return {
 		// The unclear outcome leads the error, where a user skimming failed items reads it.

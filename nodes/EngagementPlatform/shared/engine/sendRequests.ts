@@ -30,7 +30,7 @@ export async function sendRequests(
 	if (requests.length === 0) return { outcomes, requestsSent: 0, requestsSkipped: 0 };
 
 	const { endpoint } = spec;
-	const baseUrl = await resolveEndpoint(context, endpoint.credentialType);
+	const { baseUrl, secrets } = await resolveEndpoint(context, endpoint.credentialType);
 	const log = (message: string) => context.logger.info(`Engagement Platform ${endpoint.path}: ${message}`);
 	const groupOf = (request: PlannedRequest): RateLimitGroup =>
 		typeof endpoint.rateLimit === 'function' ? endpoint.rateLimit(request) : endpoint.rateLimit;
@@ -71,6 +71,7 @@ export async function sendRequests(
 							await sendRequest(context, {
 								credentialType: endpoint.credentialType,
 								baseUrl,
+								secrets,
 								method,
 								...parts,
 								timeoutMs: settings.timeoutMs,
@@ -104,7 +105,12 @@ function outcomesOf(
 	if (result.kind === 'response' && result.response.statusCode < 300 && !result.maybeApplied) {
 		return spec.readResponse(result.response, request);
 	}
-	if (result.kind === 'response' && !result.maybeApplied && spec.readErrorResponse) {
+	if (
+		result.kind === 'response' &&
+		!result.maybeApplied &&
+		result.response.statusCode >= 400 &&
+		spec.readErrorResponse
+	) {
 		return spec.readErrorResponse(result.response, request);
 	}
 	const error =

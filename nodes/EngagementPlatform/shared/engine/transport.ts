@@ -6,6 +6,8 @@ import { endpointUrlProblem } from '../credentialUrls';
 export interface ApiRequest {
 	credentialType: string;
 	baseUrl: string;
+	/** The credential's secret values: never to come back in an answer's text (see redact). */
+	secrets: readonly string[];
 	method: IHttpRequestMethods;
 	path: string;
 	body?: IDataObject;
@@ -56,8 +58,15 @@ export async function sendRequest(context: IExecuteFunctions, request: ApiReques
 			timeout: request.timeoutMs,
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
+			// n8n's request helper sends the credential again to wherever a redirect points: a redirect
+			// comes back as the answer, and the key goes nowhere but the credential's endpoint.
+			disableFollowRedirect: true,
 		})) as { statusCode: number; headers: ApiResponse['headers']; body: unknown };
-		return { statusCode: response.statusCode, headers: response.headers ?? {}, body: asObject(response.body) };
+		return {
+			statusCode: response.statusCode,
+			headers: response.headers ?? {},
+			body: asObject(redact(response.body, request.secrets)),
+		};
 	} catch (error) {
 		throw toTransportFailure(error);
 	}
@@ -67,7 +76,10 @@ export async function sendRequest(context: IExecuteFunctions, request: ApiReques
  * Reads the endpoint URL of the credential once per run, and refuses one that would send
  * the key in clear text before any request leaves.
  */
-export async function resolveEndpoint(context: IExecuteFunctions, credentialType: string): Promise<string> {
+export async function resolveEndpoint(
+	context: IExecuteFunctions,
+	credentialType: string,
+): Promise<{ baseUrl: string; secrets: string[] }> {
 	const credentials = await context.getCredentials(credentialType);
 	const endpoint = String(credentials.restEndpoint ?? credentials.scimEndpoint ?? '').trim();
 	const problem = endpointUrlProblem(endpoint);
@@ -76,7 +88,32 @@ export async function resolveEndpoint(context: IExecuteFunctions, credentialType
 			description: 'Open the credential and enter the endpoint URL of your workspace, starting with https://.',
 		});
 	}
-	return endpoint.replace(/\/+$/, '');
+	const secrets = [credentials.apiKey, credentials.token].filter(
+		(value): value is string => typeof value === 'string' && value.length >= MIN_SECRET_LENGTH,
+	);
+	return { baseUrl: endpoint.replace(/\/+$/, ''), secrets };
+}
+
+/** Shorter values could match ordinary text; a key this short is refused by the platform anyway. */
+const MIN_SECRET_LENGTH = 6;
+
+/**
+ * An answer with the credential's values taken out. An error page may echo the request's headers
+ * (`Authorization: Bearer …`), and what an answer says reaches items, errors, n8n's saved
+ * executions and logs: the key must not ride along.
+ */
+export function redact(body: unknown, secrets: readonly string[]): unknown {
+	if (secrets.length === 0) return body;
+	if (typeof body === 'string') return secrets.reduce((text, secret) => text.split(secret).join('[redacted]'), body);
+	if (Array.isArray(body)) return body.map((entry) => redact(entry, secrets));
+	if (body !== null && typeof body === 'object')
+		return Object.fromEntries(
+			Object.entries(body as Record<string, unknown>).map(([key, value]) => [
+				redact(key, secrets) as string,
+				redact(value, secrets),
+			]),
+		);
+	return body;
 }
 
 function asObject(body: unknown): IDataObject {
