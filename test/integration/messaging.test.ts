@@ -227,6 +227,42 @@ describe('Message node: Send Transactional Email', () => {
 		expect(transactionalSends).toHaveLength(1);
 	});
 
+	const QUEUED = 'The external reference has been queued. Please retry to obtain send_id.';
+	const path = '/transactional/v1/campaigns/order-receipt/send';
+
+	test('a lost answer, then "queued": asked again after a pause, the item is sent with the one dispatch', async () => {
+		await client().injectFaults([
+			{ path, times: 1, kind: 'reset-after' },
+			{ path, times: 1, kind: 'answer', status: 400, answerBody: { message: QUEUED } },
+		]);
+
+		const result = await run(users(1), receipt(), true);
+
+		const { transactionalSends } = (await client().state()) as unknown as {
+			transactionalSends: Array<{ dispatch_id: string }>;
+		};
+		expect(transactionalSends).toHaveLength(1);
+		expect(result.output(MESSAGE)[0].json).toMatchObject({
+			status: 'sent',
+			dispatch_id: transactionalSends[0].dispatch_id,
+		});
+		expect(await client().requests({ path })).toHaveLength(3);
+	});
+
+	test('"queued" every time it is asked: the item says queued, with its External Send ID, never to run again', async () => {
+		await client().injectFaults([
+			{ path, times: 1, kind: 'reset-after' },
+			{ path, times: 10, kind: 'answer', status: 400, answerBody: { message: QUEUED } },
+		]);
+
+		const result = await run(users(1), receipt({ externalSendId: 'order-1000-receipt' }), true);
+
+		const [answer] = result.output(MESSAGE).map(({ json }) => json);
+		expect(answer).toMatchObject({ status: 'queued', external_send_id: 'order-1000-receipt' });
+		expect(answer.error).toBeUndefined();
+		expect(JSON.stringify(answer)).not.toContain('run these items again');
+	});
+
 	test("the platform's validation message reaches the item: a paused campaign", async () => {
 		const result = await run(users(1), receipt({ campaignId: 'paused-receipt' }), true);
 

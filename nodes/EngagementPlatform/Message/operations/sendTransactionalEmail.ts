@@ -3,7 +3,10 @@ import { createHash } from 'node:crypto';
 import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { ItemInputError } from '../../shared/engine/itemInputError';
+import type { Endpoint } from '../../shared/engine/operation';
 import { declareOperation } from '../../shared/engine/operation';
+import { responseError } from '../../shared/engine/platformErrors';
+import type { ApiResponse } from '../../shared/engine/transport';
 import { onlyPiece } from '../../shared/engine/ownRequests';
 import { refuseRepeatedKeys } from '../../shared/engine/repeatedKeys';
 import type { RequestShape } from '../../shared/engine/requestShape';
@@ -75,14 +78,16 @@ const TRANSACTIONAL_SHAPE: RequestShape<TransactionalCampaign> = {
 	pathParams: (group) => ({ campaign_id: group.campaign_id }),
 };
 
+const TRANSACTIONAL_ENDPOINT: Endpoint<TransactionalCampaign> = {
+	method: 'POST',
+	path: '/transactional/v1/campaigns/{campaign_id}/send',
+	rateLimit: 'transactional',
+	permission: 'transactional.send',
+	credentialType: 'engagementPlatformApi',
+};
+
 export const operation = declareOperation<TransactionalCampaign, IDataObject>({
-	endpoint: {
-		method: 'POST',
-		path: '/transactional/v1/campaigns/{campaign_id}/send',
-		rateLimit: 'transactional',
-		permission: 'transactional.send',
-		credentialType: 'engagementPlatformApi',
-	},
+	endpoint: TRANSACTIONAL_ENDPOINT,
 	shape: TRANSACTIONAL_SHAPE,
 	readItem(item) {
 		const campaignId = readPathSegment(item, 'campaignId', 'Campaign ID');
@@ -133,6 +138,14 @@ export const operation = declareOperation<TransactionalCampaign, IDataObject>({
 		),
 	// The external_send_id makes the platform send once however often the request arrives.
 	isSafeToResend: () => true,
+	// "The external reference has been queued. Please retry to obtain send_id.": a resend met the first
+	// send still being queued. The email was received; asking again later gives its dispatch.
+	asksAgainLater: isQueued,
+	// Still queued when the retries are spent: received, and it must not be sent again.
+	readErrorResponse: (response, request) =>
+		isQueued(response)
+			? new Map([[onlyPiece(request), { ok: true, data: { queued: true } }]])
+			: new Map([[onlyPiece(request), { ok: false, error: responseError(response, TRANSACTIONAL_ENDPOINT, false) }]]),
 	readResponse: (response, request) =>
 		new Map([
 			[
@@ -147,8 +160,23 @@ export const operation = declareOperation<TransactionalCampaign, IDataObject>({
 				},
 			],
 		]),
-	itemResult: (_, [{ piece, outcome }]) => [{ status: 'sent', ...piece.subject, ...(outcome.ok ? outcome.data : {}) }],
+	itemResult: (_, [{ piece, outcome }]) =>
+		outcome.ok && outcome.data?.queued === true
+			? [
+					{
+						status: 'queued',
+						...piece.subject,
+						note: 'The platform received this email and is queueing it; its status arrives by postback. Do not run this item again: the External Send ID keeps it from being sent twice within 24 hours, not after.',
+					},
+				]
+			: [{ status: 'sent', ...piece.subject, ...(outcome.ok ? outcome.data : {}) }],
 });
+
+const QUEUED = /external reference has been queued/i;
+
+function isQueued(response: ApiResponse): boolean {
+	return response.statusCode === 400 && typeof response.body.message === 'string' && QUEUED.test(response.body.message);
+}
 
 /** Stable for one execution, node and item, so the engine's retries and n8n's resumes reuse it. */
 function derivedSendId(executionId: string, nodeId: string, itemIndex: number): string {

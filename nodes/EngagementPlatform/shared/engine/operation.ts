@@ -187,6 +187,11 @@ export interface OperationSpec<Group = unknown, Payload = IDataObject> {
 	checkAcrossItems?(pieces: Array<Piece<Group, Payload>>): Map<number, ItemInputError>;
 	/** Whether resending this request after an unclear failure cannot duplicate data. */
 	isSafeToResend(request: PlannedRequest<Group, Payload>): boolean;
+	/**
+	 * Whether an answer asks to be asked again later (a transactional send still being queued): such a
+	 * request is sent again after a pause, within the retry budget, then read by readErrorResponse.
+	 */
+	asksAgainLater?(response: ApiResponse): boolean;
 	/** Maps a 2xx response back to each piece, in the order of `request.slots`. */
 	readResponse(
 		response: ApiResponse,

@@ -13,6 +13,8 @@ export interface RetryPolicy {
 	safeToResend: boolean;
 	/** A 2xx counts only when its `message` is "success" (OperationSpec's endpoint.successSaysSo). */
 	successSaysSo?: boolean;
+	/** The answer asks to be asked again later (OperationSpec.asksAgainLater). */
+	asksAgainLater?: (response: ApiResponse) => boolean;
 	maxRateLimitWaitMs: number;
 	onWait: (waitMs: number, reason: string) => void;
 }
@@ -66,6 +68,14 @@ export async function sendWithRetries(
 			rateLimitWaited += waitMs;
 			policy.onWait(waitMs, 'the platform answered 429 (rate limit exceeded)');
 			continue;
+		}
+
+		if (policy.asksAgainLater?.(response) === true) {
+			if (attempts < MAX_ATTEMPTS) {
+				await backOff(policy, attempts, 'the platform asked to be asked again');
+				continue;
+			}
+			return { kind: 'response', response, maybeApplied: false };
 		}
 
 		// A 2xx that does not say success tells nothing of what was stored: read as a server error.
