@@ -55,6 +55,30 @@ describe('Catalog node', () => {
 		expect(await catalogItems()).toHaveLength(120);
 	});
 
+	test.each([
+		[403, 'lacks the "catalogs.update_items" permission'],
+		[401, 'The API key was refused'],
+		[404, 'does not know this resource'],
+		[400, 'refused the request'],
+	])('a request refused as a whole (%i) names the reason on every item', async (status, reason) => {
+		await client().injectFaults([{ path: '/catalogs/restaurants/items', kind: 'status', status, times: 1 }]);
+
+		const result = await run(
+			[
+				{ id: 'r-1', fields: { rating: 4 } },
+				{ id: 'r-2', fields: { rating: 5 } },
+			],
+			withFields('editItems'),
+			true,
+		);
+
+		for (const { json } of result.output(CATALOG)) {
+			expect(String(json.error)).not.toContain('another item');
+			expect(json.description).toContain(reason);
+			expect(json.httpCode).toBe(status);
+		}
+	});
+
 	test('edit adds to an array field with $add', async () => {
 		await run([{ id: 'r-1', fields: { rating: 4.5, tags: { $add: ['vegan'] } } }], withFields('editItems'));
 

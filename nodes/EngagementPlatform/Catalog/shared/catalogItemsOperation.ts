@@ -2,9 +2,11 @@ import type { IDataObject, IHttpRequestMethods, INodeProperties } from 'n8n-work
 
 import { ItemInputError } from '../../shared/engine/itemInputError';
 import type { ItemReader } from '../../shared/engine/itemReader';
-import type { OperationSpec, Piece, PieceOutcome, PlannedRequest } from '../../shared/engine/operation';
+import type { Endpoint, OperationSpec, Piece, PieceOutcome, PlannedRequest } from '../../shared/engine/operation';
 import { declareOperation } from '../../shared/engine/operation';
 import { settleRemaining } from '../../shared/engine/outcomes';
+import { responseError } from '../../shared/engine/platformErrors';
+import type { ApiResponse } from '../../shared/engine/transport';
 import { refuseRepeatedKeys } from '../../shared/engine/repeatedKeys';
 import type { RequestShape } from '../../shared/engine/requestShape';
 import { keyValueOrJsonFields, readKeyValueOrJson } from '../../shared/fields/keyValueOrJson';
@@ -70,16 +72,17 @@ export function catalogItemsOperation(method: CatalogMethod, status: string): Op
 	const permission = { PATCH: 'catalogs.update_items', PUT: 'catalogs.replace_items', DELETE: 'catalogs.delete_items' }[
 		method
 	];
+	const endpoint: Endpoint<Catalog> = {
+		method: method as IHttpRequestMethods,
+		path: '/catalogs/{catalog_name}/items',
+		rateLimit: 'catalogs',
+		permission,
+		credentialType: 'engagementPlatformApi',
+		// Spec: the answer's `message` is success when the request succeeded.
+		successSaysSo: true,
+	};
 	return declareOperation<Catalog, IDataObject>({
-		endpoint: {
-			method: method as IHttpRequestMethods,
-			path: '/catalogs/{catalog_name}/items',
-			rateLimit: 'catalogs',
-			permission,
-			credentialType: 'engagementPlatformApi',
-			// Spec: the answer's `message` is success when the request succeeded.
-			successSaysSo: true,
-		},
+		endpoint,
 		shape: CATALOG_SHAPE,
 		readItem: (item) => [readCatalogItem(item, method)],
 		checkAcrossItems: uniqueIdsPerCatalog,
@@ -87,7 +90,7 @@ export function catalogItemsOperation(method: CatalogMethod, status: string): Op
 		// $add and $remove are the exception, so PATCH is not resent.
 		isSafeToResend: () => method !== 'PATCH',
 		readResponse: (_, request) => settleRemaining(request, { ok: true }),
-		readErrorResponse: readCatalogErrors,
+		readErrorResponse: (response, request) => readCatalogErrors(response, request, endpoint),
 		itemResult: (_, [{ piece }]) => [{ status, ...piece.subject }],
 	});
 }
@@ -181,12 +184,17 @@ function uniqueIdsPerCatalog(pieces: CatalogPiece[]): Map<number, ItemInputError
  * platform applies nothing of a refused request, so the other items say so and can be resent.
  */
 function readCatalogErrors(
-	response: { statusCode: number; body: IDataObject },
+	response: ApiResponse,
 	request: PlannedRequest<Catalog>,
+	endpoint: Endpoint<Catalog>,
 ): Map<CatalogPiece, PieceOutcome> {
 	const pieces = request.slots.get('items') ?? [];
 	const outcomes = new Map<CatalogPiece, PieceOutcome>();
 	const errors = (Array.isArray(response.body.errors) ? response.body.errors : []) as IDataObject[];
+	// No error names an item: the request was refused as a whole (a key without the permission, a
+	// wrong key, an unknown address), and every item gets that reason rather than another item's blame.
+	if (errors.length === 0)
+		return settleRemaining(request, { ok: false, error: responseError(response, endpoint, false) });
 	for (const error of errors) {
 		const named = [...((error.parameters as unknown[]) ?? []), ...((error.parameter_values as unknown[]) ?? [])].map(
 			String,
