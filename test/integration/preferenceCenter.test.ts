@@ -27,6 +27,33 @@ const storedCenters = async () => (await client().state()).preferenceCenters as 
 describe('Preference Center node', () => {
 	beforeEach(async () => await client().seed({ preferenceCenters: CENTERS }));
 
+	test.each([
+		['only Meta Viewport Content', { meta_viewport_content: 'width=device-width' }],
+		['only Link Tags', { links_tags: { tag: [{ rel: 'icon', href: 'https://example.com/new.png' }] } }],
+	])(
+		'%s: refused before sending, since the platform replaces Options whole and would clear the other',
+		async (_, fields) => {
+			const favicon = { rel: 'icon', href: 'https://example.com/favicon.png' };
+			await client().seed({
+				preferenceCenters: [
+					{
+						external_id: 'newsletter',
+						name: 'n',
+						options: { 'meta-viewport-content': 'initial-scale=1', 'links-tags': [favicon] },
+					},
+				],
+			} as never);
+
+			const result = await run([{ id: 'newsletter' }], update(fields as INodeParameters), true);
+
+			expect(result.output(PREFERENCE_CENTER)[0].json).toMatchObject({ delivery: 'invalid' });
+			expect(await client().requests({ method: 'PUT' })).toHaveLength(0);
+			expect((await storedCenters()).find((center) => center.external_id === 'newsletter')).toMatchObject({
+				options: { 'meta-viewport-content': 'initial-scale=1', 'links-tags': [favicon] },
+			});
+		},
+	);
+
 	test('each item updates its preference center with one PUT; the sandbox holds the fields and the item the ids and times', async () => {
 		const result = await run(
 			[
@@ -141,6 +168,7 @@ describe('Preference Center node', () => {
 				{ id: 'newsletter', type: 'image/png', rel: 'stylesheet' },
 			],
 			update({
+				meta_viewport_content: 'width=device-width',
 				links_tags: {
 					tag: [
 						{

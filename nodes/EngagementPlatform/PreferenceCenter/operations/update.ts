@@ -157,6 +157,16 @@ function readUpdate(item: ItemReader): Piece<PreferenceCenter> {
 	if (viewport) options['meta-viewport-content'] = viewport;
 	const linkTags = readLinkTags(fields.links_tags);
 	if (linkTags) options['links-tags'] = linkTags;
+	// The platform replaces Options whole: one part sent alone clears the other (the stored favicons).
+	// The spec has no way to read the preference center first, so a part alone is refused, saying so.
+	if (Object.keys(options).length === 1) {
+		const [given, missing] = viewport ? ['Meta Viewport Content', 'Link Tags'] : ['Link Tags', 'Meta Viewport Content'];
+		throw new ItemInputError(
+			`Update Fields.${missing}`,
+			`is needed with ${given}: the platform replaces the options as a whole, so ${missing} would be cleared`,
+			`Add ${missing} with the value it should keep (its current one if it does not change), or leave both out.`,
+		);
+	}
 	if (Object.keys(options).length > 0) body.options = options;
 	if (Object.keys(body).length === 0) {
 		throw new ItemInputError(
