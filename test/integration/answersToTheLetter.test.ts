@@ -154,3 +154,30 @@ describe('a rename counts as renamed only when the answer lists it', () => {
 		});
 	}
 });
+
+describe('an export that does not say success finds nobody and loses nobody', () => {
+	test.each([
+		['"Internal error" with no users', { message: 'Internal error', users: [] }],
+		['"Internal error" with an empty answer', { message: 'Internal error' }],
+	])('%s: email and ID items carry the platform\'s words, not "not found"', async (_, body) => {
+		await client().injectFaults([
+			{ path: '/users/export/ids', kind: 'answer', times: 4, status: 201, answerBody: body },
+		]);
+		const result = await runNode(USER_NODE, {
+			parameters: {
+				operation: 'export',
+				identifyBy: 'external_id',
+				externalId: '={{ $json.id }}',
+				fieldsToExport: ['first_name'],
+			},
+			items: [{ id: 'crm-1' }, { id: 'crm-2' }],
+			endpoint: sandbox().url,
+			apiKey,
+			continueOnFail: true,
+		});
+		for (const { json } of result.output(USER)) {
+			expect(json.status).not.toBe('not_found');
+			expect(String(json.error)).toContain('Internal error');
+		}
+	});
+});
