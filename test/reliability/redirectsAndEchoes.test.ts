@@ -6,7 +6,7 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import type { FaultRule } from '../../sandbox/adminApiTypes';
 import { useSandbox } from '../integration/sandboxLifecycle';
-import { USER, USER_NODE } from '../support/nodeTypes';
+import { DASHBOARD_USER_NODE, USER, USER_NODE } from '../support/nodeTypes';
 import { runNode } from '../support/runNode';
 import { freshSecret, leakedSecrets } from './secrets';
 
@@ -113,4 +113,44 @@ describe('an answer that echoes the request headers carries no key anywhere', ()
 			expect(leakedSecrets(stopped, [KEY])).toEqual([]);
 		});
 	}
+});
+
+describe('the SCIM token stays with the platform too', () => {
+	const TOKEN = freshSecret('scim');
+	const ORIGIN = 'n8n.example.com';
+
+	test('a 401 echoing the token and a 307 to another host: the token is nowhere, and nothing reaches the host', async () => {
+		await client().addScimToken(TOKEN, ORIGIN);
+		await client().injectFaults([
+			{
+				path: '/scim/v2/Users',
+				method: 'GET',
+				kind: 'answer',
+				times: 1,
+				status: 401,
+				answerBody: { detail: `Bearer ${TOKEN} refused` },
+			},
+			{
+				path: '/scim/v2/Users',
+				method: 'GET',
+				kind: 'answer',
+				times: 1,
+				status: 307,
+				answerBody: {},
+				answerHeaders: { Location: `${foreignUrl}/scim/v2/Users` },
+			},
+		]);
+		for (let run = 0; run < 2; run++) {
+			const result = await runNode(DASHBOARD_USER_NODE, {
+				parameters: { operation: 'findByEmail', email: 'mia@example.com' },
+				items: [{}],
+				credentials: {
+					engagementPlatformScimApi: { scimEndpoint: sandbox().url, scimToken: TOKEN, requestOrigin: ORIGIN },
+				},
+				continueOnFail: true,
+			});
+			expect(leakedSecrets(result, [TOKEN])).toEqual([]);
+		}
+		expect(received).toEqual([]);
+	});
 });

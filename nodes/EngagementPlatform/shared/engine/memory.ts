@@ -75,6 +75,6 @@ async function workspaceOf(context: IExecuteFunctions, spec: OperationSpec): Pro
 	const credentials = await context.getCredentials(spec.endpoint.credentialType);
 	return {
 		endpoint: String(credentials.restEndpoint ?? credentials.scimEndpoint ?? '').trim(),
-		key: String(credentials.apiKey ?? credentials.token ?? ''),
+		key: String(credentials.apiKey ?? credentials.scimToken ?? ''),
 	};
 }

@@ -88,7 +88,7 @@ export async function resolveEndpoint(
 			description: 'Open the credential and enter the endpoint URL of your workspace, starting with https://.',
 		});
 	}
-	const secrets = [credentials.apiKey, credentials.token].filter(
+	const secrets = [credentials.apiKey, credentials.scimToken].filter(
 		(value): value is string => typeof value === 'string' && value.length >= MIN_SECRET_LENGTH,
 	);
 	return { baseUrl: endpoint.replace(/\/+$/, ''), secrets };
