@@ -47,6 +47,11 @@ export class SandboxClient {
 		await this.call('POST', 'faults', { rules });
 	}
 
+	/** Drops the fault rules still pending. */
+	async clearFaults(): Promise<void> {
+		await this.call('POST', 'faults/clear', {});
+	}
+
 	requests(filter: RequestFilter = {}): Promise<RecordedRequest[]> {
 		const query = new URLSearchParams();
 		if (filter.path !== undefined) query.set('path', filter.path);

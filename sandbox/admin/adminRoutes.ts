@@ -88,6 +88,14 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
 		},
 	},
 	{
+		method: 'POST',
+		path: 'faults/clear',
+		handle(runtime) {
+			runtime.faults.clear();
+			return { pending: runtime.faults.pending };
+		},
+	},
+	{
 		method: 'GET',
 		path: 'requests',
 		handle: (runtime, { query }) => runtime.requestLog.list({ path: query.path, method: query.method }),

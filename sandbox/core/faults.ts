@@ -20,6 +20,11 @@ export class FaultQueue {
 		return rule;
 	}
 
+	/** Drops every rule still pending. */
+	clear(): void {
+		this.rules = [];
+	}
+
 	get pending(): number {
 		return this.rules.length;
 	}

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { FaultRule } from '../../sandbox/adminApiTypes';
-import { USER, USER_NODE } from '../support/nodeTypes';
+import { MESSAGE, MESSAGE_NODE, USER, USER_NODE } from '../support/nodeTypes';
 import { runNode } from '../support/runNode';
 import { useSandbox } from './sandboxLifecycle';
 
@@ -180,4 +180,94 @@ describe('an export that does not say success finds nobody and loses nobody', ()
 			expect(String(json.error)).toContain('Internal error');
 		}
 	});
+});
+
+describe('a send is sent only when the answer carries its dispatch_id (the spec: "The response carries dispatch_id")', () => {
+	const FATAL_201 = { message: 'Invalid request', errors: ['Invalid request'] };
+	const profiles = [{ external_id: 'crm-1' }, { external_id: 'crm-2' }];
+
+	test('a receipt answered 201 with the error shape and no dispatch_id is asked again (its External Send ID makes that safe), then sent', async () => {
+		await client().seed({ profiles, campaigns: [{ id: 'receipt', kind: 'transactional' }] });
+		const path = '/transactional/v1/campaigns/receipt/send';
+		await client().injectFaults([{ path, kind: 'answer', times: 1, status: 201, answerBody: FATAL_201 }]);
+		const result = await runNode(MESSAGE_NODE, {
+			parameters: {
+				operation: 'sendTransactionalEmail',
+				campaignId: 'receipt',
+				identifyBy: 'external_id',
+				externalId: '={{ $json.id }}',
+			},
+			items: [{ id: 'crm-1' }],
+			endpoint: sandbox().url,
+			apiKey,
+			continueOnFail: true,
+		});
+		const { transactionalSends } = await client().state();
+		expect(transactionalSends).toHaveLength(1);
+		expect(result.output(MESSAGE)[0].json).toMatchObject({
+			status: 'sent',
+			dispatch_id: transactionalSends[0].dispatch_id,
+		});
+		expect(await client().requests({ path })).toHaveLength(2);
+	});
+
+	test("a receipt answered so every time is not sent: the item carries the platform's words", async () => {
+		await client().seed({ profiles, campaigns: [{ id: 'receipt', kind: 'transactional' }] });
+		const path = '/transactional/v1/campaigns/receipt/send';
+		await client().injectFaults([{ path, kind: 'answer', times: 10, status: 201, answerBody: FATAL_201 }]);
+		const result = await runNode(MESSAGE_NODE, {
+			parameters: {
+				operation: 'sendTransactionalEmail',
+				campaignId: 'receipt',
+				identifyBy: 'external_id',
+				externalId: '={{ $json.id }}',
+			},
+			items: [{ id: 'crm-1' }],
+			endpoint: sandbox().url,
+			apiKey,
+			continueOnFail: true,
+		});
+		const [answer] = result.output(MESSAGE).map(({ json }) => json);
+		expect(answer.status).toBeUndefined();
+		expect(answer).toMatchObject({ delivery: 'maybe_applied' });
+		expect(String(answer.error)).toContain('Invalid request');
+	});
+
+	test.each([
+		[
+			'Send Now',
+			{
+				operation: 'sendNow',
+				sendTo: 'users',
+				messages: '{"email": {"app_id": "app", "subject": "Hi", "body": "<p>Hi</p>"}}',
+			},
+			'/messages/send',
+		],
+		[
+			'Trigger Campaign',
+			{ operation: 'triggerCampaign', campaignId: 'welcome', sendTo: 'recipients' },
+			'/campaigns/trigger/send',
+		],
+	])(
+		'%s answered 200 "Internal error" with no dispatch_id: no item says sent, none is resent',
+		async (_, parameters, path) => {
+			await client().seed({ profiles, campaigns: [{ id: 'welcome' }] });
+			await client().injectFaults([
+				{ path, kind: 'answer', times: 1, status: 200, answerBody: { message: 'Internal error' } },
+			]);
+			const result = await runNode(MESSAGE_NODE, {
+				parameters: { ...parameters, identifyBy: 'external_id', externalId: '={{ $json.id }}' },
+				items: [{ id: 'crm-1' }, { id: 'crm-2' }],
+				endpoint: sandbox().url,
+				apiKey,
+				continueOnFail: true,
+			});
+			for (const { json } of result.output(MESSAGE)) {
+				expect(json.status).toBeUndefined();
+				expect(json).toMatchObject({ delivery: 'maybe_applied' });
+				expect(String(json.error)).toContain('Internal error');
+			}
+			expect(await client().requests({ path })).toHaveLength(1);
+		},
+	);
 });

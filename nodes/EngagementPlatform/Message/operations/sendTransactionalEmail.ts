@@ -84,6 +84,8 @@ const TRANSACTIONAL_ENDPOINT: Endpoint<TransactionalCampaign> = {
 	rateLimit: 'transactional',
 	permission: 'transactional.send',
 	credentialType: 'engagementPlatformApi',
+	// Spec: "Response: dispatch_id, status, metadata".
+	successCarries: 'dispatch_id',
 };
 
 export const operation = declareOperation<TransactionalCampaign, IDataObject>({

@@ -69,7 +69,8 @@ export function dispatchOperation(
 	readItem: OperationSpec<Dispatch, Recipient>['readItem'],
 ): OperationSpec {
 	return declareOperation<Dispatch, Recipient>({
-		endpoint: { ...endpoint, rateLimit: messagingRateLimit },
+		// Spec: each of the three answers a send with its `dispatch_id`.
+		endpoint: { ...endpoint, rateLimit: messagingRateLimit, successCarries: 'dispatch_id' },
 		shape,
 		readItem,
 		// A resent send would message its recipients twice.

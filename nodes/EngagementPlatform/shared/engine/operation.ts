@@ -26,6 +26,11 @@ export interface Endpoint<Group = unknown, Payload = IDataObject> {
 	 * (a fatal message, a proxy's page) is no success, and is read as a server error is.
 	 */
 	successSaysSo?: true;
+	/**
+	 * The spec's answer to a success carries this field (the messaging endpoints' `dispatch_id`): a 2xx
+	 * without it proves no send, and is read as a server error is.
+	 */
+	successCarries?: 'dispatch_id';
 }
 
 /**

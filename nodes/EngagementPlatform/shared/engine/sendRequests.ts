@@ -81,6 +81,7 @@ export async function sendRequests(
 				{
 					safeToResend: settings.resendUnsafe || spec.isSafeToResend(request),
 					successSaysSo: endpoint.successSaysSo,
+					successCarries: endpoint.successCarries,
 					asksAgainLater: spec.asksAgainLater,
 					maxRateLimitWaitMs: settings.maxRateLimitWaitMs,
 					onWait: (waitMs, reason) => log(`waiting ${(waitMs / 1000).toFixed(1)} s: ${reason}`),

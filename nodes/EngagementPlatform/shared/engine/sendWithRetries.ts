@@ -13,6 +13,8 @@ export interface RetryPolicy {
 	safeToResend: boolean;
 	/** A 2xx counts only when its `message` is "success" (OperationSpec's endpoint.successSaysSo). */
 	successSaysSo?: boolean;
+	/** A 2xx counts only when it carries this field as text (OperationSpec's endpoint.successCarries). */
+	successCarries?: string;
 	/** The answer asks to be asked again later (OperationSpec.asksAgainLater). */
 	asksAgainLater?: (response: ApiResponse) => boolean;
 	maxRateLimitWaitMs: number;
@@ -79,7 +81,7 @@ export async function sendWithRetries(
 		}
 
 		// A 2xx that does not say success tells nothing of what was stored: read as a server error.
-		const unclear = response.statusCode >= 500 || (policy.successSaysSo === true && !saysSuccess(response));
+		const unclear = response.statusCode >= 500 || !provesSuccess(response, policy);
 		if (unclear) {
 			if (policy.safeToResend && attempts < MAX_ATTEMPTS) {
 				await backOff(policy, attempts, `the platform answered ${response.statusCode} without success`);
@@ -91,8 +93,11 @@ export async function sendWithRetries(
 	}
 }
 
-function saysSuccess(response: ApiResponse): boolean {
-	return response.statusCode >= 300 || response.body.message === 'success';
+/** Whether a 2xx is the success the spec describes; other answers are read elsewhere. */
+function provesSuccess(response: ApiResponse, policy: RetryPolicy): boolean {
+	if (response.statusCode >= 300) return true;
+	if (policy.successSaysSo === true && response.body.message !== 'success') return false;
+	return policy.successCarries === undefined || typeof response.body[policy.successCarries] === 'string';
 }
 
 async function backOff(policy: RetryPolicy, attempt: number, reason: string): Promise<void> {

@@ -1,0 +1,628 @@
+/**
+ * The runs a messaging sequence is made of: one execution of the User or Message node (Track Event,
+ * Rename External ID, Export, Send Transactional Email, Send Now, Trigger Campaign, Trigger Canvas) on a
+ * few items, in n8n's real WorkflowExecute against the sandbox, while the platform, a proxy or the
+ * network answers its requests badly: an answer lost after the platform acted, a connection refused,
+ * a 5xx, a 429 with any header (none, zero, negative, garbled, a date or a reset in the past or in a
+ * second), "the external reference has been queued", the spec's error shape under 201, another
+ * message under 200, a proxy's HTML page, an error page echoing the API key, a redirect to another
+ * host. Each of those is a sandbox fault rule on the run's path, taken by its first requests.
+ *
+ * After every run, what the items say is checked against what the platform holds and what went over
+ * the wire (see `checkRun`).
+ */
+import fc from 'fast-check';
+import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+
+import type { FaultRule, RecordedRequest, StateView } from '../../sandbox/adminApiTypes';
+import type { SandboxClient } from '../../sandbox';
+import { runNode } from '../support/runNode';
+import { MESSAGE, MESSAGE_NODE, USER, USER_NODE } from '../support/nodeTypes';
+import { virtualNow } from './virtualClock';
+
+/** The customers messages go to and whose events are tracked and exported. */
+export const CUSTOMERS = ['m1', 'm2', 'm3', 'm4', 'm5', 'm6'] as const;
+/** Customers whose external IDs the rename runs change; their current IDs are learnt after each run. */
+export const RENAMED = ['r1', 'r2', 'r3'] as const;
+/** An external ID no profile has: exporting it must answer not found, never a record. */
+const GHOST = 'ghost-1';
+
+export const OPERATIONS = [
+	'trackEvent',
+	'renameExternalIds',
+	'export',
+	'sendTransactionalEmail',
+	'sendNow',
+	'triggerCampaign',
+	'triggerCanvas',
+] as const;
+export type Operation = (typeof OPERATIONS)[number];
+
+const TRANSACTIONAL_PATH = '/transactional/v1/campaigns/receipt/send';
+const PATHS: Record<Operation, string> = {
+	trackEvent: '/users/track',
+	renameExternalIds: '/users/external_ids/rename',
+	export: '/users/export/ids',
+	sendTransactionalEmail: TRANSACTIONAL_PATH,
+	sendNow: '/messages/send',
+	triggerCampaign: '/campaigns/trigger/send',
+	triggerCanvas: '/canvas/trigger/send',
+};
+const DISPATCHING = new Set<Operation>(['sendNow', 'triggerCampaign', 'triggerCanvas']);
+
+export const QUEUED_MESSAGE = 'The external reference has been queued. Please retry to obtain send_id.';
+
+/** How a 429 states its wait (each as the platform, a proxy or a skewed clock may). */
+const RATE_LIMIT_HEADERS = [
+	'none',
+	'retry-after 0',
+	'retry-after -5',
+	'retry-after 1',
+	'retry-after garbled',
+	'retry-after date past',
+	'retry-after date in 1 s',
+	'reset past',
+	'reset now',
+	'reset in 1 s',
+] as const;
+type RateLimitHeader = (typeof RATE_LIMIT_HEADERS)[number];
+
+export type FaultKind =
+	| 'lost answer'
+	| 'connection refused'
+	| '5xx'
+	| '429'
+	| 'queued'
+	| 'fatal 201'
+	| 'other message 200'
+	| 'html 200'
+	| 'echoes the key'
+	| 'redirect';
+
+export interface FaultPlan {
+	kind: FaultKind;
+	/** How many requests in a row it takes (10: every attempt). */
+	times: 1 | 2 | 10;
+	status?: number;
+	header?: RateLimitHeader;
+}
+
+export interface MessageRunPlan {
+	operation: Operation;
+	/** Indexes into CUSTOMERS (RENAMED for renames): distinct, so each item is the only one for its recipient. */
+	people: number[];
+	/** Send Transactional Email: the items' own External Send IDs (an order number each), or derived by the node. */
+	ownSendIds: boolean;
+	/**
+	 * With ownSendIds: each item's order number; its External Send ID is `receipt-<customer>-<order>`, so
+	 * a later run may send the same receipt again (the platform must not email it twice).
+	 */
+	orders: number[];
+	/** With ownSendIds and two items or more: the last item carries the first item's ID (a mapping mistake the node must refuse). */
+	duplicateId: boolean;
+	/** Export: one item asks for an ID nobody has. */
+	withGhost: boolean;
+	batchSize: number;
+	parallelRequests: number;
+	faults: FaultPlan[];
+}
+
+const faultPlan = (operation: Operation): fc.Arbitrary<FaultPlan> =>
+	fc.oneof(
+		fc.record({ kind: fc.constant<FaultKind>('lost answer'), times: fc.constantFrom<1 | 2 | 10>(1, 2, 10) }),
+		fc.record({ kind: fc.constant<FaultKind>('connection refused'), times: fc.constantFrom<1 | 2 | 10>(1, 10) }),
+		fc.record({
+			kind: fc.constant<FaultKind>('5xx'),
+			times: fc.constantFrom<1 | 2 | 10>(1, 2, 10),
+			status: fc.constantFrom(500, 502, 503, 504),
+		}),
+		fc.record({
+			kind: fc.constant<FaultKind>('429'),
+			times: fc.constantFrom<1 | 2 | 10>(1, 2, 10),
+			header: fc.constantFrom(...RATE_LIMIT_HEADERS),
+		}),
+		...(operation === 'sendTransactionalEmail'
+			? [fc.record({ kind: fc.constant<FaultKind>('queued'), times: fc.constantFrom<1 | 2 | 10>(1, 2, 10) })]
+			: []),
+		fc.record({
+			kind: fc.constantFrom<FaultKind>('fatal 201', 'other message 200', 'html 200'),
+			times: fc.constantFrom<1 | 2 | 10>(1, 10),
+		}),
+		fc.record({
+			kind: fc.constant<FaultKind>('echoes the key'),
+			times: fc.constant<1 | 2 | 10>(1),
+			status: fc.constantFrom(400, 401, 502),
+		}),
+		fc.record({
+			kind: fc.constant<FaultKind>('redirect'),
+			times: fc.constant<1 | 2 | 10>(1),
+			status: fc.constantFrom(301, 302, 307, 308),
+		}),
+	);
+
+export const messageRunPlan: fc.Arbitrary<MessageRunPlan> = fc.constantFrom(...OPERATIONS).chain((operation) =>
+	fc.record({
+		operation: fc.constant(operation),
+		people: fc.uniqueArray(fc.nat({ max: (operation === 'renameExternalIds' ? RENAMED : CUSTOMERS).length - 1 }), {
+			minLength: 1,
+			maxLength: operation === 'renameExternalIds' ? RENAMED.length : 5,
+		}),
+		ownSendIds: fc.boolean(),
+		orders: fc.array(fc.nat({ max: 1 }), { minLength: 5, maxLength: 5 }),
+		duplicateId: fc.boolean(),
+		withGhost: fc.boolean(),
+		batchSize: fc.constantFrom(1, 2, 50),
+		parallelRequests: fc.constantFrom(1, 2, 4),
+		// A lost answer first, then "queued": the resend met the first send still being queued.
+		faults: fc.oneof(
+			{ weight: 1, arbitrary: fc.constant([]) },
+			{ weight: 4, arbitrary: fc.array(faultPlan(operation), { minLength: 1, maxLength: 3 }) },
+		),
+	}),
+);
+
+/** What the model keeps between runs: the renamed customers' current IDs, as the platform last held them. */
+export interface MessagingModel {
+	currentIds: Record<string, string>;
+	runs: number;
+}
+
+export interface RunContext {
+	client: SandboxClient;
+	endpoint: string;
+	apiKey: string;
+	/** A server on another host of loopback: a redirect must never bring a request to it. */
+	trap: { url: string; received: () => number };
+	/** Unique per run: tags the run's events and its new external IDs. */
+	runNumber: number;
+	model: MessagingModel;
+}
+
+export interface CheckedRun {
+	label: string;
+	answers: string[];
+	violations: string[];
+	requests: number;
+	faultsMet: number;
+}
+
+/** The sandbox fault rule a plan stands for, on the run's path. */
+function faultRule(path: string, fault: FaultPlan, context: RunContext): FaultRule {
+	const base = { path, times: fault.times };
+	switch (fault.kind) {
+		case 'lost answer':
+			return { ...base, kind: 'reset-after' };
+		case 'connection refused':
+			return { ...base, kind: 'reset-before' };
+		case '5xx':
+			return { ...base, kind: 'status', status: fault.status ?? 503 };
+		case '429':
+			return { ...base, kind: 'status', status: 429, ...rateLimitHeaders(fault.header ?? 'none') };
+		case 'queued':
+			return { ...base, kind: 'answer', status: 400, answerBody: { message: QUEUED_MESSAGE } };
+		case 'fatal 201':
+			return {
+				...base,
+				kind: 'answer',
+				status: 201,
+				answerBody: { message: 'Invalid request', errors: ['Invalid request'] },
+			};
+		case 'other message 200':
+			return { ...base, kind: 'answer', status: 200, answerBody: { message: 'Internal error' } };
+		case 'html 200':
+			return { ...base, kind: 'answer', status: 200, answerBody: '<html><body><h1>Gateway</h1></body></html>' };
+		case 'echoes the key':
+			return fault.status === 502
+				? {
+						...base,
+						kind: 'answer',
+						status: 502,
+						answerBody: `<html><body>Bad gateway. Request headers: Authorization: Bearer ${context.apiKey}</body></html>`,
+					}
+				: {
+						...base,
+						kind: 'answer',
+						status: fault.status ?? 401,
+						answerBody: {
+							message: `Invalid API key: Bearer ${context.apiKey}`,
+							authorization: `Bearer ${context.apiKey}`,
+						},
+					};
+		case 'redirect':
+			return {
+				...base,
+				kind: 'answer',
+				status: fault.status ?? 307,
+				answerBody: '',
+				answerHeaders: { Location: `${context.trap.url}${path}` },
+			};
+	}
+}
+
+/** A 429's headers, read at the moment the run starts on the virtual clock. */
+function rateLimitHeaders(header: RateLimitHeader): Partial<FaultRule> {
+	const date = (offsetMs: number) => new Date(virtualNow() + offsetMs).toUTCString();
+	switch (header) {
+		case 'none':
+			return {};
+		case 'retry-after 0':
+			return { retryAfterSeconds: 0 };
+		case 'retry-after -5':
+			return { retryAfterSeconds: -5 };
+		case 'retry-after 1':
+			return { retryAfterSeconds: 1 };
+		case 'retry-after garbled':
+			return { retryAfter: 'soon' };
+		case 'retry-after date past':
+			return { retryAfter: date(-60_000) };
+		case 'retry-after date in 1 s':
+			return { retryAfter: date(1_000) };
+		case 'reset past':
+			return { rateLimitResetInSeconds: -30 };
+		case 'reset now':
+			return { rateLimitResetInSeconds: 0 };
+		case 'reset in 1 s':
+			return { rateLimitResetInSeconds: 1 };
+	}
+}
+
+interface ItemIntent {
+	json: IDataObject;
+	/** The external ID of the customer the item is about (before the run, for renames). */
+	person: string;
+}
+
+function itemsOf(plan: MessageRunPlan, context: RunContext): ItemIntent[] {
+	const { runNumber, model } = context;
+	switch (plan.operation) {
+		case 'renameExternalIds':
+			return plan.people.map((index) => {
+				const from = model.currentIds[RENAMED[index]];
+				return { person: from, json: { from, to: `${RENAMED[index]}-run${runNumber}` } };
+			});
+		case 'export': {
+			const asked = plan.people.map((index) => CUSTOMERS[index] as string);
+			if (plan.withGhost) asked.push(GHOST);
+			return asked.map((id) => ({ person: id, json: { id } }));
+		}
+		default: {
+			const intents = plan.people.map((index, position) => {
+				const person = CUSTOMERS[index];
+				const json: IDataObject = { id: person, tag: `run${runNumber}-item${position}` };
+				if (plan.operation === 'sendTransactionalEmail' && plan.ownSendIds)
+					json.sendId = `receipt-${person}-${plan.orders[position]}`;
+				return { person, json };
+			});
+			if (plan.operation === 'sendTransactionalEmail' && plan.ownSendIds && plan.duplicateId && intents.length > 1)
+				intents[intents.length - 1].json.sendId = intents[0].json.sendId;
+			return intents;
+		}
+	}
+}
+
+const identified = { identifyBy: 'external_id', externalId: '={{ $json.id }}' };
+
+function parametersOf(plan: MessageRunPlan): INodeParameters {
+	const options: INodeParameters = {
+		parallelRequests: plan.parallelRequests,
+		maxRateLimitWaitSeconds: 5,
+		...(plan.operation === 'sendTransactionalEmail' ? {} : { batchSize: plan.batchSize }),
+	};
+	switch (plan.operation) {
+		case 'trackEvent':
+			return {
+				operation: 'trackEvent',
+				...identified,
+				eventName: 'order_step',
+				time: '2026-11-01T12:00:00Z',
+				propertiesInput: 'json',
+				propertiesJson: '={{ { tag: $json.tag } }}',
+				options,
+			};
+		case 'renameExternalIds':
+			return {
+				operation: 'renameExternalIds',
+				currentExternalId: '={{ $json.from }}',
+				newExternalId: '={{ $json.to }}',
+				options,
+			};
+		case 'export':
+			return { operation: 'export', ...identified, options };
+		case 'sendTransactionalEmail':
+			return {
+				operation: 'sendTransactionalEmail',
+				campaignId: 'receipt',
+				...identified,
+				...(plan.ownSendIds ? { externalSendId: '={{ $json.sendId }}' } : {}),
+				options,
+			};
+		case 'sendNow':
+			return {
+				operation: 'sendNow',
+				sendTo: 'users',
+				...identified,
+				messages: '{"email": {"app_id": "app", "subject": "Hello", "body": "<p>Hi</p>"}}',
+				options,
+			};
+		case 'triggerCampaign':
+			return { operation: 'triggerCampaign', campaignId: 'welcome', sendTo: 'recipients', ...identified, options };
+		case 'triggerCanvas':
+			return { operation: 'triggerCanvas', canvasId: 'onboarding', sendTo: 'recipients', ...identified, options };
+	}
+}
+
+export function describePlan(plan: MessageRunPlan): string {
+	const faults = plan.faults
+		.map(
+			(fault) =>
+				`${fault.kind}${fault.status ? ` ${fault.status}` : ''}${fault.header ? ` (${fault.header})` : ''} ×${fault.times}`,
+		)
+		.join(', ');
+	const ids =
+		plan.operation === 'sendTransactionalEmail'
+			? plan.ownSendIds
+				? `, own send IDs (orders ${plan.orders.slice(0, plan.people.length).join('/')}${plan.duplicateId && plan.people.length > 1 ? ', the last item repeating the first ID' : ''})`
+				: ', derived send IDs'
+			: '';
+	return `${plan.operation} on ${plan.people.length}${plan.withGhost && plan.operation === 'export' ? ' + ghost' : ''} items${ids}, batch ${plan.batchSize}, parallel ${plan.parallelRequests}${faults ? `; ${faults}` : ''}`;
+}
+
+/** Runs the plan and checks every item's answer against the platform and the wire. */
+export async function runAndCheck(plan: MessageRunPlan, context: RunContext): Promise<CheckedRun> {
+	const { client } = context;
+	const path = PATHS[plan.operation];
+	const before = await client.state();
+	const seqBefore = Math.max(0, ...(await client.requests()).map((request) => request.seq));
+	const trapBefore = context.trap.received();
+	await client.injectFaults(plan.faults.map((fault) => faultRule(path, fault, context)));
+	const intents = itemsOf(plan, context);
+
+	const result = await runNode(
+		plan.operation === 'trackEvent' || plan.operation === 'renameExternalIds' || plan.operation === 'export'
+			? USER_NODE
+			: MESSAGE_NODE,
+		{
+			parameters: parametersOf(plan),
+			items: intents.map(({ json }) => json),
+			endpoint: context.endpoint,
+			apiKey: context.apiKey,
+			continueOnFail: true,
+		},
+	);
+	const output = result.output(
+		DISPATCHING.has(plan.operation) || plan.operation === 'sendTransactionalEmail' ? MESSAGE : USER,
+	);
+	// Whatever the run left unused (a fault for attempts never made) must not meet the next run.
+	await client.clearFaults();
+	const after = await client.state();
+	const requests = (await client.requests({ path })).filter((request) => request.seq > seqBefore);
+
+	const violations: string[] = [];
+	const answers = answersByItem(output, intents.length, violations);
+	const checks = { plan, intents, answers, before, after, violations, context };
+	if (plan.operation === 'trackEvent') checkTrack(checks);
+	else if (plan.operation === 'renameExternalIds') checkRename(checks);
+	else if (plan.operation === 'export') checkExport(checks);
+	else if (plan.operation === 'sendTransactionalEmail') checkTransactional(checks);
+	else checkDispatches(checks);
+
+	checkNoSecret(JSON.stringify(output.map(({ json }) => json)), 'the items', context, violations);
+	checkNoSecret(
+		JSON.stringify(output.map(({ error }) => error?.message ?? '')),
+		"the items' errors",
+		context,
+		violations,
+	);
+	checkNoSecret(JSON.stringify(result.logs), 'the log', context, violations);
+	if (result.error)
+		checkNoSecret(`${result.error.message} ${JSON.stringify(result.error)}`, 'the thrown error', context, violations);
+	if (context.trap.received() !== trapBefore)
+		violations.push(`a redirect took ${context.trap.received() - trapBefore} request(s) to another host`);
+	checkPace(plan, intents.length, requests, violations);
+
+	for (const name of RENAMED) {
+		const profile = after.profiles.find((candidate) => candidate.email === `${name}@shop.example`);
+		if (profile?.external_id) context.model.currentIds[name] = profile.external_id;
+	}
+	return {
+		label: describePlan(plan),
+		answers: answers.map(answerName),
+		violations,
+		requests: requests.length,
+		faultsMet: requests.filter((request) => request.fault !== undefined).length,
+	};
+}
+
+/** The one answer of each item (these operations answer each item once), by pairedItem. */
+function answersByItem(output: INodeExecutionData[], itemCount: number, violations: string[]): IDataObject[] {
+	const answers: IDataObject[] = new Array(itemCount);
+	for (const { json, pairedItem } of output) {
+		const index = typeof pairedItem === 'object' && !Array.isArray(pairedItem) ? pairedItem.item : undefined;
+		if (index === undefined || index < 0 || index >= itemCount)
+			violations.push(`an answer paired to no item: ${JSON.stringify(json)}`);
+		else if (answers[index] !== undefined) violations.push(`item ${index} answered twice`);
+		else answers[index] = json;
+	}
+	for (let index = 0; index < itemCount; index++) {
+		if (answers[index] === undefined) {
+			violations.push(`item ${index} has no answer`);
+			answers[index] = {};
+		}
+	}
+	return answers;
+}
+
+/** What an item says, as the tally counts it: its status, or its delivery when it failed. */
+export function answerName(answer: IDataObject): string {
+	if (typeof answer.status === 'string') return answer.status;
+	if (typeof answer.delivery === 'string') return answer.delivery;
+	return answer.external_id !== undefined ? 'found' : 'nothing';
+}
+
+/** The item says running it again cannot duplicate anything: it was refused, or never sent. */
+const saysSafeToRunAgain = (answer: IDataObject) =>
+	answer.delivery === 'not_applied' || answer.delivery === 'invalid' || answer.delivery === 'not_sent';
+
+/** An item whose fate is unknown says so, and says to check before running it again. */
+function checkUnknownSaysSo(index: number, answer: IDataObject, violations: string[]): void {
+	if (answer.delivery !== 'maybe_applied') return;
+	const words = `${String(answer.error)} ${String(answer.description)}`;
+	if (!/may or may not|may not have|maybe/i.test(words) || !/before running|check/i.test(words))
+		violations.push(`item ${index} is maybe_applied but does not say so and that re-running needs a check: ${words}`);
+}
+
+function checkEveryAnswerKnown(index: number, answer: IDataObject, known: string[], violations: string[]): void {
+	const name = answerName(answer);
+	if (!known.includes(name)) violations.push(`item ${index} answered ${name}: ${JSON.stringify(answer)}`);
+	checkUnknownSaysSo(index, answer, violations);
+}
+
+interface Checks {
+	plan: MessageRunPlan;
+	intents: ItemIntent[];
+	answers: IDataObject[];
+	before: StateView;
+	after: StateView;
+	violations: string[];
+	context: RunContext;
+}
+
+const FAILED = ['not_applied', 'maybe_applied', 'invalid', 'not_sent'];
+
+function serviceIdOf(state: StateView, externalId: string): string | undefined {
+	return state.profiles.find((profile) => profile.external_id === externalId)?.service_id;
+}
+
+function checkTrack({ intents, answers, after, violations }: Checks): void {
+	intents.forEach(({ json }, index) => {
+		const answer = answers[index];
+		checkEveryAnswerKnown(index, answer, ['processed', ...FAILED], violations);
+		const stored = after.events.filter((event) => event.properties?.tag === json.tag).length;
+		if (answer.status === 'processed' && stored !== 1)
+			violations.push(`item ${index} answered processed, and its event is stored ${stored} times`);
+		if (saysSafeToRunAgain(answer) && stored !== 0)
+			violations.push(
+				`item ${index} says ${answer.delivery} (safe to run again), and its event is stored ${stored} times`,
+			);
+		if (stored > 1) violations.push(`item ${index}'s event is stored ${stored} times`);
+	});
+}
+
+function checkRename({ intents, answers, before, after, violations }: Checks): void {
+	intents.forEach(({ json }, index) => {
+		const answer = answers[index];
+		checkEveryAnswerKnown(index, answer, ['renamed', ...FAILED], violations);
+		const serviceId = serviceIdOf(before, String(json.from));
+		const now = after.profiles.find((profile) => profile.service_id === serviceId)?.external_id;
+		if (answer.status === 'renamed' && now !== json.to)
+			violations.push(
+				`item ${index} answered renamed, and the profile's external ID is ${now}, not ${String(json.to)}`,
+			);
+		if (saysSafeToRunAgain(answer) && now !== json.from)
+			violations.push(`item ${index} says ${answer.delivery}, and the profile was renamed to ${now}`);
+	});
+}
+
+function checkExport({ intents, answers, before, violations }: Checks): void {
+	intents.forEach(({ person }, index) => {
+		const answer = answers[index];
+		checkEveryAnswerKnown(index, answer, ['found', 'not_found', ...FAILED], violations);
+		const exists = serviceIdOf(before, person) !== undefined;
+		if (answerName(answer) === 'found' && (!exists || answer.external_id !== person))
+			violations.push(`item ${index} asked for ${person} and was answered the record of ${String(answer.external_id)}`);
+		if (answer.status === 'not_found' && exists)
+			violations.push(`item ${index} answered not_found for ${person}, who exists`);
+	});
+}
+
+function checkTransactional({ plan, intents, answers, before, after, violations }: Checks): void {
+	const known = new Set(before.transactionalSends.map((send) => send.dispatch_id));
+	const added = after.transactionalSends.filter((send) => !known.has(send.dispatch_id));
+	intents.forEach(({ person, json }, index) => {
+		const answer = answers[index];
+		checkEveryAnswerKnown(index, answer, ['sent', 'queued', ...FAILED], violations);
+		const serviceId = serviceIdOf(after, person);
+		const newToPerson = added.filter((send) => send.service_id === serviceId).length;
+		if (newToPerson > 1) violations.push(`item ${index}: ${person} got ${newToPerson} emails from one item`);
+		if (answer.status === 'sent') {
+			const matching = after.transactionalSends.filter(
+				(send) => send.dispatch_id === answer.dispatch_id && send.service_id === serviceId,
+			);
+			if (matching.length !== 1)
+				violations.push(
+					`item ${index} answered sent with ${String(answer.dispatch_id)}, which the platform holds ${matching.length} times for ${person}`,
+				);
+		}
+		if (answer.status === 'queued') {
+			const id = plan.ownSendIds ? json.sendId : answer.external_send_id;
+			const received = after.transactionalSends.filter((send) => send.external_send_id === id).length;
+			if (received !== 1)
+				violations.push(
+					`item ${index} answered queued (received), and the platform holds ${received} emails with its ID`,
+				);
+			if (!/do not run this item again/i.test(String(answer.note)))
+				violations.push(`item ${index} answered queued without saying not to run it again`);
+		}
+		if (saysSafeToRunAgain(answer) && newToPerson !== 0)
+			violations.push(`item ${index} says ${answer.delivery} (safe to run again), and ${person} got an email from it`);
+	});
+	if (plan.ownSendIds) {
+		const byId = new Map<string, number>();
+		for (const send of after.transactionalSends)
+			if (send.external_send_id) byId.set(send.external_send_id, (byId.get(send.external_send_id) ?? 0) + 1);
+		for (const [id, count] of byId)
+			if (count > 1) violations.push(`${count} emails went out with the External Send ID ${id}`);
+	}
+}
+
+function checkDispatches({ intents, answers, before, after, violations }: Checks): void {
+	const known = new Set(before.dispatches.map((dispatch) => dispatch.dispatch_id));
+	const added = after.dispatches.filter((dispatch) => !known.has(dispatch.dispatch_id));
+	const messagesTo = (dispatches: StateView['dispatches'], serviceId: string | undefined) =>
+		dispatches.reduce(
+			(sum, dispatch) => sum + dispatch.recipients.filter((recipient) => recipient.service_id === serviceId).length,
+			0,
+		);
+	intents.forEach(({ person }, index) => {
+		const answer = answers[index];
+		checkEveryAnswerKnown(index, answer, ['sent', ...FAILED], violations);
+		const serviceId = serviceIdOf(after, person);
+		const received = messagesTo(added, serviceId);
+		if (received > 1) violations.push(`item ${index}: ${person} got ${received} messages from one item`);
+		if (answer.status === 'sent') {
+			const dispatch = added.find((candidate) => candidate.dispatch_id === answer.dispatch_id);
+			const inIt = dispatch ? messagesTo([dispatch], serviceId) : 0;
+			if (inIt !== 1 || received !== 1)
+				violations.push(
+					`item ${index} answered sent with ${String(answer.dispatch_id)}: ${person} is in it ${inIt} times and got ${received} messages`,
+				);
+		}
+		if (saysSafeToRunAgain(answer) && received !== 0)
+			violations.push(`item ${index} says ${answer.delivery} (safe to run again), and ${person} got a message from it`);
+	});
+}
+
+function checkNoSecret(text: string, where: string, context: RunContext, violations: string[]): void {
+	if (text.includes(context.apiKey)) violations.push(`the API key appears in ${where}`);
+}
+
+/**
+ * No second of the run sends more requests than its requests and their resends can: each request
+ * and a resend at most every half second (the floor of every wait), plus a small constant. A tight
+ * loop on a wait already over would send hundreds.
+ */
+export const PACE_SLACK = 2;
+function checkPace(plan: MessageRunPlan, itemCount: number, requests: RecordedRequest[], violations: string[]): void {
+	const planned =
+		plan.operation === 'sendTransactionalEmail' ? itemCount : Math.ceil(itemCount / Math.max(1, plan.batchSize));
+	const ceiling = 3 * planned + PACE_SLACK;
+	const times = requests.map((request) => request.receivedAt).sort((a, b) => a - b);
+	let start = 0;
+	for (let end = 0; end < times.length; end++) {
+		while (times[end] - times[start] >= 1000) start++;
+		if (end - start + 1 > ceiling) {
+			violations.push(`${end - start + 1} requests within one second (at most ${ceiling} for ${planned} planned)`);
+			return;
+		}
+	}
+}

@@ -1,0 +1,175 @@
+/**
+ * Every answer read to the letter, over sequences: a marketer's workflow tracks events, renames
+ * external IDs, exports profiles, sends receipts (with its own External Send IDs or the node's), Send
+ * Now messages and campaign and canvas triggers, run after run, while the platform, a proxy or the
+ * network answers badly (./messageRuns.ts lists how). After every run, whatever the sequence:
+ * - each recipient got at most one message from each item; an item answered `sent` got exactly one,
+ *   the one its dispatch_id names; `queued` was received exactly once; an event answered `processed`
+ *   is stored once; `renamed` is renamed; `found` is the customer asked for, `not_found` nobody;
+ * - an item that says running it again is safe (`not_applied`, `invalid`, `not_sent`) left nothing on
+ *   the platform; one whose fate is unknown (`maybe_applied`) says so and says to check first;
+ * - no External Send ID went out twice; the API key is in no item, error, log or thrown error; a
+ *   redirect brought nothing to another host;
+ * - no second of a run sends more requests than its requests and their resends can (see checkPace).
+ *
+ * fast-check generates the sequences (model-based commands) and shrinks a failing one.
+ *
+ *   MESSAGING_SEQUENCES=20 npx jest test/sequences/messaging    quick check
+ *   MESSAGING_SEQUENCES=1000 npx jest test/sequences/messaging  as CI runs it (the default when CI is set)
+ *   MESSAGING_SEED=<seed>                                       replays the sequences of an earlier report
+ *
+ * Waits run on a virtual clock (./virtualClock.ts): a sleep takes 1/50 of its time for real, and the
+ * node's and sandbox's clocks move on by the whole of it, so pacing is measured as production has it.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import fc from 'fast-check';
+
+import type { Sandbox } from '../../sandbox';
+import { DEMO_API_KEY, SandboxClient, startSandbox } from '../../sandbox';
+import type { CheckedRun, MessageRunPlan, MessagingModel, RunContext } from './messageRuns';
+import { CUSTOMERS, describePlan, messageRunPlan, RENAMED, runAndCheck } from './messageRuns';
+import { installVirtualClock } from './virtualClock';
+
+jest.mock('n8n-workflow', () => {
+	const actual = jest.requireActual<typeof import('n8n-workflow')>('n8n-workflow');
+	const clock = jest.requireActual<typeof import('./virtualClock')>('./virtualClock');
+	return { ...actual, sleep: clock.virtualSleep(Number(process.env.MESSAGING_WAIT_SCALE ?? 0.02)) };
+});
+installVirtualClock();
+
+const numberFrom = (name: string, fallback: number) => {
+	const value = Number(process.env[name]);
+	return Number.isInteger(value) && value >= 0 && process.env[name] !== '' ? value : fallback;
+};
+const SEQUENCES = numberFrom('MESSAGING_SEQUENCES', process.env.CI ? 1000 : 100);
+const SEED =
+	process.env.MESSAGING_SEED === undefined
+		? Date.now() ^ (Math.random() * 0x100000000)
+		: Number(process.env.MESSAGING_SEED);
+
+interface Real {
+	context: RunContext;
+	log: string[];
+}
+
+interface Tally {
+	sequences: number;
+	runs: number;
+	items: number;
+	requests: number;
+	faultsMet: number;
+	byOperation: Record<string, number>;
+	answers: Record<string, number>;
+}
+const tally: Tally = { sequences: 0, runs: 0, items: 0, requests: 0, faultsMet: 0, byOperation: {}, answers: {} };
+const bump = (counts: Record<string, number>, key: string) => (counts[key] = (counts[key] ?? 0) + 1);
+
+class MessagingRun implements fc.AsyncCommand<MessagingModel, Real> {
+	constructor(readonly plan: MessageRunPlan) {}
+
+	check = () => true;
+
+	async run(model: MessagingModel, real: Real): Promise<void> {
+		model.runs++;
+		real.context.runNumber++;
+		const checked: CheckedRun = await runAndCheck(this.plan, real.context);
+		real.log.push(`${checked.label} → ${checked.answers.join(', ')}`);
+		tally.runs++;
+		tally.items += checked.answers.length;
+		tally.requests += checked.requests;
+		tally.faultsMet += checked.faultsMet;
+		bump(tally.byOperation, this.plan.operation);
+		for (const answer of checked.answers) bump(tally.answers, answer);
+		if (checked.violations.length > 0) {
+			throw new Error(
+				`After run ${real.log.length}:\n  ${checked.violations.join('\n  ')}\nThe sequence:\n${real.log.map((line, index) => `  ${index + 1}. ${line}`).join('\n')}`,
+			);
+		}
+	}
+
+	toString(): string {
+		return describePlan(this.plan);
+	}
+}
+
+let sandbox: Sandbox;
+let client: SandboxClient;
+let trap: Server;
+let trapReceived = 0;
+
+beforeAll(async () => {
+	sandbox = await startSandbox();
+	client = new SandboxClient(sandbox.url);
+	trap = createServer((request, response) => {
+		trapReceived++;
+		request.resume();
+		response.end('{"message": "success"}');
+	});
+	// Another host of loopback: what a redirect to a foreign origin would reach.
+	await new Promise<void>((resolve) => trap.listen(0, '127.0.0.2', resolve));
+});
+afterAll(async () => {
+	await sandbox.close();
+	await new Promise((resolve) => trap.close(resolve));
+});
+
+async function freshWorkspace(): Promise<void> {
+	await client.reset();
+	await client.seed({
+		profiles: [...CUSTOMERS, ...RENAMED].map((name) => ({ external_id: name, email: `${name}@shop.example` })),
+		campaigns: [{ id: 'welcome' }, { id: 'receipt', kind: 'transactional' }],
+		canvases: [{ id: 'onboarding' }],
+	});
+}
+
+describe('A marketer messages and tracks customers run after run, whatever the platform answers', () => {
+	test(
+		'every item says what became of it: sent once or said otherwise, received when queued, stored once when processed, nothing left where it says run again, no key leaves, no tight loop',
+		async () => {
+			const started = Date.now();
+			const { port } = trap.address() as AddressInfo;
+			const runs = fc.commands([messageRunPlan.map((plan) => new MessagingRun(plan))], { maxCommands: 6 });
+			const checked = await fc.check(
+				fc.asyncProperty(runs, async (commands) => {
+					await freshWorkspace();
+					const model: MessagingModel = {
+						currentIds: Object.fromEntries(RENAMED.map((name) => [name, name])),
+						runs: 0,
+					};
+					const real: Real = {
+						context: {
+							client,
+							endpoint: sandbox.url,
+							apiKey: DEMO_API_KEY,
+							trap: { url: `http://127.0.0.2:${port}`, received: () => trapReceived },
+							runNumber: 0,
+							model,
+						},
+						log: [],
+					};
+					tally.sequences++;
+					await fc.asyncModelRun(async () => ({ model, real }), commands);
+				}),
+				{ numRuns: SEQUENCES, seed: SEED },
+			);
+			const elapsed = (Date.now() - started) / 1000;
+			console.log(
+				[
+					`Messaging sequences (seed ${SEED}): ${tally.sequences} sequences tried, ${tally.runs} runs, ${tally.items} items, ` +
+						`${tally.requests} requests, ${tally.faultsMet} of them answered by a fault, ` +
+						`${checked.failed ? 'a violation (shrunk below)' : '0 violations'} (${elapsed.toFixed(1)} s)`,
+					`runs by operation: ${JSON.stringify(tally.byOperation)}`,
+					`answers: ${JSON.stringify(tally.answers)}`,
+				].join('\n'),
+			);
+			if (checked.failed) {
+				const why =
+					checked.errorInstance instanceof Error ? checked.errorInstance.message : String(checked.errorInstance);
+				throw new Error(`${fc.defaultReportMessage(checked)}\n\n${why}`);
+			}
+		},
+		30 * 60_000,
+	);
+});
