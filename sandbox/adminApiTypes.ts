@@ -86,6 +86,12 @@ export interface FaultRule {
 	/** For 'slow': the request is processed, and answered only after this delay. */
 	delayMs?: number;
 	/**
+	 * For 'reset-after' on a transactional send: the platform is still working on the send for this
+	 * long after the lost answer, so a resend with the same external_send_id meets the spec's "The
+	 * external reference has been queued. Please retry to obtain send_id." until then.
+	 */
+	queuedMs?: number;
+	/**
 	 * For 'unplaced-error': the plain string the answer's `errors` holds. The request is NOT processed,
 	 * yet answered 201 `{"message": "success", "errors": ["<message>"]}`: an error naming no object, as a
 	 * proxy or a platform variant may answer. The spec's non-fatal errors are objects

@@ -46,7 +46,13 @@ export async function serveApiRequest(
 				? unplacedError(fault)
 				: fault?.kind === 'answer'
 					? injectedAnswer(fault)
-					: await processRequest(runtime, routes, request, parsed);
+					: await processRequest(
+							runtime,
+							routes,
+							request,
+							parsed,
+							fault?.kind === 'reset-after' ? (fault.queuedMs ?? 0) : 0,
+						);
 
 	const wait = config.latencyMs + (fault?.kind === 'slow' ? (fault.delayMs ?? 0) : 0);
 	if (wait > 0) await delay(wait);
@@ -69,6 +75,7 @@ async function processRequest(
 	routes: RouteTable,
 	request: ApiRequest,
 	parsed: ParsedBody,
+	stillWorkingMs: number,
 ): Promise<RouteResult> {
 	const match = routes.match(request.method, request.path);
 	if (!match) {
@@ -95,6 +102,7 @@ async function processRequest(
 		now,
 		config: runtime.config,
 		tasks: runtime.tasks,
+		stillWorkingMs,
 	});
 	if (!decision) return result;
 	return {

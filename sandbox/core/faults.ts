@@ -51,6 +51,9 @@ export function faultRuleProblem(rule: unknown): string | undefined {
 	) {
 		return "a 'status' fault needs status between 400 and 599";
 	}
+	if (r.queuedMs !== undefined && !(r.kind === 'reset-after' && typeof r.queuedMs === 'number' && r.queuedMs >= 0)) {
+		return "queuedMs is a number of milliseconds, on a 'reset-after' fault";
+	}
 	if (r.kind === 'slow' && !(typeof r.delayMs === 'number' && r.delayMs >= 0)) {
 		return "a 'slow' fault needs delayMs";
 	}

@@ -21,6 +21,8 @@ export interface RouteContext {
 	config: Readonly<SandboxConfigView>;
 	/** For work that outlives the answer; stopped by a reset. */
 	tasks: BackgroundTasks;
+	/** How long after the answer the platform is still working on what it accepted (a 'reset-after' fault's queuedMs). */
+	stillWorkingMs: number;
 }
 
 export interface RouteResult {

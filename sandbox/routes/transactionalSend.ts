@@ -25,7 +25,7 @@ export const transactionalSend: RouteDeclaration = {
 	permission: 'transactional.send',
 	// No 429 (rateLimits.ts): the spec says this endpoint keeps accepting past its limit.
 	rateLimitGroup: 'transactional',
-	handle({ body, params, state, now, config, tasks }) {
+	handle({ body, params, state, now, config, tasks, stillWorkingMs }) {
 		const campaignId = params.campaign_id;
 		if (!isCampaignApiId(campaignId)) return badRequest(CAMPAIGN_ID_FORMAT_MESSAGE);
 		const problem = campaignProblem(state, campaignId, 'transactional');
@@ -48,7 +48,7 @@ export const transactionalSend: RouteDeclaration = {
 			service_id: profile.value.service_id,
 			statuses: ['queued'],
 			acceptedAtMs: now.getTime(),
-			answeredAtMs: now.getTime() + config.latencyMs,
+			answeredAtMs: now.getTime() + config.latencyMs + stillWorkingMs,
 		};
 		state.transactionalSends.add(send);
 		deliverTransactional({ state, tasks, postbacks: config.postbacks }, send, deliveryOutcome(profile.value));

@@ -227,6 +227,32 @@ describe('Message node: Send Transactional Email', () => {
 		expect(transactionalSends).toHaveLength(1);
 	});
 
+	// Shrunk by the messaging sequence suite: the resend after a lost answer was refused, and the item
+	// said not_applied ("safe to run again") for an email the platform had sent.
+	test.each([
+		['refused (400)', { kind: 'answer' as const, status: 400, answerBody: { message: 'Invalid recipient' } }],
+		['met a refused connection', { kind: 'reset-before' as const }],
+		['met a 429 past the wait budget', { kind: 'status' as const, status: 429, retryAfterSeconds: 3600 }],
+		[
+			'met a redirect',
+			{ kind: 'answer' as const, status: 301, answerHeaders: { Location: 'http://127.0.0.2:9/elsewhere' } },
+		],
+	])('a lost answer, then a resend %s: the item may have been sent, and says so', async (_, second) => {
+		const path = '/transactional/v1/campaigns/order-receipt/send';
+		await client().injectFaults([
+			{ path, times: 1, kind: 'reset-after' },
+			{ path, times: 10, ...second },
+		]);
+
+		const result = await run(users(1), receipt(), true);
+
+		const { transactionalSends } = (await client().state()) as unknown as { transactionalSends: unknown[] };
+		expect(transactionalSends).toHaveLength(1);
+		const [answer] = result.output(MESSAGE).map(({ json }) => json);
+		expect(answer).toMatchObject({ delivery: 'maybe_applied' });
+		expect(String(answer.description)).toMatch(/before running/i);
+	});
+
 	const QUEUED = 'The external reference has been queued. Please retry to obtain send_id.';
 	const path = '/transactional/v1/campaigns/order-receipt/send';
 

@@ -50,8 +50,6 @@ const PATHS: Record<Operation, string> = {
 };
 const DISPATCHING = new Set<Operation>(['sendNow', 'triggerCampaign', 'triggerCanvas']);
 
-export const QUEUED_MESSAGE = 'The external reference has been queued. Please retry to obtain send_id.';
-
 /** How a 429 states its wait (each as the platform, a proxy or a skewed clock may). */
 const RATE_LIMIT_HEADERS = [
 	'none',
@@ -72,7 +70,7 @@ export type FaultKind =
 	| 'connection refused'
 	| '5xx'
 	| '429'
-	| 'queued'
+	| 'lost answer, still queued'
 	| 'fatal 201'
 	| 'other message 200'
 	| 'html 200'
@@ -85,6 +83,7 @@ export interface FaultPlan {
 	times: 1 | 2 | 10;
 	status?: number;
 	header?: RateLimitHeader;
+	queuedMs?: number;
 }
 
 export interface MessageRunPlan {
@@ -121,8 +120,16 @@ const faultPlan = (operation: Operation): fc.Arbitrary<FaultPlan> =>
 			times: fc.constantFrom<1 | 2 | 10>(1, 2, 10),
 			header: fc.constantFrom(...RATE_LIMIT_HEADERS),
 		}),
+		// The platform answers "queued" only to a resend of a send it has: after a lost answer, while it
+		// is still working on it (1 s: a resend soon gets the send_id; a minute: the retries are spent first).
 		...(operation === 'sendTransactionalEmail'
-			? [fc.record({ kind: fc.constant<FaultKind>('queued'), times: fc.constantFrom<1 | 2 | 10>(1, 2, 10) })]
+			? [
+					fc.record({
+						kind: fc.constant<FaultKind>('lost answer, still queued'),
+						times: fc.constant<1 | 2 | 10>(1),
+						queuedMs: fc.constantFrom(1_000, 60_000),
+					}),
+				]
 			: []),
 		fc.record({
 			kind: fc.constantFrom<FaultKind>('fatal 201', 'other message 200', 'html 200'),
@@ -153,9 +160,8 @@ export const messageRunPlan: fc.Arbitrary<MessageRunPlan> = fc.constantFrom(...O
 		withGhost: fc.boolean(),
 		batchSize: fc.constantFrom(1, 2, 50),
 		parallelRequests: fc.constantFrom(1, 2, 4),
-		// A lost answer first, then "queued": the resend met the first send still being queued.
 		faults: fc.oneof(
-			{ weight: 1, arbitrary: fc.constant([]) },
+			{ weight: 1, arbitrary: fc.constant<FaultPlan[]>([]) },
 			{ weight: 4, arbitrary: fc.array(faultPlan(operation), { minLength: 1, maxLength: 3 }) },
 		),
 	}),
@@ -198,8 +204,8 @@ function faultRule(path: string, fault: FaultPlan, context: RunContext): FaultRu
 			return { ...base, kind: 'status', status: fault.status ?? 503 };
 		case '429':
 			return { ...base, kind: 'status', status: 429, ...rateLimitHeaders(fault.header ?? 'none') };
-		case 'queued':
-			return { ...base, kind: 'answer', status: 400, answerBody: { message: QUEUED_MESSAGE } };
+		case 'lost answer, still queued':
+			return { ...base, kind: 'reset-after', queuedMs: fault.queuedMs };
 		case 'fatal 201':
 			return {
 				...base,

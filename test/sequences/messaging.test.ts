@@ -128,7 +128,8 @@ describe('A marketer messages and tracks customers run after run, whatever the p
 	test(
 		'every item says what became of it: sent once or said otherwise, received when queued, stored once when processed, nothing left where it says run again, no key leaves, no tight loop',
 		async () => {
-			const started = Date.now();
+			// Real time: Date reads the virtual clock.
+			const started = performance.now();
 			const { port } = trap.address() as AddressInfo;
 			const runs = fc.commands([messageRunPlan.map((plan) => new MessagingRun(plan))], { maxCommands: 6 });
 			const checked = await fc.check(
@@ -154,7 +155,7 @@ describe('A marketer messages and tracks customers run after run, whatever the p
 				}),
 				{ numRuns: SEQUENCES, seed: SEED },
 			);
-			const elapsed = (Date.now() - started) / 1000;
+			const elapsed = (performance.now() - started) / 1000;
 			console.log(
 				[
 					`Messaging sequences (seed ${SEED}): ${tally.sequences} sequences tried, ${tally.runs} runs, ${tally.items} items, ` +

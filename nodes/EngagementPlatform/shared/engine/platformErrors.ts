@@ -73,16 +73,36 @@ function adviceFor(message: string, statusCode: number, endpoint: EndpointAccess
 	return 'The platform refused the request. Correct the values it names and run these items again.';
 }
 
-/** A non-2xx response as the error of every piece it carried. */
+/**
+ * A response that is no success as the error of every piece it carried. `maybeApplied`: this answer
+ * (a 5xx, a 2xx proving nothing) or an earlier attempt's lost answer leaves the request's fate unknown.
+ */
 export function responseError(response: ApiResponse, endpoint: EndpointAccess, maybeApplied: boolean): PieceError {
-	if (response.statusCode >= 300 && response.statusCode < 400) return redirectError(response);
+	if (response.statusCode >= 300 && response.statusCode < 400) {
+		return maybeApplied ? mayHaveBeenApplied(redirectError(response)) : redirectError(response);
+	}
 	const message = platformMessage(response.body, response.statusCode);
-	return {
-		// The unclear outcome leads the error, where a user skimming failed items reads it.
-		message: maybeApplied ? `${message}: this item may or may not have been applied` : message,
+	const error: PieceError = {
+		message,
 		description: adviceFor(message, response.statusCode, endpoint),
-		delivery: maybeApplied ? 'maybe_applied' : 'not_applied',
+		delivery: 'not_applied',
 		httpCode: response.statusCode,
 		response: response.body,
+	};
+	if (!maybeApplied) return error;
+	// The unclear outcome leads the error, where a user skimming failed items reads it.
+	if (response.statusCode >= 500 || response.statusCode < 300)
+		return { ...error, message: `${message}: this item may or may not have been applied`, delivery: 'maybe_applied' };
+	return mayHaveBeenApplied(error);
+}
+
+/** A refusal of a resend, when an earlier attempt may have been applied: so may the item. */
+export function mayHaveBeenApplied(error: PieceError): PieceError {
+	return {
+		...error,
+		message: `${error.message}, after an earlier attempt whose answer was lost: this item may or may not have been applied`,
+		description:
+			'An earlier attempt reached the platform and its answer never came, so it may have been applied. Check the platform before running this item again.',
+		delivery: 'maybe_applied',
 	};
 }

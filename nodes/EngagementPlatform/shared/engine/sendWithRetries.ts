@@ -3,6 +3,7 @@ import { sleep } from 'n8n-workflow';
 import type { Pacer } from '../pacing/pacer';
 import { backoffMs, rateLimitWaitMs } from '../pacing/rateLimitWait';
 import type { PieceError } from './operation';
+import { mayHaveBeenApplied } from './platformErrors';
 import type { ApiResponse, TransportFailure } from './transport';
 
 /** Server errors and unclear network failures are tried this many times in all, where a resend is safe. */
@@ -37,10 +38,17 @@ export async function sendWithRetries(
 	let rateLimitWaited = 0;
 	let rateLimitHits = 0;
 	let attempts = 0;
+	// Once an attempt may have been applied (its answer lost, a 5xx, a 2xx proving nothing), a later
+	// refusal speaks for the later attempt alone: the request as a whole may still have been applied.
+	let earlierMayHaveApplied = false;
+	const failure = (error: PieceError): SendResult => ({
+		kind: 'failure',
+		error: earlierMayHaveApplied && error.delivery === 'not_applied' ? mayHaveBeenApplied(error) : error,
+	});
 
 	for (;;) {
 		const acquired = await pacer.acquire(policy.maxRateLimitWaitMs - rateLimitWaited);
-		if (!acquired.ok) return { kind: 'failure', error: rateLimitExhausted(acquired.waitMs, rateLimitWaited) };
+		if (!acquired.ok) return failure(rateLimitExhausted(acquired.waitMs, rateLimitWaited));
 		attempts++;
 		let response: ApiResponse;
 		try {
@@ -50,11 +58,12 @@ export async function sendWithRetries(
 			// sendRequest turns every failure into a TransportFailure.
 			const error = caught as TransportFailure;
 			const resend = !error.reachedServer || policy.safeToResend;
+			earlierMayHaveApplied ||= error.reachedServer;
 			if (resend && attempts < MAX_ATTEMPTS) {
 				await backOff(policy, attempts, error.message);
 				continue;
 			}
-			return { kind: 'failure', error: transportError(error, attempts) };
+			return failure(transportError(error, attempts));
 		}
 
 		// What the answer says of the platform's window paces the group's next requests.
@@ -65,7 +74,7 @@ export async function sendWithRetries(
 			// The other requests of this group learn of the wait too, and fail fast when it is too long.
 			pacer.pauseUntil(Date.now() + waitMs);
 			if (rateLimitWaited + waitMs > policy.maxRateLimitWaitMs) {
-				return { kind: 'failure', error: rateLimitExhausted(waitMs, rateLimitWaited, response) };
+				return failure(rateLimitExhausted(waitMs, rateLimitWaited, response));
 			}
 			rateLimitWaited += waitMs;
 			policy.onWait(waitMs, 'the platform answered 429 (rate limit exceeded)');
@@ -83,13 +92,15 @@ export async function sendWithRetries(
 		// A 2xx that does not say success tells nothing of what was stored: read as a server error.
 		const unclear = response.statusCode >= 500 || !provesSuccess(response, policy);
 		if (unclear) {
+			earlierMayHaveApplied = true;
 			if (policy.safeToResend && attempts < MAX_ATTEMPTS) {
 				await backOff(policy, attempts, `the platform answered ${response.statusCode} without success`);
 				continue;
 			}
 			return { kind: 'response', response, maybeApplied: true };
 		}
-		return { kind: 'response', response, maybeApplied: false };
+		// A refusal after an attempt that may have been applied does not undo that attempt.
+		return { kind: 'response', response, maybeApplied: earlierMayHaveApplied && response.statusCode >= 300 };
 	}
 }
 
