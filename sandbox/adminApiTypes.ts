@@ -63,7 +63,7 @@ export interface SandboxConfigView {
 	preferenceCenterMethods: PreferenceCenterMethod[];
 }
 
-export type FaultKind = 'status' | 'reset-before' | 'reset-after' | 'slow' | 'unplaced-error' | 'answer';
+export type FaultKind = 'status' | 'reset-before' | 'reset-after' | 'slow' | 'unplaced-error' | 'answer' | 'headers';
 
 export interface FaultRule {
 	method?: string;
@@ -106,7 +106,11 @@ export interface FaultRule {
 	 */
 	answerBody?: unknown;
 	contentType?: string;
-	/** For 'answer': headers to send with it, e.g. a Location for a 307 to another host. */
+	/**
+	 * For 'answer': headers to send with it, e.g. a Location for a 307 to another host. For 'headers':
+	 * the request is processed as usual and its answer carries these headers over its own, as a gateway
+	 * or a platform whose clock is behind ours may send (an X-RateLimit-Reset already past).
+	 */
 	answerHeaders?: Record<string, string>;
 }
 

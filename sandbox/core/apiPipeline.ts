@@ -54,6 +54,8 @@ export async function serveApiRequest(
 							fault?.kind === 'reset-after' ? (fault.queuedMs ?? 0) : 0,
 						);
 
+	if (fault?.kind === 'headers') result.headers = { ...result.headers, ...fault.answerHeaders };
+
 	const wait = config.latencyMs + (fault?.kind === 'slow' ? (fault.delayMs ?? 0) : 0);
 	if (wait > 0) await delay(wait);
 

@@ -36,8 +36,13 @@ export function faultRuleProblem(rule: unknown): string | undefined {
 	const r = rule as Partial<FaultRule>;
 	if (typeof r.path !== 'string' || !r.path.startsWith('/')) return 'path must be an exact path starting with /';
 	if (!Number.isInteger(r.times) || (r.times as number) < 1) return 'times must be an integer of at least 1';
-	if (!['status', 'reset-before', 'reset-after', 'slow', 'unplaced-error', 'answer'].includes(r.kind as string)) {
-		return 'kind must be status, reset-before, reset-after, slow, unplaced-error or answer';
+	if (
+		!['status', 'reset-before', 'reset-after', 'slow', 'unplaced-error', 'answer', 'headers'].includes(r.kind as string)
+	) {
+		return 'kind must be status, reset-before, reset-after, slow, unplaced-error, answer or headers';
+	}
+	if (r.kind === 'headers' && (typeof r.answerHeaders !== 'object' || r.answerHeaders === null)) {
+		return "a 'headers' fault needs answerHeaders";
 	}
 	if (
 		r.kind === 'answer' &&

@@ -47,6 +47,31 @@ describe('a rate-limit answer whose wait is already over waits as one without he
 	}
 });
 
+describe("an accepted answer saying the window is spent, with a reset already past (the platform's clock behind ours)", () => {
+	test('the next request waits as a 429 without headers does, from 0.5 s, instead of leaving at once', async () => {
+		const past = String(Math.floor(Date.now() / 1000) - 30);
+		await client().injectFaults([
+			{
+				path: '/users/track',
+				kind: 'headers',
+				times: 4,
+				answerHeaders: { 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': past },
+			},
+		]);
+		const result = await runNode(USER_NODE, {
+			parameters: trackEvent({ batchSize: 1, parallelRequests: 1 }),
+			items: [{ id: 'u1' }, { id: 'u2' }, { id: 'u3' }, { id: 'u4' }],
+			endpoint: sandbox().url,
+			apiKey,
+			continueOnFail: true,
+		});
+		expect(result.output(USER).map(({ json }) => json.status)).toEqual(Array(4).fill('processed'));
+		const times = (await client().requests({ path: '/users/track' })).map((request) => request.receivedAt);
+		const gaps = times.slice(1).map((time, index) => time - times[index]);
+		for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(450);
+	});
+});
+
 describe('a 2xx is a success only when it says so (message "success")', () => {
 	const updateAttributes: INodeParameters = {
 		operation: 'updateAttributes',

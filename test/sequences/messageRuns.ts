@@ -4,12 +4,14 @@
  * few items, in n8n's real WorkflowExecute against the sandbox, while the platform, a proxy or the
  * network answers its requests badly: an answer lost after the platform acted, a connection refused,
  * a 5xx, a 429 with any header (none, zero, negative, garbled, a date or a reset in the past or in a
- * second), "the external reference has been queued", the spec's error shape under 201, another
- * message under 200, a proxy's HTML page, an error page echoing the API key, a redirect to another
- * host. Each of those is a sandbox fault rule on the run's path, taken by its first requests.
+ * second), a lost answer while a receipt stays queued (its resend meets "the external reference has
+ * been queued"), the spec's error shape under 201, another message under 200, a proxy's HTML page, an
+ * error page echoing the API key, a redirect to another host, an accepted answer saying the window is
+ * spent with a reset already past. Each is a sandbox fault rule on the run's path, taken by its first
+ * requests.
  *
  * After every run, what the items say is checked against what the platform holds and what went over
- * the wire (see `checkRun`).
+ * the wire (`runAndCheck`).
  */
 import fc from 'fast-check';
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
@@ -75,7 +77,8 @@ export type FaultKind =
 	| 'other message 200'
 	| 'html 200'
 	| 'echoes the key'
-	| 'redirect';
+	| 'redirect'
+	| 'window spent, reset past';
 
 export interface FaultPlan {
 	kind: FaultKind;
@@ -139,6 +142,11 @@ const faultPlan = (operation: Operation): fc.Arbitrary<FaultPlan> =>
 			kind: fc.constant<FaultKind>('echoes the key'),
 			times: fc.constant<1 | 2 | 10>(1),
 			status: fc.constantFrom(400, 401, 502),
+		}),
+		// Accepted, and told the window is spent with a reset already gone by (a clock behind ours).
+		fc.record({
+			kind: fc.constant<FaultKind>('window spent, reset past'),
+			times: fc.constantFrom<1 | 2 | 10>(2, 10),
 		}),
 		fc.record({
 			kind: fc.constant<FaultKind>('redirect'),
@@ -234,6 +242,15 @@ function faultRule(path: string, fault: FaultPlan, context: RunContext): FaultRu
 							authorization: `Bearer ${context.apiKey}`,
 						},
 					};
+		case 'window spent, reset past':
+			return {
+				...base,
+				kind: 'headers',
+				answerHeaders: {
+					'X-RateLimit-Remaining': '0',
+					'X-RateLimit-Reset': String(Math.floor(virtualNow() / 1000) - 30),
+				},
+			};
 		case 'redirect':
 			return {
 				...base,

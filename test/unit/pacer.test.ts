@@ -24,25 +24,33 @@ const isPending = async (promise: Promise<unknown>): Promise<boolean> => {
 describe('PlatformWindow: what the platform said of its current window', () => {
 	test('answers out of order: within a window the lowest remaining wins; a later window replaces it', () => {
 		const window = new PlatformWindow();
-		window.observe(40, 3_000);
-		window.observe(55, 3_000);
+		window.observe(40, 3_000, 0);
+		window.observe(55, 3_000, 0);
 		expect(window.budget(0)).toBe(40);
-		window.observe(99, 6_000);
+		window.observe(99, 6_000, 0);
 		expect(window.budget(0)).toBe(99);
-		window.observe(10, 3_000);
+		window.observe(10, 3_000, 0);
 		expect(window.budget(0)).toBe(99);
+	});
+
+	test('a window spent whose reset is already past is held for the floor of every wait, 0.5 s', () => {
+		const window = new PlatformWindow();
+		window.observe(0, 1_000, 5_000);
+		expect(window.isOpen(5_000)).toBe(true);
+		expect(window.untilReset(5_000)).toBe(500);
+		expect(window.hasReset(5_500)).toBe(true);
 	});
 
 	test("the run's own unanswered requests come off the budget", () => {
 		const window = new PlatformWindow();
-		window.observe(5, 3_000);
+		window.observe(5, 3_000, 0);
 		expect(window.budget(3)).toBe(2);
 		expect(window.budget(7)).toBe(-2);
 	});
 
 	test('the budget is spread evenly over the time left, never past the documented window length', () => {
 		const window = new PlatformWindow();
-		window.observe(9, 10_000);
+		window.observe(9, 10_000, 0);
 		expect(window.spacingMs(7_000, 0)).toBe(300);
 		expect(window.spacingMs(7_000, 0, 1_000)).toBe(100);
 		expect(window.spacingMs(7_000, 9)).toBe(3_000);
@@ -50,14 +58,14 @@ describe('PlatformWindow: what the platform said of its current window', () => {
 
 	test('other clients are told from the drop: four sharing a window spread four times as wide, carried to the next window', () => {
 		const window = new PlatformWindow();
-		window.observe(100, 3_000);
+		window.observe(100, 3_000, 0);
 		expect(window.sharers()).toBe(1);
 		// Each of our answers shows the budget 4 lower: 1 ours, 3 others'.
-		window.observe(96, 3_000);
-		window.observe(92, 3_000);
+		window.observe(96, 3_000, 0);
+		window.observe(92, 3_000, 0);
 		expect(window.sharers()).toBe(4);
 		expect(window.spacingMs(1_000, 0)).toBeCloseTo((4 * 2_000) / 93);
-		window.observe(100, 6_000);
+		window.observe(100, 6_000, 0);
 		expect(window.sharers()).toBe(4);
 	});
 
@@ -65,7 +73,7 @@ describe('PlatformWindow: what the platform said of its current window', () => {
 		const window = new PlatformWindow();
 		expect(window.isOpen(0)).toBe(false);
 		expect(window.hasReset(0)).toBe(false);
-		window.observe(1, 3_000);
+		window.observe(1, 3_000, 0);
 		expect(window.isOpen(2_999)).toBe(true);
 		expect(window.hasReset(3_000)).toBe(true);
 	});

@@ -87,7 +87,7 @@ export class Pacer {
 				this.concurrency = Math.max(1, Math.floor(this.concurrency / 2));
 			} else {
 				const figures = platformWindowOf(response);
-				if (figures) this.window.observe(figures.remaining, figures.resetAtMs);
+				if (figures) this.window.observe(figures.remaining, figures.resetAtMs, Date.now());
 				if (response.statusCode < 400) this.concurrency = Math.min(this.settings.parallel, this.concurrency + 1);
 			}
 		}

@@ -6,6 +6,8 @@
  */
 /** More sharers than this are not told apart: the spacing is already many times the window's pace. */
 const MAX_SHARERS = 64;
+/** How long a spent window with a reset in the past is held (the backoff's floor, pacing/rateLimitWait.ts). */
+const SPENT_WINDOW_FLOOR_MS = 500;
 
 export class PlatformWindow {
 	private remaining = 0;
@@ -17,9 +19,12 @@ export class PlatformWindow {
 
 	/**
 	 * Takes in one answer's figures. Answers can arrive out of order: within one window the lowest
-	 * remaining wins; a later window replaces an earlier one.
+	 * remaining wins; a later window replaces an earlier one. A window spent whose reset is already
+	 * past (the platform's clock behind ours) says nothing of when the next opens: it is held for the
+	 * floor of every wait, as a 429 without headers is, never left open at once.
 	 */
-	observe(remaining: number, resetAtMs: number): void {
+	observe(remaining: number, reportedResetAtMs: number, now: number): void {
+		const resetAtMs = remaining <= 0 && reportedResetAtMs <= now ? now + SPENT_WINDOW_FLOOR_MS : reportedResetAtMs;
 		if (resetAtMs > this.resetAtMs) {
 			this.resetAtMs = resetAtMs;
 			this.remaining = remaining;
