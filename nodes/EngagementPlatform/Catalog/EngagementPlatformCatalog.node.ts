@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { executeChosenOperation, operationProperties } from '../shared/engine/nodeOperations';
+import { executeChosenOperation, operationProperties, operationSubtitle } from '../shared/engine/nodeOperations';
 import { catalogOperations } from './operations';
 
 export class EngagementPlatformCatalog implements INodeType {
@@ -14,7 +14,7 @@ export class EngagementPlatformCatalog implements INodeType {
 		},
 		group: ['output'],
 		version: 1,
-		subtitle: '={{$parameter["operation"]}}',
+		subtitle: operationSubtitle(catalogOperations),
 		description: 'Edit, replace and delete catalog items, 50 per request',
 		defaults: { name: 'Engagement Platform Catalog' },
 		usableAsTool: true,

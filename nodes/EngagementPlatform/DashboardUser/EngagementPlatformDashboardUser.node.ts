@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { executeChosenOperation, operationProperties } from '../shared/engine/nodeOperations';
+import { executeChosenOperation, operationProperties, operationSubtitle } from '../shared/engine/nodeOperations';
 import { dashboardUserOperations } from './operations';
 
 export class EngagementPlatformDashboardUser implements INodeType {
@@ -14,7 +14,7 @@ export class EngagementPlatformDashboardUser implements INodeType {
 		},
 		group: ['output'],
 		version: 1,
-		subtitle: '={{$parameter["operation"]}}',
+		subtitle: operationSubtitle(dashboardUserOperations),
 		description: 'Create, read, update, find and delete dashboard user accounts over SCIM 2.0',
 		defaults: { name: 'Engagement Platform Dashboard User' },
 		usableAsTool: true,

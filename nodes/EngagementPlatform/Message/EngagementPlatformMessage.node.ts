@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { executeChosenOperation, operationProperties } from '../shared/engine/nodeOperations';
+import { executeChosenOperation, operationProperties, operationSubtitle } from '../shared/engine/nodeOperations';
 import { messageOperations } from './operations';
 
 export class EngagementPlatformMessage implements INodeType {
@@ -14,7 +14,7 @@ export class EngagementPlatformMessage implements INodeType {
 		},
 		group: ['output'],
 		version: 1,
-		subtitle: '={{$parameter["operation"]}}',
+		subtitle: operationSubtitle(messageOperations),
 		description: 'Send messages, trigger campaigns and canvases, send transactional email, in batches',
 		defaults: { name: 'Engagement Platform Message' },
 		usableAsTool: true,

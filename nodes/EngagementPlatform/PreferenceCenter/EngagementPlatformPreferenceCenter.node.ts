@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { executeChosenOperation, operationProperties } from '../shared/engine/nodeOperations';
+import { executeChosenOperation, operationProperties, operationSubtitle } from '../shared/engine/nodeOperations';
 import { preferenceCenterOperations } from './operations';
 
 export class EngagementPlatformPreferenceCenter implements INodeType {
@@ -14,7 +14,7 @@ export class EngagementPlatformPreferenceCenter implements INodeType {
 		},
 		group: ['output'],
 		version: 1,
-		subtitle: '={{$parameter["operation"]}}',
+		subtitle: operationSubtitle(preferenceCenterOperations),
 		description: "Update preference centers, paced at the platform's 10 per minute",
 		defaults: { name: 'Engagement Platform Preference Center' },
 		usableAsTool: true,

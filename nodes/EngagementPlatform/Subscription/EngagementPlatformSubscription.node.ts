@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { executeChosenOperation, operationProperties } from '../shared/engine/nodeOperations';
+import { executeChosenOperation, operationProperties, operationSubtitle } from '../shared/engine/nodeOperations';
 import { subscriptionOperations } from './operations';
 
 export class EngagementPlatformSubscription implements INodeType {
@@ -14,7 +14,7 @@ export class EngagementPlatformSubscription implements INodeType {
 		},
 		group: ['output'],
 		version: 1,
-		subtitle: '={{$parameter["operation"]}}',
+		subtitle: operationSubtitle(subscriptionOperations),
 		description: 'Subscribe and unsubscribe users from subscription groups, in batches',
 		defaults: { name: 'Engagement Platform Subscription' },
 		usableAsTool: true,

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { executeChosenOperation, operationProperties } from '../shared/engine/nodeOperations';
+import { executeChosenOperation, operationProperties, operationSubtitle } from '../shared/engine/nodeOperations';
 import { translationOperations } from './operations';
 
 export class EngagementPlatformTranslation implements INodeType {
@@ -14,7 +14,7 @@ export class EngagementPlatformTranslation implements INodeType {
 		},
 		group: ['input'],
 		version: 1,
-		subtitle: '={{$parameter["operation"]}}',
+		subtitle: operationSubtitle(translationOperations),
 		description: 'Read the translations of campaign and canvas email messages',
 		defaults: { name: 'Engagement Platform Translation' },
 		usableAsTool: true,

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { executeChosenOperation, operationProperties } from '../shared/engine/nodeOperations';
+import { executeChosenOperation, operationProperties, operationSubtitle } from '../shared/engine/nodeOperations';
 import { userOperations } from './operations';
 
 export class EngagementPlatformUser implements INodeType {
@@ -14,7 +14,7 @@ export class EngagementPlatformUser implements INodeType {
 		},
 		group: ['output'],
 		version: 1,
-		subtitle: '={{$parameter["operation"]}}',
+		subtitle: operationSubtitle(userOperations),
 		description: 'Track events, purchases and attributes of users, export, identify and rename them, in batches',
 		defaults: { name: 'Engagement Platform User' },
 		usableAsTool: true,

@@ -30,6 +30,15 @@ export function operationProperties(operations: NodeOperation[], defaultOperatio
 	];
 }
 
+/**
+ * The subtitle under the node on the canvas: the chosen operation's name ("Track Purchase"), where
+ * `$parameter["operation"]` alone would show its stored value (`trackPurchase`).
+ */
+export function operationSubtitle(operations: NodeOperation[]): string {
+	const names = Object.fromEntries(operations.map(({ option }) => [String(option.value), option.name]));
+	return `={{ (${JSON.stringify(names)})[$parameter["operation"]] }}`;
+}
+
 /** A node's execute: the chosen operation's declaration, run by the engine. */
 export async function executeChosenOperation(
 	context: IExecuteFunctions,
