@@ -75,7 +75,7 @@ export function isE164Phone(value: unknown): value is string {
 
 /** Deliberately loose (something@domain.tld): the platform's own check is not in the spec. */
 export function isEmailAddress(value: unknown): value is string {
-	return typeof value === 'string' && value.length <= 255 && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value);
+	return typeof value === 'string' && characters(value) <= 255 && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value);
 }
 
 export function isNonEmptyString(value: unknown): value is string {
@@ -94,4 +94,11 @@ export function isUuid(value: unknown): value is string {
 /** UUIDs compare without regard to case (RFC 9562). */
 export function sameUuid(a: string, b: string): boolean {
 	return a.toLowerCase() === b.toLowerCase();
+}
+
+/** Characters as the spec counts them: code points (an emoji is one; JavaScript's length says two). */
+export function characters(text: string): number {
+	let count = 0;
+	for (const _ of text) count++;
+	return count;
 }

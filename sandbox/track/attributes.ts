@@ -1,5 +1,5 @@
 import type { EmailSubscribeState, SubscriptionState } from '../adminApiTypes';
-import { isNonEmptyString, isPlainObject } from '../formats';
+import { isNonEmptyString, isPlainObject, characters } from '../formats';
 import type { PlatformState } from '../state/platformState';
 import type { Profile } from '../state/profileStore';
 import { accept, refuse, type Checked } from './checked';
@@ -85,12 +85,12 @@ function customAttributeProblem(name: string, value: unknown): string | undefine
 	if (nameProblem) return `custom attribute ${nameProblem}`;
 	if (value === null || typeof value === 'boolean' || typeof value === 'number') return undefined;
 	if (typeof value === 'string') {
-		return value.length > MAX_CUSTOM_STRING_LENGTH
-			? `custom attribute '${name}': strings may be at most ${MAX_CUSTOM_STRING_LENGTH} characters (got ${value.length})`
+		return characters(value) > MAX_CUSTOM_STRING_LENGTH
+			? `custom attribute '${name}': strings may be at most ${MAX_CUSTOM_STRING_LENGTH} characters (got ${characters(value)})`
 			: undefined;
 	}
 	if (Array.isArray(value)) {
-		return value.every((item) => typeof item === 'string' && item.length <= MAX_CUSTOM_STRING_LENGTH)
+		return value.every((item) => typeof item === 'string' && characters(item) <= MAX_CUSTOM_STRING_LENGTH)
 			? undefined
 			: `custom attribute '${name}': arrays must contain only strings of at most ${MAX_CUSTOM_STRING_LENGTH} characters`;
 	}

@@ -1,5 +1,5 @@
 import type { StoredEvent } from '../adminApiTypes';
-import { isDatetimeString, isNonEmptyString } from '../formats';
+import { isDatetimeString, isNonEmptyString, characters } from '../formats';
 import type { PlatformState } from '../state/platformState';
 import type { Profile } from '../state/profileStore';
 import { accept, refuse, type Checked } from './checked';
@@ -39,7 +39,7 @@ export function readEventObject(object: Record<string, unknown>): Checked<EventO
 	const updateExistingOnly = readUpdateExistingOnly(object);
 	if (!updateExistingOnly.ok) return updateExistingOnly;
 	const { name, time, app_id: appId, properties } = object;
-	if (!isNonEmptyString(name) || name.length > MAX_NAME_LENGTH) {
+	if (!isNonEmptyString(name) || characters(name) > MAX_NAME_LENGTH) {
 		return refuse(`name is required: a non-empty string of at most ${MAX_NAME_LENGTH} characters`);
 	}
 	// Spec: "ISO 8601 datetime, or the format yyyy-MM-dd'T'HH:mm:ss:SSSZ" (events only).

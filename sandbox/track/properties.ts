@@ -1,4 +1,4 @@
-import { isDatetimeString, isPlainObject } from '../formats';
+import { isDatetimeString, isPlainObject, characters } from '../formats';
 
 const MAX_NAME_LENGTH = 255;
 const MAX_STRING_LENGTH = 255;
@@ -28,7 +28,7 @@ export function propertiesProblem(properties: unknown): string | undefined {
 /** Also the rule for custom attribute names. */
 export function propertyNameProblem(name: string): string | undefined {
 	if (name === '') return 'names must not be empty';
-	if (name.length > MAX_NAME_LENGTH)
+	if (characters(name) > MAX_NAME_LENGTH)
 		return `name '${name.slice(0, 40)}...' is longer than ${MAX_NAME_LENGTH} characters`;
 	if (name.startsWith('$')) return `name '${name}' must not start with $`;
 	return undefined;
@@ -42,8 +42,8 @@ function propertyValueProblem(value: unknown): string | undefined {
 			return undefined;
 		case 'string':
 			// Datetime strings are short; any longer string breaks the 255 rule.
-			return value.length > MAX_STRING_LENGTH
-				? `strings may be at most ${MAX_STRING_LENGTH} characters (got ${value.length})`
+			return characters(value) > MAX_STRING_LENGTH
+				? `strings may be at most ${MAX_STRING_LENGTH} characters (got ${characters(value)})`
 				: undefined;
 		case 'object':
 			if (value === null) return 'null is not an allowed value (number, boolean, datetime, string, array or object)';

@@ -1,5 +1,5 @@
 import type { StoredPurchase } from '../adminApiTypes';
-import { isNonEmptyString, isoDatetimeProblem } from '../formats';
+import { isNonEmptyString, isoDatetimeProblem, characters } from '../formats';
 import type { PlatformState } from '../state/platformState';
 import type { Profile } from '../state/profileStore';
 import { accept, refuse, type Checked } from './checked';
@@ -51,7 +51,7 @@ export function readPurchaseObject(object: Record<string, unknown>): Checked<Pur
 	const updateExistingOnly = readUpdateExistingOnly(object);
 	if (!updateExistingOnly.ok) return updateExistingOnly;
 	const { product_id: productId, currency, price, quantity = 1, time, app_id: appId, properties } = object;
-	if (!isNonEmptyString(productId) || productId.length > MAX_PRODUCT_ID_LENGTH) {
+	if (!isNonEmptyString(productId) || characters(productId) > MAX_PRODUCT_ID_LENGTH) {
 		return refuse(`product_id is required: a non-empty string of at most ${MAX_PRODUCT_ID_LENGTH} characters`);
 	}
 	if (typeof currency !== 'string' || !/^[A-Za-z]{3}$/.test(currency)) {

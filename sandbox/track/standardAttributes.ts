@@ -1,4 +1,4 @@
-import { isDateString, isDatetimeString, isEmailAddress, isPlainObject } from '../formats';
+import { isDateString, isDatetimeString, isEmailAddress, isPlainObject, characters } from '../formats';
 
 /** Why a (non-null) value is wrong for the attribute, or undefined. */
 type ValueCheck = (value: unknown) => string | undefined;
@@ -6,7 +6,7 @@ type ValueCheck = (value: unknown) => string | undefined;
 const SUBSCRIBE_STATES = ['opted_in', 'subscribed', 'unsubscribed'];
 
 const text: ValueCheck = (value) =>
-	typeof value === 'string' && value.length <= 255 ? undefined : 'must be a string of at most 255 characters';
+	typeof value === 'string' && characters(value) <= 255 ? undefined : 'must be a string of at most 255 characters';
 const boolean: ValueCheck = (value) => (typeof value === 'boolean' ? undefined : 'must be a boolean');
 const datetime: ValueCheck = (value) => (isDatetimeString(value) ? undefined : 'must be an ISO 8601 datetime');
 const oneOf =

@@ -23,6 +23,8 @@ interface NodeSettings {
 	continueOnFail?: boolean;
 	/** n8n's newer form of Continue On Fail, e.g. 'continueErrorOutput' */
 	onError?: INode['onError'];
+	/** The node's version, as a saved workflow holds it; the newest when not given (what n8n adds). */
+	typeVersion?: number;
 }
 
 /** The REST credential by its endpoint and key, or any credentials by type name (the SCIM one, several). */
@@ -31,9 +33,9 @@ export type NodeRun = NodeSettings &
 
 export async function runNode(type: string, run: NodeRun): Promise<RunResult> {
 	const name = nodeName(type);
-	const { items, parameters, continueOnFail, onError } = run;
+	const { items, parameters, continueOnFail, onError, typeVersion } = run;
 	return await runWorkflow({
-		nodes: [{ name, type, parameters, continueOnFail, onError }],
+		nodes: [{ name, type, typeVersion, parameters, continueOnFail, onError }],
 		connections: { Start: { main: [[{ node: name, type: 'main', index: 0 }]] } },
 		items,
 		credentials:

@@ -25,8 +25,14 @@ export function parseOrThrow<T>(
 	const result = schema.safeParse(value);
 	if (result.success) return result.data;
 	const issue = result.error.issues[0];
-	const [first, ...rest] = issue.path.map(String);
-	const path = [field, first === undefined ? undefined : (labels[first] ?? first), ...rest].filter(Boolean).join('.');
+	const [first, ...rest] = issue.path;
+	const head = [field, first === undefined ? undefined : (labels[String(first)] ?? String(first))]
+		.filter(Boolean)
+		.join('.');
+	const path = rest.reduce<string>(
+		(text, step) => (typeof step === 'number' ? `${text}[${step}]` : text ? `${text}.${String(step)}` : String(step)),
+		head,
+	);
 	const fix = (issue as { params?: { fix?: string } }).params?.fix ?? FIX_BY_CODE[issue.code] ?? 'Correct the value.';
 	throw new ItemInputError(path, issue.message, fix);
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod/v4';
 
-import { attributeValueRules, checkPropertyRules, eventProperties } from './properties';
+import { attributeValueRules, characterCount, checkPropertyRules, eventProperties } from './properties';
 import { STANDARD_ATTRIBUTE_RULES, SUBSCRIBE_STATES } from './standardAttributes';
 import { isoTime, platformTime } from './time';
 
@@ -12,10 +12,16 @@ import { isoTime, platformTime } from './time';
 /** A missing value is "required"; other type errors keep zod's own message. */
 const required = (issue: { input?: unknown }) => (issue.input === undefined ? 'is required' : undefined);
 
+/** Required text of at most 255 characters, counted as the spec counts them (code points). */
+const name255 = z
+	.string({ error: required })
+	.min(1, 'is required')
+	.refine((text) => characterCount(text) <= 255, 'may have at most 255 characters');
+
 /** Event names: the spec gives no limit; we hold them to the 255 of property names. */
 export const trackEvent = z
 	.object({
-		name: z.string({ error: required }).min(1, 'is required').max(255, 'may have at most 255 characters'),
+		name: name255,
 		time: platformTime,
 		app_id: z.string().min(1, 'must not be empty').optional(),
 		properties: eventProperties.optional(),
@@ -30,7 +36,7 @@ export const trackEvent = z
  */
 export const trackPurchase = z
 	.object({
-		product_id: z.string({ error: required }).min(1, 'is required').max(255, 'may have at most 255 characters'),
+		product_id: name255,
 		currency: z
 			.string({ error: required })
 			.regex(/^[A-Z]{3}$/, { message: 'must be a three-letter ISO 4217 code such as USD' }),
