@@ -45,11 +45,11 @@ export const operation = canvasScheduleOperation(
 	'/canvas/trigger/schedule/update',
 	'canvas.trigger.schedule.update',
 	(item) => {
+		const inLocalTime = item.boolean('inLocalTime', false, 'In Local Time');
+		// In Local Time: a zoneless time is each user's own, so it is sent as written.
+		const time = inLocalTime ? item.raw('time') : item.time('time');
 		const body: IDataObject = {
-			schedule: {
-				time: parseOrThrow(isoTime, item.raw('time'), 'Send Time'),
-				in_local_time: item.boolean('inLocalTime'),
-			},
+			schedule: { time: parseOrThrow(isoTime, time, 'Send Time'), in_local_time: inLocalTime },
 		};
 		const properties = item.jsonObject('triggerProperties', 'Trigger Properties');
 		if (properties && Object.keys(properties).length > 0) body.trigger_properties = properties;

@@ -99,7 +99,7 @@ export function readRecipient(
 	const attributes = readKeyValueOrJson(item, 'recipientAttributes', 'Recipient Attributes');
 	if (attributes)
 		recipient.attributes = parseOrThrow(trackAttributes, attributes, 'Recipient Attributes') as IDataObject;
-	if (!item.boolean('sendToExistingOnly', true)) {
+	if (!item.boolean('sendToExistingOnly', true, 'Send to Existing Users Only')) {
 		if (kind === 'user_alias') {
 			throw new ItemInputError(
 				'Send to Existing Users Only',

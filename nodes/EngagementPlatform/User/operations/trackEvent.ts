@@ -44,7 +44,7 @@ export const operation = usersTrackOperation((item) => {
 		trackEvent,
 		{
 			name: item.optionalString('eventName', 'Event Name'),
-			time: item.raw('time'),
+			time: item.time('time'),
 			properties: readKeyValueOrJson(item, 'properties', 'Event Properties'),
 			...item.collection('additionalFields'),
 		},

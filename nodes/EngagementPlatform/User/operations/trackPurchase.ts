@@ -1,6 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { keyValueOrJsonFields, readKeyValueOrJson } from '../../shared/fields/keyValueOrJson';
+import { updateDisplayOptions } from '../../shared/fields/displayOptions';
 import { userIdentifierFields } from '../../shared/fields/userIdentifier';
 import { parseOrThrow } from '../../shared/schemas/parse';
 import { trackPurchase } from '../../shared/schemas/trackObjects';
@@ -27,25 +28,50 @@ export const description: INodeProperties[] = [
 		placeholder: 'e.g. sku-1234',
 		displayOptions: { show },
 	},
-	{
-		displayName: 'Currency',
-		name: 'currency',
-		type: 'string',
-		default: 'USD',
-		required: true,
-		hint: 'Three-letter ISO 4217 code, e.g. USD, EUR',
-		displayOptions: { show },
-	},
-	{
-		displayName: 'Price',
-		name: 'price',
-		type: 'number',
-		typeOptions: { numberPrecision: 2 },
-		default: 0,
-		required: true,
-		description: 'Unit price',
-		displayOptions: { show },
-	},
+	// Version 1 started Currency at USD and Price at 0: a dropped mapping became data ("USD eur", a free order).
+	...updateDisplayOptions({ show: { '@version': [1] } }, [
+		{
+			displayName: 'Currency',
+			name: 'currency',
+			type: 'string',
+			default: 'USD',
+			required: true,
+			hint: 'Three-letter ISO 4217 code, e.g. USD, EUR',
+			displayOptions: { show },
+		},
+		{
+			displayName: 'Price',
+			name: 'price',
+			type: 'number',
+			typeOptions: { numberPrecision: 2 },
+			default: 0,
+			required: true,
+			description: 'Unit price',
+			displayOptions: { show },
+		},
+	]),
+	...updateDisplayOptions({ show: { '@version': [{ _cnd: { gte: 2 } }] } }, [
+		{
+			displayName: 'Currency',
+			name: 'currency',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'e.g. EUR',
+			hint: 'Three-letter ISO 4217 code, e.g. USD, EUR',
+			displayOptions: { show },
+		},
+		{
+			displayName: 'Price',
+			name: 'price',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'e.g. 59.90',
+			description: 'Unit price: a number, or text that is one ("59.90", as spreadsheets and shops give it)',
+			displayOptions: { show },
+		},
+	]),
 	{
 		displayName: 'Quantity',
 		name: 'quantity',
@@ -72,9 +98,9 @@ export const operation = usersTrackOperation((item) => {
 		{
 			product_id: item.optionalString('productId', 'Product ID'),
 			currency: item.optionalString('currency', 'Currency')?.toUpperCase(),
-			price: item.raw('price'),
-			quantity: item.raw('quantity', 1),
-			time: item.raw('time'),
+			price: item.number('price', 'Price', '59.90'),
+			quantity: item.number('quantity', 'Quantity', '2', 1),
+			time: item.time('time'),
 			properties: readKeyValueOrJson(item, 'properties', 'Purchase Properties'),
 			...item.collection('additionalFields'),
 		},

@@ -1,6 +1,7 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { ItemInputError } from '../../shared/engine/itemInputError';
+import type { ItemReader } from '../../shared/engine/itemReader';
 import type { Piece } from '../../shared/engine/operation';
 import { keyValueOrJsonFields, readKeyValueOrJson } from '../../shared/fields/keyValueOrJson';
 import { readUserIdentifier, userIdentifierFields } from '../../shared/fields/userIdentifier';
@@ -68,12 +69,12 @@ export const operation = usersTrackOperation((item) => {
 		);
 	}
 	for (const [index, event] of (item.jsonArray('eventsJson', 'Events') ?? []).entries()) {
-		pieces.push(trackPiece(item.itemIndex, 'events', identifier, parseOrThrow(trackEvent, event, `Events[${index}]`)));
+		const read = parseOrThrow(trackEvent, withZonedTime(item, event), `Events[${index}]`);
+		pieces.push(trackPiece(item.itemIndex, 'events', identifier, read));
 	}
 	for (const [index, purchase] of (item.jsonArray('purchasesJson', 'Purchases') ?? []).entries()) {
-		pieces.push(
-			trackPiece(item.itemIndex, 'purchases', identifier, parseOrThrow(trackPurchase, purchase, `Purchases[${index}]`)),
-		);
+		const read = parseOrThrow(trackPurchase, withZonedTime(item, purchase), `Purchases[${index}]`);
+		pieces.push(trackPiece(item.itemIndex, 'purchases', identifier, read));
 	}
 	if (pieces.length === 0) {
 		throw new ItemInputError(
@@ -84,3 +85,10 @@ export const operation = usersTrackOperation((item) => {
 	}
 	return pieces;
 }, ATTRIBUTES_SET_STATE);
+
+/** An event or purchase object whose `time` is read as the Time field reads its value. */
+function withZonedTime(item: ItemReader, object: unknown): unknown {
+	if (!item.readsText || object === null || typeof object !== 'object' || Array.isArray(object)) return object;
+	const { time } = object as IDataObject;
+	return time === undefined ? object : { ...object, time: item.zoned(time) };
+}

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { ItemInputError } from './itemInputError';
+import { booleanFromText, inTimezone, numberFromText } from '../schemas/textValues';
 import { ParameterReader } from './parameterReader';
 
 /** Reads one item's parameters, turning wrong types into errors that name the field. */
@@ -13,6 +14,31 @@ export class ItemReader {
 
 	raw(name: string, fallback?: unknown): unknown {
 		return this.parameters.value(name, this.itemIndex, fallback);
+	}
+
+	/**
+	 * From node version 2 a field reads text as a marketer means it (shared/schemas/textValues.ts):
+	 * "59.90" is a number, "false" is false, a time without a zone is in the workflow's timezone.
+	 * Version 1 reads values as they came, as saved 1.0 workflows expect.
+	 */
+	get readsText(): boolean {
+		return this.parameters.version >= 2;
+	}
+
+	/** A number field: version 2 takes a text that is exactly a number; empty text is not set. */
+	number(name: string, label: string, example: string, fallback?: number): unknown {
+		const value = this.raw(name, fallback);
+		return this.readsText ? (numberFromText(value, label, example) ?? fallback) : value;
+	}
+
+	/** A date and time: version 2 reads one without a zone in the workflow's timezone. */
+	time(name: string): unknown {
+		return this.zoned(this.raw(name));
+	}
+
+	/** A time value from anywhere in the item (a JSON event's `time`), read as `time` reads its field. */
+	zoned(value: unknown): unknown {
+		return this.readsText ? inTimezone(value, this.parameters.timezone) : value;
 	}
 
 	/** A trimmed string, or undefined when empty. */
@@ -33,8 +59,9 @@ export class ItemReader {
 		return value;
 	}
 
-	boolean(name: string, fallback = false): boolean {
-		return Boolean(this.raw(name, fallback));
+	boolean(name: string, fallback = false, label = name): boolean {
+		const value = this.raw(name, fallback);
+		return this.readsText ? (booleanFromText(value, label) ?? fallback) : Boolean(value);
 	}
 
 	collection(name: string): IDataObject {

@@ -1,0 +1,93 @@
+import { ItemInputError } from '../engine/itemInputError';
+
+/**
+ * Values as marketers' data brings them: spreadsheets, CSV files and shops give text. From node
+ * version 2, a text that is exactly a number, a boolean or a time means that value; anything else
+ * is refused naming the value. An empty text is "not set".
+ */
+
+/** A number as written by people and spreadsheets: 59.90, " 3 ", -2, 1e3, .5. No thousands separators. */
+const NUMBER_TEXT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?$/i;
+
+/** Shows a received value in an error, shortened. */
+export function shown(value: unknown): string {
+	const text = typeof value === 'string' ? value : JSON.stringify(value);
+	return `'${text.length > 40 ? `${text.slice(0, 40)}…` : text}'`;
+}
+
+/** undefined for "not set" (nothing, or empty text); the number otherwise, or an error naming the value. */
+export function numberFromText(value: unknown, label: string, example: string): number | undefined {
+	if (value === undefined || value === null) return undefined;
+	if (typeof value === 'number') {
+		if (Number.isFinite(value)) return value;
+	} else if (typeof value === 'string') {
+		const text = value.trim();
+		if (text === '') return undefined;
+		if (NUMBER_TEXT.test(text)) return Number(text);
+	}
+	throw new ItemInputError(label, `expects a number but got ${shown(value)}`, `Give a number such as ${example}.`);
+}
+
+/** true, false, or their text ("true", "FALSE"); undefined for nothing or empty text. */
+export function booleanFromText(value: unknown, label: string): boolean | undefined {
+	if (value === undefined || value === null) return undefined;
+	if (typeof value === 'boolean') return value;
+	if (typeof value === 'string') {
+		const text = value.trim().toLowerCase();
+		if (text === '') return undefined;
+		if (text === 'true') return true;
+		if (text === 'false') return false;
+	}
+	throw new ItemInputError(label, `expects true or false but got ${shown(value)}`, 'Give true or false.');
+}
+
+/** A date and time without a zone: 2026-12-01T10:00 or 2026-12-01T10:00:00(.000). */
+const ZONELESS = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?$/;
+
+/**
+ * A date and time written without a zone is a time in the workflow's timezone, as n8n's own date
+ * fields read it: the zone's offset at that moment is added (2026-12-01T10:00:00 in Europe/Berlin
+ * becomes 2026-12-01T10:00:00+01:00). Any other value is returned as it came, for the schema to judge.
+ */
+export function inTimezone(value: unknown, timezone: string): unknown {
+	if (typeof value !== 'string') return value;
+	const text = value.trim();
+	const match = ZONELESS.exec(text);
+	if (!match) return value;
+	const [, year, month, day, hour, minute, second = '0'] = match;
+	const wall = Date.UTC(+year, +month - 1, +day, +hour, +minute, +second);
+	if (Number.isNaN(wall)) return value;
+	// The offset at the instant the wall time names: found from a first guess, then checked there (DST).
+	const offset = offsetMinutes(timezone, wall - offsetMinutes(timezone, wall) * 60_000);
+	return `${text}${formatOffset(offset)}`;
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+/** Minutes the zone is ahead of UTC at an instant. */
+function offsetMinutes(timezone: string, instant: number): number {
+	let format = formatters.get(timezone);
+	if (!format) {
+		format = new Intl.DateTimeFormat('en-US', {
+			timeZone: timezone,
+			hourCycle: 'h23',
+			year: 'numeric',
+			month: 'numeric',
+			day: 'numeric',
+			hour: 'numeric',
+			minute: 'numeric',
+			second: 'numeric',
+		});
+		formatters.set(timezone, format);
+	}
+	const parts = Object.fromEntries(format.formatToParts(new Date(instant)).map(({ type, value }) => [type, +value]));
+	const asUtc = Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second);
+	return Math.round((asUtc - Math.floor(instant / 1000) * 1000) / 60_000);
+}
+
+function formatOffset(minutes: number): string {
+	const sign = minutes < 0 ? '-' : '+';
+	const absolute = Math.abs(minutes);
+	const pad = (n: number) => String(n).padStart(2, '0');
+	return `${sign}${pad(Math.floor(absolute / 60))}:${pad(absolute % 60)}`;
+}

@@ -1,0 +1,179 @@
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { runWorkflow } from '../harness';
+import { MESSAGE, MESSAGE_NODE, USER, USER_NODE } from '../support/nodeTypes';
+import { useSandbox } from './sandboxLifecycle';
+
+/**
+ * A marketer's data arrives as text (a CSV, a sheet, a shop): from node version 2 a text that is
+ * exactly a number, a boolean or a time means that value, and a time without a zone is in the
+ * workflow's timezone, as n8n's own date fields read it. Version 1 reads values as they came.
+ */
+const { sandbox, client, apiKey } = useSandbox();
+
+async function run(
+	type: string,
+	name: string,
+	parameters: INodeParameters,
+	items: IDataObject[],
+	{ typeVersion, timezone = 'Europe/Berlin' }: { typeVersion?: number; timezone?: string } = {},
+) {
+	const result = await runWorkflow({
+		nodes: [{ name, type, typeVersion, parameters, continueOnFail: true }],
+		connections: { Start: { main: [[{ node: name, type: 'main', index: 0 }]] } },
+		items,
+		credentials: { engagementPlatformApi: { restEndpoint: sandbox().url, apiKey } },
+		settings: { executionOrder: 'v1', timezone },
+	});
+	return result.output(name).map(({ json }) => json);
+}
+
+const purchaseFromOrder: INodeParameters = {
+	operation: 'trackPurchase',
+	identifyBy: 'external_id',
+	externalId: '={{ $json.customer }}',
+	productId: '={{ $json.sku }}',
+	currency: '={{ $json.currency }}',
+	price: '={{ $json.price }}',
+	quantity: '={{ $json.quantity }}',
+	time: '={{ $json.ordered_at }}',
+};
+
+/** A row as a CSV or Sheets node gives it: every value text. */
+const csvRow = (overrides: IDataObject = {}): IDataObject => ({
+	customer: 'crm-1',
+	sku: 'sku-7',
+	currency: 'eur',
+	price: '59.90',
+	quantity: ' 3 ',
+	ordered_at: '2026-12-01T10:00:00',
+	...overrides,
+});
+
+const sentPurchases = async () =>
+	(await client().requests({ path: '/users/track' })).flatMap(
+		(request) => (request.body as { purchases?: IDataObject[] }).purchases ?? [],
+	);
+
+describe('version 2: an order row from a CSV becomes a purchase with the values it means', () => {
+	test('"59.90", " 3 " and a zoneless time in Europe/Berlin go out as 59.9, 3 and 10:00 at +01:00 (+02:00 in summer)', async () => {
+		const answers = await run(USER_NODE, USER, purchaseFromOrder, [
+			csvRow(),
+			csvRow({ customer: 'crm-2', price: '1e3', ordered_at: '2026-07-01T10:00' }),
+		]);
+		expect(answers.map((answer) => answer.status)).toEqual(['processed', 'processed']);
+		const sent = await sentPurchases();
+		expect(sent).toEqual([
+			expect.objectContaining({ price: 59.9, quantity: 3, currency: 'EUR', time: '2026-12-01T10:00:00+01:00' }),
+			expect.objectContaining({ price: 1000, quantity: 3, currency: 'EUR', time: '2026-07-01T10:00+02:00' }),
+		]);
+	});
+
+	test("on n8n's default timezone (America/New_York) the same row is 10:00 there, five hours after UTC's", async () => {
+		await run(USER_NODE, USER, purchaseFromOrder, [csvRow()], { timezone: 'America/New_York' });
+		expect((await sentPurchases())[0].time).toBe('2026-12-01T10:00:00-05:00');
+	});
+
+	test('a time with a zone keeps its instant', async () => {
+		await run(USER_NODE, USER, purchaseFromOrder, [csvRow({ ordered_at: '2026-12-01T10:00:00Z' })]);
+		expect((await sentPurchases())[0].time).toBe('2026-12-01T10:00:00Z');
+	});
+
+	test.each([
+		['abc', "Price\" expects a number but got 'abc'"],
+		['59,90', "Price\" expects a number but got '59,90'"],
+	])('a price of %p is refused naming the value', async (price, words) => {
+		const [answer] = await run(USER_NODE, USER, purchaseFromOrder, [csvRow({ price })]);
+		expect(answer).toMatchObject({ delivery: 'invalid', field: 'Price' });
+		expect(String(answer.error)).toContain(words);
+		expect(await sentPurchases()).toEqual([]);
+	});
+
+	test('Price and Currency start empty: left unmapped, n8n refuses to start the workflow, where 1.0 sent USD 0', async () => {
+		const { currency: _currency, price: _price, ...unmapped } = purchaseFromOrder;
+		await expect(run(USER_NODE, USER, unmapped, [csvRow()])).rejects.toThrow(/has issues/);
+		expect(await sentPurchases()).toEqual([]);
+		await run(USER_NODE, USER, unmapped, [csvRow({ quantity: 3 })], { typeVersion: 1 });
+		expect(await sentPurchases()).toEqual([expect.objectContaining({ currency: 'USD', price: 0 })]);
+	});
+
+	test('a price mapped from an empty cell is a missing price, not 0', async () => {
+		const [answer] = await run(USER_NODE, USER, purchaseFromOrder, [csvRow({ price: '' })]);
+		expect(answer).toMatchObject({ delivery: 'invalid', field: 'Price' });
+		expect(String(answer.error)).toContain('is required');
+	});
+});
+
+describe('version 1 (a workflow saved with 1.0) reads values as they came', () => {
+	test('"59.90" is refused as before, and a zoneless time goes out as written', async () => {
+		const [refused, accepted] = await run(
+			USER_NODE,
+			USER,
+			purchaseFromOrder,
+			[csvRow(), csvRow({ customer: 'crm-2', price: '={{ 59.9 }}' })].map((row, index) =>
+				index === 1 ? { ...row, price: 59.9, quantity: 3 } : row,
+			),
+			{ typeVersion: 1 },
+		);
+		expect(String(refused.error)).toContain('must be a number');
+		expect(accepted.status).toBe('processed');
+		expect((await sentPurchases())[0].time).toBe('2026-12-01T10:00:00');
+	});
+});
+
+describe('version 2: other fields a sheet fills', () => {
+	test('Send to Existing Users Only "false" from a sheet is off: the unknown user is created with their attributes', async () => {
+		await client().seed({ campaigns: [{ id: 'welcome' }] });
+		const [answer] = await run(
+			MESSAGE_NODE,
+			MESSAGE,
+			{
+				operation: 'triggerCampaign',
+				campaignId: 'welcome',
+				sendTo: 'recipients',
+				identifyBy: 'external_id',
+				externalId: '={{ $json.id }}',
+				sendToExistingOnly: '={{ $json.existing_only }}',
+				recipientAttributesInput: 'json',
+				recipientAttributesJson: '={{ { first_name: $json.name } }}',
+			},
+			[{ id: 'new-1', existing_only: 'false', name: 'Lena' }],
+		);
+		expect(answer.status).toBe('sent');
+		const [request] = await client().requests({ path: '/campaigns/trigger/send' });
+		expect(request.body).toMatchObject({ recipients: [{ external_user_id: 'new-1', send_to_existing_only: false }] });
+	});
+
+	test("a canvas schedule without a zone is in the workflow timezone; with In Local Time it is each user's, sent as written", async () => {
+		await client().seed({
+			canvases: [{ id: 'onboarding' }],
+			canvasSchedules: ['s-1', 's-2'].map((id) => ({
+				canvas_id: 'onboarding',
+				schedule_id: id,
+				schedule: { time: '2026-12-01T09:00:00Z' },
+			})),
+		});
+		await run(
+			MESSAGE_NODE,
+			MESSAGE,
+			{
+				operation: 'updateScheduledCanvas',
+				canvasId: 'onboarding',
+				scheduleId: '={{ $json.id }}',
+				time: '2026-12-24T18:00:00',
+				inLocalTime: '={{ $json.local }}',
+			},
+			[
+				{ id: 's-1', local: 'FALSE' },
+				{ id: 's-2', local: 'true' },
+			],
+		);
+		const schedules = (await client().requests({ path: '/canvas/trigger/schedule/update' })).map(
+			(request) => (request.body as { schedule: IDataObject }).schedule,
+		);
+		expect(schedules).toEqual([
+			{ time: '2026-12-24T18:00:00+01:00', in_local_time: false },
+			{ time: '2026-12-24T18:00:00', in_local_time: true },
+		]);
+	});
+});
