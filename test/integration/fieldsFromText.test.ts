@@ -177,3 +177,41 @@ describe('version 2: other fields a sheet fills', () => {
 		]);
 	});
 });
+
+describe('version 2: the error branch carries the input and every problem of the item', () => {
+	const runToErrorBranch = async (typeVersion: number, items: IDataObject[]) => {
+		const result = await runWorkflow({
+			nodes: [
+				{ name: USER, type: USER_NODE, typeVersion, parameters: purchaseFromOrder, onError: 'continueErrorOutput' },
+			],
+			connections: { Start: { main: [[{ node: USER, type: 'main', index: 0 }]] } },
+			items,
+			credentials: { engagementPlatformApi: { restEndpoint: sandbox().url, apiKey } },
+			settings: { executionOrder: 'v1', timezone: 'Europe/Berlin' },
+		});
+		return { success: result.output(USER, 0), errors: result.output(USER, 1) };
+	};
+
+	test("an order with a bad price and a bad currency: one error item, paired, with the order's fields and both problems, each once", async () => {
+		const { success, errors } = await runToErrorBranch(2, [
+			csvRow({ order_id: 'A-1001', price: 'abc', currency: 'euro' }),
+			csvRow({ order_id: 'A-1002', customer: 'crm-2' }),
+		]);
+		expect(success.map(({ json }) => json.status)).toEqual(['processed']);
+		expect(errors).toHaveLength(1);
+		const [{ json, pairedItem }] = errors;
+		expect(pairedItem).toEqual({ item: 0 });
+		expect(json).toMatchObject({ order_id: 'A-1001', customer: 'crm-1', price: 'abc' });
+		expect(String(json.error)).toContain('"Price" expects a number but got \'abc\'');
+		expect(String(json.error)).toContain('"Currency" must be a three-letter ISO 4217 code');
+		expect(String(json.error).match(/Item 0/g)).toHaveLength(1);
+		const problems = (json.details as { problems: Array<{ field: string }> }).problems;
+		expect(problems.map(({ field }) => field).sort()).toEqual(['Currency', 'Price']);
+	});
+
+	test('version 1 keeps its error items as 1.0 gave them: the message alone', async () => {
+		const { errors } = await runToErrorBranch(1, [csvRow({ order_id: 'A-1001', price: 'abc', quantity: 3 })]);
+		expect(errors).toHaveLength(1);
+		expect(Object.keys(errors[0].json)).toEqual(['error']);
+	});
+});

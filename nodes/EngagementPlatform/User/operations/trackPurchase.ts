@@ -114,6 +114,7 @@ export const operation = usersTrackOperation((item) => {
 			properties: 'Purchase Properties',
 			app_id: 'App ID',
 		},
+		item.problems,
 	);
 	return [trackPiece(item.itemIndex, 'purchases', identifier, purchase)];
 });

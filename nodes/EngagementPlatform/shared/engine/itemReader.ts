@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
+import type { InputProblem } from './itemInputError';
 import { ItemInputError } from './itemInputError';
 import { booleanFromText, inTimezone, numberFromText } from '../schemas/textValues';
 import { ParameterReader } from './parameterReader';
@@ -25,10 +26,26 @@ export class ItemReader {
 		return this.parameters.version >= 2;
 	}
 
-	/** A number field: version 2 takes a text that is exactly a number; empty text is not set. */
+	/**
+	 * Broken rules found so far that did not stop the reading (version 2's text fields), so that the
+	 * item's error lists every problem; readItems fails the item when any remain.
+	 */
+	readonly problems: InputProblem[] = [];
+
+	/**
+	 * A number field: version 2 takes a text that is exactly a number; empty text is not set; any
+	 * other value is a problem kept in `problems`, and the field reads as not set.
+	 */
 	number(name: string, label: string, example: string, fallback?: number): unknown {
 		const value = this.raw(name, fallback);
-		return this.readsText ? (numberFromText(value, label, example) ?? fallback) : value;
+		if (!this.readsText) return value;
+		try {
+			return numberFromText(value, label, example) ?? fallback;
+		} catch (error) {
+			if (!(error instanceof ItemInputError)) throw error;
+			this.problems.push(...error.problems);
+			return undefined;
+		}
 	}
 
 	/** A date and time: version 2 reads one without a zone in the workflow's timezone. */

@@ -1,6 +1,6 @@
 import type { IDataObject, INodeExecutionData, NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import type { ItemInputError } from './itemInputError';
+import type { InputProblem, ItemInputError } from './itemInputError';
 import type { OperationSpec, Piece, PieceError, PieceOutcome } from './operation';
 
 /** Why an item did not succeed, in the form every error item and thrown error is built from. */
@@ -11,6 +11,8 @@ export interface ItemFailure {
 	/** invalid: refused before sending. not_sent: the run stopped first. */
 	delivery: 'invalid' | 'not_sent' | PieceError['delivery'];
 	field?: string;
+	/** Every rule the item's input broke (the first is `field`'s), for invalid items. */
+	problems?: InputProblem[];
 	httpCode?: number;
 	response?: IDataObject;
 }
@@ -29,10 +31,11 @@ export interface ItemResults {
 export function inputFailure(itemIndex: number, error: ItemInputError): ItemFailure {
 	return {
 		itemIndex,
-		message: `Item ${itemIndex}: "${error.field}" ${error.rule}`,
-		description: error.fix,
+		message: `Item ${itemIndex}: ${error.problems.map(({ field, rule }) => `"${field}" ${rule}`).join('; ')}`,
+		description: [...new Set(error.problems.map(({ fix }) => fix))].join(' '),
 		delivery: 'invalid',
 		field: error.field,
+		problems: error.problems,
 	};
 }
 
@@ -43,8 +46,13 @@ export function collectItemResults(
 	pieces: Array<Piece>,
 	outcomes: Map<Piece, PieceOutcome>,
 	inputErrors: Map<number, ItemInputError>,
-	/** n8n's error for a failed item, where it is to carry one (the error output). */
-	errorOf?: (failure: ItemFailure) => NodeApiError | NodeOperationError,
+	/**
+	 * How a failed item leaves: `regular` as a json item on the one output; `error object` carrying
+	 * n8n's error (the error output, version 1); `error json` as json n8n routes down the error
+	 * branch and merges with the input's fields (the error output, version 2: n8n replaces the json
+	 * of an item carrying an error object with the error's message alone, input and all).
+	 */
+	errorForm: 'regular' | 'error json' | { errorOf: (failure: ItemFailure) => NodeApiError | NodeOperationError },
 ): ItemResults {
 	const byItem: Array<Array<Piece> | undefined> = new Array(itemCount);
 	for (const piece of pieces) (byItem[piece.itemIndex] ??= []).push(piece);
@@ -64,11 +72,9 @@ export function collectItemResults(
 			: pieceFailure(itemIndex, byItem[itemIndex] ?? [], outcomes);
 		if (failure) {
 			failures.push(failure);
-			output.push(
-				errorOf
-					? { json: errorJson(failure), pairedItem, error: errorOf(failure) }
-					: { json: errorJson(failure), pairedItem },
-			);
+			if (errorForm === 'regular') output.push({ json: errorJson(failure), pairedItem });
+			else if (errorForm === 'error json') output.push({ json: errorBranchJson(failure), pairedItem });
+			else output.push({ json: errorJson(failure), pairedItem, error: errorForm.errorOf(failure) });
 			continue;
 		}
 		const allPieces = (byItem[itemIndex] ?? []).map((piece) => ({ piece, outcome: outcomes.get(piece)! }));
@@ -155,7 +161,15 @@ function replacedPartsOf(pieces: Array<{ piece: Piece; outcome: PieceOutcome }>)
 function errorJson(failure: ItemFailure): IDataObject {
 	const json: IDataObject = { error: failure.message, description: failure.description, delivery: failure.delivery };
 	if (failure.field) json.field = failure.field;
+	if (failure.problems && failure.problems.length > 1) json.problems = failure.problems as unknown as IDataObject[];
 	if (failure.httpCode) json.httpCode = failure.httpCode;
 	if (failure.response) json.response = failure.response;
 	return json;
+}
+
+/** An error item as n8n routes it down the error branch: `error` and `details` only (n8n adds the input's fields). */
+function errorBranchJson(failure: ItemFailure): IDataObject {
+	const { error, ...details } = errorJson(failure);
+	if (failure.problems) details.problems = failure.problems as unknown as IDataObject[];
+	return { error, details };
 }

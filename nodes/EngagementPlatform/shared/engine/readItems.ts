@@ -19,7 +19,13 @@ export function readItems(context: IExecuteFunctions, spec: OperationSpec, itemC
 	const parameters = new ParameterReader(context);
 	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
 		try {
-			for (const piece of spec.readItem(new ItemReader(context, itemIndex, parameters))) pieces.push(piece);
+			const reader = new ItemReader(context, itemIndex, parameters);
+			const read = spec.readItem(reader);
+			if (reader.problems.length > 0) {
+				const [first, ...more] = reader.problems;
+				throw new ItemInputError(first.field, first.rule, first.fix, more);
+			}
+			for (const piece of read) pieces.push(piece);
 		} catch (error) {
 			if (!(error instanceof ItemInputError))
 				throw new NodeOperationError(context.getNode(), error as Error, { itemIndex });

@@ -90,18 +90,18 @@ function finish(
 	report: SendReport,
 ): INodeExecutionData[][] {
 	const continueOnFail = context.continueOnFail();
-	// "Continue (using error output)": failed items carry n8n's error, which sends them down the
-	// error branch. "Continue (regular output)" keeps the error json alone, which n8n would
-	// otherwise replace with the error's message.
-	const errorOutput = context.getNode().onError === 'continueErrorOutput';
-	const results = collectItemResults(
-		spec,
-		itemCount,
-		pieces,
-		report.outcomes,
-		inputErrors,
-		errorOutput ? (failure) => itemError(context, failure) : undefined,
-	);
+	// "Continue (using error output)": version 1's failed items carry n8n's error, which sends them down
+	// the error branch (n8n then keeps only its message); version 2's carry the error as json, which
+	// n8n routes there too and merges with the input's fields. "Continue (regular output)" keeps the
+	// error json alone, which n8n would otherwise replace with the error's message.
+	const node = context.getNode();
+	const errorForm =
+		node.onError !== 'continueErrorOutput'
+			? 'regular'
+			: node.typeVersion >= 2
+				? 'error json'
+				: { errorOf: (failure: ItemFailure) => itemError(context, failure) };
+	const results = collectItemResults(spec, itemCount, pieces, report.outcomes, inputErrors, errorForm);
 
 	const summary =
 		`${itemCount} items → ${report.requestsSent} requests: ${results.succeeded} succeeded, ` +

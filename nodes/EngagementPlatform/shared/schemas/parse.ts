@@ -1,5 +1,6 @@
 import type { z } from 'zod/v4';
 
+import type { InputProblem } from '../engine/itemInputError';
 import { ItemInputError } from '../engine/itemInputError';
 
 /** Zod issues can carry the fix in `params.fix`; built-in issues get a fix by their code. */
@@ -13,26 +14,41 @@ const FIX_BY_CODE: Partial<Record<z.core.$ZodIssue['code'], string>> = {
 };
 
 /**
- * Validates a value against a schema; the first issue becomes an ItemInputError naming the
- * field as the user sees it: `labels` maps a top-level key (product_id) to its UI name (Product ID).
+ * Validates a value against a schema; its issues become an ItemInputError naming each field as the
+ * user sees it (`labels` maps a top-level key, product_id, to its UI name, Product ID), each once.
  */
 export function parseOrThrow<T>(
 	schema: z.ZodType<T, unknown>,
 	value: unknown,
 	field: string,
 	labels: Record<string, string> = {},
+	/** Problems the item's reading found already (ItemReader.problems): their fields' issues here are theirs. */
+	found: InputProblem[] = [],
 ): T {
 	const result = schema.safeParse(value);
-	if (result.success) return result.data;
-	const issue = result.error.issues[0];
-	const [first, ...rest] = issue.path;
+	if (result.success && found.length === 0) return result.data;
+	const problems: InputProblem[] = [...found];
+	const known = new Set(found.map((problem) => problem.field));
+	for (const issue of result.success ? [] : result.error.issues) {
+		if (known.has(pathOf(issue.path, field, labels))) continue;
+		const problem = { field: pathOf(issue.path, field, labels), rule: issue.message, fix: fixOf(issue) };
+		if (!problems.some((seen) => seen.field === problem.field && seen.rule === problem.rule)) problems.push(problem);
+	}
+	const [first, ...more] = problems;
+	throw new ItemInputError(first.field, first.rule, first.fix, more);
+}
+
+function pathOf(steps: PropertyKey[], field: string, labels: Record<string, string>): string {
+	const [first, ...rest] = steps;
 	const head = [field, first === undefined ? undefined : (labels[String(first)] ?? String(first))]
 		.filter(Boolean)
 		.join('.');
-	const path = rest.reduce<string>(
+	return rest.reduce<string>(
 		(text, step) => (typeof step === 'number' ? `${text}[${step}]` : text ? `${text}.${String(step)}` : String(step)),
 		head,
 	);
-	const fix = (issue as { params?: { fix?: string } }).params?.fix ?? FIX_BY_CODE[issue.code] ?? 'Correct the value.';
-	throw new ItemInputError(path, issue.message, fix);
+}
+
+function fixOf(issue: z.core.$ZodIssue): string {
+	return (issue as { params?: { fix?: string } }).params?.fix ?? FIX_BY_CODE[issue.code] ?? 'Correct the value.';
 }
