@@ -341,7 +341,7 @@ describe('Dashboard User node (SCIM)', () => {
 		});
 
 		expect(result.output(DASHBOARD_USER).map((item) => item.json.field)).toEqual([
-			'Permissions (JSON).roles.0',
+			'Permissions (JSON).roles[0]',
 			'Permissions (JSON)',
 		]);
 		expect(await client().requests()).toEqual([]);

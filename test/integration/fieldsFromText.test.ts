@@ -215,3 +215,167 @@ describe('version 2: the error branch carries the input and every problem of the
 		expect(Object.keys(errors[0].json)).toEqual(['error']);
 	});
 });
+
+describe('version 2: attributes and properties typed as n8n types them', () => {
+	const sheetRow = {
+		id: 'crm-1',
+		first_name: 'Lena',
+		country: 'DE',
+		email_open_tracking_disabled: 'true',
+		dob: '1990-04-21',
+		lifetime_value: '120.5',
+		vip: 'true',
+		tags: '["a", "b"]',
+	};
+	const sentAttributes = async () =>
+		(await client().requests({ path: '/users/track' })).flatMap(
+			(request) => (request.body as { attributes?: IDataObject[] }).attributes ?? [],
+		);
+	const customAttributes = {
+		assignments: [
+			{ id: '1', name: 'lifetime_value', value: '={{ $json.lifetime_value }}', type: 'number' },
+			{ id: '2', name: 'vip', value: '={{ $json.vip }}', type: 'boolean' },
+			{ id: '3', name: 'tags', value: '={{ $json.tags }}', type: 'array' },
+			{ id: '4', name: 'plan', value: 'gold', type: 'string' },
+			{ id: '5', name: 'fixed_score', value: 120.5, type: 'number' },
+		],
+	};
+
+	test('a sheet row: standard attributes mapped by name and typed (a "true" is true), custom ones by the type picked', async () => {
+		const [answer] = await run(
+			USER_NODE,
+			USER,
+			{
+				operation: 'updateAttributes',
+				identifyBy: 'external_id',
+				externalId: '={{ $json.id }}',
+				standardAttributes: {
+					mappingMode: 'defineBelow',
+					value: {
+						first_name: '={{ $json.first_name }}',
+						country: '={{ $json.country }}',
+						dob: '={{ $json.dob }}',
+						email_open_tracking_disabled: '={{ $json.email_open_tracking_disabled }}',
+					},
+					matchingColumns: [],
+					schema: [
+						{
+							id: 'first_name',
+							displayName: 'First Name',
+							type: 'string',
+							required: false,
+							defaultMatch: false,
+							display: true,
+						},
+						{
+							id: 'country',
+							displayName: 'Country',
+							type: 'string',
+							required: false,
+							defaultMatch: false,
+							display: true,
+						},
+						{
+							id: 'dob',
+							displayName: 'Date of Birth',
+							type: 'string',
+							required: false,
+							defaultMatch: false,
+							display: true,
+						},
+						{
+							id: 'email_open_tracking_disabled',
+							displayName: 'Email Open Tracking Disabled',
+							type: 'boolean',
+							required: false,
+							defaultMatch: false,
+							display: true,
+						},
+					],
+				},
+				attributesFields: customAttributes,
+			},
+			[sheetRow],
+		);
+		expect(answer.status).toBe('processed');
+		expect(await sentAttributes()).toEqual([
+			{
+				external_id: 'crm-1',
+				first_name: 'Lena',
+				country: 'DE',
+				dob: '1990-04-21',
+				email_open_tracking_disabled: true,
+				lifetime_value: 120.5,
+				vip: true,
+				tags: ['a', 'b'],
+				plan: 'gold',
+				fixed_score: 120.5,
+			},
+		]);
+	});
+
+	test('"Map Automatically": the input fields named as standard attributes are taken, the others are not', async () => {
+		await run(
+			USER_NODE,
+			USER,
+			{
+				operation: 'updateAttributes',
+				identifyBy: 'external_id',
+				externalId: '={{ $json.id }}',
+				standardAttributes: { mappingMode: 'autoMapInputData', value: null },
+			},
+			[sheetRow],
+		);
+		expect(await sentAttributes()).toEqual([
+			expect.objectContaining({ external_id: 'crm-1', first_name: 'Lena', country: 'DE', dob: '1990-04-21' }),
+		]);
+		expect((await sentAttributes())[0]).not.toHaveProperty('vip');
+	});
+
+	test('a custom attribute whose value does not fit its type fails the item, naming the entry, the value and the type', async () => {
+		const [answer] = await run(
+			USER_NODE,
+			USER,
+			{
+				operation: 'updateAttributes',
+				identifyBy: 'external_id',
+				externalId: '={{ $json.id }}',
+				attributesFields: customAttributes,
+			},
+			[{ ...sheetRow, lifetime_value: 'lots', vip: 'maybe' }],
+		);
+		expect(answer).toMatchObject({ delivery: 'invalid' });
+		expect(String(answer.error)).toContain('"Custom Attributes.lifetime_value" expects a number but got \'lots\'');
+		expect(String(answer.error)).toContain('"Custom Attributes.vip" expects a boolean but got \'maybe\'');
+		expect(await sentAttributes()).toEqual([]);
+	});
+
+	test('event properties from an order, typed: the total a number, the gift flag a boolean, the date in the workflow timezone', async () => {
+		const [answer] = await run(
+			USER_NODE,
+			USER,
+			{
+				operation: 'trackEvent',
+				identifyBy: 'external_id',
+				externalId: '={{ $json.id }}',
+				eventName: 'order_placed',
+				time: '2026-12-01T10:00:00Z',
+				propertiesFields: {
+					assignments: [
+						{ id: '1', name: 'total', value: '={{ $json.total }}', type: 'number' },
+						{ id: '2', name: 'gift', value: '={{ $json.gift }}', type: 'boolean' },
+						{ id: '3', name: 'delivery_by', value: '={{ $json.delivery_by }}', type: 'dateTime' },
+					],
+				},
+			},
+			[{ id: 'crm-1', total: '59.90', gift: 'false', delivery_by: '2026-12-03T12:00:00' }],
+		);
+		expect(answer.status).toBe('processed');
+		const [request] = await client().requests({ path: '/users/track' });
+		expect((request.body as { events: IDataObject[] }).events[0].properties).toEqual({
+			total: 59.9,
+			gift: false,
+			delivery_by: '2026-12-03T12:00:00+01:00',
+		});
+	});
+});

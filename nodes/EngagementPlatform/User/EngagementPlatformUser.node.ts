@@ -3,6 +3,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { executeChosenOperation, operationProperties, operationSubtitle } from '../shared/engine/nodeOperations';
 import { userOperations } from './operations';
+import { getStandardAttributes } from './shared/standardAttributeFields';
 
 export class EngagementPlatformUser implements INodeType {
 	description: INodeTypeDescription = {
@@ -26,6 +27,8 @@ export class EngagementPlatformUser implements INodeType {
 		credentials: [{ name: 'engagementPlatformApi', required: true }],
 		properties: operationProperties(userOperations, 'trackEvent'),
 	};
+
+	methods = { resourceMapping: { getStandardAttributes } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await executeChosenOperation(this, userOperations);

@@ -5,6 +5,7 @@ import { keyValueOrJsonFields, readKeyValueOrJson } from '../../shared/fields/ke
 import { userIdentifierFields } from '../../shared/fields/userIdentifier';
 import { parseOrThrow } from '../../shared/schemas/parse';
 import { trackAttributes } from '../../shared/schemas/trackObjects';
+import { readStandardAttributes, standardAttributesField } from '../shared/standardAttributeFields';
 import { updateExistingOnlyField } from '../shared/trackFields';
 import {
 	ATTRIBUTES_SET_STATE,
@@ -31,7 +32,9 @@ export const description: INodeProperties[] = [
 		noun: 'Attribute',
 		show,
 		example: '{"first_name": "Ada", "plan": "gold"}',
+		fieldsDisplayName: 'Custom Attributes',
 	}),
+	standardAttributesField({ ...show, '@version': [{ _cnd: { gte: 2 } }], attributesInput: ['fields'] }),
 	{
 		displayName: 'Additional Fields',
 		name: 'additionalFields',
@@ -87,7 +90,11 @@ export const description: INodeProperties[] = [
 
 export const operation = usersTrackOperation((item) => {
 	const identifier = readTrackIdentifier(item, 'attributes');
-	const attributes = readKeyValueOrJson(item, 'attributes', 'Attributes') ?? {};
+	const typed = item.readsText && item.raw('attributesInput', 'fields') === 'fields';
+	const attributes = {
+		...(typed ? readStandardAttributes(item) : {}),
+		...(readKeyValueOrJson(item, 'attributes', typed ? 'Custom Attributes' : 'Attributes') ?? {}),
+	};
 	const additional = item.collection('additionalFields');
 	const groups = ((additional.subscription_groups as { groups?: unknown[] } | undefined)?.groups ?? []) as unknown[];
 	const object = parseOrThrow(
@@ -101,6 +108,8 @@ export const operation = usersTrackOperation((item) => {
 			}),
 		},
 		'Attributes',
+		{},
+		item.problems,
 	);
 	if (Object.keys(object).every((key) => key === '_update_existing_only')) {
 		throw new ItemInputError(

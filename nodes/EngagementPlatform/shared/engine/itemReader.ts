@@ -53,6 +53,11 @@ export class ItemReader {
 		return this.zoned(this.raw(name));
 	}
 
+	/** The input item's own fields. */
+	input(): IDataObject {
+		return this.context.getInputData()[this.itemIndex]?.json ?? {};
+	}
+
 	/** A time value from anywhere in the item (a JSON event's `time`), read as `time` reads its field. */
 	zoned(value: unknown): unknown {
 		return this.readsText ? inTimezone(value, this.parameters.timezone) : value;

@@ -20,15 +20,21 @@ const PATH_STEP = /\.([A-Za-z_$][\w$]*)|\[(?:"([^"\\]*)"|'([^'\\]*)'|(\d+))\]/g;
 export class ParameterReader {
 	private readonly sources = new Map<string, Source>();
 	private readonly items: INodeExecutionData[];
-	/** The node's version as the workflow saved it. */
-	readonly version: number;
-	/** The workflow's timezone (IANA name), where n8n's own date fields read zoneless times. */
-	readonly timezone: string;
+	private nodeVersion?: number;
+	private workflowTimezone?: string;
 
 	constructor(private readonly context: IExecuteFunctions) {
 		this.items = context.getInputData();
-		this.version = context.getNode().typeVersion;
-		this.timezone = context.getTimezone();
+	}
+
+	/** The node's version as the workflow saved it. */
+	get version(): number {
+		return (this.nodeVersion ??= this.context.getNode().typeVersion);
+	}
+
+	/** The workflow's timezone (IANA name), where n8n's own date fields read zoneless times. */
+	get timezone(): string {
+		return (this.workflowTimezone ??= this.context.getTimezone());
 	}
 
 	value(name: string, itemIndex: number, fallback?: unknown): unknown {

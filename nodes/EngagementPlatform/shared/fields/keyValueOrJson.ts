@@ -1,7 +1,10 @@
-import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow';
+import type { FieldType, IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow';
+import { validateFieldType } from 'n8n-workflow';
 
 import { ItemInputError } from '../engine/itemInputError';
 import type { ItemReader } from '../engine/itemReader';
+import { shown } from '../schemas/textValues';
+import { updateDisplayOptions } from './displayOptions';
 
 interface KeyValueOrJsonField {
 	/** Parameter name stem: `<name>Input`, `<name>` (pairs) and `<name>Json`. */
@@ -11,71 +14,105 @@ interface KeyValueOrJsonField {
 	noun: string;
 	show: IDisplayOptions['show'];
 	example: string;
+	/** The typed list's label (version 2), where it differs: Custom Attributes beside Standard Attributes. */
+	fieldsDisplayName?: string;
 }
 
-/** A set of named values entered as key/value pairs in the UI or as one JSON object; expressions work in both. */
+/**
+ * A set of named values: as typed fields (version 2: n8n's assignment list, as Edit Fields has it:
+ * drag an input field in, pick its type), as key/value text pairs (version 1) or as one JSON object.
+ * Expressions work in all three.
+ */
 export function keyValueOrJsonFields({
 	name,
 	displayName,
 	noun,
 	show,
 	example,
+	fieldsDisplayName = displayName,
 }: KeyValueOrJsonField): INodeProperties[] {
+	const input = (mode: string) => ({ show: { ...show, [`${name}Input`]: [mode] } });
 	return [
-		{
-			displayName: `${displayName} Input`,
-			name: `${name}Input`,
-			type: 'options',
-			options: [
-				{ name: 'Fields Below', value: 'keyValue' },
-				{ name: 'JSON', value: 'json' },
-			],
-			default: 'keyValue',
-			displayOptions: { show },
-		},
-		{
-			displayName,
-			name,
-			type: 'fixedCollection',
-			typeOptions: { multipleValues: true },
-			placeholder: `Add ${noun}`,
-			default: {},
-			displayOptions: { show: { ...show, [`${name}Input`]: ['keyValue'] } },
-			options: [
-				{
-					displayName: 'Pair',
-					name: 'pairs',
-					values: [
-						{ displayName: 'Name', name: 'key', type: 'string', default: '', placeholder: 'e.g. plan' },
-						{
-							displayName: 'Value',
-							name: 'value',
-							type: 'string',
-							default: '',
-							placeholder: 'e.g. gold',
-							hint: 'Text as typed; use an expression for numbers, booleans or arrays, e.g. {{ 42 }}',
-						},
-					],
-				},
-			],
-		},
+		...updateDisplayOptions({ show: { '@version': [1] } }, [
+			{
+				displayName: `${displayName} Input`,
+				name: `${name}Input`,
+				type: 'options',
+				options: [
+					{ name: 'Fields Below', value: 'keyValue' },
+					{ name: 'JSON', value: 'json' },
+				],
+				default: 'keyValue',
+				displayOptions: { show },
+			},
+			{
+				displayName,
+				name,
+				type: 'fixedCollection',
+				typeOptions: { multipleValues: true },
+				placeholder: `Add ${noun}`,
+				default: {},
+				displayOptions: input('keyValue'),
+				options: [
+					{
+						displayName: 'Pair',
+						name: 'pairs',
+						values: [
+							{ displayName: 'Name', name: 'key', type: 'string', default: '', placeholder: 'e.g. plan' },
+							{
+								displayName: 'Value',
+								name: 'value',
+								type: 'string',
+								default: '',
+								placeholder: 'e.g. gold',
+								hint: 'Text as typed; use an expression for numbers, booleans or arrays, e.g. {{ 42 }}',
+							},
+						],
+					},
+				],
+			},
+		]),
+		...updateDisplayOptions({ show: { '@version': [{ _cnd: { gte: 2 } }] } }, [
+			{
+				displayName: `${displayName} Input`,
+				name: `${name}Input`,
+				type: 'options',
+				options: [
+					{ name: 'Fields Below', value: 'fields' },
+					{ name: 'JSON', value: 'json' },
+				],
+				default: 'fields',
+				displayOptions: { show },
+			},
+			{
+				displayName: fieldsDisplayName,
+				name: `${name}Fields`,
+				type: 'assignmentCollection',
+				default: {},
+				placeholder: `Add ${noun}`,
+				hint: 'Drag an input field here, or add one and pick its type: text, number, boolean, array or object',
+				displayOptions: input('fields'),
+			},
+		]),
 		{
 			displayName: `${displayName} (JSON)`,
 			name: `${name}Json`,
 			type: 'json',
 			default: '{}',
 			hint: `A JSON object, e.g. ${example}`,
-			displayOptions: { show: { ...show, [`${name}Input`]: ['json'] } },
+			displayOptions: input('json'),
 		},
 	];
 }
 
 /** The item's values as one object, or undefined when none were given. */
 export function readKeyValueOrJson(item: ItemReader, name: string, label: string): IDataObject | undefined {
-	if (item.raw(`${name}Input`, 'keyValue') === 'json') {
+	const mode = item.raw(`${name}Input`, item.readsText ? 'fields' : 'keyValue');
+	if (mode === 'json') {
 		const value = item.jsonObject(`${name}Json`, label);
 		return value && Object.keys(value).length > 0 ? value : undefined;
 	}
+	if (mode === 'fields') return readAssignments(item, `${name}Fields`, label);
 	const pairs = (item.collection(name).pairs ?? []) as Array<{ key?: unknown; value?: unknown }>;
 	if (pairs.length === 0) return undefined;
 	const values: IDataObject = {};
@@ -87,4 +124,65 @@ export function readKeyValueOrJson(item: ItemReader, name: string, label: string
 		values[key] = pair.value as IDataObject[string];
 	}
 	return values;
+}
+
+interface Assignment {
+	name?: unknown;
+	value?: unknown;
+	type?: string;
+}
+
+/**
+ * n8n's assignment list as one object, each value converted to the type picked for it by
+ * n8n-workflow's validateFieldType (as Edit Fields converts): "59.90" as a number is 59.9. A value
+ * that does not convert is a problem of the item naming the entry, the value and the type; an
+ * empty value is left out (not set).
+ */
+export function readAssignments(item: ItemReader, parameter: string, label: string): IDataObject | undefined {
+	const assignments = ((item.raw(parameter, {}) as { assignments?: Assignment[] } | undefined)?.assignments ??
+		[]) as Assignment[];
+	const values: IDataObject = {};
+	for (const [index, { name, value, type = 'string' }] of assignments.entries()) {
+		const key = typeof name === 'string' ? name.trim() : '';
+		if (!key) {
+			item.problems.push({
+				field: `${label}[${index}]`,
+				rule: 'has an empty name',
+				fix: 'Give every entry a name, or remove it.',
+			});
+			continue;
+		}
+		if (key in values) {
+			item.problems.push({ field: `${label}.${key}`, rule: 'is given twice', fix: 'Keep one entry per name.' });
+			continue;
+		}
+		if (value === undefined || value === null || value === '') continue;
+		const converted = validateFieldType(key, value, type as FieldType);
+		if (!converted.valid) {
+			item.problems.push({
+				field: `${label}.${key}`,
+				rule: `expects ${article(type)} but got ${shown(value)}`,
+				fix: `Give ${article(type)}, or pick the type the value has.`,
+			});
+			continue;
+		}
+		values[key] = (
+			type === 'dateTime' ? dateTimeText(item, value, converted.newValue) : (converted.newValue ?? value)
+		) as IDataObject[string];
+	}
+	return Object.keys(values).length > 0 ? values : undefined;
+}
+
+function article(type: string): string {
+	return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
+}
+
+/**
+ * A date and time as the platform takes it, ISO 8601 text: text as it was written (one without a
+ * zone in the workflow's timezone, as the Time fields read it), a date object as its ISO form.
+ */
+function dateTimeText(item: ItemReader, value: unknown, converted: unknown): unknown {
+	if (typeof value === 'string') return item.zoned(value.trim());
+	const iso = (converted as { toISO?: () => string | null } | undefined)?.toISO?.();
+	return iso ?? value;
 }

@@ -1,0 +1,120 @@
+import type { FieldType, IDataObject, INodeProperties, ResourceMapperField, ResourceMapperFields } from 'n8n-workflow';
+import { validateFieldType } from 'n8n-workflow';
+
+import type { ItemReader } from '../../shared/engine/itemReader';
+import { shown } from '../../shared/schemas/textValues';
+
+type Show = NonNullable<INodeProperties['displayOptions']>['show'];
+
+const choices = (values: Array<[string, string]>) => values.map(([name, value]) => ({ name, value }));
+const SUBSCRIBE = choices([
+	['Opted In', 'opted_in'],
+	['Subscribed', 'subscribed'],
+	['Unsubscribed', 'unsubscribed'],
+]);
+
+/**
+ * The profile's standard attributes a marketer maps from a sheet or a CRM, by the platform's names,
+ * typed as n8n shows and converts them (a "true" from a sheet becomes true). Their rules are the
+ * attribute schema's (shared/schemas/standardAttributes.ts). Times and dates are text: a date of
+ * birth is a calendar date, and a time without a zone is read in the workflow's timezone.
+ */
+const STANDARD_ATTRIBUTES: Array<{ id: string; displayName: string; type: FieldType; options?: typeof SUBSCRIBE }> = [
+	{ id: 'first_name', displayName: 'First Name', type: 'string' },
+	{ id: 'last_name', displayName: 'Last Name', type: 'string' },
+	{ id: 'email', displayName: 'Email', type: 'string' },
+	{ id: 'phone', displayName: 'Phone', type: 'string' },
+	{ id: 'country', displayName: 'Country (ISO 3166 Code, e.g. DE)', type: 'string' },
+	{ id: 'language', displayName: 'Language (ISO 639-1 Code, e.g. de)', type: 'string' },
+	{ id: 'home_city', displayName: 'Home City', type: 'string' },
+	{ id: 'dob', displayName: 'Date of Birth (YYYY-MM-DD)', type: 'string' },
+	{
+		id: 'gender',
+		displayName: 'Gender',
+		type: 'options',
+		options: choices([
+			['Male', 'M'],
+			['Female', 'F'],
+			['Other', 'O'],
+			['Not Applicable', 'N'],
+			['Prefer Not to Say', 'P'],
+			['Unknown', 'U'],
+		]),
+	},
+	{ id: 'time_zone', displayName: 'Time Zone (e.g. Europe/Berlin)', type: 'string' },
+	{ id: 'image_url', displayName: 'Image URL', type: 'string' },
+	{ id: 'push_subscribe', displayName: 'Push Subscription', type: 'options', options: SUBSCRIBE },
+	{ id: 'email_open_tracking_disabled', displayName: 'Email Open Tracking Disabled', type: 'boolean' },
+	{ id: 'email_click_tracking_disabled', displayName: 'Email Click Tracking Disabled', type: 'boolean' },
+	{ id: 'date_of_first_session', displayName: 'Date of First Session', type: 'string' },
+	{ id: 'date_of_last_session', displayName: 'Date of Last Session', type: 'string' },
+];
+const TIMES = new Set(['date_of_first_session', 'date_of_last_session']);
+const FIELDS = new Map(STANDARD_ATTRIBUTES.map((field) => [field.id, field]));
+
+/** n8n's resourceMapping method: the standard attributes as typed fields, none required. */
+export async function getStandardAttributes(): Promise<ResourceMapperFields> {
+	return {
+		fields: STANDARD_ATTRIBUTES.map(({ id, displayName, type, options }): ResourceMapperField => ({
+			id,
+			displayName,
+			type,
+			options,
+			required: false,
+			defaultMatch: false,
+			display: true,
+		})),
+	};
+}
+
+/** The resource mapper for a node's methods.resourceMapping, shown where `show` says (version 2). */
+export function standardAttributesField(show: Show): INodeProperties {
+	return {
+		displayName: 'Standard Attributes',
+		name: 'standardAttributes',
+		type: 'resourceMapper',
+		noDataExpression: true,
+		default: { mappingMode: 'defineBelow', value: null },
+		typeOptions: {
+			resourceMapper: {
+				resourceMapperMethod: 'getStandardAttributes',
+				mode: 'add',
+				fieldWords: { singular: 'attribute', plural: 'attributes' },
+				addAllFields: false,
+				supportAutoMap: true,
+			},
+		},
+		displayOptions: { show },
+	};
+}
+
+/**
+ * The standard attributes an item sets: the mapped values, which n8n converts to their types, or
+ * with "Map Automatically" the input's fields named as the attributes are, converted here as n8n
+ * would (validateFieldType). An empty value is not set.
+ */
+export function readStandardAttributes(item: ItemReader): IDataObject {
+	const mapping = item.raw('standardAttributes', {}) as { mappingMode?: string } | undefined;
+	const automatic = mapping?.mappingMode === 'autoMapInputData';
+	const values = automatic ? item.input() : ((item.raw('standardAttributes.value', null) as IDataObject | null) ?? {});
+	const attributes: IDataObject = {};
+	for (const [id, value] of Object.entries(values)) {
+		const field = FIELDS.get(id);
+		if (!field || value === undefined || value === null || value === '') continue;
+		let read: unknown = value;
+		if (automatic) {
+			const converted = validateFieldType(field.displayName, value, field.type, { valueOptions: field.options });
+			if (!converted.valid) {
+				item.problems.push({
+					field: `Standard Attributes.${field.displayName}`,
+					rule: `expects ${field.type === 'options' ? 'one of its options' : `a ${field.type}`} but got ${shown(value)}`,
+					fix: 'Map a value of that type, or leave the field out of the input.',
+				});
+				continue;
+			}
+			read = converted.newValue ?? value;
+		}
+		attributes[id] = (TIMES.has(id) ? item.zoned(read) : read) as IDataObject[string];
+	}
+	return attributes;
+}
