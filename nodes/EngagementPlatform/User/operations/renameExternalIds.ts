@@ -8,7 +8,7 @@ import { readExternalId } from '../../shared/fields/externalId';
 export const option: INodePropertyOptions = {
 	name: 'Rename External ID',
 	value: 'renameExternalIds',
-	action: 'Rename a user s external ID',
+	action: "Rename a user's external ID",
 	description: 'Give a user a new external ID; the old one stays usable as a deprecated ID',
 };
 

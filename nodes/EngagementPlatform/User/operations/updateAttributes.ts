@@ -88,35 +88,39 @@ export const description: INodeProperties[] = [
 	},
 ];
 
-export const operation = usersTrackOperation((item) => {
-	const identifier = readTrackIdentifier(item, 'attributes');
-	const typed = item.readsText && item.raw('attributesInput', 'fields') === 'fields';
-	const attributes = {
-		...(typed ? readStandardAttributes(item) : {}),
-		...(readKeyValueOrJson(item, 'attributes', typed ? 'Custom Attributes' : 'Attributes') ?? {}),
-	};
-	const additional = item.collection('additionalFields');
-	const groups = ((additional.subscription_groups as { groups?: unknown[] } | undefined)?.groups ?? []) as unknown[];
-	const object = parseOrThrow(
-		trackAttributes,
-		{
-			...attributes,
-			...(additional.email_subscribe !== undefined && { email_subscribe: additional.email_subscribe }),
-			...(groups.length > 0 && { subscription_groups: groups }),
-			...(additional._update_existing_only !== undefined && {
-				_update_existing_only: additional._update_existing_only,
-			}),
-		},
-		'Attributes',
-		{},
-		item.problems,
-	);
-	if (Object.keys(object).every((key) => key === '_update_existing_only')) {
-		throw new ItemInputError(
+export const operation = usersTrackOperation(
+	(item) => {
+		const identifier = readTrackIdentifier(item, 'attributes');
+		const typed = item.readsText && item.raw('attributesInput', 'fields') === 'fields';
+		const attributes = {
+			...(typed ? readStandardAttributes(item) : {}),
+			...(readKeyValueOrJson(item, 'attributes', typed ? 'Custom Attributes' : 'Attributes') ?? {}),
+		};
+		const additional = item.collection('additionalFields');
+		const groups = ((additional.subscription_groups as { groups?: unknown[] } | undefined)?.groups ?? []) as unknown[];
+		const object = parseOrThrow(
+			trackAttributes,
+			{
+				...attributes,
+				...(additional.email_subscribe !== undefined && { email_subscribe: additional.email_subscribe }),
+				...(groups.length > 0 && { subscription_groups: groups }),
+				...(additional._update_existing_only !== undefined && {
+					_update_existing_only: additional._update_existing_only,
+				}),
+			},
 			'Attributes',
-			'has nothing to update',
-			'Add at least one attribute, an email subscription or a subscription group.',
+			{},
+			item.problems,
 		);
-	}
-	return [trackPiece(item.itemIndex, 'attributes', identifier, object)];
-}, ATTRIBUTES_SET_STATE);
+		if (Object.keys(object).every((key) => key === '_update_existing_only')) {
+			throw new ItemInputError(
+				'Attributes',
+				'has nothing to update',
+				'Add at least one attribute, an email subscription or a subscription group.',
+			);
+		}
+		return [trackPiece(item.itemIndex, 'attributes', identifier, object)];
+	},
+	ATTRIBUTES_SET_STATE,
+	false,
+);

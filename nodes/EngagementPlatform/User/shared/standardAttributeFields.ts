@@ -49,8 +49,10 @@ const STANDARD_ATTRIBUTES: Array<{ id: string; displayName: string; type: FieldT
 	{ id: 'date_of_first_session', displayName: 'Date of First Session', type: 'string' },
 	{ id: 'date_of_last_session', displayName: 'Date of Last Session', type: 'string' },
 ];
-const TIMES = new Set(['date_of_first_session', 'date_of_last_session']);
-const FIELDS = new Map(STANDARD_ATTRIBUTES.map((field) => [field.id, field]));
+const TIMES: ReadonlySet<string> = new Set(['date_of_first_session', 'date_of_last_session']);
+const FIELDS: ReadonlyMap<string, (typeof STANDARD_ATTRIBUTES)[number]> = new Map(
+	STANDARD_ATTRIBUTES.map((field) => [field.id, field]),
+);
 
 /** n8n's resourceMapping method: the standard attributes as typed fields, none required. */
 export async function getStandardAttributes(): Promise<ResourceMapperFields> {

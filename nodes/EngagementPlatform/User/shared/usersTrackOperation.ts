@@ -58,31 +58,36 @@ export const TRACK_IDENTIFIERS: Readonly<Record<TrackSlot, readonly IdentifierKi
 };
 
 /** The /users/track operations' own Options: how objects are packed and resent. */
-const TRACK_OPTIONS: OperationOptions = {
+const trackOptions = (sendsEvents: boolean): OperationOptions => ({
 	fields: [
 		{
-			displayName: '50 Combined Objects per Request',
+			displayName: 'At Most 50 Objects per Request',
 			name: 'combinedLimit',
 			type: 'boolean',
 			default: false,
 			description:
 				'Whether to send at most 50 attribute, event and purchase objects together per request, as the monthly-active-users plan requires',
 		},
-		{
-			displayName: 'Resend Events on Server Errors',
-			name: 'resendEvents',
-			type: 'boolean',
-			default: false,
-			description:
-				'Whether to resend requests holding events or purchases after a server error, timeout or reset. The platform may have stored them already, so this can duplicate events and purchases. Attribute-only requests are resent either way.',
-		},
+		// Attribute-only requests are resent either way: the option is shown where events or purchases go.
+		...(sendsEvents
+			? [
+					{
+						displayName: 'Resend Events on Server Errors',
+						name: 'resendEvents',
+						type: 'boolean' as const,
+						default: false,
+						description:
+							'Whether to resend requests holding events or purchases after a server error, timeout or reset. The platform may have stored them already, so this can duplicate events and purchases. Attribute-only requests are resent either way.',
+					},
+				]
+			: []),
 	],
 	read(options, settings): RunSettings {
 		const perSlot = settings.lowered?.perSlot ?? MAX_PER_ARRAY;
 		const total = options.combinedLimit === true ? Math.min(PER_REQUEST.trackCombinedObjects, perSlot) : undefined;
 		return { ...settings, lowered: { perSlot, total }, resendUnsafe: options.resendEvents === true };
 	},
-};
+});
 
 /**
  * One object of the request body: the validated object with the user's identifier added. The
@@ -177,6 +182,8 @@ function isStateKey(key: string, identifier: UserIdentifier): boolean {
 export function usersTrackOperation(
 	readItem: (item: ItemReader) => Piece[],
 	stateSlots?: OperationSpec['stateSlots'],
+	/** Whether the operation's items may hold events or purchases (Update Attributes' hold none). */
+	sendsEvents = true,
 ): OperationSpec {
 	return declareOperation({
 		endpoint: {
@@ -189,7 +196,7 @@ export function usersTrackOperation(
 			successSaysSo: true,
 		},
 		shape: TRACK_SHAPE,
-		options: TRACK_OPTIONS,
+		options: trackOptions(sendsEvents),
 		stateSlots,
 		readItem,
 		// Setting the same attributes twice leaves the same profile; events and purchases would be stored twice.

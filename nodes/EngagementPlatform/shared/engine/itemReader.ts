@@ -60,7 +60,7 @@ export class ItemReader {
 
 	/** A time value from anywhere in the item (a JSON event's `time`), read as `time` reads its field. */
 	zoned(value: unknown): unknown {
-		return this.readsText ? inTimezone(value, this.parameters.timezone) : value;
+		return this.readsText ? inTimezone(value, this.parameters.clock) : value;
 	}
 
 	/** A trimmed string, or undefined when empty. */

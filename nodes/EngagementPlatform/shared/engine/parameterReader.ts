@@ -1,5 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
+import { zoneClock } from '../schemas/textValues';
+
 /** How one parameter's value is had for each item. */
 type Source = { kind: 'constant'; value: unknown } | { kind: 'field'; path: string[] } | { kind: 'expression' };
 
@@ -21,7 +23,7 @@ export class ParameterReader {
 	private readonly sources = new Map<string, Source>();
 	private readonly items: INodeExecutionData[];
 	private nodeVersion?: number;
-	private workflowTimezone?: string;
+	private workflowClock?: Intl.DateTimeFormat;
 
 	constructor(private readonly context: IExecuteFunctions) {
 		this.items = context.getInputData();
@@ -32,9 +34,9 @@ export class ParameterReader {
 		return (this.nodeVersion ??= this.context.getNode().typeVersion);
 	}
 
-	/** The workflow's timezone (IANA name), where n8n's own date fields read zoneless times. */
-	get timezone(): string {
-		return (this.workflowTimezone ??= this.context.getTimezone());
+	/** The wall clock of the workflow's timezone, where n8n's own date fields read zoneless times. */
+	get clock(): Intl.DateTimeFormat {
+		return (this.workflowClock ??= zoneClock(this.context.getTimezone()));
 	}
 
 	value(name: string, itemIndex: number, fallback?: unknown): unknown {

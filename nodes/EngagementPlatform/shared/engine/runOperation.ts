@@ -161,7 +161,8 @@ function invalidInputError(
 	failure: ItemFailure,
 	invalidCount: number,
 ): NodeOperationError | NodeApiError {
-	const others = invalidCount > 1 ? ` ${invalidCount - 1} more items are invalid too.` : '';
+	const more = invalidCount - 1;
+	const others = more > 0 ? ` ${more} more ${more === 1 ? 'item is' : 'items are'} invalid too.` : '';
 	return itemError(
 		context,
 		failure,

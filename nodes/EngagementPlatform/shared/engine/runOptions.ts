@@ -81,16 +81,19 @@ const sendOnlyChangesFields: INodeProperties[] = [
 		description:
 			'Whether to leave out the values the platform holds already, as this workflow last had them accepted for the same user in the same workspace. An item left out entirely is answered with status "unchanged". What was accepted is kept in n8n\'s database for the workflow, across executions and shared by its nodes.',
 	},
-	{
-		displayName: 'Forget What Was Sent',
-		name: 'forgetSent',
-		type: 'boolean',
-		default: false,
-		description:
-			'Whether to clear what this workflow remembers before the run, with Send Only Changes on: every item is then sent, and remembered anew',
-	},
-	historySizeField,
-	resendEveryField,
+	// Shown only with Send Only Changes on: they tune what it remembers.
+	...[
+		{
+			displayName: 'Forget What Was Sent',
+			name: 'forgetSent',
+			type: 'boolean' as const,
+			default: false,
+			description:
+				'Whether to clear what this workflow remembers before the run: every item is then sent, and remembered anew',
+		},
+		historySizeField,
+		resendEveryField,
+	].map((field) => ({ ...field, displayOptions: { show: { sendOnlyChanges: [true] } } })),
 ];
 
 /** The most pieces one request of this shape may pack, or undefined when each request is one piece. */

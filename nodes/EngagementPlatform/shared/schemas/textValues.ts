@@ -49,7 +49,7 @@ const ZONELESS = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,
  * fields read it: the zone's offset at that moment is added (2026-12-01T10:00:00 in Europe/Berlin
  * becomes 2026-12-01T10:00:00+01:00). Any other value is returned as it came, for the schema to judge.
  */
-export function inTimezone(value: unknown, timezone: string): unknown {
+export function inTimezone(value: unknown, clock: Intl.DateTimeFormat): unknown {
 	if (typeof value !== 'string') return value;
 	const text = value.trim();
 	const match = ZONELESS.exec(text);
@@ -58,29 +58,27 @@ export function inTimezone(value: unknown, timezone: string): unknown {
 	const wall = Date.UTC(+year, +month - 1, +day, +hour, +minute, +second);
 	if (Number.isNaN(wall)) return value;
 	// The offset at the instant the wall time names: found from a first guess, then checked there (DST).
-	const offset = offsetMinutes(timezone, wall - offsetMinutes(timezone, wall) * 60_000);
+	const offset = offsetMinutes(clock, wall - offsetMinutes(clock, wall) * 60_000);
 	return `${text}${formatOffset(offset)}`;
 }
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
+/** Reads wall-clock parts of an instant in a zone; made once per run (ParameterReader), it is not cheap. */
+export function zoneClock(timezone: string): Intl.DateTimeFormat {
+	return new Intl.DateTimeFormat('en-US', {
+		timeZone: timezone,
+		hourCycle: 'h23',
+		year: 'numeric',
+		month: 'numeric',
+		day: 'numeric',
+		hour: 'numeric',
+		minute: 'numeric',
+		second: 'numeric',
+	});
+}
 
 /** Minutes the zone is ahead of UTC at an instant. */
-function offsetMinutes(timezone: string, instant: number): number {
-	let format = formatters.get(timezone);
-	if (!format) {
-		format = new Intl.DateTimeFormat('en-US', {
-			timeZone: timezone,
-			hourCycle: 'h23',
-			year: 'numeric',
-			month: 'numeric',
-			day: 'numeric',
-			hour: 'numeric',
-			minute: 'numeric',
-			second: 'numeric',
-		});
-		formatters.set(timezone, format);
-	}
-	const parts = Object.fromEntries(format.formatToParts(new Date(instant)).map(({ type, value }) => [type, +value]));
+function offsetMinutes(clock: Intl.DateTimeFormat, instant: number): number {
+	const parts = Object.fromEntries(clock.formatToParts(new Date(instant)).map(({ type, value }) => [type, +value]));
 	const asUtc = Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second);
 	return Math.round((asUtc - Math.floor(instant / 1000) * 1000) / 60_000);
 }
