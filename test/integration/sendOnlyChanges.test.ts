@@ -230,9 +230,9 @@ describe('Send Only Changes on Update Attributes', () => {
 		expect(result.output(USER, 0)).toEqual([]);
 		const failed = result.output(USER, 1);
 		expect(failed.map(itemOf)).toEqual(crm.map((_, index) => index));
-		for (const { json, error } of failed) {
+		for (const { json } of failed) {
 			expect(String(json.error)).toContain('Send Only Changes could not check what this node sent before');
-			expect(error?.description).toContain('turn off Send Only Changes');
+			expect((json.details as { description: string }).description).toContain('turn off Send Only Changes');
 		}
 		expect(stopped.error?.message).toContain('Item 0: Send Only Changes could not check');
 	});

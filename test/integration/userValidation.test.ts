@@ -86,7 +86,7 @@ const cases: Array<[string, INodeParameters, IDataObject, IDataObject, string, s
 		'not valid JSON',
 	],
 	['a quantity of zero', purchase, { userId: 'u-1' }, { userId: 'u-2', quantity: 0 }, 'Quantity', 'must be at least 1'],
-	['a price that is text', purchase, { userId: 'u-1' }, { userId: 'u-2', price: 'ten' }, 'Price', 'must be a number'],
+	['a price that is text', purchase, { userId: 'u-1' }, { userId: 'u-2', price: 'ten' }, 'Price', 'expects a number'],
 	[
 		'an attribute that is an object',
 		attributes,

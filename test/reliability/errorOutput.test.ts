@@ -1,8 +1,10 @@
 /**
- * n8n's error output, for every operation: with "Continue (using error output)" the failed items,
- * and only they, go down the error branch, paired to their input and carrying n8n's error, both
- * when the node refuses an item and when the platform refuses a request; "Continue (regular
- * output)" keeps every answer on one output, error items with their full error json.
+ * n8n's error output, for every operation and both node versions: with "Continue (using error
+ * output)" the failed items, and only they, go down the error branch, paired to their input, both
+ * when the node refuses an item and when the platform refuses a request. Version 1's carry n8n's
+ * error (n8n then keeps its message alone as json); version 2's carry the error as json, which n8n
+ * merges with the input item's fields. "Continue (regular output)" keeps every answer on one
+ * output, error items with their full error json.
  */
 import type { ICredentialDataDecryptedObject, INode, INodeExecutionData } from 'n8n-workflow';
 
@@ -31,69 +33,88 @@ const blankOf = (operation: OperationUnderFault) =>
 const pairedIndex = (item: INodeExecutionData) => (item.pairedItem as { item: number }).item;
 const indicesOf = (items: INodeExecutionData[]) => [...new Set(items.map(pairedIndex))].sort((a, b) => a - b);
 
-describe.each(OPERATIONS_UNDER_FAULT)('$name', (operation) => {
-	const items = [blankOf(operation), ...operation.items];
-	const valid = operation.items.map((_, index) => index + 1);
+describe.each(OPERATIONS_UNDER_FAULT.flatMap((operation) => [1, 2].map((version) => ({ ...operation, version }))))(
+	'$name, version $version',
+	(operation) => {
+		const { version } = operation;
+		const items = [blankOf(operation), ...operation.items];
+		const valid = operation.items.map((_, index) => index + 1);
 
-	test.concurrent(
-		'an item the node refuses goes down the error branch, the others down the success branch',
-		async () => {
-			await withSandbox(operation, [], async (sandbox) => {
-				const result = await run(sandbox, operation, items, 'continueErrorOutput');
-				const node = nodeName(operation.nodeType);
+		test.concurrent(
+			'an item the node refuses goes down the error branch, the others down the success branch',
+			async () => {
+				await withSandbox(operation, [], async (sandbox) => {
+					const result = await run(sandbox, operation, items, 'continueErrorOutput', version);
+					const node = nodeName(operation.nodeType);
 
-				expectRouted(result, node, { success: valid, error: [0] });
-				const [refused] = result.output(node, 1);
-				expect(refused.error?.constructor.name).toBe('NodeOperationError');
-				expect(refused.json.error).toMatch(/^Item 0: "/);
-			});
-		},
-	);
-
-	test.concurrent('items of a request the platform refuses go down the error branch', async () => {
-		const refusedByPlatform = operation.requestPerItem ? [1] : valid;
-		await withSandbox(
-			operation,
-			[{ ...operation.firstRequest, times: 1, kind: 'status', status: 400 }],
-			async (sandbox) => {
-				const result = await run(sandbox, operation, items, 'continueErrorOutput');
-				const node = nodeName(operation.nodeType);
-
-				expectRouted(result, node, {
-					success: valid.filter((index) => !refusedByPlatform.includes(index)),
-					error: [0, ...refusedByPlatform],
+					expectRouted(result, node, { success: valid, error: [0] }, version);
+					const [refused] = result.output(node, 1);
+					expect(refused.json.error).toMatch(/^Item 0: "/);
+					if (version === 1) expect(refused.error?.constructor.name).toBe('NodeOperationError');
+					else {
+						expect(refused.json).toMatchObject({ ...items[0], details: { delivery: 'invalid' } });
+						expect((refused.json.details as { problems: unknown[] }).problems.length).toBeGreaterThan(0);
+					}
 				});
-				for (const item of result.output(node, 1).filter((entry) => pairedIndex(entry) > 0)) {
-					expect(item.error?.constructor.name).toBe('NodeApiError');
-				}
 			},
 		);
-	});
 
-	test.concurrent(
-		'"Continue (regular output)" keeps every answer on one output, errors with their full json',
-		async () => {
-			await withSandbox(operation, [], async (sandbox) => {
-				const result = await run(sandbox, operation, items, 'continueRegularOutput');
+		test.concurrent('items of a request the platform refuses go down the error branch', async () => {
+			const refusedByPlatform = operation.requestPerItem ? [1] : valid;
+			await withSandbox(
+				operation,
+				[{ ...operation.firstRequest, times: 1, kind: 'status', status: 400 }],
+				async (sandbox) => {
+					const result = await run(sandbox, operation, items, 'continueErrorOutput', version);
+					const node = nodeName(operation.nodeType);
 
-				expect(result.error).toBeUndefined();
-				const output = result.output(nodeName(operation.nodeType));
-				expect(indicesOf(output)).toEqual([0, ...valid]);
-				const refused = output.filter((item) => pairedIndex(item) === 0);
-				expect(refused).toHaveLength(1);
-				expect(refused[0].json).toMatchObject({
-					error: expect.stringMatching(/^Item 0: /),
-					delivery: 'invalid',
-					field: expect.any(String),
-					description: expect.any(String),
+					expectRouted(
+						result,
+						node,
+						{
+							success: valid.filter((index) => !refusedByPlatform.includes(index)),
+							error: [0, ...refusedByPlatform],
+						},
+						version,
+					);
+					for (const item of result.output(node, 1).filter((entry) => pairedIndex(entry) > 0)) {
+						if (version === 1) expect(item.error?.constructor.name).toBe('NodeApiError');
+						else expect(item.json).toMatchObject({ ...items[pairedIndex(item)], details: { delivery: 'not_applied' } });
+					}
+				},
+			);
+		});
+
+		test.concurrent(
+			'"Continue (regular output)" keeps every answer on one output, errors with their full json',
+			async () => {
+				await withSandbox(operation, [], async (sandbox) => {
+					const result = await run(sandbox, operation, items, 'continueRegularOutput', version);
+
+					expect(result.error).toBeUndefined();
+					const output = result.output(nodeName(operation.nodeType));
+					expect(indicesOf(output)).toEqual([0, ...valid]);
+					const refused = output.filter((item) => pairedIndex(item) === 0);
+					expect(refused).toHaveLength(1);
+					expect(refused[0].json).toMatchObject({
+						error: expect.stringMatching(/^Item 0: /),
+						delivery: 'invalid',
+						field: expect.any(String),
+						description: expect.any(String),
+					});
+					expect(refused[0].error).toBeUndefined();
 				});
-				expect(refused[0].error).toBeUndefined();
-			});
-		},
-	);
-});
+			},
+		);
+	},
+);
 
-function expectRouted(result: RunResult, node: string, expected: { success: number[]; error: number[] }): void {
+function expectRouted(
+	result: RunResult,
+	node: string,
+	expected: { success: number[]; error: number[] },
+	version: number,
+): void {
 	expect(result.error).toBeUndefined();
 	const success = result.output(node, 0);
 	const errors = result.output(node, 1);
@@ -102,13 +123,17 @@ function expectRouted(result: RunResult, node: string, expected: { success: numb
 	tally.toErrorBranch += errors.length;
 	tally.misrouted +=
 		success.filter((item) => item.json.error !== undefined).length +
-		errors.filter((item) => item.error === undefined).length;
+		errors.filter((item) => item.json.error === undefined).length;
 	expect({ success: indicesOf(success), error: indicesOf(errors) }).toEqual(expected);
 	expect(success.filter((item) => item.json.error !== undefined)).toEqual([]);
-	// One error item per failed input item, each carrying n8n's error with that item's index.
+	// One error item per failed input item: version 1's carrying n8n's error with that item's index,
+	// version 2's naming the item in its json's error.
 	expect(errors.map(pairedIndex)).toEqual(expected.error);
-	for (const item of errors)
-		expect(item.error).toMatchObject({ context: expect.objectContaining({ itemIndex: pairedIndex(item) }) });
+	for (const item of errors) {
+		if (version === 1)
+			expect(item.error).toMatchObject({ context: expect.objectContaining({ itemIndex: pairedIndex(item) }) });
+		else expect(item.json.error).toMatch(new RegExp(`^Item ${pairedIndex(item)}: `));
+	}
 }
 
 async function withSandbox(
@@ -134,6 +159,7 @@ async function run(
 	operation: OperationUnderFault,
 	items: OperationUnderFault['items'],
 	onError: INode['onError'],
+	typeVersion: number,
 ): Promise<RunResult> {
 	const credentials: Record<string, ICredentialDataDecryptedObject> =
 		operation.credential === 'api'
@@ -145,5 +171,6 @@ async function run(
 		parameters: { ...operation.parameters, options: { parallelRequests: 1 } },
 		onError,
 		credentials,
+		typeVersion,
 	});
 }

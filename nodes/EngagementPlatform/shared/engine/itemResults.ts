@@ -169,7 +169,10 @@ function errorJson(failure: ItemFailure): IDataObject {
 
 /** An error item as n8n routes it down the error branch: `error` and `details` only (n8n adds the input's fields). */
 function errorBranchJson(failure: ItemFailure): IDataObject {
-	const { error, ...details } = errorJson(failure);
+	const { error: message, ...details } = errorJson(failure);
+	// The item is named once, as n8n's own error items name it.
+	const prefix = `Item ${failure.itemIndex}:`;
+	const error = String(message).startsWith(prefix) ? message : `${prefix} ${String(message)}`;
 	if (failure.problems) details.problems = failure.problems as unknown as IDataObject[];
 	return { error, details };
 }
