@@ -83,25 +83,31 @@ describe('User node: tracking through /users/track', () => {
 		expect((await client().stats()).events).toBe(1000);
 	});
 
-	test('attribute updates set profiles, email subscription and subscription groups', async () => {
+	test('attribute updates set profiles, email subscription and subscription groups (version 1, as 1.0 saved them: key/value pairs, subscriptionGroups)', async () => {
 		const contacts = [
 			{ id: 'crm-1', plan: 'gold', email: 'ada@example.com' },
 			{ id: 'crm-2', plan: 'silver', email: 'grace@example.com' },
 		];
-		const result = await run(contacts, {
-			operation: 'updateAttributes',
-			identifyBy: 'external_id',
-			externalId: '={{ $json.id }}',
-			attributesInput: 'keyValue',
-			attributes: {
-				pairs: [
-					{ key: 'plan', value: '={{ $json.plan }}' },
-					{ key: 'email', value: '={{ $json.email }}' },
-				],
-			},
-			additionalFields: {
-				email_subscribe: 'opted_in',
-				subscription_groups: { groups: [{ subscription_group_id: 'newsletter', subscription_state: 'subscribed' }] },
+		const result = await runUserNode({
+			items: contacts,
+			endpoint: sandbox().url,
+			apiKey,
+			typeVersion: 1,
+			parameters: {
+				operation: 'updateAttributes',
+				identifyBy: 'external_id',
+				externalId: '={{ $json.id }}',
+				attributesInput: 'keyValue',
+				attributes: {
+					pairs: [
+						{ key: 'plan', value: '={{ $json.plan }}' },
+						{ key: 'email', value: '={{ $json.email }}' },
+					],
+				},
+				additionalFields: {
+					email_subscribe: 'opted_in',
+					subscriptionGroups: { groups: [{ subscription_group_id: 'newsletter', subscription_state: 'subscribed' }] },
+				},
 			},
 		});
 

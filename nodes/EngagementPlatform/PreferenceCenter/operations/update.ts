@@ -6,6 +6,7 @@ import type { Piece } from '../../shared/engine/operation';
 import { declareOperation } from '../../shared/engine/operation';
 import { onlyPiece } from '../../shared/engine/ownRequests';
 import { refuseRepeatedKeys } from '../../shared/engine/repeatedKeys';
+import { updateDisplayOptions } from '../../shared/fields/displayOptions';
 import { linkTagsField, readLinkTags } from '../shared/linkTags';
 import { readPathSegment } from '../../shared/fields/pathSegment';
 
@@ -26,6 +27,12 @@ const TEXT_FIELDS: Record<string, string> = {
 	confirmation_page_html: 'Confirmation Page HTML',
 };
 
+/** 1.0 saved two of the collection's fields under other names; version 1 keeps showing and reading them. */
+const NAMES_IN_1_0: Readonly<Record<string, string>> = {
+	meta_viewport_content: 'metaViewportContent',
+	links_tags: 'linkTags',
+};
+
 export const description: INodeProperties[] = [
 	{
 		displayName: 'Preference Center ID',
@@ -37,7 +44,7 @@ export const description: INodeProperties[] = [
 		description: "The preference center's API ID, as the platform lists it",
 		displayOptions: { show },
 	},
-	{
+	...updateFieldsByVersion({
 		displayName: 'Update Fields',
 		name: 'updateFields',
 		type: 'collection',
@@ -90,7 +97,7 @@ export const description: INodeProperties[] = [
 				description: 'Title of the page',
 			},
 		],
-	},
+	}),
 ];
 
 /** The preference center a request updates: the path's. */
@@ -153,9 +160,11 @@ function readUpdate(item: ItemReader): Piece<PreferenceCenter> {
 	}
 	if (fields.state !== undefined) body.state = fields.state;
 	const options: IDataObject = {};
-	const viewport = typeof fields.meta_viewport_content === 'string' ? fields.meta_viewport_content.trim() : '';
+	// Version 1 saved these two under 1.0's names (metaViewportContent, linkTags).
+	const viewportValue = fields.meta_viewport_content ?? fields.metaViewportContent;
+	const viewport = typeof viewportValue === 'string' ? viewportValue.trim() : '';
 	if (viewport) options['meta-viewport-content'] = viewport;
-	const linkTags = readLinkTags(fields.links_tags);
+	const linkTags = readLinkTags(fields.links_tags ?? fields.linkTags);
 	if (linkTags) options['links-tags'] = linkTags;
 	// The platform replaces Options whole: one part sent alone clears the other (the stored favicons).
 	// The spec has no way to read the preference center first, so a part alone is refused, saying so.
@@ -196,4 +205,18 @@ function onePerPreferenceCenter(pieces: Array<Piece<PreferenceCenter>>): Map<num
 				'Merge the two items into one.',
 			),
 	);
+}
+
+function updateFieldsByVersion(collection: INodeProperties): INodeProperties[] {
+	const asSavedIn1 = {
+		...collection,
+		options: (collection.options as INodeProperties[]).map((option) => ({
+			...option,
+			name: NAMES_IN_1_0[option.name] ?? option.name,
+		})),
+	};
+	return [
+		...updateDisplayOptions({ show: { '@version': [1] } }, [asSavedIn1]),
+		...updateDisplayOptions({ show: { '@version': [{ _cnd: { gte: 2 } }] } }, [collection]),
+	];
 }

@@ -1,6 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { ItemInputError } from '../../shared/engine/itemInputError';
+import { updateDisplayOptions } from '../../shared/fields/displayOptions';
 import { keyValueOrJsonFields, readKeyValueOrJson } from '../../shared/fields/keyValueOrJson';
 import { userIdentifierFields } from '../../shared/fields/userIdentifier';
 import { parseOrThrow } from '../../shared/schemas/parse';
@@ -35,7 +36,7 @@ export const description: INodeProperties[] = [
 		fieldsDisplayName: 'Custom Attributes',
 	}),
 	standardAttributesField({ ...show, '@version': [{ _cnd: { gte: 2 } }], attributesInput: ['fields'] }),
-	{
+	...additionalFieldsByVersion({
 		displayName: 'Additional Fields',
 		name: 'additionalFields',
 		type: 'collection',
@@ -85,7 +86,7 @@ export const description: INodeProperties[] = [
 				'Whether to update only profiles that exist already. Off with a user alias creates an alias-only profile; when this field is not added, an unknown alias is not created.',
 			),
 		],
-	},
+	}),
 ];
 
 export const operation = usersTrackOperation(
@@ -97,7 +98,10 @@ export const operation = usersTrackOperation(
 			...(readKeyValueOrJson(item, 'attributes', typed ? 'Custom Attributes' : 'Attributes') ?? {}),
 		};
 		const additional = item.collection('additionalFields');
-		const groups = ((additional.subscription_groups as { groups?: unknown[] } | undefined)?.groups ?? []) as unknown[];
+		// Version 1 saved the groups under 1.0's name, subscriptionGroups.
+		const groupsValue = (additional.subscription_groups ?? additional.subscriptionGroups) as
+			{ groups?: unknown[] } | undefined;
+		const groups = (groupsValue?.groups ?? []) as unknown[];
 		const object = parseOrThrow(
 			trackAttributes,
 			{
@@ -124,3 +128,17 @@ export const operation = usersTrackOperation(
 	ATTRIBUTES_SET_STATE,
 	false,
 );
+
+/** 1.0 saved Subscription Groups as subscriptionGroups; version 1 keeps showing and reading that name. */
+function additionalFieldsByVersion(collection: INodeProperties): INodeProperties[] {
+	const asSavedIn1 = {
+		...collection,
+		options: (collection.options as INodeProperties[]).map((option) =>
+			option.name === 'subscription_groups' ? { ...option, name: 'subscriptionGroups' } : option,
+		),
+	};
+	return [
+		...updateDisplayOptions({ show: { '@version': [1] } }, [asSavedIn1]),
+		...updateDisplayOptions({ show: { '@version': [{ _cnd: { gte: 2 } }] } }, [collection]),
+	];
+}
