@@ -39,13 +39,12 @@ export class ItemReader {
 	number(name: string, label: string, example: string, fallback?: number): unknown {
 		const value = this.raw(name, fallback);
 		if (!this.readsText) return value;
-		try {
-			return numberFromText(value, label, example) ?? fallback;
-		} catch (error) {
-			if (!(error instanceof ItemInputError)) throw error;
-			this.problems.push(...error.problems);
+		const read = numberFromText(value, label, example);
+		if ('problem' in read) {
+			this.problems.push(read.problem);
 			return undefined;
 		}
+		return read.value ?? fallback;
 	}
 
 	/** A date and time: version 2 reads one without a zone in the workflow's timezone. */

@@ -1,3 +1,4 @@
+import type { InputProblem } from '../engine/itemInputError';
 import { ItemInputError } from '../engine/itemInputError';
 
 /**
@@ -15,17 +16,27 @@ export function shown(value: unknown): string {
 	return `'${text.length > 40 ? `${text.slice(0, 40)}…` : text}'`;
 }
 
-/** undefined for "not set" (nothing, or empty text); the number otherwise, or an error naming the value. */
-export function numberFromText(value: unknown, label: string, example: string): number | undefined {
-	if (value === undefined || value === null) return undefined;
+/** The number a value means (undefined for "not set": nothing, or empty text), or the problem naming the value. */
+export function numberFromText(
+	value: unknown,
+	label: string,
+	example: string,
+): { value: number | undefined } | { problem: InputProblem } {
+	if (value === undefined || value === null) return { value: undefined };
 	if (typeof value === 'number') {
-		if (Number.isFinite(value)) return value;
+		if (Number.isFinite(value)) return { value };
 	} else if (typeof value === 'string') {
 		const text = value.trim();
-		if (text === '') return undefined;
-		if (NUMBER_TEXT.test(text)) return Number(text);
+		if (text === '') return { value: undefined };
+		if (NUMBER_TEXT.test(text)) return { value: Number(text) };
 	}
-	throw new ItemInputError(label, `expects a number but got ${shown(value)}`, `Give a number such as ${example}.`);
+	return {
+		problem: {
+			field: label,
+			rule: `expects a number but got ${shown(value)}`,
+			fix: `Give a number such as ${example}.`,
+		},
+	};
 }
 
 /** true, false, or their text ("true", "FALSE"); undefined for nothing or empty text. */
