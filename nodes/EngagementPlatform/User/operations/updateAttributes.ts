@@ -27,6 +27,7 @@ const show = { operation: ['updateAttributes'] };
 
 export const description: INodeProperties[] = [
 	...userIdentifierFields(show, TRACK_IDENTIFIERS.attributes),
+	// Version 2: the standard attributes' mapper first, then the custom attributes' typed list.
 	...keyValueOrJsonFields({
 		name: 'attributes',
 		displayName: 'Attributes',
@@ -34,8 +35,14 @@ export const description: INodeProperties[] = [
 		show,
 		example: '{"first_name": "Ada", "plan": "gold"}',
 		fieldsDisplayName: 'Custom Attributes',
-	}),
-	standardAttributesField({ ...show, '@version': [{ _cnd: { gte: 2 } }], attributesInput: ['fields'] }),
+	}).flatMap((property) =>
+		property.name === 'attributesFields'
+			? [
+					standardAttributesField({ ...show, '@version': [{ _cnd: { gte: 2 } }], attributesInput: ['fields'] }),
+					property,
+				]
+			: [property],
+	),
 	...additionalFieldsByVersion({
 		displayName: 'Additional Fields',
 		name: 'additionalFields',

@@ -81,7 +81,8 @@ export function standardAttributesField(show: Show): INodeProperties {
 			resourceMapper: {
 				resourceMapperMethod: 'getStandardAttributes',
 				mode: 'add',
-				fieldWords: { singular: 'attribute', plural: 'attributes' },
+				valuesLabel: 'Standard Attributes',
+				fieldWords: { singular: 'standard attribute', plural: 'standard attributes' },
 				addAllFields: false,
 				supportAutoMap: true,
 			},
