@@ -238,6 +238,7 @@ describe('version 2: attributes and properties typed as n8n types them', () => {
 			{ id: '3', name: 'tags', value: '={{ $json.tags }}', type: 'array' },
 			{ id: '4', name: 'plan', value: 'gold', type: 'string' },
 			{ id: '5', name: 'fixed_score', value: 120.5, type: 'number' },
+			{ id: '6', name: 'postcode', value: '={{ 10115 }}', type: 'string' },
 		],
 	};
 
@@ -310,6 +311,7 @@ describe('version 2: attributes and properties typed as n8n types them', () => {
 				tags: ['a', 'b'],
 				plan: 'gold',
 				fixed_score: 120.5,
+				postcode: '10115',
 			},
 		]);
 	});

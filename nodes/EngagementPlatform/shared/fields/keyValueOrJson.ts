@@ -166,15 +166,21 @@ export function readAssignments(item: ItemReader, parameter: string, label: stri
 			});
 			continue;
 		}
-		values[key] = (
-			type === 'dateTime' ? dateTimeText(item, value, converted.newValue) : (converted.newValue ?? value)
-		) as IDataObject[string];
+		values[key] = convertedValue(item, type, value, converted.newValue);
 	}
 	return Object.keys(values).length > 0 ? values : undefined;
 }
 
 function article(type: string): string {
 	return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
+}
+
+/** An entry's value as its type says: text as text (as Edit Fields makes it), a date as ISO 8601 text. */
+function convertedValue(item: ItemReader, type: string, value: unknown, converted: unknown): IDataObject[string] {
+	if (type === 'dateTime') return dateTimeText(item, value, converted) as IDataObject[string];
+	if (type === 'string' && typeof value !== 'string')
+		return typeof value === 'object' ? JSON.stringify(value) : String(value);
+	return (converted ?? value) as IDataObject[string];
 }
 
 /**
