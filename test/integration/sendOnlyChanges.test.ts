@@ -232,7 +232,7 @@ describe('Send Only Changes on Update Attributes', () => {
 		expect(failed.map(itemOf)).toEqual(crm.map((_, index) => index));
 		for (const { json } of failed) {
 			expect(String(json.error)).toContain('Send Only Changes could not check what this node sent before');
-			expect((json.details as { description: string }).description).toContain('turn off Send Only Changes');
+			expect(String(json.message)).toContain('turn off Send Only Changes');
 		}
 		expect(stopped.error?.message).toContain('Item 0: Send Only Changes could not check');
 	});

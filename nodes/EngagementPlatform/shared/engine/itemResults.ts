@@ -167,12 +167,14 @@ function errorJson(failure: ItemFailure): IDataObject {
 	return json;
 }
 
-/** An error item as n8n routes it down the error branch: `error` and `details` only (n8n adds the input's fields). */
+/**
+ * An error item as n8n routes it down the error branch and merges with the input's fields: `error`
+ * and `message` only, the one shape both lines take (n8n 1.x routes json of `error` alone or
+ * `error` and `message`; 2.x also takes `details`). `error` names the item once and every problem;
+ * `message` is the delivery and what to do ("invalid: Give a number such as 59.90.").
+ */
 function errorBranchJson(failure: ItemFailure): IDataObject {
-	const { error: message, ...details } = errorJson(failure);
-	// The item is named once, as n8n's own error items name it.
 	const prefix = `Item ${failure.itemIndex}:`;
-	const error = String(message).startsWith(prefix) ? message : `${prefix} ${String(message)}`;
-	if (failure.problems) details.problems = failure.problems as unknown as IDataObject[];
-	return { error, details };
+	const error = failure.message.startsWith(prefix) ? failure.message : `${prefix} ${failure.message}`;
+	return { error, message: `${failure.delivery}: ${failure.description}` };
 }
