@@ -6,7 +6,7 @@ import type { Piece } from '../../shared/engine/operation';
 import { declareOperation } from '../../shared/engine/operation';
 import { onlyPiece } from '../../shared/engine/ownRequests';
 import { refuseRepeatedKeys } from '../../shared/engine/repeatedKeys';
-import { updateDisplayOptions } from '../../shared/fields/displayOptions';
+import { collectionByVersion } from '../../shared/fields/displayOptions';
 import { linkTagsField, readLinkTags } from '../shared/linkTags';
 import { readPathSegment } from '../../shared/fields/pathSegment';
 
@@ -44,60 +44,63 @@ export const description: INodeProperties[] = [
 		description: "The preference center's API ID, as the platform lists it",
 		displayOptions: { show },
 	},
-	...updateFieldsByVersion({
-		displayName: 'Update Fields',
-		name: 'updateFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		displayOptions: { show },
-		options: [
-			{
-				displayName: 'Confirmation Page HTML',
-				name: 'confirmation_page_html',
-				type: 'string',
-				typeOptions: { rows: 6 },
-				default: '',
-				description: 'HTML of the page shown after saving',
-			},
-			linkTagsField,
-			{
-				displayName: 'Meta Viewport Content',
-				name: 'meta_viewport_content',
-				type: 'string',
-				default: '',
-				placeholder: 'width=device-width, initial-scale=1',
-				description: 'Only the content value of the viewport meta tag',
-			},
-			{ displayName: 'Name', name: 'name', type: 'string', default: '' },
-			{
-				displayName: 'Page HTML',
-				name: 'preference_center_page_html',
-				type: 'string',
-				typeOptions: { rows: 6 },
-				default: '',
-				description: 'HTML of the preference center page',
-			},
-			{
-				displayName: 'State',
-				name: 'state',
-				type: 'options',
-				// The spec shows only "active"; "draft" is the platform's other state for a preference center.
-				options: [
-					{ name: 'Active', value: 'active' },
-					{ name: 'Draft', value: 'draft' },
-				],
-				default: 'active',
-			},
-			{
-				displayName: 'Title',
-				name: 'preference_center_title',
-				type: 'string',
-				default: '',
-				description: 'Title of the page',
-			},
-		],
-	}),
+	...collectionByVersion(
+		{
+			displayName: 'Update Fields',
+			name: 'updateFields',
+			type: 'collection',
+			placeholder: 'Add Field',
+			default: {},
+			displayOptions: { show },
+			options: [
+				{
+					displayName: 'Confirmation Page HTML',
+					name: 'confirmation_page_html',
+					type: 'string',
+					typeOptions: { rows: 6 },
+					default: '',
+					description: 'HTML of the page shown after saving',
+				},
+				linkTagsField,
+				{
+					displayName: 'Meta Viewport Content',
+					name: 'meta_viewport_content',
+					type: 'string',
+					default: '',
+					placeholder: 'width=device-width, initial-scale=1',
+					description: 'Only the content value of the viewport meta tag',
+				},
+				{ displayName: 'Name', name: 'name', type: 'string', default: '' },
+				{
+					displayName: 'Page HTML',
+					name: 'preference_center_page_html',
+					type: 'string',
+					typeOptions: { rows: 6 },
+					default: '',
+					description: 'HTML of the preference center page',
+				},
+				{
+					displayName: 'State',
+					name: 'state',
+					type: 'options',
+					// The spec shows only "active"; "draft" is the platform's other state for a preference center.
+					options: [
+						{ name: 'Active', value: 'active' },
+						{ name: 'Draft', value: 'draft' },
+					],
+					default: 'active',
+				},
+				{
+					displayName: 'Title',
+					name: 'preference_center_title',
+					type: 'string',
+					default: '',
+					description: 'Title of the page',
+				},
+			],
+		},
+		NAMES_IN_1_0,
+	),
 ];
 
 /** The preference center a request updates: the path's. */
@@ -205,18 +208,4 @@ function onePerPreferenceCenter(pieces: Array<Piece<PreferenceCenter>>): Map<num
 				'Merge the two items into one.',
 			),
 	);
-}
-
-function updateFieldsByVersion(collection: INodeProperties): INodeProperties[] {
-	const asSavedIn1 = {
-		...collection,
-		options: (collection.options as INodeProperties[]).map((option) => ({
-			...option,
-			name: NAMES_IN_1_0[option.name] ?? option.name,
-		})),
-	};
-	return [
-		...updateDisplayOptions({ show: { '@version': [1] } }, [asSavedIn1]),
-		...updateDisplayOptions({ show: { '@version': [{ _cnd: { gte: 2 } }] } }, [collection]),
-	];
 }

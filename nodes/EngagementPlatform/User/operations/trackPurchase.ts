@@ -1,7 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { keyValueOrJsonFields, readKeyValueOrJson } from '../../shared/fields/keyValueOrJson';
-import { updateDisplayOptions } from '../../shared/fields/displayOptions';
+import { forVersion1, fromVersion2 } from '../../shared/fields/displayOptions';
 import { userIdentifierFields } from '../../shared/fields/userIdentifier';
 import { parseOrThrow } from '../../shared/schemas/parse';
 import { trackPurchase } from '../../shared/schemas/trackObjects';
@@ -29,7 +29,7 @@ export const description: INodeProperties[] = [
 		displayOptions: { show },
 	},
 	// Version 1 started Currency at USD and Price at 0: a dropped mapping became data ("USD eur", a free order).
-	...updateDisplayOptions({ show: { '@version': [1] } }, [
+	...forVersion1([
 		{
 			displayName: 'Currency',
 			name: 'currency',
@@ -50,7 +50,7 @@ export const description: INodeProperties[] = [
 			displayOptions: { show },
 		},
 	]),
-	...updateDisplayOptions({ show: { '@version': [{ _cnd: { gte: 2 } }] } }, [
+	...fromVersion2([
 		{
 			displayName: 'Currency',
 			name: 'currency',

@@ -1,7 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { ItemInputError } from '../../shared/engine/itemInputError';
-import { updateDisplayOptions } from '../../shared/fields/displayOptions';
+import { collectionByVersion, FROM_VERSION_2 } from '../../shared/fields/displayOptions';
 import { keyValueOrJsonFields, readKeyValueOrJson } from '../../shared/fields/keyValueOrJson';
 import { userIdentifierFields } from '../../shared/fields/userIdentifier';
 import { parseOrThrow } from '../../shared/schemas/parse';
@@ -37,63 +37,64 @@ export const description: INodeProperties[] = [
 		fieldsDisplayName: 'Custom Attributes',
 	}).flatMap((property) =>
 		property.name === 'attributesFields'
-			? [
-					standardAttributesField({ ...show, '@version': [{ _cnd: { gte: 2 } }], attributesInput: ['fields'] }),
-					property,
-				]
+			? [standardAttributesField({ ...show, ...FROM_VERSION_2, attributesInput: ['fields'] }), property]
 			: [property],
 	),
-	...additionalFieldsByVersion({
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		displayOptions: { show },
-		options: [
-			{
-				displayName: 'Email Subscription',
-				name: 'email_subscribe',
-				type: 'options',
-				options: [
-					{ name: 'Opted In', value: 'opted_in' },
-					{ name: 'Subscribed', value: 'subscribed' },
-					{ name: 'Unsubscribed', value: 'unsubscribed' },
-				],
-				default: 'subscribed',
-			},
-			{
-				displayName: 'Subscription Groups',
-				name: 'subscription_groups',
-				type: 'fixedCollection',
-				typeOptions: { multipleValues: true },
-				placeholder: 'Add Subscription Group',
-				default: {},
-				options: [
-					{
-						displayName: 'Group',
-						name: 'groups',
-						values: [
-							{ displayName: 'Subscription Group ID', name: 'subscription_group_id', type: 'string', default: '' },
-							{
-								displayName: 'State',
-								name: 'subscription_state',
-								type: 'options',
-								options: [
-									{ name: 'Subscribed', value: 'subscribed' },
-									{ name: 'Unsubscribed', value: 'unsubscribed' },
-								],
-								default: 'subscribed',
-							},
-						],
-					},
-				],
-			},
-			updateExistingOnlyField(
-				'Whether to update only profiles that exist already. Off with a user alias creates an alias-only profile; when this field is not added, an unknown alias is not created.',
-			),
-		],
-	}),
+	// 1.0 saved Subscription Groups as subscriptionGroups; version 1 keeps showing and reading that name.
+	...collectionByVersion(
+		{
+			displayName: 'Additional Fields',
+			name: 'additionalFields',
+			type: 'collection',
+			placeholder: 'Add Field',
+			default: {},
+			displayOptions: { show },
+			options: [
+				{
+					displayName: 'Email Subscription',
+					name: 'email_subscribe',
+					type: 'options',
+					options: [
+						{ name: 'Opted In', value: 'opted_in' },
+						{ name: 'Subscribed', value: 'subscribed' },
+						{ name: 'Unsubscribed', value: 'unsubscribed' },
+					],
+					default: 'subscribed',
+				},
+				{
+					displayName: 'Subscription Groups',
+					name: 'subscription_groups',
+					type: 'fixedCollection',
+					typeOptions: { multipleValues: true },
+					placeholder: 'Add Subscription Group',
+					default: {},
+					options: [
+						{
+							displayName: 'Group',
+							name: 'groups',
+							values: [
+								{ displayName: 'Subscription Group ID', name: 'subscription_group_id', type: 'string', default: '' },
+								{
+									displayName: 'State',
+									name: 'subscription_state',
+									type: 'options',
+									options: [
+										{ name: 'Subscribed', value: 'subscribed' },
+										{ name: 'Unsubscribed', value: 'unsubscribed' },
+									],
+									default: 'subscribed',
+								},
+							],
+						},
+					],
+				},
+				updateExistingOnlyField(
+					'Whether to update only profiles that exist already. Off with a user alias creates an alias-only profile; when this field is not added, an unknown alias is not created.',
+				),
+			],
+		},
+		{ subscription_groups: 'subscriptionGroups' },
+	),
 ];
 
 export const operation = usersTrackOperation(
@@ -135,17 +136,3 @@ export const operation = usersTrackOperation(
 	ATTRIBUTES_SET_STATE,
 	false,
 );
-
-/** 1.0 saved Subscription Groups as subscriptionGroups; version 1 keeps showing and reading that name. */
-function additionalFieldsByVersion(collection: INodeProperties): INodeProperties[] {
-	const asSavedIn1 = {
-		...collection,
-		options: (collection.options as INodeProperties[]).map((option) =>
-			option.name === 'subscription_groups' ? { ...option, name: 'subscriptionGroups' } : option,
-		),
-	};
-	return [
-		...updateDisplayOptions({ show: { '@version': [1] } }, [asSavedIn1]),
-		...updateDisplayOptions({ show: { '@version': [{ _cnd: { gte: 2 } }] } }, [collection]),
-	];
-}

@@ -17,3 +17,32 @@ export function updateDisplayOptions(
 		},
 	}));
 }
+
+/** The node versions a field is shown for: as 1.0 saved it, or from version 2 on (see CONTRIBUTING.md). */
+export const VERSION_1 = { '@version': [1] };
+export const FROM_VERSION_2 = { '@version': [{ _cnd: { gte: 2 } }] };
+
+/** Fields shown for version 1 alone. */
+export const forVersion1 = (properties: INodeProperties[]) => updateDisplayOptions({ show: VERSION_1 }, properties);
+
+/** Fields shown from version 2 on. */
+export const fromVersion2 = (properties: INodeProperties[]) =>
+	updateDisplayOptions({ show: FROM_VERSION_2 }, properties);
+
+/**
+ * A collection whose options 1.0 saved under other names (`namesIn1`: today's name → 1.0's): shown
+ * with 1.0's names for version 1, whose saved workflows hold them, and with today's from version 2.
+ */
+export function collectionByVersion(
+	collection: INodeProperties,
+	namesIn1: Readonly<Record<string, string>>,
+): INodeProperties[] {
+	const asSavedIn1 = {
+		...collection,
+		options: (collection.options as INodeProperties[]).map((option) => ({
+			...option,
+			name: namesIn1[option.name] ?? option.name,
+		})),
+	};
+	return [...forVersion1([asSavedIn1]), ...fromVersion2([collection])];
+}

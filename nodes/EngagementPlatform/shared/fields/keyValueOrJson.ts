@@ -4,7 +4,7 @@ import { validateFieldType } from 'n8n-workflow';
 import { ItemInputError } from '../engine/itemInputError';
 import type { ItemReader } from '../engine/itemReader';
 import { shown } from '../schemas/textValues';
-import { updateDisplayOptions } from './displayOptions';
+import { forVersion1, fromVersion2 } from './displayOptions';
 
 interface KeyValueOrJsonField {
 	/** Parameter name stem: `<name>Input`, `<name>` (pairs) and `<name>Json`. */
@@ -33,7 +33,7 @@ export function keyValueOrJsonFields({
 }: KeyValueOrJsonField): INodeProperties[] {
 	const input = (mode: string) => ({ show: { ...show, [`${name}Input`]: [mode] } });
 	return [
-		...updateDisplayOptions({ show: { '@version': [1] } }, [
+		...forVersion1([
 			{
 				displayName: `${displayName} Input`,
 				name: `${name}Input`,
@@ -72,7 +72,7 @@ export function keyValueOrJsonFields({
 				],
 			},
 		]),
-		...updateDisplayOptions({ show: { '@version': [{ _cnd: { gte: 2 } }] } }, [
+		...fromVersion2([
 			{
 				displayName: `${displayName} Input`,
 				name: `${name}Input`,
