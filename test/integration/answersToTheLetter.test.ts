@@ -209,6 +209,12 @@ describe('an export that does not say success finds nobody and loses nobody', ()
 
 describe('a send is sent only when the answer carries its dispatch_id (the spec: "The response carries dispatch_id")', () => {
 	const FATAL_201 = { message: 'Invalid request', errors: ['Invalid request'] };
+	const receipt = {
+		operation: 'sendTransactionalEmail',
+		campaignId: 'receipt',
+		identifyBy: 'external_id',
+		externalId: '={{ $json.id }}',
+	};
 	const profiles = [{ external_id: 'crm-1' }, { external_id: 'crm-2' }];
 
 	test('a receipt answered 201 with the error shape and no dispatch_id is asked again (its External Send ID makes that safe), then sent', async () => {
@@ -216,12 +222,7 @@ describe('a send is sent only when the answer carries its dispatch_id (the spec:
 		const path = '/transactional/v1/campaigns/receipt/send';
 		await client().injectFaults([{ path, kind: 'answer', times: 1, status: 201, answerBody: FATAL_201 }]);
 		const result = await runNode(MESSAGE_NODE, {
-			parameters: {
-				operation: 'sendTransactionalEmail',
-				campaignId: 'receipt',
-				identifyBy: 'external_id',
-				externalId: '={{ $json.id }}',
-			},
+			parameters: receipt,
 			items: [{ id: 'crm-1' }],
 			endpoint: sandbox().url,
 			apiKey,
@@ -241,12 +242,7 @@ describe('a send is sent only when the answer carries its dispatch_id (the spec:
 		const path = '/transactional/v1/campaigns/receipt/send';
 		await client().injectFaults([{ path, kind: 'answer', times: 10, status: 201, answerBody: FATAL_201 }]);
 		const result = await runNode(MESSAGE_NODE, {
-			parameters: {
-				operation: 'sendTransactionalEmail',
-				campaignId: 'receipt',
-				identifyBy: 'external_id',
-				externalId: '={{ $json.id }}',
-			},
+			parameters: receipt,
 			items: [{ id: 'crm-1' }],
 			endpoint: sandbox().url,
 			apiKey,

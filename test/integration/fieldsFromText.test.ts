@@ -228,6 +228,7 @@ describe('version 2: attributes and properties typed as n8n types them', () => {
 		vip: 'true',
 		tags: '["a", "b"]',
 	};
+	const updateAttributes = { operation: 'updateAttributes', identifyBy: 'external_id', externalId: '={{ $json.id }}' };
 	const sentAttributes = async () =>
 		(await client().requests({ path: '/users/track' })).flatMap(
 			(request) => (request.body as { attributes?: IDataObject[] }).attributes ?? [],
@@ -248,9 +249,7 @@ describe('version 2: attributes and properties typed as n8n types them', () => {
 			USER_NODE,
 			USER,
 			{
-				operation: 'updateAttributes',
-				identifyBy: 'external_id',
-				externalId: '={{ $json.id }}',
+				...updateAttributes,
 				standardAttributes: {
 					mappingMode: 'defineBelow',
 					value: {
@@ -322,9 +321,7 @@ describe('version 2: attributes and properties typed as n8n types them', () => {
 			USER_NODE,
 			USER,
 			{
-				operation: 'updateAttributes',
-				identifyBy: 'external_id',
-				externalId: '={{ $json.id }}',
+				...updateAttributes,
 				standardAttributes: { mappingMode: 'autoMapInputData', value: null },
 			},
 			[sheetRow],
@@ -340,9 +337,7 @@ describe('version 2: attributes and properties typed as n8n types them', () => {
 			USER_NODE,
 			USER,
 			{
-				operation: 'updateAttributes',
-				identifyBy: 'external_id',
-				externalId: '={{ $json.id }}',
+				...updateAttributes,
 				attributesFields: customAttributes,
 			},
 			[{ ...sheetRow, lifetime_value: 'lots', vip: 'maybe' }],
