@@ -10,6 +10,7 @@
  *   npm run bench -- --only rename          only the operations whose name holds "rename" (section 1 alone)
  *   npm run bench -- --only concurrency     section 5 alone: 1, 2, 4 and 8 executions at once against a 100-per-3 s limit
  *   npm run bench -- --only changes         section 6 alone: Send Only Changes on a 100,000-contact sync run twice
+ *   npm run bench -- --only overhead        track events, the peer and the bare node (sections 1 to 3 for track events alone)
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -41,6 +42,8 @@ const only = argument('only', '');
 const CONCURRENCY_SECTION = 'concurrency';
 const CHANGES_SECTION = 'changes';
 const SECTIONS = [CONCURRENCY_SECTION, CHANGES_SECTION];
+/** `--only overhead`: track events against the peer and the bare node, our own CPU per item; no other operation. */
+const OVERHEAD_SECTION = 'overhead';
 
 /** The spec's /users/track limit (3,000 per 3 s) scaled down 10×, so one machine's run can exceed it. */
 const ENFORCED_LIMIT = { limit: 300, windowMs: 3000 };
@@ -106,7 +109,7 @@ async function main(): Promise<void> {
 		if (!SECTIONS.includes(only)) {
 			const operations = await everyOperation(client, sandbox, open);
 			results.operations = operations;
-			if (!only) await peerOverheadAndLimit(client, sandbox, open, operations, results);
+			if (!only || only === OVERHEAD_SECTION) await peerOverheadAndLimit(client, sandbox, open, operations, results);
 		}
 		if (!only || only === CONCURRENCY_SECTION)
 			results.concurrency = await concurrentExecutions(client, sandbox.url, latencyMs, open);
@@ -132,7 +135,9 @@ async function everyOperation(
 		`\n1. Every batched operation, ${latencyMs} ms sandbox latency per request, the sandbox enforcing no limit\n`,
 	);
 	const operations: IDataObject[] = [];
-	for (const operation of BENCH_OPERATIONS.filter((candidate) => !only || candidate.name.includes(only))) {
+	const chosen = (candidate: BenchOperation) =>
+		only === OVERHEAD_SECTION ? candidate === TRACK_EVENTS : !only || candidate.name.includes(only);
+	for (const operation of BENCH_OPERATIONS.filter(chosen)) {
 		for (const count of sizes) {
 			if (!full && operation.slowFrom !== undefined && count >= operation.slowFrom) {
 				console.log(`   (${operation.name} at ${count}: skipped without --full; ${operation.slowBecause})`);
@@ -225,6 +230,7 @@ async function peerOverheadAndLimit(
 	);
 	results.holding = holding;
 	results.overhead = overhead;
+	if (only === OVERHEAD_SECTION) return;
 
 	console.log(
 		`\n4. The sandbox enforcing /users/track at ${ENFORCED_LIMIT.limit} requests per ${ENFORCED_LIMIT.windowMs / 1000} s (the spec's 3,000 per 3 s scaled down 10×), ${latencyMs} ms latency\n`,
