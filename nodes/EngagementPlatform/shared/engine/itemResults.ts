@@ -77,6 +77,12 @@ export function collectItemResults(
 			else output.push({ json: errorJson(failure), pairedItem, error: errorForm.errorOf(failure) });
 			continue;
 		}
+		const sent = sentAsIs(byItem[itemIndex], outcomes);
+		if (sent) {
+			for (const json of spec.itemResult(itemIndex, [sent])) output.push({ json, pairedItem });
+			succeeded++;
+			continue;
+		}
 		const allPieces = (byItem[itemIndex] ?? []).map((piece) => ({ piece, outcome: outcomes.get(piece)! }));
 		const notSent = ({ outcome }: { outcome: PieceOutcome }) =>
 			outcome.ok && (outcome.unchanged === true || outcome.replacedBy !== undefined);
@@ -110,8 +116,38 @@ export function collectItemResults(
 	return { output, failures, succeeded, unchanged, replaced, withWarnings };
 }
 
+/**
+ * Most items are one piece, sent and accepted with nothing to add: that piece and its outcome, so
+ * the item's answer is built without the general path's lists (the run's own cost per item).
+ */
+function sentAsIs(
+	pieces: Array<Piece> | undefined,
+	outcomes: Map<Piece, PieceOutcome>,
+): { piece: Piece; outcome: PieceOutcome } | undefined {
+	if (pieces?.length !== 1) return undefined;
+	const outcome = outcomes.get(pieces[0]);
+	if (!outcome?.ok || outcome.unchanged || outcome.replacedBy !== undefined || outcome.replacedParts) return undefined;
+	if (outcome.warnings && outcome.warnings.length > 0) return undefined;
+	return { piece: pieces[0], outcome };
+}
+
 /** The first failed piece decides an item's error; pieces never sent make it "not sent". */
 function pieceFailure(
+	itemIndex: number,
+	pieces: Array<Piece>,
+	outcomes: Map<Piece, PieceOutcome>,
+): ItemFailure | undefined {
+	let answered = 0;
+	for (const piece of pieces) {
+		const outcome = outcomes.get(piece);
+		if (outcome?.ok) answered++;
+		else if (outcome) return piecesFailure(itemIndex, pieces, outcomes);
+	}
+	if (answered === pieces.length) return undefined;
+	return piecesFailure(itemIndex, pieces, outcomes);
+}
+
+function piecesFailure(
 	itemIndex: number,
 	pieces: Array<Piece>,
 	outcomes: Map<Piece, PieceOutcome>,

@@ -20,11 +20,13 @@ const PLACEHOLDER_IDS: ReadonlySet<string> = new Set([
 	'unknown',
 	'[object object]',
 ]);
+const LONGEST_PLACEHOLDER = Math.max(...[...PLACEHOLDER_IDS].map((id) => id.length));
 
 /** An external ID the item names a real user with: text, and not a placeholder the platform refuses. */
 export function readExternalId(item: ItemReader, name: string, displayName: string): string {
+	// item.string gives the value trimmed.
 	const externalId = item.string(name, displayName);
-	if (PLACEHOLDER_IDS.has(externalId.trim().toLowerCase())) {
+	if (externalId.length <= LONGEST_PLACEHOLDER && PLACEHOLDER_IDS.has(externalId.toLowerCase())) {
 		throw new ItemInputError(
 			displayName,
 			`is "${externalId}", a placeholder the platform refuses as a dummy user`,

@@ -14,17 +14,33 @@ const FIX_BY_CODE: Partial<Record<z.core.$ZodIssue['code'], string>> = {
 };
 
 /**
+ * A schema with a quick test for the values it plainly accepts as they are (the common item: every
+ * field filled in, simple values). `asIs` gives the schema's output for such a value, or undefined
+ * for anything else, which the schema then reads for its words. It may refuse what the schema
+ * accepts, never the reverse.
+ */
+export interface CheckedSchema<T> {
+	schema: z.ZodType<T, unknown>;
+	asIs(value: unknown): T | undefined;
+}
+
+/**
  * Validates a value against a schema; its issues become an ItemInputError naming each field as the
  * user sees it (`labels` maps a top-level key, product_id, to its UI name, Product ID), each once.
  */
 export function parseOrThrow<T>(
-	schema: z.ZodType<T, unknown>,
+	checked: z.ZodType<T, unknown> | CheckedSchema<T>,
 	value: unknown,
 	field: string,
 	labels: Record<string, string> = {},
 	/** Problems the item's reading found already (ItemReader.problems): their fields' issues here are theirs. */
 	found: InputProblem[] = [],
 ): T {
+	const schema = 'asIs' in checked ? checked.schema : checked;
+	if (found.length === 0 && 'asIs' in checked) {
+		const plain = checked.asIs(value);
+		if (plain !== undefined) return plain;
+	}
 	const result = schema.safeParse(value);
 	if (result.success && found.length === 0) return result.data;
 	const problems: InputProblem[] = [...found];

@@ -11,16 +11,25 @@ const BASIC_OFFSET = /([+-])(\d{2})(\d{2})?$/;
 export function isPlatformDatetime(value: string): boolean {
 	const match = ISO_DATETIME.exec(value) ?? COLON_MILLIS.exec(value);
 	if (!match) return false;
-	const [, year, month, day, hour, minute, second = '0'] = match;
-	const date = new Date(Date.UTC(+year, +month - 1, +day, +hour, +minute, +second));
+	const year = +match[1];
+	const month = +match[2];
+	const day = +match[3];
+	const second = match[6] === undefined ? 0 : +match[6];
 	return (
-		date.getUTCFullYear() === +year &&
-		date.getUTCMonth() === +month - 1 &&
-		date.getUTCDate() === +day &&
-		+hour < 24 &&
-		+minute < 60 &&
-		+second < 60
+		month >= 1 &&
+		month <= 12 &&
+		day >= 1 &&
+		day <= daysIn(year, month) &&
+		+match[4] < 24 &&
+		+match[5] < 60 &&
+		second < 60
 	);
+}
+
+/** The days of a month of the Gregorian calendar (February 29 in leap years). */
+function daysIn(year: number, month: number): number {
+	if (month !== 2) return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+	return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
 }
 
 /**

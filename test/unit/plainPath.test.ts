@@ -1,0 +1,128 @@
+import fc from 'fast-check';
+
+import type { CheckedSchema } from '../../nodes/EngagementPlatform/shared/schemas/parse';
+import { trackEvent, trackPurchase } from '../../nodes/EngagementPlatform/shared/schemas/trackObjects';
+
+/**
+ * The plain path (CheckedSchema.asIs) takes an event or purchase without its schema's work. It may
+ * send a value to the schema that it could have taken, never take one the schema refuses or would
+ * give differently: for every generated object, what asIs takes, the schema accepts, to the same output.
+ */
+const RUNS = Number(process.env.PLAIN_PATH_RUNS ?? 2000);
+
+const text = fc.oneof(
+	fc.constantFrom('', ' ', 'order_placed', '$price', 'x'.repeat(255), 'x'.repeat(256), '😀'.repeat(200)),
+	fc.string({ maxLength: 8 }),
+);
+const time = fc.constantFrom(
+	'2026-11-01T12:00:00Z',
+	'2026-11-22T10:15:00:000+0100',
+	'2026-11-22T10:15:00+0100',
+	'2026-02-30T10:00:00Z',
+	'2026-11-01',
+	'not a time',
+);
+const scalar = fc.oneof(
+	text,
+	fc.double(),
+	fc.constantFrom(Number.NaN, Number.POSITIVE_INFINITY, 0, 1, 59.9, 100, 101, 2.5),
+	fc.boolean(),
+	fc.constant(null),
+	fc.constant(undefined),
+);
+const value = fc.oneof(
+	scalar,
+	time,
+	fc.array(scalar, { maxLength: 3 }),
+	fc.dictionary(text, scalar, { maxKeys: 3 }),
+	fc.constant(new Date(0)),
+);
+const properties = fc.oneof(fc.dictionary(text, value, { maxKeys: 4 }), value);
+
+const eventLike = fc.record(
+	{
+		name: fc.oneof(text, value),
+		time: fc.oneof(time, value),
+		app_id: fc.oneof(text, value),
+		properties,
+		_update_existing_only: value,
+		[`extra`]: value,
+	},
+	{ requiredKeys: [] },
+);
+const purchaseLike = fc.record(
+	{
+		product_id: fc.oneof(text, value),
+		currency: fc.oneof(fc.constantFrom('EUR', 'eur', 'EURO', 'USD'), value),
+		price: value,
+		quantity: value,
+		time: fc.oneof(time, value),
+		app_id: fc.oneof(text, value),
+		properties,
+		_update_existing_only: value,
+	},
+	{ requiredKeys: [] },
+);
+
+/** JSON's view of an object: what a request body carries (undefined keys leave). */
+const asSent = (data: unknown) => JSON.parse(JSON.stringify(data)) as unknown;
+
+function checkAgainstSchema<T>(checked: CheckedSchema<T>, generated: fc.Arbitrary<Record<string, unknown>>): number {
+	let taken = 0;
+	fc.assert(
+		fc.property(generated, (object) => {
+			const forSchema = structuredClone(object);
+			const plain = checked.asIs(object);
+			if (plain === undefined) return;
+			taken++;
+			const parsed = checked.schema.safeParse(forSchema);
+			expect(parsed.success).toBe(true);
+			expect(asSent(plain)).toEqual(asSent(parsed.data));
+		}),
+		{ numRuns: RUNS },
+	);
+	return taken;
+}
+
+describe('the plain path of /users/track objects', () => {
+	test('an event it takes is one the schema accepts, sent the same', () => {
+		const withPlainCore = fc
+			.tuple(fc.boolean(), eventLike)
+			.map(([core, event]) => (core ? { name: 'order_placed', time: '2026-11-01T12:00:00Z', ...event } : event));
+		const taken = checkAgainstSchema(trackEvent, withPlainCore);
+		// The generator reaches the plain path, or the test would prove nothing.
+		expect(taken).toBeGreaterThan(0);
+	});
+
+	test('a purchase it takes is one the schema accepts, sent the same', () => {
+		const withPlainCore = fc
+			.tuple(fc.boolean(), purchaseLike)
+			.map(([core, purchase]) =>
+				core
+					? { product_id: 'sku-9', currency: 'EUR', price: 59.9, time: '2026-11-22T10:15:00+0100', ...purchase }
+					: purchase,
+			);
+		expect(checkAgainstSchema(trackPurchase, withPlainCore)).toBeGreaterThan(0);
+	});
+
+	test('the common item takes the plain path', () => {
+		expect(
+			trackEvent.asIs({ name: 'order_placed', time: '2026-11-01T12:00:00Z', properties: { total: 19.9 } }),
+		).toEqual({ name: 'order_placed', time: '2026-11-01T12:00:00Z', properties: { total: 19.9 } });
+		expect(
+			trackPurchase.asIs({
+				product_id: 'sku-9',
+				currency: 'EUR',
+				price: 59.9,
+				quantity: 1,
+				time: '2026-11-22T10:15:00:000+0100',
+			}),
+		).toEqual({
+			product_id: 'sku-9',
+			currency: 'EUR',
+			price: 59.9,
+			quantity: 1,
+			time: '2026-11-22T10:15:00.000+01:00',
+		});
+	});
+});
