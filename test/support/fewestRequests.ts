@@ -1,6 +1,6 @@
 import type { LoweredLimits, Piece } from '../../nodes/EngagementPlatform/shared/engine/operation';
-import { slotMax } from '../../nodes/EngagementPlatform/shared/engine/planner';
-import type { RequestShape } from '../../nodes/EngagementPlatform/shared/engine/requestShape';
+import { slotMax } from '../../nodes/EngagementPlatform/shared/engine/plan/planner';
+import type { RequestShape } from '../../nodes/EngagementPlatform/shared/engine/plan/planner';
 
 /**
  * The fewest requests a shape's limits allow for these pieces, counted independently of the

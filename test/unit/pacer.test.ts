@@ -1,6 +1,6 @@
-import type { ApiResponse } from '../../nodes/EngagementPlatform/shared/engine/transport';
-import { Pacer } from '../../nodes/EngagementPlatform/shared/pacing/pacer';
-import { PlatformWindow } from '../../nodes/EngagementPlatform/shared/pacing/platformWindow';
+import type { ApiResponse } from '../../nodes/EngagementPlatform/shared/engine/send/transport';
+import { Pacer } from '../../nodes/EngagementPlatform/shared/engine/send/pacer';
+import { PlatformWindow } from '../../nodes/EngagementPlatform/shared/engine/send/pacer';
 
 /** An answer carrying the platform's window figures, as every client of the key receives them. */
 function answer(statusCode: number, remaining: number, resetAtMs: number): ApiResponse {

@@ -1,9 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { LoweredLimits, Piece } from '../../nodes/EngagementPlatform/shared/engine/operation';
-import { planRequests } from '../../nodes/EngagementPlatform/shared/engine/planner';
-import { requestParts } from '../../nodes/EngagementPlatform/shared/engine/requestParts';
-import type { RequestShape } from '../../nodes/EngagementPlatform/shared/engine/requestShape';
+import { planRequests } from '../../nodes/EngagementPlatform/shared/engine/plan/planner';
+import { requestParts } from '../../nodes/EngagementPlatform/shared/engine/plan/planner';
+import type { RequestShape } from '../../nodes/EngagementPlatform/shared/engine/plan/planner';
 import { fewestRequests } from '../support/fewestRequests';
 
 type Group = { name: string } | undefined;

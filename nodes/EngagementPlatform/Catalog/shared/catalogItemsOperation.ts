@@ -1,14 +1,14 @@
 import type { IDataObject, IHttpRequestMethods, INodeProperties } from 'n8n-workflow';
 
-import { ItemInputError } from '../../shared/engine/itemInputError';
-import type { ItemReader } from '../../shared/engine/itemReader';
+import { ItemInputError } from '../../shared/engine/read/itemInputError';
+import type { ItemReader } from '../../shared/engine/read/readItems';
 import type { Endpoint, OperationSpec, Piece, PieceOutcome, PlannedRequest } from '../../shared/engine/operation';
 import { declareOperation } from '../../shared/engine/operation';
-import { settleRemaining } from '../../shared/engine/outcomes';
-import { responseError } from '../../shared/engine/platformErrors';
-import type { ApiResponse } from '../../shared/engine/transport';
-import { refuseRepeatedKeys } from '../../shared/engine/repeatedKeys';
-import type { RequestShape } from '../../shared/engine/requestShape';
+import { settleRemaining } from '../../shared/engine/send/sendRequests';
+import { responseError } from '../../shared/engine/send/platformErrors';
+import type { ApiResponse } from '../../shared/engine/send/transport';
+import { refuseRepeatedKeys } from '../../shared/engine/read/repeatedKeys';
+import type { RequestShape } from '../../shared/engine/plan/planner';
 import { keyValueOrJsonFields, readKeyValueOrJson } from '../../shared/fields/keyValueOrJson';
 import { readPathSegment } from '../../shared/fields/pathSegment';
 import { PER_REQUEST } from '../../shared/limits/requestLimits';

@@ -1,6 +1,6 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { ItemInputError } from '../../shared/engine/itemInputError';
+import { ItemInputError } from '../../shared/engine/read/itemInputError';
 import { isEmptyPermissions, permissionFields, readPermissions } from '../shared/permissionFields';
 import { SCIM_USER_SCHEMA, scimUserOperation } from '../shared/scimUserOperation';
 import { profileFields, readProfile, userIdField } from '../shared/userFields';

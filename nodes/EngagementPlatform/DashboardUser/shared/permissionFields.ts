@@ -1,6 +1,6 @@
 import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
-import type { ItemReader } from '../../shared/engine/itemReader';
+import type { ItemReader } from '../../shared/engine/read/readItems';
 import { parseOrThrow } from '../../shared/schemas/parse';
 import type { ScimPermissions } from './scimPermissions';
 import { scimPermissions } from './scimPermissions';

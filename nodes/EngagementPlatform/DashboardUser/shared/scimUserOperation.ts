@@ -1,14 +1,14 @@
 import type { IDataObject, IHttpRequestMethods } from 'n8n-workflow';
 
-import { ItemInputError } from '../../shared/engine/itemInputError';
-import type { ItemReader } from '../../shared/engine/itemReader';
+import { ItemInputError } from '../../shared/engine/read/itemInputError';
+import type { ItemReader } from '../../shared/engine/read/readItems';
 import type { Endpoint, OperationSpec, PieceError } from '../../shared/engine/operation';
 import { declareOperation } from '../../shared/engine/operation';
-import { onlyPiece } from '../../shared/engine/ownRequests';
-import { responseError } from '../../shared/engine/platformErrors';
-import { refuseRepeatedKeys } from '../../shared/engine/repeatedKeys';
-import type { RequestShape } from '../../shared/engine/requestShape';
-import type { ApiResponse } from '../../shared/engine/transport';
+import { onlyPiece } from '../../shared/engine/send/sendRequests';
+import { responseError } from '../../shared/engine/send/platformErrors';
+import { refuseRepeatedKeys } from '../../shared/engine/read/repeatedKeys';
+import type { RequestShape } from '../../shared/engine/plan/planner';
+import type { ApiResponse } from '../../shared/engine/send/transport';
 
 export const SCIM_USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
 

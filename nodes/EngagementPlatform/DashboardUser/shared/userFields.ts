@@ -1,7 +1,7 @@
 import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
-import { ItemInputError } from '../../shared/engine/itemInputError';
-import type { ItemReader } from '../../shared/engine/itemReader';
+import { ItemInputError } from '../../shared/engine/read/itemInputError';
+import type { ItemReader } from '../../shared/engine/read/readItems';
 import { EMAIL } from '../../shared/schemas/identifiers';
 
 /** Fields several operations share: the user's ID, email, name and department. */

@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { ItemInputError } from '../../shared/engine/itemInputError';
+import { ItemInputError } from '../../shared/engine/read/itemInputError';
 import type { IdentifierKind } from '../../shared/fields/userIdentifier';
 import { readUserIdentifier, userIdentifierFields } from '../../shared/fields/userIdentifier';
 import { channelMessages, CHANNEL_KEYS } from '../../shared/schemas/channelMessages';

@@ -2,14 +2,14 @@ import { createHash } from 'node:crypto';
 
 import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { ItemInputError } from '../../shared/engine/itemInputError';
+import { ItemInputError } from '../../shared/engine/read/itemInputError';
 import type { Endpoint } from '../../shared/engine/operation';
 import { declareOperation } from '../../shared/engine/operation';
-import { responseError } from '../../shared/engine/platformErrors';
-import type { ApiResponse } from '../../shared/engine/transport';
-import { onlyPiece } from '../../shared/engine/ownRequests';
-import { refuseRepeatedKeys } from '../../shared/engine/repeatedKeys';
-import type { RequestShape } from '../../shared/engine/requestShape';
+import { responseError } from '../../shared/engine/send/platformErrors';
+import type { ApiResponse } from '../../shared/engine/send/transport';
+import { onlyPiece } from '../../shared/engine/send/sendRequests';
+import { refuseRepeatedKeys } from '../../shared/engine/read/repeatedKeys';
+import type { RequestShape } from '../../shared/engine/plan/planner';
 import { keyValueOrJsonFields, readKeyValueOrJson } from '../../shared/fields/keyValueOrJson';
 import { readPathSegment } from '../../shared/fields/pathSegment';
 import type { IdentifierKind } from '../../shared/fields/userIdentifier';

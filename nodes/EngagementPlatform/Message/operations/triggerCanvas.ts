@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { ItemInputError } from '../../shared/engine/itemInputError';
+import { ItemInputError } from '../../shared/engine/read/itemInputError';
 import { PER_REQUEST } from '../../shared/limits/requestLimits';
 import { dispatchOperation, dispatchPiece, dispatchShape } from '../shared/dispatchOperation';
 import { audienceField, readAudience, readRecipient, recipientFields } from '../shared/recipientFields';

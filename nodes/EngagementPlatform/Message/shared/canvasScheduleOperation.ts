@@ -1,10 +1,10 @@
 import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
-import { ItemInputError } from '../../shared/engine/itemInputError';
+import { ItemInputError } from '../../shared/engine/read/itemInputError';
 import type { OperationSpec, Piece } from '../../shared/engine/operation';
 import { declareOperation } from '../../shared/engine/operation';
-import { settleRemaining } from '../../shared/engine/outcomes';
-import { refuseRepeatedKeys } from '../../shared/engine/repeatedKeys';
+import { settleRemaining } from '../../shared/engine/send/sendRequests';
+import { refuseRepeatedKeys } from '../../shared/engine/read/repeatedKeys';
 
 /** What update and delete of a scheduled API-triggered canvas share: the schedule's IDs, one request per item. */
 

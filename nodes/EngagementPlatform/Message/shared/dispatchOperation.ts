@@ -2,8 +2,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { Endpoint, OperationSpec, Piece, PieceOutcome, PlannedRequest } from '../../shared/engine/operation';
 import { declareOperation } from '../../shared/engine/operation';
-import { settleRemaining } from '../../shared/engine/outcomes';
-import type { RequestShape, Slot } from '../../shared/engine/requestShape';
+import { settleRemaining } from '../../shared/engine/send/sendRequests';
+import type { RequestShape, Slot } from '../../shared/engine/plan/planner';
 import type { RateLimitGroup } from '../../shared/limits/rateLimits';
 import { PER_REQUEST } from '../../shared/limits/requestLimits';
 

@@ -1,7 +1,7 @@
 import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
-import { ItemInputError } from '../../shared/engine/itemInputError';
-import type { ItemReader } from '../../shared/engine/itemReader';
+import { ItemInputError } from '../../shared/engine/read/itemInputError';
+import type { ItemReader } from '../../shared/engine/read/readItems';
 import { keyValueOrJsonFields, readKeyValueOrJson } from '../../shared/fields/keyValueOrJson';
 import { prioritizationField, readPrioritization } from '../../shared/fields/prioritization';
 import type { z } from 'zod/v4';

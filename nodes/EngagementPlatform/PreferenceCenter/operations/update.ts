@@ -1,11 +1,11 @@
 import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { ItemInputError } from '../../shared/engine/itemInputError';
-import type { ItemReader } from '../../shared/engine/itemReader';
+import { ItemInputError } from '../../shared/engine/read/itemInputError';
+import type { ItemReader } from '../../shared/engine/read/readItems';
 import type { Piece } from '../../shared/engine/operation';
 import { declareOperation } from '../../shared/engine/operation';
-import { onlyPiece } from '../../shared/engine/ownRequests';
-import { refuseRepeatedKeys } from '../../shared/engine/repeatedKeys';
+import { onlyPiece } from '../../shared/engine/send/sendRequests';
+import { refuseRepeatedKeys } from '../../shared/engine/read/repeatedKeys';
 import { collectionByVersion } from '../../shared/fields/displayOptions';
 import { linkTagsField, readLinkTags } from '../shared/linkTags';
 import { readPathSegment } from '../../shared/fields/pathSegment';

@@ -1,10 +1,10 @@
 import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import type { ItemReader } from '../../shared/engine/itemReader';
-import { ItemInputError } from '../../shared/engine/itemInputError';
+import type { ItemReader } from '../../shared/engine/read/readItems';
+import { ItemInputError } from '../../shared/engine/read/itemInputError';
 import { declareOperation, groupStateKey, groupStateLabel } from '../../shared/engine/operation';
-import { settleRemaining } from '../../shared/engine/outcomes';
-import type { RequestShape } from '../../shared/engine/requestShape';
+import { settleRemaining } from '../../shared/engine/send/sendRequests';
+import type { RequestShape } from '../../shared/engine/plan/planner';
 import {
 	identifierKindOf,
 	readUserIdentifier,

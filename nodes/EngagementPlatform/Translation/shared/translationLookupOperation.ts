@@ -1,12 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ItemReader } from '../../shared/engine/itemReader';
-import { ItemInputError } from '../../shared/engine/itemInputError';
+import type { ItemReader } from '../../shared/engine/read/readItems';
+import { ItemInputError } from '../../shared/engine/read/itemInputError';
 import type { Endpoint, OperationSpec, Piece, PieceOutcome } from '../../shared/engine/operation';
 import { declareOperation } from '../../shared/engine/operation';
-import { settleRemaining } from '../../shared/engine/outcomes';
-import { responseError } from '../../shared/engine/platformErrors';
-import type { RequestShape } from '../../shared/engine/requestShape';
+import { settleRemaining } from '../../shared/engine/send/sendRequests';
+import { responseError } from '../../shared/engine/send/platformErrors';
+import type { RequestShape } from '../../shared/engine/plan/planner';
 import type { RateLimitGroup } from '../../shared/limits/rateLimits';
 import { UUID } from '../../shared/schemas/identifiers';
 import { translationErrorOf } from './translationErrors';

@@ -2,11 +2,11 @@ import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-wor
 
 import type { Piece, PieceOutcome, PlannedRequest } from '../../shared/engine/operation';
 import { declareOperation } from '../../shared/engine/operation';
-import { settleRemaining } from '../../shared/engine/outcomes';
-import type { RequestShape } from '../../shared/engine/requestShape';
+import { settleRemaining } from '../../shared/engine/send/sendRequests';
+import type { RequestShape } from '../../shared/engine/plan/planner';
 import { prioritizationField, readPrioritization } from '../../shared/fields/prioritization';
 import { PER_REQUEST } from '../../shared/limits/requestLimits';
-import { readExternalId } from '../../shared/fields/externalId';
+import { readExternalId } from '../../shared/fields/userIdentifier';
 import type { IdentifierKind, IdentifyByLabel } from '../../shared/fields/userIdentifier';
 import { readUserIdentifier, userIdentifierFields } from '../../shared/fields/userIdentifier';
 

@@ -1,9 +1,9 @@
 import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { ItemInputError } from '../../shared/engine/itemInputError';
+import { ItemInputError } from '../../shared/engine/read/itemInputError';
 import type { OperationSpec, Piece, PieceOutcome, PlannedRequest } from '../../shared/engine/operation';
 import { PER_REQUEST } from '../../shared/limits/requestLimits';
-import { readExternalId } from '../../shared/fields/externalId';
+import { readExternalId } from '../../shared/fields/userIdentifier';
 
 export const option: INodePropertyOptions = {
 	name: 'Rename External ID',

@@ -1,6 +1,6 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { ItemInputError } from '../../shared/engine/itemInputError';
+import { ItemInputError } from '../../shared/engine/read/itemInputError';
 import { collectionByVersion, FROM_VERSION_2 } from '../../shared/fields/displayOptions';
 import { keyValueOrJsonFields, readKeyValueOrJson } from '../../shared/fields/keyValueOrJson';
 import { userIdentifierFields } from '../../shared/fields/userIdentifier';

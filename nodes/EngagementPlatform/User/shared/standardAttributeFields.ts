@@ -1,7 +1,7 @@
 import type { FieldType, IDataObject, INodeProperties, ResourceMapperField, ResourceMapperFields } from 'n8n-workflow';
 import { validateFieldType } from 'n8n-workflow';
 
-import type { ItemReader } from '../../shared/engine/itemReader';
+import type { ItemReader } from '../../shared/engine/read/readItems';
 import { shown } from '../../shared/schemas/textValues';
 
 type Show = NonNullable<INodeProperties['displayOptions']>['show'];

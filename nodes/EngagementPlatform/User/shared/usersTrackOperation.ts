@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { ItemInputError } from '../../shared/engine/itemInputError';
-import type { ItemReader } from '../../shared/engine/itemReader';
+import { ItemInputError } from '../../shared/engine/read/itemInputError';
+import type { ItemReader } from '../../shared/engine/read/readItems';
 import type {
 	OperationOptions,
 	OperationSpec,
@@ -12,8 +12,8 @@ import type {
 	StatePart,
 } from '../../shared/engine/operation';
 import { canonicalValue, declareOperation, groupStateKey, groupStateLabel } from '../../shared/engine/operation';
-import { settleRemaining } from '../../shared/engine/outcomes';
-import type { RequestShape } from '../../shared/engine/requestShape';
+import { settleRemaining } from '../../shared/engine/send/sendRequests';
+import type { RequestShape } from '../../shared/engine/plan/planner';
 import type { IdentifierKind } from '../../shared/fields/userIdentifier';
 import {
 	identifierKindOf,

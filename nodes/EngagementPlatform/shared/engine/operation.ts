@@ -1,10 +1,10 @@
 import type { IDataObject, IHttpRequestMethods, INodeProperties } from 'n8n-workflow';
 
 import type { RateLimitGroup } from '../limits/rateLimits';
-import type { ItemInputError } from './itemInputError';
-import type { ItemReader } from './itemReader';
-import type { RequestShape } from './requestShape';
-import type { ApiResponse } from './transport';
+import type { ItemInputError } from './read/itemInputError';
+import type { ItemReader } from './read/readItems';
+import type { RequestShape } from './plan/planner';
+import type { ApiResponse } from './send/transport';
 
 /** Where a request goes and which of the spec's rate limits it counts against. */
 export interface Endpoint<Group = unknown, Payload = IDataObject> {

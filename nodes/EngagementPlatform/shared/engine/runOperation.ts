@@ -1,19 +1,19 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import type { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { itemError } from './itemErrors';
-import type { ItemInputError } from './itemInputError';
-import type { ItemFailure } from './itemResults';
-import { collectItemResults, inputFailure } from './itemResults';
-import type { LastWord } from './lastWord';
-import { keepLastWord } from './lastWord';
-import { openMemory } from './memory';
+import { itemError } from './results/itemResults';
+import type { ItemInputError } from './read/itemInputError';
+import type { ItemFailure } from './results/itemResults';
+import { collectItemResults, inputFailure } from './results/itemResults';
+import type { LastWord } from './plan/lastWord';
+import { keepLastWord } from './plan/lastWord';
+import { openMemory } from './plan/memory';
 import type { OperationSpec, Piece, PieceOutcome } from './operation';
-import { planRequests } from './planner';
-import { readItems } from './readItems';
+import { planRequests } from './plan/planner';
+import { readItems } from './read/readItems';
 import { readRunSettings } from './runOptions';
-import type { SendReport } from './sendRequests';
-import { sendRequests } from './sendRequests';
+import type { SendReport } from './send/sendRequests';
+import { sendRequests } from './send/sendRequests';
 
 /**
  * Runs one operation declaration over all input items: validate every item, keep each user's last
@@ -29,6 +29,13 @@ export async function runOperation(context: IExecuteFunctions, spec: OperationSp
 	if (inputErrors.size > 0 && !continueOnFail) {
 		const itemIndex = Math.min(...inputErrors.keys());
 		throw invalidInputError(context, inputFailure(itemIndex, inputErrors.get(itemIndex)!), inputErrors.size);
+	}
+
+	// Pieces that set no state have no last word to keep and nothing to remember: straight to the plan.
+	if (!spec.stateSlots) {
+		const requests = planRequests(pieces, spec.shape, settings.lowered);
+		const sent = await sendRequests(context, spec, settings, requests, !continueOnFail);
+		return finish(context, spec, itemCount, pieces, inputErrors, sent);
 	}
 
 	const lastWord = keepLastWord(spec, pieces, settings.sentBefore !== undefined);

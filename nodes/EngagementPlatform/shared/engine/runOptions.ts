@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { OperationSpec, RunSettings } from './operation';
-import type { RequestShape } from './requestShape';
+import type { RequestShape } from './plan/planner';
 
 /**
  * Every operation's Options, built from its declaration so that fields and packing cannot drift:

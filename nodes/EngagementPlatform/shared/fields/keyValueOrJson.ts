@@ -1,8 +1,8 @@
 import type { FieldType, IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow';
 import { validateFieldType } from 'n8n-workflow';
 
-import { ItemInputError } from '../engine/itemInputError';
-import type { ItemReader } from '../engine/itemReader';
+import { ItemInputError } from '../engine/read/itemInputError';
+import type { ItemReader } from '../engine/read/readItems';
 import { shown } from '../schemas/textValues';
 import { forVersion1, fromVersion2 } from './displayOptions';
 

@@ -1,5 +1,5 @@
-import { ItemInputError } from '../engine/itemInputError';
-import type { ItemReader } from '../engine/itemReader';
+import { ItemInputError } from '../engine/read/itemInputError';
+import type { ItemReader } from '../engine/read/readItems';
 
 /** Half of a UTF-16 surrogate pair without its other half: text cut in the middle of an emoji. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;

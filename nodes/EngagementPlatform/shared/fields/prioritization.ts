@@ -1,7 +1,7 @@
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
-import { ItemInputError } from '../engine/itemInputError';
-import type { ItemReader } from '../engine/itemReader';
+import { ItemInputError } from '../engine/read/itemInputError';
+import type { ItemReader } from '../engine/read/readItems';
 
 /**
  * The orders the spec allows for `prioritization` when an email picks a profile: at most one

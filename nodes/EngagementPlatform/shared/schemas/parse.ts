@@ -1,7 +1,7 @@
 import type { z } from 'zod/v4';
 
-import type { InputProblem } from '../engine/itemInputError';
-import { ItemInputError } from '../engine/itemInputError';
+import type { InputProblem } from '../engine/read/itemInputError';
+import { ItemInputError } from '../engine/read/itemInputError';
 
 /** Zod issues can carry the fix in `params.fix`; built-in issues get a fix by their code. */
 const FIX_BY_CODE: Partial<Record<z.core.$ZodIssue['code'], string>> = {

@@ -1,5 +1,5 @@
-import type { InputProblem } from '../engine/itemInputError';
-import { ItemInputError } from '../engine/itemInputError';
+import type { InputProblem } from '../engine/read/itemInputError';
+import { ItemInputError } from '../engine/read/itemInputError';
 
 /**
  * Values as marketers' data brings them: spreadsheets, CSV files and shops give text. From node

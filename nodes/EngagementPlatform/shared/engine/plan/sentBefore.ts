@@ -1,8 +1,7 @@
 import { createHash, createHmac } from 'node:crypto';
-
 import type { ICheckProcessedOptions, IExecuteFunctions } from 'n8n-workflow';
 
-import type { Piece, PieceOutcome, SentBeforeSettings, StatePart } from './operation';
+import type { Piece, PieceOutcome, SentBeforeSettings, StatePart } from '../operation';
 
 /**
  * "Send Only Changes": for each workspace, user and state piece (an attribute object, a group state),

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import type { LastWord } from './lastWord';
-import type { OperationSpec, Piece, PieceOutcome, SentBeforeSettings } from './operation';
+import type { OperationSpec, Piece, PieceOutcome, SentBeforeSettings } from '../operation';
 import type { SentBeforeInput } from './sentBefore';
 import { checkSentBefore, forgetWhatWasSent } from './sentBefore';
 

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, IHttpRequestMethods } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { endpointUrlProblem } from '../credentialUrls';
+import type { Endpoint } from '../operation';
 
 export interface ApiRequest {
 	credentialType: string;
@@ -145,4 +145,50 @@ function toTransportFailure(error: unknown): TransportFailure {
 		return new TransportFailure('The platform did not answer before the timeout', code, true);
 	}
 	return new TransportFailure(`The connection failed before the platform answered (${code})`, code, true);
+}
+
+/**
+ * The method a run uses for an endpoint. Where the endpoint names a fallback, a 405 Method Not
+ * Allowed switches the run to it: the refused request is sent again at once with the fallback
+ * (a 405 means nothing was processed), and every later request uses it from the start.
+ */
+export class MethodChoice {
+	private method: IHttpRequestMethods;
+
+	constructor(
+		private readonly endpoint: Pick<Endpoint, 'method' | 'fallbackMethod'>,
+		private readonly log: (message: string) => void,
+	) {
+		this.method = endpoint.method;
+	}
+
+	async send(sendWith: (method: IHttpRequestMethods) => Promise<ApiResponse>): Promise<ApiResponse> {
+		const used = this.method;
+		const response = await sendWith(used);
+		const fallback = this.endpoint.fallbackMethod;
+		if (response.statusCode !== 405 || !fallback || used === fallback) return response;
+		if (this.method === used) {
+			this.method = fallback;
+			this.log(`the platform answered 405 to ${used}; using ${fallback} for the rest of this run`);
+		}
+		return await sendWith(this.method);
+	}
+}
+
+const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * Why an endpoint URL must not receive a key, or undefined when it may. Keys travel only over
+ * https; plain http is accepted for a platform on this machine (a local sandbox).
+ */
+export function endpointUrlProblem(endpoint: string): string | undefined {
+	let url: URL;
+	try {
+		url = new URL(endpoint);
+	} catch {
+		return `The endpoint "${endpoint}" is not a URL`;
+	}
+	if (url.protocol === 'https:') return undefined;
+	if (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname)) return undefined;
+	return `The endpoint "${url.origin}" does not use https, so the key would travel unencrypted: it was not sent`;
 }

@@ -1,4 +1,4 @@
-import type { OperationSpec, Piece, PieceSuccess, StatePart } from './operation';
+import type { OperationSpec, Piece, PieceSuccess, StatePart } from '../operation';
 
 /**
  * The last word of a run. When several items set the same part of one user's state (a CRM export

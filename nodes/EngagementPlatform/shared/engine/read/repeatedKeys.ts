@@ -1,5 +1,5 @@
 import type { ItemInputError } from './itemInputError';
-import type { Piece } from './operation';
+import type { Piece } from '../operation';
 
 /**
  * For checkAcrossItems: every piece whose key an earlier item already gave is refused, with the

@@ -1,15 +1,13 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import type { RateLimitGroup } from '../limits/rateLimits';
-import { RATE_LIMITS } from '../limits/rateLimits';
-import { Pacer } from '../pacing/pacer';
-import { MethodChoice } from './methodChoice';
-import type { OperationSpec, Piece, PieceOutcome, PlannedRequest, RunSettings } from './operation';
+import type { RateLimitGroup } from '../../limits/rateLimits';
+import { RATE_LIMITS } from '../../limits/rateLimits';
+import { Pacer } from './pacer';
+import { MethodChoice, resolveEndpoint, sendRequest } from './transport';
+import type { OperationSpec, Piece, PieceOutcome, PlannedRequest, RunSettings } from '../operation';
 import { responseError } from './platformErrors';
-import { runPool } from './pool';
-import { requestParts } from './requestParts';
+import { requestParts } from '../plan/planner';
 import { sendWithRetries } from './sendWithRetries';
-import { resolveEndpoint, sendRequest } from './transport';
 
 export interface SendReport {
 	outcomes: Map<Piece, PieceOutcome>;
@@ -131,4 +129,38 @@ function progressLogger(total: number, log: (message: string) => void): (done: n
 	return (done) => {
 		if (done % step === 0 || done === total) log(`${done} of ${total} requests answered`);
 	};
+}
+
+/** Runs `work` over every task with at most `parallel` at once; `shouldStop` ends it early. */
+export async function runPool<T>(
+	tasks: T[],
+	parallel: number,
+	work: (task: T, index: number) => Promise<void>,
+	shouldStop: () => boolean,
+): Promise<void> {
+	let next = 0;
+	const worker = async () => {
+		while (next < tasks.length && !shouldStop()) {
+			const index = next++;
+			await work(tasks[index], index);
+		}
+	};
+	await Promise.all(Array.from({ length: Math.max(1, Math.min(parallel, tasks.length)) }, worker));
+}
+
+/** Gives every piece of the request that has no outcome yet the same outcome. */
+export function settleRemaining<Group, Payload>(
+	request: PlannedRequest<Group, Payload>,
+	outcome: PieceOutcome,
+	outcomes = new Map<Piece<Group, Payload>, PieceOutcome>(),
+): Map<Piece<Group, Payload>, PieceOutcome> {
+	for (const pieces of request.slots.values()) {
+		for (const piece of pieces) if (!outcomes.has(piece)) outcomes.set(piece, outcome);
+	}
+	return outcomes;
+}
+
+/** The piece of a request whose slots allow one piece (the API is one item per request). */
+export function onlyPiece<Group, Payload>(request: PlannedRequest<Group, Payload>): Piece<Group, Payload> {
+	return [...request.slots.values()][0][0];
 }

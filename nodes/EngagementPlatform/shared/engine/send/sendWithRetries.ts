@@ -1,8 +1,8 @@
 import { sleep } from 'n8n-workflow';
 
-import type { Pacer } from '../pacing/pacer';
-import { backoffMs, rateLimitWaitMs } from '../pacing/rateLimitWait';
-import type { PieceError } from './operation';
+import type { Pacer } from './pacer';
+import { backoffMs, rateLimitWaitMs } from './pacer';
+import type { PieceError } from '../operation';
 import { mayHaveBeenApplied } from './platformErrors';
 import type { ApiResponse, TransportFailure } from './transport';
 

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { zoneClock } from '../schemas/textValues';
+import { zoneClock } from '../../schemas/textValues';
 
 /** How one parameter's value is had for each item. */
 type Source = { kind: 'constant'; value: unknown } | { kind: 'field'; path: string[] } | { kind: 'expression' };

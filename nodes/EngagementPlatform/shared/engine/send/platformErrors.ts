@@ -1,10 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Endpoint, PieceError } from './operation';
+import type { Endpoint, PieceError } from '../operation';
+import type { ApiResponse } from './transport';
 
 /** What an error's advice needs to know of the endpoint. */
 type EndpointAccess = Pick<Endpoint, 'permission' | 'credentialType'>;
-import type { ApiResponse } from './transport';
 
 /** The platform's own message, from `message` or the first of `errors`. */
 export function platformMessage(body: IDataObject, statusCode: number): string {
