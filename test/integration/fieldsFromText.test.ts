@@ -178,6 +178,79 @@ describe('version 2: other fields a sheet fills', () => {
 	});
 });
 
+describe('version 2: options inside a collection read text as their fields do', () => {
+	test('Update Existing Only "TRUE" and "false" from a sheet are true and false on the event, the purchase and the attributes', async () => {
+		// crm-1 exists, so "TRUE" is processed as "false" is; the wire shows which flag each carried.
+		await client().seed({ profiles: [{ external_id: 'crm-1' }] });
+		const updateExistingOnly = { additionalFields: { _update_existing_only: '={{ $json.existing_only }}' } };
+		const rows = [
+			{ id: 'crm-1', existing_only: 'TRUE' },
+			{ id: 'crm-2', existing_only: 'false' },
+		];
+		const event = await run(
+			USER_NODE,
+			USER,
+			{
+				operation: 'trackEvent',
+				identifyBy: 'external_id',
+				externalId: '={{ $json.id }}',
+				eventName: 'signed_up',
+				time: '2026-12-01T10:00:00Z',
+				...updateExistingOnly,
+			},
+			rows,
+		);
+		const purchase = await run(
+			USER_NODE,
+			USER,
+			{ ...purchaseFromOrder, ...updateExistingOnly },
+			rows.map((row) => csvRow({ customer: row.id, existing_only: row.existing_only })),
+		);
+		const attributes = await run(
+			USER_NODE,
+			USER,
+			{
+				operation: 'updateAttributes',
+				identifyBy: 'external_id',
+				externalId: '={{ $json.id }}',
+				attributesInput: 'json',
+				attributesJson: '={{ { plan: "gold" } }}',
+				...updateExistingOnly,
+			},
+			rows,
+		);
+		expect([...event, ...purchase, ...attributes].map((answer) => answer.status)).toEqual(Array(6).fill('processed'));
+		const flags = (await client().requests({ path: '/users/track' })).flatMap((request) => {
+			const body = request.body as Record<string, IDataObject[] | undefined>;
+			return [...(body.events ?? []), ...(body.purchases ?? []), ...(body.attributes ?? [])].map(
+				(object) => object._update_existing_only,
+			);
+		});
+		expect(flags).toEqual([true, false, true, false, true, false]);
+	});
+
+	test('a text that is no boolean fails its item naming the option and the value', async () => {
+		const [answer] = await run(
+			USER_NODE,
+			USER,
+			{
+				operation: 'trackEvent',
+				identifyBy: 'external_id',
+				externalId: '={{ $json.id }}',
+				eventName: 'signed_up',
+				time: '2026-12-01T10:00:00Z',
+				additionalFields: { _update_existing_only: '={{ $json.existing_only }}' },
+			},
+			[{ id: 'crm-1', existing_only: 'maybe' }],
+		);
+		expect(answer).toMatchObject({
+			delivery: 'invalid',
+			error: expect.stringContaining("Update Existing Only\" expects true or false but got 'maybe'"),
+		});
+		expect(await client().requests({ path: '/users/track' })).toEqual([]);
+	});
+});
+
 describe('version 2: the error branch carries the input and every problem of the item', () => {
 	const runToErrorBranch = async (typeVersion: number, items: IDataObject[]) => {
 		const result = await runWorkflow({

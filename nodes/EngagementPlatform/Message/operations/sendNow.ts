@@ -21,6 +21,43 @@ const show = { operation: ['sendNow'] };
 const RECIPIENT_KINDS: readonly IdentifierKind[] = ['external_id', 'user_alias'];
 const toUsers = { show: { ...show, sendTo: ['users'] } };
 
+const additionalFields: INodeProperties = {
+	displayName: 'Additional Fields',
+	name: 'additionalFields',
+	type: 'collection',
+	placeholder: 'Add Field',
+	default: {},
+	displayOptions: { show },
+	options: [
+		{
+			displayName: 'Campaign ID',
+			name: 'campaign_id',
+			type: 'string',
+			default: '',
+			description: 'Needed to track campaign statistics',
+		},
+		{
+			displayName: 'Override Frequency Capping',
+			name: 'override_frequency_capping',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to ignore frequency capping for this send',
+		},
+		{
+			displayName: 'Recipient Subscription State',
+			name: 'recipient_subscription_state',
+			type: 'options',
+			options: [
+				{ name: 'All', value: 'all' },
+				{ name: 'Opted In', value: 'opted_in' },
+				{ name: 'Subscribed', value: 'subscribed' },
+			],
+			default: 'subscribed',
+		},
+		{ displayName: 'Send ID', name: 'send_id', type: 'string', default: '' },
+	],
+};
+
 export const description: INodeProperties[] = [
 	{
 		displayName: 'Send To',
@@ -56,42 +93,7 @@ export const description: INodeProperties[] = [
 		displayOptions: { show },
 	},
 	audienceField(show),
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		displayOptions: { show },
-		options: [
-			{
-				displayName: 'Campaign ID',
-				name: 'campaign_id',
-				type: 'string',
-				default: '',
-				description: 'Needed to track campaign statistics',
-			},
-			{
-				displayName: 'Override Frequency Capping',
-				name: 'override_frequency_capping',
-				type: 'boolean',
-				default: false,
-				description: 'Whether to ignore frequency capping for this send',
-			},
-			{
-				displayName: 'Recipient Subscription State',
-				name: 'recipient_subscription_state',
-				type: 'options',
-				options: [
-					{ name: 'All', value: 'all' },
-					{ name: 'Opted In', value: 'opted_in' },
-					{ name: 'Subscribed', value: 'subscribed' },
-				],
-				default: 'subscribed',
-			},
-			{ displayName: 'Send ID', name: 'send_id', type: 'string', default: '' },
-		],
-	},
+	additionalFields,
 ];
 
 const max = PER_REQUEST.messagingRecipients;
@@ -111,7 +113,7 @@ export const operation = dispatchOperation(
 		if (segmentId) request.segment_id = segmentId;
 		const audience = readAudience(item);
 		if (audience) request.audience = audience;
-		for (const [key, value] of Object.entries(item.collection('additionalFields')))
+		for (const [key, value] of Object.entries(item.collection('additionalFields', additionalFields)))
 			if (value !== '') request[key] = value;
 
 		if (item.raw('sendTo', 'users') === 'broadcast') {

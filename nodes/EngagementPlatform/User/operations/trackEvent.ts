@@ -16,6 +16,8 @@ export const option: INodePropertyOptions = {
 
 const show = { operation: ['trackEvent'] };
 
+const additionalFields = occurrenceAdditionalFields(show, 'event');
+
 export const description: INodeProperties[] = [
 	...userIdentifierFields(show, TRACK_IDENTIFIERS.events),
 	{
@@ -35,7 +37,7 @@ export const description: INodeProperties[] = [
 		show,
 		example: '{"form": "newsletter", "score": 7}',
 	}),
-	occurrenceAdditionalFields(show, 'event'),
+	additionalFields,
 ];
 
 export const operation = usersTrackOperation((item) => {
@@ -46,7 +48,7 @@ export const operation = usersTrackOperation((item) => {
 			name: item.optionalString('eventName', 'Event Name'),
 			time: item.time('time'),
 			properties: readKeyValueOrJson(item, 'properties', 'Event Properties'),
-			...item.collection('additionalFields'),
+			...item.collection('additionalFields', additionalFields),
 		},
 		'',
 		{ name: 'Event Name', time: 'Time', properties: 'Event Properties', app_id: 'App ID' },

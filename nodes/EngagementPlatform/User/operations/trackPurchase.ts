@@ -17,6 +17,8 @@ export const option: INodePropertyOptions = {
 
 const show = { operation: ['trackPurchase'] };
 
+const additionalFields = occurrenceAdditionalFields(show, 'purchase');
+
 export const description: INodeProperties[] = [
 	...userIdentifierFields(show, TRACK_IDENTIFIERS.purchases),
 	{
@@ -88,7 +90,7 @@ export const description: INodeProperties[] = [
 		show,
 		example: '{"order_id": "1001", "gift": false}',
 	}),
-	occurrenceAdditionalFields(show, 'purchase'),
+	additionalFields,
 ];
 
 export const operation = usersTrackOperation((item) => {
@@ -102,7 +104,7 @@ export const operation = usersTrackOperation((item) => {
 			quantity: item.number('quantity', 'Quantity', '2', 1),
 			time: item.time('time'),
 			properties: readKeyValueOrJson(item, 'properties', 'Purchase Properties'),
-			...item.collection('additionalFields'),
+			...item.collection('additionalFields', additionalFields),
 		},
 		'',
 		{

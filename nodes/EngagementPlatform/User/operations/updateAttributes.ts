@@ -25,6 +25,58 @@ export const option: INodePropertyOptions = {
 
 const show = { operation: ['updateAttributes'] };
 
+const additionalFields: INodeProperties = {
+	displayName: 'Additional Fields',
+	name: 'additionalFields',
+	type: 'collection',
+	placeholder: 'Add Field',
+	default: {},
+	displayOptions: { show },
+	options: [
+		{
+			displayName: 'Email Subscription',
+			name: 'email_subscribe',
+			type: 'options',
+			options: [
+				{ name: 'Opted In', value: 'opted_in' },
+				{ name: 'Subscribed', value: 'subscribed' },
+				{ name: 'Unsubscribed', value: 'unsubscribed' },
+			],
+			default: 'subscribed',
+		},
+		{
+			displayName: 'Subscription Groups',
+			name: 'subscription_groups',
+			type: 'fixedCollection',
+			typeOptions: { multipleValues: true },
+			placeholder: 'Add Subscription Group',
+			default: {},
+			options: [
+				{
+					displayName: 'Group',
+					name: 'groups',
+					values: [
+						{ displayName: 'Subscription Group ID', name: 'subscription_group_id', type: 'string', default: '' },
+						{
+							displayName: 'State',
+							name: 'subscription_state',
+							type: 'options',
+							options: [
+								{ name: 'Subscribed', value: 'subscribed' },
+								{ name: 'Unsubscribed', value: 'unsubscribed' },
+							],
+							default: 'subscribed',
+						},
+					],
+				},
+			],
+		},
+		updateExistingOnlyField(
+			'Whether to update only profiles that exist already. Off with a user alias creates an alias-only profile; when this field is not added, an unknown alias is not created.',
+		),
+	],
+};
+
 export const description: INodeProperties[] = [
 	...userIdentifierFields(show, TRACK_IDENTIFIERS.attributes),
 	// Version 2: the standard attributes' mapper first, then the custom attributes' typed list.
@@ -41,60 +93,7 @@ export const description: INodeProperties[] = [
 			: [property],
 	),
 	// 1.0 saved Subscription Groups as subscriptionGroups; version 1 keeps showing and reading that name.
-	...collectionByVersion(
-		{
-			displayName: 'Additional Fields',
-			name: 'additionalFields',
-			type: 'collection',
-			placeholder: 'Add Field',
-			default: {},
-			displayOptions: { show },
-			options: [
-				{
-					displayName: 'Email Subscription',
-					name: 'email_subscribe',
-					type: 'options',
-					options: [
-						{ name: 'Opted In', value: 'opted_in' },
-						{ name: 'Subscribed', value: 'subscribed' },
-						{ name: 'Unsubscribed', value: 'unsubscribed' },
-					],
-					default: 'subscribed',
-				},
-				{
-					displayName: 'Subscription Groups',
-					name: 'subscription_groups',
-					type: 'fixedCollection',
-					typeOptions: { multipleValues: true },
-					placeholder: 'Add Subscription Group',
-					default: {},
-					options: [
-						{
-							displayName: 'Group',
-							name: 'groups',
-							values: [
-								{ displayName: 'Subscription Group ID', name: 'subscription_group_id', type: 'string', default: '' },
-								{
-									displayName: 'State',
-									name: 'subscription_state',
-									type: 'options',
-									options: [
-										{ name: 'Subscribed', value: 'subscribed' },
-										{ name: 'Unsubscribed', value: 'unsubscribed' },
-									],
-									default: 'subscribed',
-								},
-							],
-						},
-					],
-				},
-				updateExistingOnlyField(
-					'Whether to update only profiles that exist already. Off with a user alias creates an alias-only profile; when this field is not added, an unknown alias is not created.',
-				),
-			],
-		},
-		{ subscription_groups: 'subscriptionGroups' },
-	),
+	...collectionByVersion(additionalFields, { subscription_groups: 'subscriptionGroups' }),
 ];
 
 export const operation = usersTrackOperation(
@@ -105,7 +104,7 @@ export const operation = usersTrackOperation(
 			...(typed ? readStandardAttributes(item) : {}),
 			...(readKeyValueOrJson(item, 'attributes', typed ? 'Custom Attributes' : 'Attributes') ?? {}),
 		};
-		const additional = item.collection('additionalFields');
+		const additional = item.collection('additionalFields', additionalFields);
 		// Version 1 saved the groups under 1.0's name, subscriptionGroups.
 		const groupsValue = (additional.subscription_groups ?? additional.subscriptionGroups) as
 			{ groups?: unknown[] } | undefined;

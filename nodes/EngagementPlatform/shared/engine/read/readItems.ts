@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, IDataObject } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { InputProblem } from './itemInputError';
@@ -125,9 +125,26 @@ export class ItemReader {
 		return this.readsText ? (booleanFromText(value, label) ?? fallback) : Boolean(value);
 	}
 
-	collection(name: string): IDataObject {
+	/**
+	 * A collection's values. From version 2 its boolean and number options (as `declared` types them)
+	 * read text as the fields `boolean` and `number` do; an empty text leaves the option unset.
+	 */
+	collection(name: string, declared?: INodeProperties): IDataObject {
 		const value = this.raw(name, {});
-		return value && typeof value === 'object' ? (value as IDataObject) : {};
+		if (!value || typeof value !== 'object') return {};
+		if (!this.readsText || !declared?.options) return value as IDataObject;
+		const values = { ...(value as IDataObject) };
+		for (const option of declared.options) {
+			if (!('type' in option) || values[option.name] === undefined) continue;
+			if (option.type === 'boolean')
+				setOrUnset(values, option.name, booleanFromText(values[option.name], option.displayName));
+			else if (option.type === 'number') {
+				const read = numberFromText(values[option.name], option.displayName, String(option.default ?? 1));
+				if ('problem' in read) this.problems.push(read.problem);
+				else setOrUnset(values, option.name, read.value);
+			}
+		}
+		return values;
 	}
 
 	/** A JSON object given as an object (from an expression) or as JSON text. */
@@ -139,6 +156,11 @@ export class ItemReader {
 	jsonArray(name: string, label = name): unknown[] | undefined {
 		return parseJsonValue(this.raw(name, ''), label, 'array') as unknown[] | undefined;
 	}
+}
+
+function setOrUnset(values: IDataObject, key: string, value: IDataObject[string] | undefined): void {
+	if (value === undefined) delete values[key];
+	else values[key] = value;
 }
 
 export function parseJsonValue(value: unknown, label: string, want: 'object' | 'array'): unknown {
