@@ -9,6 +9,6 @@ export const option: INodePropertyOptions = {
 	description: 'Delete items from a catalog',
 };
 
-export const description: INodeProperties[] = catalogItemFields({ operation: ['deleteItems'] }, 'DELETE');
+export const description: INodeProperties[] = catalogItemFields('DELETE');
 
 export const operation = catalogItemsOperation('DELETE', 'accepted');

@@ -9,6 +9,6 @@ export const option: INodePropertyOptions = {
 	description: 'Change fields of existing items; $add and $remove work on array fields',
 };
 
-export const description: INodeProperties[] = catalogItemFields({ operation: ['editItems'] }, 'PATCH');
+export const description: INodeProperties[] = catalogItemFields('PATCH');
 
 export const operation = catalogItemsOperation('PATCH', 'accepted');

@@ -9,6 +9,6 @@ export const option: INodePropertyOptions = {
 	description: 'Replace whole items, creating those that do not exist',
 };
 
-export const description: INodeProperties[] = catalogItemFields({ operation: ['replaceItems'] }, 'PUT');
+export const description: INodeProperties[] = catalogItemFields('PUT');
 
 export const operation = catalogItemsOperation('PUT', 'accepted');

@@ -39,7 +39,7 @@ const CATALOG_SHAPE: RequestShape<Catalog> = {
 	pathParams: (group) => ({ catalog_name: group.catalog_name }),
 };
 
-export function catalogItemFields(show: { operation: string[] }, method: CatalogMethod): INodeProperties[] {
+export function catalogItemFields(method: CatalogMethod): INodeProperties[] {
 	const fields: INodeProperties[] = [
 		{
 			displayName: 'Catalog Name',
@@ -48,7 +48,6 @@ export function catalogItemFields(show: { operation: string[] }, method: Catalog
 			default: '',
 			required: true,
 			placeholder: 'e.g. restaurants',
-			displayOptions: { show },
 		},
 		{
 			displayName: 'Item ID',
@@ -57,7 +56,6 @@ export function catalogItemFields(show: { operation: string[] }, method: Catalog
 			default: '',
 			required: true,
 			hint: 'Up to 250 letters, digits, hyphens and underscores',
-			displayOptions: { show },
 		},
 	];
 	if (method === 'DELETE') return fields;
@@ -65,7 +63,7 @@ export function catalogItemFields(show: { operation: string[] }, method: Catalog
 		method === 'PATCH'
 			? '{"rating": 4.5, "tags": {"$add": ["vegan"]}}'
 			: '{"name": "Pizza Place", "rating": 4.5, "tags": ["pizza"]}';
-	return [...fields, ...keyValueOrJsonFields({ name: 'fields', displayName: 'Fields', noun: 'Field', show, example })];
+	return [...fields, ...keyValueOrJsonFields({ name: 'fields', displayName: 'Fields', noun: 'Field', example })];
 }
 
 export function catalogItemsOperation(method: CatalogMethod, status: string): OperationSpec {

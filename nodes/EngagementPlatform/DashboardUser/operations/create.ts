@@ -11,13 +11,7 @@ export const option: INodePropertyOptions = {
 	description: 'Create a dashboard user account with its permissions',
 };
 
-const show = { operation: ['create'] };
-
-export const description: INodeProperties[] = [
-	emailField(show),
-	...profileFields(show, false),
-	...permissionFields(show),
-];
+export const description: INodeProperties[] = [emailField(), ...profileFields(false), ...permissionFields()];
 
 export const operation = scimUserOperation({
 	method: 'POST',

@@ -11,9 +11,7 @@ export const option: INodePropertyOptions = {
 	description: 'Delete a dashboard user account (standard SCIM 2.0 DELETE)',
 };
 
-const show = { operation: ['delete'] };
-
-export const description: INodeProperties[] = [userIdField(show)];
+export const description: INodeProperties[] = [userIdField()];
 
 export const operation = scimUserOperation({
 	method: 'DELETE',

@@ -10,9 +10,7 @@ export const option: INodePropertyOptions = {
 	description: 'Look a dashboard user up by email, e.g. to get the ID for Update or Delete (standard SCIM 2.0 filter)',
 };
 
-const show = { operation: ['findByEmail'] };
-
-export const description: INodeProperties[] = [emailField(show)];
+export const description: INodeProperties[] = [emailField()];
 
 export const operation = scimUserOperation({
 	method: 'GET',

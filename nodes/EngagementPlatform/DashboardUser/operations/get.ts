@@ -11,9 +11,7 @@ export const option: INodePropertyOptions = {
 	description: 'Read a dashboard user account by its ID',
 };
 
-const show = { operation: ['get'] };
-
-export const description: INodeProperties[] = [userIdField(show)];
+export const description: INodeProperties[] = [userIdField()];
 
 export const operation = scimUserOperation({
 	method: 'GET',

@@ -13,19 +13,16 @@ export const option: INodePropertyOptions = {
 	description: "Replace a dashboard user's name, department and permissions (the email cannot change)",
 };
 
-const show = { operation: ['update'] };
-
 export const description: INodeProperties[] = [
-	userIdField(show),
+	userIdField(),
 	{
 		displayName: 'Update replaces the name, department and permissions whole: permissions not given here are removed',
 		name: 'replaceNotice',
 		type: 'notice',
 		default: '',
-		displayOptions: { show },
 	},
-	...profileFields(show, true),
-	...permissionFields(show),
+	...profileFields(true),
+	...permissionFields(),
 ];
 
 export const operation = scimUserOperation({

@@ -1,4 +1,4 @@
-import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { ItemReader } from '../../shared/engine/read/readItems';
 import { parseOrThrow } from '../../shared/schemas/parse';
@@ -15,8 +15,8 @@ const commaList = (displayName: string, name: string, example: string): INodePro
 });
 
 /** Permissions as structured fields (company permissions, roles, app groups with teams and permission sets) or as JSON. */
-export function permissionFields(show: IDisplayOptions['show']): INodeProperties[] {
-	const asFields = { show: { ...show, permissionsInput: ['fields'] } };
+export function permissionFields(): INodeProperties[] {
+	const asFields = { show: { permissionsInput: ['fields'] } };
 	return [
 		{
 			displayName: 'Permissions Input',
@@ -27,7 +27,6 @@ export function permissionFields(show: IDisplayOptions['show']): INodeProperties
 				{ name: 'JSON', value: 'json' },
 			],
 			default: 'fields',
-			displayOptions: { show },
 		},
 		{
 			...commaList('Company Permissions', 'companyPermissions', 'basic_access, publish_cards'),
@@ -109,7 +108,7 @@ export function permissionFields(show: IDisplayOptions['show']): INodeProperties
 			type: 'json',
 			default: '{}',
 			hint: 'The SCIM permissions object: companyPermissions, roles, appGroup',
-			displayOptions: { show: { ...show, permissionsInput: ['json'] } },
+			displayOptions: { show: { permissionsInput: ['json'] } },
 		},
 	];
 }

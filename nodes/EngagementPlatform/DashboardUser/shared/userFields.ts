@@ -1,4 +1,4 @@
-import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { ItemInputError } from '../../shared/engine/read/itemInputError';
 import type { ItemReader } from '../../shared/engine/read/readItems';
@@ -6,7 +6,7 @@ import { EMAIL } from '../../shared/schemas/identifiers';
 
 /** Fields several operations share: the user's ID, email, name and department. */
 
-export function userIdField(show: IDisplayOptions['show']): INodeProperties {
+export function userIdField(): INodeProperties {
 	return {
 		displayName: 'User ID',
 		name: 'userId',
@@ -14,11 +14,10 @@ export function userIdField(show: IDisplayOptions['show']): INodeProperties {
 		default: '',
 		required: true,
 		description: 'The SCIM resource ID of the dashboard user (from Create or Find by Email)',
-		displayOptions: { show },
 	};
 }
 
-export function emailField(show: IDisplayOptions['show']): INodeProperties {
+export function emailField(): INodeProperties {
 	return {
 		displayName: 'Email',
 		name: 'email',
@@ -27,11 +26,10 @@ export function emailField(show: IDisplayOptions['show']): INodeProperties {
 		default: '',
 		required: true,
 		description: "The user's email, their SCIM userName",
-		displayOptions: { show },
 	};
 }
 
-export function profileFields(show: IDisplayOptions['show'], departmentRequired: boolean): INodeProperties[] {
+export function profileFields(departmentRequired: boolean): INodeProperties[] {
 	return [
 		{
 			displayName: 'Given Name',
@@ -39,7 +37,6 @@ export function profileFields(show: IDisplayOptions['show'], departmentRequired:
 			type: 'string',
 			default: '',
 			required: true,
-			displayOptions: { show },
 		},
 		{
 			displayName: 'Family Name',
@@ -47,7 +44,6 @@ export function profileFields(show: IDisplayOptions['show'], departmentRequired:
 			type: 'string',
 			default: '',
 			required: true,
-			displayOptions: { show },
 		},
 		{
 			displayName: 'Department',
@@ -56,7 +52,6 @@ export function profileFields(show: IDisplayOptions['show'], departmentRequired:
 			default: '',
 			required: departmentRequired,
 			placeholder: 'e.g. marketing',
-			displayOptions: { show },
 		},
 	];
 }

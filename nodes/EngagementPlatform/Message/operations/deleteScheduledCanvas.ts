@@ -9,9 +9,7 @@ export const option: INodePropertyOptions = {
 	description: 'Cancel a scheduled API-triggered canvas before it is sent',
 };
 
-const show = { operation: ['deleteScheduledCanvas'] };
-
-export const description: INodeProperties[] = [...scheduleIdFields(show)];
+export const description: INodeProperties[] = [...scheduleIdFields()];
 
 export const operation = canvasScheduleOperation(
 	'/canvas/trigger/schedule/delete',

@@ -16,10 +16,9 @@ export const option: INodePropertyOptions = {
 	description: 'Send messages immediately to each item’s user, or to a segment or audience',
 };
 
-const show = { operation: ['sendNow'] };
 /** /messages/send names users by external_user_ids and user_aliases only. */
 const RECIPIENT_KINDS: readonly IdentifierKind[] = ['external_id', 'user_alias'];
-const toUsers = { show: { ...show, sendTo: ['users'] } };
+const toUsers = { show: { sendTo: ['users'] } };
 
 const additionalFields: INodeProperties = {
 	displayName: 'Additional Fields',
@@ -27,7 +26,6 @@ const additionalFields: INodeProperties = {
 	type: 'collection',
 	placeholder: 'Add Field',
 	default: {},
-	displayOptions: { show },
 	options: [
 		{
 			displayName: 'Campaign ID',
@@ -72,9 +70,8 @@ export const description: INodeProperties[] = [
 			{ name: 'A Segment or Audience (Broadcast)', value: 'broadcast', description: 'Each item sends one broadcast' },
 		],
 		default: 'users',
-		displayOptions: { show },
 	},
-	...userIdentifierFields(toUsers.show, RECIPIENT_KINDS),
+	...userIdentifierFields(RECIPIENT_KINDS, { show: toUsers.show }),
 	{
 		displayName: 'Messages (JSON)',
 		name: 'messages',
@@ -82,7 +79,6 @@ export const description: INodeProperties[] = [
 		default: '{"email": {"app_id": "your-app-id", "subject": "Hello", "body": "<p>Hello!</p>"}}',
 		required: true,
 		hint: `One message object per channel: ${CHANNEL_KEYS.join(', ')}`,
-		displayOptions: { show },
 	},
 	{
 		displayName: 'Segment ID',
@@ -90,9 +86,8 @@ export const description: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		description: 'Send to this segment; with users, only those users who are in it receive the message',
-		displayOptions: { show },
 	},
-	audienceField(show),
+	audienceField(),
 	additionalFields,
 ];
 

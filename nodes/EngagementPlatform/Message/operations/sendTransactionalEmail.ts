@@ -26,7 +26,6 @@ export const option: INodePropertyOptions = {
 	description: 'Send a one-to-one transactional email (receipts, password resets), deduplicated on retry',
 };
 
-const show = { operation: ['sendTransactionalEmail'] };
 /** "Exactly one user per request", by external user ID or alias. */
 const RECIPIENT_KINDS: readonly IdentifierKind[] = ['external_id', 'user_alias'];
 const EXTERNAL_SEND_ID = /^[A-Za-z0-9+/=_-]+$/;
@@ -39,9 +38,8 @@ export const description: INodeProperties[] = [
 		default: '',
 		required: true,
 		description: 'A transactional email campaign',
-		displayOptions: { show },
 	},
-	...userIdentifierFields(show, RECIPIENT_KINDS),
+	...userIdentifierFields(RECIPIENT_KINDS),
 	{
 		displayName: 'External Send ID',
 		name: 'externalSendId',
@@ -49,20 +47,17 @@ export const description: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. order-1001-receipt',
 		hint: 'Letters, digits and - _ + / =. The platform sends once per ID within 24 hours. Empty: an ID derived from this execution and item, so a retry never sends twice.',
-		displayOptions: { show },
 	},
 	...keyValueOrJsonFields({
 		name: 'triggerProperties',
 		displayName: 'Trigger Properties',
 		noun: 'Property',
-		show,
 		example: '{"order_id": "1001", "total": "59.90"}',
 	}),
 	...keyValueOrJsonFields({
 		name: 'recipientAttributes',
 		displayName: 'Recipient Attributes',
 		noun: 'Attribute',
-		show,
 		example: '{"first_name": "Ada", "email": "ada@example.com"}',
 	}),
 ];

@@ -12,8 +12,6 @@ export const option: INodePropertyOptions = {
 	description: 'Send an API-triggered campaign to each item’s user, or broadcast it',
 };
 
-const show = { operation: ['triggerCampaign'] };
-
 export const description: INodeProperties[] = [
 	{
 		displayName: 'Campaign ID',
@@ -22,16 +20,14 @@ export const description: INodeProperties[] = [
 		default: '',
 		required: true,
 		description: 'The API identifier of a campaign created as API-triggered',
-		displayOptions: { show },
 	},
-	...recipientFields(show, 'Trigger Properties'),
+	...recipientFields('Trigger Properties'),
 	{
 		displayName: 'Additional Fields',
 		name: 'additionalFields',
 		type: 'collection',
 		placeholder: 'Add Field',
 		default: {},
-		displayOptions: { show },
 		options: [
 			{
 				displayName: 'Attachments',
@@ -79,7 +75,7 @@ export const description: INodeProperties[] = [
 			},
 		],
 	},
-	audienceField(show),
+	audienceField(),
 ];
 
 export const operation = dispatchOperation(

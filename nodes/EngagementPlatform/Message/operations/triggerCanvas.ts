@@ -12,21 +12,19 @@ export const option: INodePropertyOptions = {
 	description: 'Enter each item’s user into a canvas, or broadcast it',
 };
 
-const show = { operation: ['triggerCanvas'] };
 const MAX_ENTRY_PROPERTIES_BYTES = 50_000;
 
 export const description: INodeProperties[] = [
-	{ displayName: 'Canvas ID', name: 'canvasId', type: 'string', default: '', required: true, displayOptions: { show } },
-	...recipientFields(show, 'Canvas Entry Properties'),
+	{ displayName: 'Canvas ID', name: 'canvasId', type: 'string', default: '', required: true },
+	...recipientFields('Canvas Entry Properties'),
 	{
 		displayName: 'Shared Canvas Entry Properties (JSON)',
 		name: 'canvasEntryProperties',
 		type: 'json',
 		default: '{}',
 		description: 'For every recipient of the request, at most 50 KB; per-recipient properties win on conflicts',
-		displayOptions: { show },
 	},
-	audienceField(show),
+	audienceField(),
 ];
 
 export const operation = dispatchOperation(

@@ -11,10 +11,8 @@ export const option: INodePropertyOptions = {
 	description: 'Replace the schedule of a scheduled API-triggered canvas',
 };
 
-const show = { operation: ['updateScheduledCanvas'] };
-
 export const description: INodeProperties[] = [
-	...scheduleIdFields(show),
+	...scheduleIdFields(),
 	{
 		displayName: 'Send Time',
 		name: 'time',
@@ -22,7 +20,6 @@ export const description: INodeProperties[] = [
 		default: '',
 		required: true,
 		hint: 'ISO 8601, e.g. 2026-12-01T09:00:00Z (other datetimes are sent converted to it). The new schedule replaces the old one whole; changes near send time are best-effort.',
-		displayOptions: { show },
 	},
 	{
 		displayName: 'In Local Time',
@@ -30,14 +27,12 @@ export const description: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description: "Whether to deliver at that time in each user's time zone; off delivers at that time in UTC",
-		displayOptions: { show },
 	},
 	{
 		displayName: 'Trigger Properties (JSON)',
 		name: 'triggerProperties',
 		type: 'json',
 		default: '{}',
-		displayOptions: { show },
 	},
 ];
 

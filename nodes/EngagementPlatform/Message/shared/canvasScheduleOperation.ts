@@ -1,4 +1,4 @@
-import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { ItemInputError } from '../../shared/engine/read/itemInputError';
 import type { OperationSpec, Piece } from '../../shared/engine/operation';
@@ -8,8 +8,8 @@ import { refuseRepeatedKeys } from '../../shared/engine/read/repeatedKeys';
 
 /** What update and delete of a scheduled API-triggered canvas share: the schedule's IDs, one request per item. */
 
-export const scheduleIdFields = (show: IDisplayOptions['show']): INodeProperties[] => [
-	{ displayName: 'Canvas ID', name: 'canvasId', type: 'string', default: '', required: true, displayOptions: { show } },
+export const scheduleIdFields = (): INodeProperties[] => [
+	{ displayName: 'Canvas ID', name: 'canvasId', type: 'string', default: '', required: true },
 	{
 		displayName: 'Schedule ID',
 		name: 'scheduleId',
@@ -17,7 +17,6 @@ export const scheduleIdFields = (show: IDisplayOptions['show']): INodeProperties
 		default: '',
 		required: true,
 		description: 'From the response that created the schedule',
-		displayOptions: { show },
 	},
 ];
 

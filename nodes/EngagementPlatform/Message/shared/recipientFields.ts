@@ -1,4 +1,4 @@
-import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { ItemInputError } from '../../shared/engine/read/itemInputError';
 import type { ItemReader } from '../../shared/engine/read/readItems';
@@ -29,8 +29,8 @@ export function recipientOf(identifier: UserIdentifier): MessagingRecipient {
 
 /** Who receives a campaign or canvas trigger: each item's recipient, or a broadcast. */
 
-export function recipientFields(show: IDisplayOptions['show'], propertiesLabel: string): INodeProperties[] {
-	const perRecipient = { ...show, sendTo: ['recipients'] };
+export function recipientFields(propertiesLabel: string): INodeProperties[] {
+	const perRecipient = { sendTo: ['recipients'] };
 	const by = (kind: IdentifierKind) => ({ show: { ...perRecipient, identifyBy: [kind] } });
 	return [
 		{
@@ -46,9 +46,8 @@ export function recipientFields(show: IDisplayOptions['show'], propertiesLabel: 
 				},
 			],
 			default: 'recipients',
-			displayOptions: { show },
 		},
-		...userIdentifierFields(perRecipient, TRIGGER_RECIPIENT_KINDS),
+		...userIdentifierFields(TRIGGER_RECIPIENT_KINDS, { show: perRecipient }),
 		prioritizationField(
 			by('email'),
 			'identifiedThenRecent',
@@ -120,13 +119,12 @@ export function readRecipient(
 }
 
 /** An optional connected audience given as JSON. */
-export const audienceField = (show: IDisplayOptions['show']): INodeProperties => ({
+export const audienceField = (): INodeProperties => ({
 	displayName: 'Audience (JSON)',
 	name: 'audienceJson',
 	type: 'json',
 	default: '{}',
 	hint: `Only users in this audience receive it; {} for no audience filter. E.g. ${AUDIENCE_EXAMPLE}`,
-	displayOptions: { show },
 });
 
 export function readAudience(item: ItemReader): IDataObject | undefined {

@@ -17,8 +17,6 @@ export const option: INodePropertyOptions = {
 	description: 'Change the name, title, pages, state or icons of a preference center',
 };
 
-const show = { operation: ['update'] };
-
 /** UI name → body field, for the fields sent as they are. */
 const TEXT_FIELDS: Record<string, string> = {
 	name: 'Name',
@@ -42,7 +40,6 @@ export const description: INodeProperties[] = [
 		required: true,
 		placeholder: 'e.g. newsletter-preferences',
 		description: "The preference center's API ID, as the platform lists it",
-		displayOptions: { show },
 	},
 	...collectionByVersion(
 		{
@@ -51,7 +48,6 @@ export const description: INodeProperties[] = [
 			type: 'collection',
 			placeholder: 'Add Field',
 			default: {},
-			displayOptions: { show },
 			options: [
 				{
 					displayName: 'Confirmation Page HTML',

@@ -21,8 +21,6 @@ export const option: INodePropertyOptions = {
 	description: 'Subscribe or unsubscribe users, by external ID, email or phone, from a subscription group',
 };
 
-const show = { operation: ['setGroupState'] };
-
 /** Each element of the request carries one kind of ID; its field name in the body. */
 const IDS_FIELD: Record<string, IdsField> = { external_id: 'external_ids', email: 'emails', phone: 'phones' };
 type IdsField = 'external_ids' | 'emails' | 'phones';
@@ -68,7 +66,6 @@ export const description: INodeProperties[] = [
 		required: true,
 		placeholder: 'e.g. 8d2f9a0c-5b1e-4c7d-9e3f-1a2b3c4d5e6f',
 		description: "The group's ID from the platform's subscription group settings",
-		displayOptions: { show },
 	},
 	{
 		displayName: 'State',
@@ -79,9 +76,8 @@ export const description: INodeProperties[] = [
 			{ name: 'Unsubscribed', value: 'unsubscribed' },
 		],
 		default: 'subscribed',
-		displayOptions: { show },
 	},
-	...userIdentifierFields(show, ['external_id', 'email', 'phone']),
+	...userIdentifierFields(['external_id', 'email', 'phone']),
 ];
 
 export const operation = declareOperation<undefined, GroupStateChange>({

@@ -9,8 +9,6 @@ export const option: INodePropertyOptions = {
 	description: 'Read the translations of an email campaign message, one output item per locale',
 };
 
-const show = { operation: ['getCampaignTranslations'] };
-
 export const description: INodeProperties[] = [
 	{
 		displayName: 'Campaign ID',
@@ -19,7 +17,6 @@ export const description: INodeProperties[] = [
 		default: '',
 		required: true,
 		description: "The campaign's API identifier",
-		displayOptions: { show },
 	},
 	{
 		displayName: 'Message Variation ID',
@@ -29,7 +26,6 @@ export const description: INodeProperties[] = [
 		required: true,
 		placeholder: 'e.g. 3f2c8a1e-7b4d-4e9a-9c1f-2d5e6a7b8c9d',
 		description: "The email message's variation ID (a UUID), from the campaign's API identifiers",
-		displayOptions: { show },
 	},
 	{
 		displayName: 'Locale Name',
@@ -39,7 +35,6 @@ export const description: INodeProperties[] = [
 		placeholder: 'e.g. de-DE',
 		description:
 			'Only the translation of this locale, by its name in the multi-language settings; empty gets every translation',
-		displayOptions: { show },
 	},
 ];
 

@@ -9,7 +9,6 @@ export const option: INodePropertyOptions = {
 	description: "Read one locale's translation of a canvas step's email message",
 };
 
-const show = { operation: ['getCanvasTranslations'] };
 const uuidHint = 'A UUID, e.g. 3f2c8a1e-7b4d-4e9a-9c1f-2d5e6a7b8c9d';
 
 export const description: INodeProperties[] = [
@@ -21,7 +20,6 @@ export const description: INodeProperties[] = [
 		required: true,
 		hint: uuidHint,
 		description: "The canvas step's API identifier",
-		displayOptions: { show },
 	},
 	{
 		displayName: 'Message Variation ID',
@@ -31,7 +29,6 @@ export const description: INodeProperties[] = [
 		required: true,
 		hint: uuidHint,
 		description: "The step's email message variation ID",
-		displayOptions: { show },
 	},
 	{
 		displayName: 'Locale ID',
@@ -41,7 +38,6 @@ export const description: INodeProperties[] = [
 		required: true,
 		hint: uuidHint,
 		description: 'A locale from the multi-language settings',
-		displayOptions: { show },
 	},
 ];
 

@@ -16,8 +16,6 @@ export const option: INodePropertyOptions = {
 	description: 'Get user profiles by external ID, alias, email, phone, device ID or service ID',
 };
 
-const show = { operation: ['export'] };
-
 /** The fields of the spec's user export object. */
 const EXPORT_FIELDS = [
 	'apps',
@@ -112,7 +110,7 @@ const EXPORT_SHAPE: RequestShape<ExportGroup, ExportValue> = {
 };
 
 export const description: INodeProperties[] = [
-	...userIdentifierFields(show, ['external_id', 'user_alias', 'email', 'phone', 'device_id', 'service_id']),
+	...userIdentifierFields(['external_id', 'user_alias', 'email', 'phone', 'device_id', 'service_id']),
 	{
 		displayName: 'Fields to Export',
 		name: 'fieldsToExport',
@@ -124,7 +122,6 @@ export const description: INodeProperties[] = [
 		default: [...DEFAULT_FIELDS],
 		description:
 			'Which profile fields to return. Fewer fields answer faster. External ID and user aliases always come back, to pair users with items. A field missing from a profile means null, false or empty.',
-		displayOptions: { show },
 	},
 ];
 

@@ -17,10 +17,9 @@ export const option: INodePropertyOptions = {
 	description: 'Merge an alias-only or email-only profile into the profile with an external ID',
 };
 
-const show = { operation: ['identify'] };
 /** "Up to 50 aliases per request" or emails: identify merges an alias-only or email-only profile. */
 const ANONYMOUS_KINDS: readonly IdentifierKind[] = ['user_alias', 'email'];
-const whenEmail = { show: { ...show, identifyBy: ['email'] } };
+const whenEmail = { show: { identifyBy: ['email'] } };
 const ANONYMOUS_PROFILE_BY: IdentifyByLabel = {
 	displayName: 'Anonymous Profile By',
 	description:
@@ -36,9 +35,8 @@ export const description: INodeProperties[] = [
 		required: true,
 		placeholder: 'e.g. user-1234',
 		description: 'The external ID of the identified profile that the anonymous profile merges into',
-		displayOptions: { show },
 	},
-	...userIdentifierFields(show, ANONYMOUS_KINDS, ANONYMOUS_PROFILE_BY),
+	...userIdentifierFields(ANONYMOUS_KINDS, { label: ANONYMOUS_PROFILE_BY }),
 	prioritizationField(
 		whenEmail,
 		'unidentifiedThenRecent',
@@ -62,7 +60,6 @@ export const description: INodeProperties[] = [
 			},
 		],
 		default: 'merge',
-		displayOptions: { show },
 	},
 ];
 

@@ -12,8 +12,6 @@ export const option: INodePropertyOptions = {
 	description: 'Give a user a new external ID; the old one stays usable as a deprecated ID',
 };
 
-const show = { operation: ['renameExternalIds'] };
-
 export const description: INodeProperties[] = [
 	{
 		displayName: 'Current External ID',
@@ -23,7 +21,6 @@ export const description: INodeProperties[] = [
 		required: true,
 		placeholder: 'e.g. crm-1001',
 		description: "The user's primary external ID (not a deprecated one)",
-		displayOptions: { show },
 	},
 	{
 		displayName: 'New External ID',
@@ -33,7 +30,6 @@ export const description: INodeProperties[] = [
 		required: true,
 		placeholder: 'e.g. 7f3c9a2e-1b4d-4c8e-9a6f-2d1e0b3c4a5f',
 		description: 'An ID no user has, as primary or deprecated ID',
-		displayOptions: { show },
 	},
 ];
 

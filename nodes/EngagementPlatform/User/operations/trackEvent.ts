@@ -14,12 +14,10 @@ export const option: INodePropertyOptions = {
 	description: 'Record a custom event that a user performed',
 };
 
-const show = { operation: ['trackEvent'] };
-
-const additionalFields = occurrenceAdditionalFields(show, 'event');
+const additionalFields = occurrenceAdditionalFields('event');
 
 export const description: INodeProperties[] = [
-	...userIdentifierFields(show, TRACK_IDENTIFIERS.events),
+	...userIdentifierFields(TRACK_IDENTIFIERS.events),
 	{
 		displayName: 'Event Name',
 		name: 'eventName',
@@ -27,14 +25,12 @@ export const description: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'e.g. form_submitted',
-		displayOptions: { show },
 	},
-	timeField(show),
+	timeField(),
 	...keyValueOrJsonFields({
 		name: 'properties',
 		displayName: 'Event Properties',
 		noun: 'Property',
-		show,
 		example: '{"form": "newsletter", "score": 7}',
 	}),
 	additionalFields,

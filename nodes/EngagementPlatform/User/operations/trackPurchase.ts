@@ -15,12 +15,10 @@ export const option: INodePropertyOptions = {
 	description: 'Record a purchase of one product by a user',
 };
 
-const show = { operation: ['trackPurchase'] };
-
-const additionalFields = occurrenceAdditionalFields(show, 'purchase');
+const additionalFields = occurrenceAdditionalFields('purchase');
 
 export const description: INodeProperties[] = [
-	...userIdentifierFields(show, TRACK_IDENTIFIERS.purchases),
+	...userIdentifierFields(TRACK_IDENTIFIERS.purchases),
 	{
 		displayName: 'Product ID',
 		name: 'productId',
@@ -28,7 +26,6 @@ export const description: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'e.g. sku-1234',
-		displayOptions: { show },
 	},
 	// Version 1 started Currency at USD and Price at 0: a dropped mapping became data ("USD eur", a free order).
 	...forVersion1([
@@ -39,7 +36,6 @@ export const description: INodeProperties[] = [
 			default: 'USD',
 			required: true,
 			hint: 'Three-letter ISO 4217 code, e.g. USD, EUR',
-			displayOptions: { show },
 		},
 		{
 			displayName: 'Price',
@@ -49,7 +45,6 @@ export const description: INodeProperties[] = [
 			default: 0,
 			required: true,
 			description: 'Unit price',
-			displayOptions: { show },
 		},
 	]),
 	...fromVersion2([
@@ -61,7 +56,6 @@ export const description: INodeProperties[] = [
 			required: true,
 			placeholder: 'e.g. EUR',
 			hint: 'Three-letter ISO 4217 code, e.g. USD, EUR',
-			displayOptions: { show },
 		},
 		{
 			displayName: 'Price',
@@ -71,7 +65,6 @@ export const description: INodeProperties[] = [
 			required: true,
 			placeholder: 'e.g. 59.90',
 			description: 'Unit price: a number, or text that is one ("59.90", as spreadsheets and shops give it)',
-			displayOptions: { show },
 		},
 	]),
 	{
@@ -80,14 +73,12 @@ export const description: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: 1, maxValue: 100 },
 		default: 1,
-		displayOptions: { show },
 	},
-	timeField(show),
+	timeField(),
 	...keyValueOrJsonFields({
 		name: 'properties',
 		displayName: 'Purchase Properties',
 		noun: 'Property',
-		show,
 		example: '{"order_id": "1001", "gift": false}',
 	}),
 	additionalFields,

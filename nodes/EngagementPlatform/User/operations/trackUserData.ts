@@ -22,23 +22,19 @@ export const option: INodePropertyOptions = {
 		'Send any mix of attributes, events and purchases for one user per item, e.g. an order with several products',
 };
 
-const show = { operation: ['trackUserData'] };
-
 export const description: INodeProperties[] = [
 	// Events take every identifier; an item whose identifier its purchases or attributes do not take is refused.
-	...userIdentifierFields(show, TRACK_IDENTIFIERS.events),
+	...userIdentifierFields(TRACK_IDENTIFIERS.events),
 	{
 		displayName: 'Purchases take an external ID, a user alias or an email; attributes any identifier but a service ID',
 		name: 'identifierNotice',
 		type: 'notice',
 		default: '',
-		displayOptions: { show },
 	},
 	...keyValueOrJsonFields({
 		name: 'attributes',
 		displayName: 'Attributes',
 		noun: 'Attribute',
-		show,
 		example: '{"last_order_total": 59.9}',
 	}),
 	{
@@ -47,7 +43,6 @@ export const description: INodeProperties[] = [
 		type: 'json',
 		default: '[]',
 		hint: 'An array of events, e.g. [{"name": "order_placed", "time": "2026-11-22T10:15:00Z", "properties": {"items": 2}}]',
-		displayOptions: { show },
 	},
 	{
 		displayName: 'Purchases (JSON)',
@@ -55,7 +50,6 @@ export const description: INodeProperties[] = [
 		type: 'json',
 		default: '[]',
 		hint: 'An array of purchases, e.g. {{ $json.line_items.map(l => ({product_id: l.sku, currency: "USD", price: l.price, quantity: l.quantity, time: $json.created_at})) }}',
-		displayOptions: { show },
 	},
 ];
 

@@ -23,15 +23,12 @@ export const option: INodePropertyOptions = {
 	description: "Set attributes, email subscription and subscription groups on users' profiles",
 };
 
-const show = { operation: ['updateAttributes'] };
-
 const additionalFields: INodeProperties = {
 	displayName: 'Additional Fields',
 	name: 'additionalFields',
 	type: 'collection',
 	placeholder: 'Add Field',
 	default: {},
-	displayOptions: { show },
 	options: [
 		{
 			displayName: 'Email Subscription',
@@ -78,18 +75,17 @@ const additionalFields: INodeProperties = {
 };
 
 export const description: INodeProperties[] = [
-	...userIdentifierFields(show, TRACK_IDENTIFIERS.attributes),
+	...userIdentifierFields(TRACK_IDENTIFIERS.attributes),
 	// Version 2: the standard attributes' mapper first, then the custom attributes' typed list.
 	...keyValueOrJsonFields({
 		name: 'attributes',
 		displayName: 'Attributes',
 		noun: 'Attribute',
-		show,
 		example: '{"first_name": "Ada", "plan": "gold"}',
 		fieldsDisplayName: 'Custom Attributes',
 	}).flatMap((property) =>
 		property.name === 'attributesFields'
-			? [standardAttributesField({ ...show, ...FROM_VERSION_2, attributesInput: ['fields'] }), property]
+			? [standardAttributesField({ ...FROM_VERSION_2, attributesInput: ['fields'] }), property]
 			: [property],
 	),
 	// 1.0 saved Subscription Groups as subscriptionGroups; version 1 keeps showing and reading that name.

@@ -1,15 +1,14 @@
-import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
 /** Fields the event and purchase operations share. */
 
-export const timeField = (show: IDisplayOptions['show']): INodeProperties => ({
+export const timeField = (): INodeProperties => ({
 	displayName: 'Time',
 	name: 'time',
 	type: 'string',
 	default: '={{ $now.toISO() }}',
 	required: true,
 	hint: "ISO 8601, e.g. 2026-11-22T10:15:00Z (or yyyy-MM-dd'T'HH:mm:ss:SSSZ)",
-	displayOptions: { show },
 });
 
 export const updateExistingOnlyField = (description: string): INodeProperties => ({
@@ -21,13 +20,12 @@ export const updateExistingOnlyField = (description: string): INodeProperties =>
 });
 
 /** "Additional Fields" of an event or purchase: its app and whether it may create a profile. */
-export const occurrenceAdditionalFields = (show: IDisplayOptions['show'], noun: string): INodeProperties => ({
+export const occurrenceAdditionalFields = (noun: string): INodeProperties => ({
 	displayName: 'Additional Fields',
 	name: 'additionalFields',
 	type: 'collection',
 	placeholder: 'Add Field',
 	default: {},
-	displayOptions: { show },
 	options: [
 		{ displayName: 'App ID', name: 'app_id', type: 'string', default: '' },
 		updateExistingOnlyField(

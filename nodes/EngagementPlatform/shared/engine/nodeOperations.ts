@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { updateDisplayOptions } from '../fields/displayOptions';
 import type { OperationSpec } from './operation';
 import { runOperation } from './runOperation';
 import { optionsProperty } from './runOptions';
@@ -23,8 +24,9 @@ export function operationProperties(operations: NodeOperation[], defaultOperatio
 			options: operations.map(({ option }) => option),
 			default: defaultOperation,
 		},
+		// Each operation's fields are shown for it alone: the one place that says so.
 		...operations.flatMap(({ option, description, operation }) => [
-			...description,
+			...updateDisplayOptions({ show: { operation: [option.value] } }, description),
 			optionsProperty(String(option.value), operation),
 		]),
 	];

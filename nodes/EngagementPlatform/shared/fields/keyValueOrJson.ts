@@ -12,7 +12,8 @@ interface KeyValueOrJsonField {
 	displayName: string;
 	/** One entry, for "Add <noun>": Property, Attribute. */
 	noun: string;
-	show: IDisplayOptions['show'];
+	/** Conditions beyond the operation's (which the node adds to every field). */
+	show?: IDisplayOptions['show'];
 	example: string;
 	/** The typed list's label (version 2), where it differs: Custom Attributes beside Standard Attributes. */
 	fieldsDisplayName?: string;
@@ -27,7 +28,7 @@ export function keyValueOrJsonFields({
 	name,
 	displayName,
 	noun,
-	show,
+	show = {},
 	example,
 	fieldsDisplayName = displayName,
 }: KeyValueOrJsonField): INodeProperties[] {

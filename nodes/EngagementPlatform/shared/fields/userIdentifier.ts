@@ -140,9 +140,15 @@ const IDENTIFY_USER_BY: IdentifyByLabel = {
  * listed is the default.
  */
 export function userIdentifierFields(
-	show: IDisplayOptions['show'],
 	kinds: readonly IdentifierKind[] = TRACK_KINDS,
-	label: IdentifyByLabel = IDENTIFY_USER_BY,
+	{
+		label = IDENTIFY_USER_BY,
+		show = {},
+	}: {
+		label?: IdentifyByLabel;
+		/** Conditions beyond the operation's (which the node adds to every field). */
+		show?: IDisplayOptions['show'];
+	} = {},
 ): INodeProperties[] {
 	const choice: INodeProperties = {
 		displayName: label.displayName,
