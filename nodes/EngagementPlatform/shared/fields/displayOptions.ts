@@ -3,6 +3,9 @@ import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 /**
  * Adds display conditions to each property, merged into those it has (as n8n's own
  * updateDisplayOptions does): `updateDisplayOptions({ show: { '@version': [1] } }, fields)`.
+ * The added conditions come first: n8n checks a field's conditions in order and shows it at the
+ * first whose parameter holds an expression (a mapped Identify User By), so the broader ones (the
+ * operation, the version) must be checked before.
  */
 export function updateDisplayOptions(
 	displayOptions: IDisplayOptions,
@@ -12,8 +15,8 @@ export function updateDisplayOptions(
 		...property,
 		displayOptions: {
 			...property.displayOptions,
-			...(displayOptions.show ? { show: { ...property.displayOptions?.show, ...displayOptions.show } } : {}),
-			...(displayOptions.hide ? { hide: { ...property.displayOptions?.hide, ...displayOptions.hide } } : {}),
+			...(displayOptions.show ? { show: { ...displayOptions.show, ...property.displayOptions?.show } } : {}),
+			...(displayOptions.hide ? { hide: { ...displayOptions.hide, ...property.displayOptions?.hide } } : {}),
 		},
 	}));
 }
