@@ -1,6 +1,6 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { keyValueOrJsonFields, readKeyValueOrJson } from '../../shared/fields/keyValueOrJson';
+import { bodyFields, namedValuesField, textField, timeBodyField } from '../../shared/fields/bodyFields';
 import { userIdentifierFields } from '../../shared/fields/userIdentifier';
 import { parseOrThrow } from '../../shared/schemas/parse';
 import { trackEvent } from '../../shared/schemas/trackObjects';
@@ -14,40 +14,32 @@ export const option: INodePropertyOptions = {
 	description: 'Record a custom event that a user performed',
 };
 
-const additionalFields = occurrenceAdditionalFields('event');
+/** An event object's fields, each declared once: its property, body key, reader and label. */
+const EVENT = bodyFields(
+	[
+		textField('name', {
+			displayName: 'Event Name',
+			name: 'eventName',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'e.g. form_submitted',
+		}),
+		timeBodyField('time', timeField()),
+		namedValuesField('properties', {
+			name: 'properties',
+			displayName: 'Event Properties',
+			noun: 'Property',
+			example: '{"form": "newsletter", "score": 7}',
+		}),
+	],
+	occurrenceAdditionalFields('event'),
+);
 
-export const description: INodeProperties[] = [
-	...userIdentifierFields(TRACK_IDENTIFIERS.events),
-	{
-		displayName: 'Event Name',
-		name: 'eventName',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: 'e.g. form_submitted',
-	},
-	timeField(),
-	...keyValueOrJsonFields({
-		name: 'properties',
-		displayName: 'Event Properties',
-		noun: 'Property',
-		example: '{"form": "newsletter", "score": 7}',
-	}),
-	additionalFields,
-];
+export const description: INodeProperties[] = [...userIdentifierFields(TRACK_IDENTIFIERS.events), ...EVENT.properties];
 
 export const operation = usersTrackOperation((item) => {
 	const identifier = readTrackIdentifier(item, 'events');
-	const event = parseOrThrow(
-		trackEvent,
-		{
-			name: item.optionalString('eventName', 'Event Name'),
-			time: item.time('time'),
-			properties: readKeyValueOrJson(item, 'properties', 'Event Properties'),
-			...item.collection('additionalFields', additionalFields),
-		},
-		'',
-		{ name: 'Event Name', time: 'Time', properties: 'Event Properties', app_id: 'App ID' },
-	);
+	const event = parseOrThrow(trackEvent, EVENT.read(item), '', EVENT.labels, item.problems);
 	return [trackPiece(item.itemIndex, 'events', identifier, event)];
 });

@@ -1,7 +1,6 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { keyValueOrJsonFields, readKeyValueOrJson } from '../../shared/fields/keyValueOrJson';
-import { forVersion1, fromVersion2 } from '../../shared/fields/displayOptions';
+import { bodyFields, namedValuesField, numberField, textField, timeBodyField } from '../../shared/fields/bodyFields';
 import { userIdentifierFields } from '../../shared/fields/userIdentifier';
 import { parseOrThrow } from '../../shared/schemas/parse';
 import { trackPurchase } from '../../shared/schemas/trackObjects';
@@ -15,99 +14,94 @@ export const option: INodePropertyOptions = {
 	description: 'Record a purchase of one product by a user',
 };
 
-const additionalFields = occurrenceAdditionalFields('purchase');
+/** A purchase object's fields, each declared once: its property, body key, reader and label. */
+const PURCHASE = bodyFields(
+	[
+		textField('product_id', {
+			displayName: 'Product ID',
+			name: 'productId',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'e.g. sku-1234',
+		}),
+		// Version 1 started Currency at USD and Price at 0: a dropped mapping became data ("USD eur", a free order).
+		textField(
+			'currency',
+			{
+				version1: {
+					displayName: 'Currency',
+					name: 'currency',
+					type: 'string',
+					default: 'USD',
+					required: true,
+					hint: 'Three-letter ISO 4217 code, e.g. USD, EUR',
+				},
+				fromVersion2: {
+					displayName: 'Currency',
+					name: 'currency',
+					type: 'string',
+					default: '',
+					required: true,
+					placeholder: 'e.g. EUR',
+					hint: 'Three-letter ISO 4217 code, e.g. USD, EUR',
+				},
+			},
+			(code) => code.toUpperCase(),
+		),
+		numberField(
+			'price',
+			{
+				version1: {
+					displayName: 'Price',
+					name: 'price',
+					type: 'number',
+					typeOptions: { numberPrecision: 2 },
+					default: 0,
+					required: true,
+					description: 'Unit price',
+				},
+				fromVersion2: {
+					displayName: 'Price',
+					name: 'price',
+					type: 'string',
+					default: '',
+					required: true,
+					placeholder: 'e.g. 59.90',
+					description: 'Unit price: a number, or text that is one ("59.90", as spreadsheets and shops give it)',
+				},
+			},
+			'59.90',
+		),
+		numberField(
+			'quantity',
+			{
+				displayName: 'Quantity',
+				name: 'quantity',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: 100 },
+				default: 1,
+			},
+			'2',
+		),
+		timeBodyField('time', timeField()),
+		namedValuesField('properties', {
+			name: 'properties',
+			displayName: 'Purchase Properties',
+			noun: 'Property',
+			example: '{"order_id": "1001", "gift": false}',
+		}),
+	],
+	occurrenceAdditionalFields('purchase'),
+);
 
 export const description: INodeProperties[] = [
 	...userIdentifierFields(TRACK_IDENTIFIERS.purchases),
-	{
-		displayName: 'Product ID',
-		name: 'productId',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: 'e.g. sku-1234',
-	},
-	// Version 1 started Currency at USD and Price at 0: a dropped mapping became data ("USD eur", a free order).
-	...forVersion1([
-		{
-			displayName: 'Currency',
-			name: 'currency',
-			type: 'string',
-			default: 'USD',
-			required: true,
-			hint: 'Three-letter ISO 4217 code, e.g. USD, EUR',
-		},
-		{
-			displayName: 'Price',
-			name: 'price',
-			type: 'number',
-			typeOptions: { numberPrecision: 2 },
-			default: 0,
-			required: true,
-			description: 'Unit price',
-		},
-	]),
-	...fromVersion2([
-		{
-			displayName: 'Currency',
-			name: 'currency',
-			type: 'string',
-			default: '',
-			required: true,
-			placeholder: 'e.g. EUR',
-			hint: 'Three-letter ISO 4217 code, e.g. USD, EUR',
-		},
-		{
-			displayName: 'Price',
-			name: 'price',
-			type: 'string',
-			default: '',
-			required: true,
-			placeholder: 'e.g. 59.90',
-			description: 'Unit price: a number, or text that is one ("59.90", as spreadsheets and shops give it)',
-		},
-	]),
-	{
-		displayName: 'Quantity',
-		name: 'quantity',
-		type: 'number',
-		typeOptions: { minValue: 1, maxValue: 100 },
-		default: 1,
-	},
-	timeField(),
-	...keyValueOrJsonFields({
-		name: 'properties',
-		displayName: 'Purchase Properties',
-		noun: 'Property',
-		example: '{"order_id": "1001", "gift": false}',
-	}),
-	additionalFields,
+	...PURCHASE.properties,
 ];
 
 export const operation = usersTrackOperation((item) => {
 	const identifier = readTrackIdentifier(item, 'purchases');
-	const purchase = parseOrThrow(
-		trackPurchase,
-		{
-			product_id: item.optionalString('productId', 'Product ID'),
-			currency: item.optionalString('currency', 'Currency')?.toUpperCase(),
-			price: item.number('price', 'Price', '59.90'),
-			quantity: item.number('quantity', 'Quantity', '2', 1),
-			time: item.time('time'),
-			properties: readKeyValueOrJson(item, 'properties', 'Purchase Properties'),
-			...item.collection('additionalFields', additionalFields),
-		},
-		'',
-		{
-			product_id: 'Product ID',
-			currency: 'Currency',
-			price: 'Price',
-			quantity: 'Quantity',
-			time: 'Time',
-			properties: 'Purchase Properties',
-			app_id: 'App ID',
-		},
-		item.problems,
-	);
+	const purchase = parseOrThrow(trackPurchase, PURCHASE.read(item), '', PURCHASE.labels, item.problems);
 	return [trackPiece(item.itemIndex, 'purchases', identifier, purchase)];
 });
