@@ -5,7 +5,7 @@ import { userIdentifierFields } from '../../shared/fields/userIdentifier';
 import { parseOrThrow } from '../../shared/schemas/parse';
 import { trackEvent } from '../../shared/schemas/trackObjects';
 import { occurrenceAdditionalFields, timeField } from '../shared/trackFields';
-import { readTrackIdentifier, TRACK_IDENTIFIERS, trackPiece, usersTrackOperation } from '../shared/usersTrackOperation';
+import { readTrackUser, TRACK_IDENTIFIERS, trackPiece, usersTrackOperation } from '../shared/usersTrackOperation';
 
 export const option: INodePropertyOptions = {
 	name: 'Track Event',
@@ -39,7 +39,7 @@ const EVENT = bodyFields(
 export const description: INodeProperties[] = [...userIdentifierFields(TRACK_IDENTIFIERS.events), ...EVENT.properties];
 
 export const operation = usersTrackOperation((item) => {
-	const identifier = readTrackIdentifier(item, 'events');
+	const user = readTrackUser(item, 'events');
 	const event = parseOrThrow(trackEvent, EVENT.read(item), '', EVENT.labels, item.problems);
-	return [trackPiece(item.itemIndex, 'events', identifier, event)];
+	return [trackPiece(item.itemIndex, 'events', user, event)];
 });

@@ -5,7 +5,7 @@ import { userIdentifierFields } from '../../shared/fields/userIdentifier';
 import { parseOrThrow } from '../../shared/schemas/parse';
 import { trackPurchase } from '../../shared/schemas/trackObjects';
 import { occurrenceAdditionalFields, timeField } from '../shared/trackFields';
-import { readTrackIdentifier, TRACK_IDENTIFIERS, trackPiece, usersTrackOperation } from '../shared/usersTrackOperation';
+import { readTrackUser, TRACK_IDENTIFIERS, trackPiece, usersTrackOperation } from '../shared/usersTrackOperation';
 
 export const option: INodePropertyOptions = {
 	name: 'Track Purchase',
@@ -101,7 +101,7 @@ export const description: INodeProperties[] = [
 ];
 
 export const operation = usersTrackOperation((item) => {
-	const identifier = readTrackIdentifier(item, 'purchases');
+	const user = readTrackUser(item, 'purchases');
 	const purchase = parseOrThrow(trackPurchase, PURCHASE.read(item), '', PURCHASE.labels, item.problems);
-	return [trackPiece(item.itemIndex, 'purchases', identifier, purchase)];
+	return [trackPiece(item.itemIndex, 'purchases', user, purchase)];
 });

@@ -4,7 +4,7 @@ import { ItemInputError } from '../../shared/engine/read/itemInputError';
 import type { ItemReader } from '../../shared/engine/read/readItems';
 import type { Piece } from '../../shared/engine/operation';
 import { keyValueOrJsonFields, readKeyValueOrJson } from '../../shared/fields/keyValueOrJson';
-import { readUserIdentifier, userIdentifierFields } from '../../shared/fields/userIdentifier';
+import { readUser, userIdentifierFields } from '../../shared/fields/userIdentifier';
 import { parseOrThrow } from '../../shared/schemas/parse';
 import { trackAttributes, trackEvent, trackPurchase } from '../../shared/schemas/trackObjects';
 import {
@@ -54,21 +54,21 @@ export const description: INodeProperties[] = [
 ];
 
 export const operation = usersTrackOperation((item) => {
-	const identifier = readUserIdentifier(item);
+	const user = readUser(item);
 	const pieces: Piece[] = [];
 	const attributes = readKeyValueOrJson(item, 'attributes', 'Attributes');
 	if (attributes) {
 		pieces.push(
-			trackPiece(item.itemIndex, 'attributes', identifier, parseOrThrow(trackAttributes, attributes, 'Attributes')),
+			trackPiece(item.itemIndex, 'attributes', user, parseOrThrow(trackAttributes, attributes, 'Attributes')),
 		);
 	}
 	for (const [index, event] of (item.jsonArray('eventsJson', 'Events') ?? []).entries()) {
 		const read = parseOrThrow(trackEvent, withZonedTime(item, event), `Events[${index}]`);
-		pieces.push(trackPiece(item.itemIndex, 'events', identifier, read));
+		pieces.push(trackPiece(item.itemIndex, 'events', user, read));
 	}
 	for (const [index, purchase] of (item.jsonArray('purchasesJson', 'Purchases') ?? []).entries()) {
 		const read = parseOrThrow(trackPurchase, withZonedTime(item, purchase), `Purchases[${index}]`);
-		pieces.push(trackPiece(item.itemIndex, 'purchases', identifier, read));
+		pieces.push(trackPiece(item.itemIndex, 'purchases', user, read));
 	}
 	if (pieces.length === 0) {
 		throw new ItemInputError(

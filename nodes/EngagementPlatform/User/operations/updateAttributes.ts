@@ -10,7 +10,7 @@ import { readStandardAttributes, standardAttributesField } from '../shared/stand
 import { updateExistingOnlyField } from '../shared/trackFields';
 import {
 	ATTRIBUTES_SET_STATE,
-	readTrackIdentifier,
+	readTrackUser,
 	TRACK_IDENTIFIERS,
 	trackPiece,
 	usersTrackOperation,
@@ -94,7 +94,7 @@ export const description: INodeProperties[] = [
 
 export const operation = usersTrackOperation(
 	(item) => {
-		const identifier = readTrackIdentifier(item, 'attributes');
+		const user = readTrackUser(item, 'attributes');
 		const typed = item.readsText && item.raw('attributesInput', 'fields') === 'fields';
 		const attributes = {
 			...(typed ? readStandardAttributes(item) : {}),
@@ -126,7 +126,7 @@ export const operation = usersTrackOperation(
 				'Add at least one attribute, an email subscription or a subscription group.',
 			);
 		}
-		return [trackPiece(item.itemIndex, 'attributes', identifier, object)];
+		return [trackPiece(item.itemIndex, 'attributes', user, object)];
 	},
 	ATTRIBUTES_SET_STATE,
 	false,

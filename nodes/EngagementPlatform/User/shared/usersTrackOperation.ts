@@ -15,13 +15,8 @@ import { canonicalValue, declareOperation, groupStateKey, groupStateLabel } from
 import { settleRemaining } from '../../shared/engine/send/sendRequests';
 import type { RequestShape } from '../../shared/engine/plan/planner';
 import type { IdentifierKind } from '../../shared/fields/userIdentifier';
-import {
-	identifierKindOf,
-	identifierLabels,
-	isIdentifierKind,
-	readUserIdentifier,
-	userStateKey,
-} from '../../shared/fields/userIdentifier';
+import type { ItemUser } from '../../shared/fields/userIdentifier';
+import { identifierLabels, isIdentifierKind, readUser, userStateKey } from '../../shared/fields/userIdentifier';
 import { PER_REQUEST } from '../../shared/limits/requestLimits';
 import type { UserIdentifier } from '../../shared/schemas/identifiers';
 
@@ -94,8 +89,8 @@ const trackOptions = (sendsEvents: boolean): OperationOptions => ({
  * schema's output is this item's own copy, so it is extended in place: a spread into a third
  * object would be held, per item, until the whole run is answered.
  */
-export function trackPiece(itemIndex: number, slot: TrackSlot, identifier: UserIdentifier, object: object): Piece {
-	refuseUntakenIdentifier(identifierKindOf(identifier), slot);
+export function trackPiece(itemIndex: number, slot: TrackSlot, { kind, identifier }: ItemUser, object: object): Piece {
+	refuseUntakenIdentifier(kind, slot);
 	return {
 		itemIndex,
 		slot,
@@ -105,10 +100,12 @@ export function trackPiece(itemIndex: number, slot: TrackSlot, identifier: UserI
 	};
 }
 
-/** The item's identifier, once its kind is one the slot's objects take (a workflow may hold a kind the field no longer offers). */
-export function readTrackIdentifier(item: ItemReader, slot: TrackSlot): UserIdentifier {
-	refuseUntakenIdentifier(item.raw('identifyBy', 'external_id') as IdentifierKind, slot);
-	return readUserIdentifier(item);
+/**
+ * The item's user, read once, when its kind is one the slot's objects take (a workflow may hold a
+ * kind the field no longer offers): "this operation takes only ...".
+ */
+export function readTrackUser(item: ItemReader, slot: TrackSlot): ItemUser {
+	return readUser(item, TRACK_IDENTIFIERS[slot]);
 }
 
 function refuseUntakenIdentifier(kind: IdentifierKind, slot: TrackSlot): void {

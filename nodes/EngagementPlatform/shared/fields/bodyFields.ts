@@ -2,7 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { ItemReader } from '../engine/read/readItems';
 import { forVersion1, fromVersion2 } from './displayOptions';
-import { keyValueOrJsonFields, readKeyValueOrJson } from './keyValueOrJson';
+import { keyValueOrJsonFields, namedValuesReader } from './keyValueOrJson';
 
 /**
  * A field of a request object, declared once: the n8n properties the user fills in, the body key
@@ -62,7 +62,7 @@ export function namedValuesField(key: string, field: Parameters<typeof keyValueO
 		key,
 		label: field.displayName,
 		properties: keyValueOrJsonFields(field),
-		read: (item) => readKeyValueOrJson(item, field.name, field.displayName),
+		read: namedValuesReader(field.name, field.displayName),
 	};
 }
 

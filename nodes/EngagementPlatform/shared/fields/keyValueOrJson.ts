@@ -108,12 +108,31 @@ export function keyValueOrJsonFields({
 
 /** The item's values as one object, or undefined when none were given. */
 export function readKeyValueOrJson(item: ItemReader, name: string, label: string): IDataObject | undefined {
-	const mode = item.raw(`${name}Input`, item.readsText ? 'fields' : 'keyValue');
-	if (mode === 'json') {
-		const value = item.jsonObject(`${name}Json`, label);
-		return value && Object.keys(value).length > 0 ? value : undefined;
-	}
-	if (mode === 'fields') return readAssignments(item, `${name}Fields`, label);
+	return namedValuesReader(name, label)(item);
+}
+
+/** readKeyValueOrJson for one field, its parameter names made once rather than for every item. */
+export function namedValuesReader(name: string, label: string): (item: ItemReader) => IDataObject | undefined {
+	const inputMode = `${name}Input`;
+	const json = `${name}Json`;
+	const fields = `${name}Fields`;
+	return (item) => {
+		const mode = item.raw(inputMode, item.readsText ? 'fields' : 'keyValue');
+		if (mode === 'json') {
+			const value = item.jsonObject(json, label);
+			return value && hasKeys(value) ? value : undefined;
+		}
+		if (mode === 'fields') return readAssignments(item, fields, label);
+		return readPairs(item, name, label);
+	};
+}
+
+function hasKeys(value: IDataObject): boolean {
+	for (const key in value) if (Object.hasOwn(value, key)) return true;
+	return false;
+}
+
+function readPairs(item: ItemReader, name: string, label: string): IDataObject | undefined {
 	const pairs = (item.collection(name).pairs ?? []) as Array<{ key?: unknown; value?: unknown }>;
 	if (pairs.length === 0) return undefined;
 	const values: IDataObject = {};

@@ -168,6 +168,12 @@ export function userIdentifierFields(
 	];
 }
 
+/** The item's user: the way it is identified and the identifier, read once. */
+export interface ItemUser {
+	kind: IdentifierKind;
+	identifier: UserIdentifier;
+}
+
 /**
  * Reads the identifier the item chose, checked per the spec. With `kinds`, a kind outside them
  * (a mapped value) is refused naming the ones the operation takes.
@@ -177,7 +183,25 @@ export function readUserIdentifier(
 	kinds?: readonly IdentifierKind[],
 	label: IdentifyByLabel = IDENTIFY_USER_BY,
 ): UserIdentifier {
+	return readUser(item, kinds, label).identifier;
+}
+
+/** readUserIdentifier's reading, with the kind the item chose beside the identifier. */
+export function readUser(
+	item: ItemReader,
+	kinds?: readonly IdentifierKind[],
+	label: IdentifyByLabel = IDENTIFY_USER_BY,
+): ItemUser {
 	const kind = item.raw('identifyBy', kinds?.[0] ?? 'external_id') as IdentifierKind;
+	return { kind, identifier: identifierOfKind(item, kind, kinds, label) };
+}
+
+function identifierOfKind(
+	item: ItemReader,
+	kind: IdentifierKind,
+	kinds: readonly IdentifierKind[] | undefined,
+	label: IdentifyByLabel,
+): UserIdentifier {
 	if (kinds && isIdentifierKind(kind) && !kinds.includes(kind)) {
 		throw new ItemInputError(
 			label.displayName,
