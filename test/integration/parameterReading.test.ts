@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INode, INodeParameters } from 'n8n-workflow';
 
-import { ParameterReader } from '../../nodes/EngagementPlatform/shared/engine/read/parameterReader';
+import { ParameterReader } from '../../nodes/EngagementPlatform/shared/engine/read/readItems';
 import { USER } from '../support/nodeTypes';
 import { runUserNode } from '../support/userRuns';
 import { useSandbox } from './sandboxLifecycle';

@@ -1,7 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { executeChosenOperation, operationProperties, operationSubtitle } from '../shared/engine/nodeOperations';
+import { operationProperties, operationSubtitle } from '../shared/engine/nodeOperations';
+import { executeChosenOperation } from '../shared/engine/runOperation';
 import { subscriptionOperations } from './operations';
 
 export class EngagementPlatformSubscription implements INodeType {

@@ -9,7 +9,7 @@ import { responseError } from '../../shared/engine/send/platformErrors';
 import type { ApiResponse } from '../../shared/engine/send/transport';
 import { refuseRepeatedKeys } from '../../shared/engine/read/repeatedKeys';
 import type { RequestShape } from '../../shared/engine/plan/planner';
-import { keyValueOrJsonFields, readKeyValueOrJson } from '../../shared/fields/keyValueOrJson';
+import { keyValueOrJsonFields, readKeyValueOrJson } from '../../shared/fields/bodyFields';
 import { readPathSegment } from '../../shared/fields/pathSegment';
 import { PER_REQUEST } from '../../shared/limits/requestLimits';
 

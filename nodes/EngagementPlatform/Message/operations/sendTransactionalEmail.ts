@@ -10,7 +10,7 @@ import type { ApiResponse } from '../../shared/engine/send/transport';
 import { onlyPiece } from '../../shared/engine/send/sendRequests';
 import { refuseRepeatedKeys } from '../../shared/engine/read/repeatedKeys';
 import type { RequestShape } from '../../shared/engine/plan/planner';
-import { keyValueOrJsonFields, readKeyValueOrJson } from '../../shared/fields/keyValueOrJson';
+import { keyValueOrJsonFields, readKeyValueOrJson } from '../../shared/fields/bodyFields';
 import { readPathSegment } from '../../shared/fields/pathSegment';
 import type { IdentifierKind } from '../../shared/fields/userIdentifier';
 import { readUserIdentifier, userIdentifierFields } from '../../shared/fields/userIdentifier';

@@ -2,7 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { ItemInputError } from '../../shared/engine/read/itemInputError';
 import type { ItemReader } from '../../shared/engine/read/readItems';
-import { keyValueOrJsonFields, readKeyValueOrJson } from '../../shared/fields/keyValueOrJson';
+import { keyValueOrJsonFields, readKeyValueOrJson } from '../../shared/fields/bodyFields';
 import { prioritizationField, readPrioritization } from '../../shared/fields/prioritization';
 import type { z } from 'zod/v4';
 

@@ -100,12 +100,11 @@ export function trackPiece(itemIndex: number, slot: TrackSlot, { kind, identifie
 	};
 }
 
-/**
- * The item's user, read once, when its kind is one the slot's objects take (a workflow may hold a
- * kind the field no longer offers): "this operation takes only ...".
- */
+/** The item's user, read once, when its kind is one the slot's objects take (a workflow may hold a kind the field no longer offers). */
 export function readTrackUser(item: ItemReader, slot: TrackSlot): ItemUser {
-	return readUser(item, TRACK_IDENTIFIERS[slot]);
+	const kind = item.raw('identifyBy', 'external_id') as IdentifierKind;
+	refuseUntakenIdentifier(kind, slot);
+	return readUser(item, { kind });
 }
 
 function refuseUntakenIdentifier(kind: IdentifierKind, slot: TrackSlot): void {

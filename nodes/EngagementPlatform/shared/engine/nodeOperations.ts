@@ -1,9 +1,7 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { updateDisplayOptions } from '../fields/displayOptions';
 import type { OperationSpec } from './operation';
-import { runOperation } from './runOperation';
 import { optionsProperty } from './runOptions';
 
 /** One operation of a node: its entry in the Operation list, its fields, and its declaration (which gives its Options). */
@@ -39,15 +37,4 @@ export function operationProperties(operations: NodeOperation[], defaultOperatio
 export function operationSubtitle(operations: NodeOperation[]): string {
 	const names = Object.fromEntries(operations.map(({ option }) => [String(option.value), option.name]));
 	return `={{ (${JSON.stringify(names)})[$parameter["operation"]] }}`;
-}
-
-/** A node's execute: the chosen operation's declaration, run by the engine. */
-export async function executeChosenOperation(
-	context: IExecuteFunctions,
-	operations: NodeOperation[],
-): Promise<INodeExecutionData[][]> {
-	const chosen = context.getNodeParameter('operation', 0) as string;
-	const declaration = operations.find(({ option }) => option.value === chosen);
-	if (!declaration) throw new NodeOperationError(context.getNode(), `The operation "${chosen}" is not supported`);
-	return await runOperation(context, declaration.operation);
 }

@@ -1,5 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import type { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { NodeApiError } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { itemError } from './results/itemResults';
 import type { ItemInputError } from './read/itemInputError';
@@ -8,12 +9,24 @@ import { collectItemResults, inputFailure } from './results/itemResults';
 import type { LastWord } from './plan/lastWord';
 import { keepLastWord } from './plan/lastWord';
 import { openMemory } from './plan/memory';
+import type { NodeOperation } from './nodeOperations';
 import type { OperationSpec, Piece, PieceOutcome } from './operation';
 import { planRequests } from './plan/planner';
 import { readItems } from './read/readItems';
 import { readRunSettings } from './runOptions';
 import type { SendReport } from './send/sendRequests';
 import { sendRequests } from './send/sendRequests';
+
+/** A node's execute: the chosen operation's declaration, run by the engine. */
+export async function executeChosenOperation(
+	context: IExecuteFunctions,
+	operations: NodeOperation[],
+): Promise<INodeExecutionData[][]> {
+	const chosen = context.getNodeParameter('operation', 0) as string;
+	const declaration = operations.find(({ option }) => option.value === chosen);
+	if (!declaration) throw new NodeOperationError(context.getNode(), `The operation "${chosen}" is not supported`);
+	return await runOperation(context, declaration.operation);
+}
 
 /**
  * Runs one operation declaration over all input items: validate every item, keep each user's last

@@ -1,8 +1,10 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties, FieldType, IDisplayOptions } from 'n8n-workflow';
+import { validateFieldType } from 'n8n-workflow';
 
 import type { ItemReader } from '../engine/read/readItems';
 import { forVersion1, fromVersion2 } from './displayOptions';
-import { keyValueOrJsonFields, namedValuesReader } from './keyValueOrJson';
+import { ItemInputError } from '../engine/read/itemInputError';
+import { shown } from '../schemas/textValues';
 
 /**
  * A field of a request object, declared once: the n8n properties the user fills in, the body key
@@ -57,7 +59,7 @@ export function timeBodyField(key: string, declared: INodeProperties): BodyField
 }
 
 /** Named values (properties, attributes): typed fields, key/value pairs or JSON, as keyValueOrJsonFields offers them. */
-export function namedValuesField(key: string, field: Parameters<typeof keyValueOrJsonFields>[0]): BodyField {
+export function namedValuesField(key: string, field: KeyValueOrJsonField): BodyField {
 	return {
 		key,
 		label: field.displayName,
@@ -90,4 +92,211 @@ export function bodyFields(fields: BodyField[], collection?: INodeProperties): B
 			return collection ? Object.assign(body, item.collection(collection.name, collection)) : body;
 		},
 	};
+}
+
+interface KeyValueOrJsonField {
+	/** Parameter name stem: `<name>Input`, `<name>` (pairs) and `<name>Json`. */
+	name: string;
+	displayName: string;
+	/** One entry, for "Add <noun>": Property, Attribute. */
+	noun: string;
+	/** Conditions beyond the operation's (which the node adds to every field). */
+	show?: IDisplayOptions['show'];
+	example: string;
+	/** The typed list's label (version 2), where it differs: Custom Attributes beside Standard Attributes. */
+	fieldsDisplayName?: string;
+}
+
+/**
+ * A set of named values: as typed fields (version 2: n8n's assignment list, as Edit Fields has it:
+ * drag an input field in, pick its type), as key/value text pairs (version 1) or as one JSON object.
+ * Expressions work in all three.
+ */
+export function keyValueOrJsonFields({
+	name,
+	displayName,
+	noun,
+	show = {},
+	example,
+	fieldsDisplayName = displayName,
+}: KeyValueOrJsonField): INodeProperties[] {
+	const input = (mode: string) => ({ show: { ...show, [`${name}Input`]: [mode] } });
+	return [
+		...forVersion1([
+			{
+				displayName: `${displayName} Input`,
+				name: `${name}Input`,
+				type: 'options',
+				options: [
+					{ name: 'Fields Below', value: 'keyValue' },
+					{ name: 'JSON', value: 'json' },
+				],
+				default: 'keyValue',
+				displayOptions: { show },
+			},
+			{
+				displayName,
+				name,
+				type: 'fixedCollection',
+				typeOptions: { multipleValues: true },
+				placeholder: `Add ${noun}`,
+				default: {},
+				displayOptions: input('keyValue'),
+				options: [
+					{
+						displayName: 'Pair',
+						name: 'pairs',
+						values: [
+							{ displayName: 'Name', name: 'key', type: 'string', default: '', placeholder: 'e.g. plan' },
+							{
+								displayName: 'Value',
+								name: 'value',
+								type: 'string',
+								default: '',
+								placeholder: 'e.g. gold',
+								hint: 'Text as typed; use an expression for numbers, booleans or arrays, e.g. {{ 42 }}',
+							},
+						],
+					},
+				],
+			},
+		]),
+		...fromVersion2([
+			{
+				displayName: `${displayName} Input`,
+				name: `${name}Input`,
+				type: 'options',
+				options: [
+					{ name: 'Fields Below', value: 'fields' },
+					{ name: 'JSON', value: 'json' },
+				],
+				default: 'fields',
+				displayOptions: { show },
+			},
+			{
+				displayName: fieldsDisplayName,
+				name: `${name}Fields`,
+				type: 'assignmentCollection',
+				default: {},
+				placeholder: `Add ${noun}`,
+				hint: 'Drag an input field here, or add one and pick its type: text, number, boolean, array or object',
+				displayOptions: input('fields'),
+			},
+		]),
+		{
+			displayName: `${displayName} (JSON)`,
+			name: `${name}Json`,
+			type: 'json',
+			default: '{}',
+			hint: `A JSON object, e.g. ${example}`,
+			displayOptions: input('json'),
+		},
+	];
+}
+
+/** The item's values as one object, or undefined when none were given. */
+export function readKeyValueOrJson(item: ItemReader, name: string, label: string): IDataObject | undefined {
+	return namedValuesReader(name, label)(item);
+}
+
+/** readKeyValueOrJson for one field, its parameter names made once rather than for every item. */
+export function namedValuesReader(name: string, label: string): (item: ItemReader) => IDataObject | undefined {
+	const inputMode = `${name}Input`;
+	const json = `${name}Json`;
+	const fields = `${name}Fields`;
+	return (item) => {
+		const mode = item.raw(inputMode, item.readsText ? 'fields' : 'keyValue');
+		if (mode === 'json') {
+			const value = item.jsonObject(json, label);
+			return value && hasKeys(value) ? value : undefined;
+		}
+		if (mode === 'fields') return readAssignments(item, fields, label);
+		return readPairs(item, name, label);
+	};
+}
+
+function hasKeys(value: IDataObject): boolean {
+	for (const key in value) if (Object.hasOwn(value, key)) return true;
+	return false;
+}
+
+function readPairs(item: ItemReader, name: string, label: string): IDataObject | undefined {
+	const pairs = (item.collection(name).pairs ?? []) as Array<{ key?: unknown; value?: unknown }>;
+	if (pairs.length === 0) return undefined;
+	const values: IDataObject = {};
+	for (const [index, pair] of pairs.entries()) {
+		const key = typeof pair.key === 'string' ? pair.key.trim() : '';
+		if (!key)
+			throw new ItemInputError(`${label}[${index}]`, 'has an empty name', 'Give every pair a name, or remove it.');
+		if (key in values) throw new ItemInputError(`${label}.${key}`, 'is given twice', 'Keep one pair per name.');
+		values[key] = pair.value as IDataObject[string];
+	}
+	return values;
+}
+
+interface Assignment {
+	name?: unknown;
+	value?: unknown;
+	type?: string;
+}
+
+/**
+ * n8n's assignment list as one object, each value converted to the type picked for it by
+ * n8n-workflow's validateFieldType (as Edit Fields converts): "59.90" as a number is 59.9. A value
+ * that does not convert is a problem of the item naming the entry, the value and the type; an
+ * empty value is left out (not set).
+ */
+export function readAssignments(item: ItemReader, parameter: string, label: string): IDataObject | undefined {
+	const assignments = ((item.raw(parameter, {}) as { assignments?: Assignment[] } | undefined)?.assignments ??
+		[]) as Assignment[];
+	const values: IDataObject = {};
+	for (const [index, { name, value, type = 'string' }] of assignments.entries()) {
+		const key = typeof name === 'string' ? name.trim() : '';
+		if (!key) {
+			item.problems.push({
+				field: `${label}[${index}]`,
+				rule: 'has an empty name',
+				fix: 'Give every entry a name, or remove it.',
+			});
+			continue;
+		}
+		if (key in values) {
+			item.problems.push({ field: `${label}.${key}`, rule: 'is given twice', fix: 'Keep one entry per name.' });
+			continue;
+		}
+		if (value === undefined || value === null || value === '') continue;
+		const converted = validateFieldType(key, value, type as FieldType);
+		if (!converted.valid) {
+			item.problems.push({
+				field: `${label}.${key}`,
+				rule: `expects ${article(type)} but got ${shown(value)}`,
+				fix: `Give ${article(type)}, or pick the type the value has.`,
+			});
+			continue;
+		}
+		values[key] = convertedValue(item, type, value, converted.newValue);
+	}
+	return Object.keys(values).length > 0 ? values : undefined;
+}
+
+function article(type: string): string {
+	return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
+}
+
+/** An entry's value as its type says: text as text (as Edit Fields makes it), a date as ISO 8601 text. */
+function convertedValue(item: ItemReader, type: string, value: unknown, converted: unknown): IDataObject[string] {
+	if (type === 'dateTime') return dateTimeText(item, value, converted) as IDataObject[string];
+	if (type === 'string' && typeof value !== 'string')
+		return typeof value === 'object' ? JSON.stringify(value) : String(value);
+	return (converted ?? value) as IDataObject[string];
+}
+
+/**
+ * A date and time as the platform takes it, ISO 8601 text: text as it was written (one without a
+ * zone in the workflow's timezone, as the Time fields read it), a date object as its ISO form.
+ */
+function dateTimeText(item: ItemReader, value: unknown, converted: unknown): unknown {
+	if (typeof value === 'string') return item.zoned(value.trim());
+	const iso = (converted as { toISO?: () => string | null } | undefined)?.toISO?.();
+	return iso ?? value;
 }

@@ -183,16 +183,21 @@ export function readUserIdentifier(
 	kinds?: readonly IdentifierKind[],
 	label: IdentifyByLabel = IDENTIFY_USER_BY,
 ): UserIdentifier {
-	return readUser(item, kinds, label).identifier;
+	return readUser(item, { kinds, label }).identifier;
 }
 
-/** readUserIdentifier's reading, with the kind the item chose beside the identifier. */
+/**
+ * readUserIdentifier's reading, with the kind the item chose beside the identifier; `kind` when
+ * the caller has read it already (to check it its own way first).
+ */
 export function readUser(
 	item: ItemReader,
-	kinds?: readonly IdentifierKind[],
-	label: IdentifyByLabel = IDENTIFY_USER_BY,
+	{
+		kinds,
+		label = IDENTIFY_USER_BY,
+		kind = item.raw('identifyBy', kinds?.[0] ?? 'external_id') as IdentifierKind,
+	}: { kinds?: readonly IdentifierKind[]; label?: IdentifyByLabel; kind?: IdentifierKind } = {},
 ): ItemUser {
-	const kind = item.raw('identifyBy', kinds?.[0] ?? 'external_id') as IdentifierKind;
 	return { kind, identifier: identifierOfKind(item, kind, kinds, label) };
 }
 

@@ -71,3 +71,52 @@ export const isoTime = z.preprocess(
 	toTimeText,
 	requiredText.refine(isPlatformDatetime, recognised).transform(toIso8601),
 );
+
+/** A date and time without a zone: 2026-12-01T10:00 or 2026-12-01T10:00:00(.000). */
+const ZONELESS = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?$/;
+
+/**
+ * A date and time written without a zone is a time in the workflow's timezone, as n8n's own date
+ * fields read it: the zone's offset at that moment is added (2026-12-01T10:00:00 in Europe/Berlin
+ * becomes 2026-12-01T10:00:00+01:00). Any other value is returned as it came, for the schema to judge.
+ */
+export function inTimezone(value: unknown, clock: Intl.DateTimeFormat): unknown {
+	if (typeof value !== 'string') return value;
+	const text = value.trim();
+	const match = ZONELESS.exec(text);
+	if (!match) return value;
+	const [, year, month, day, hour, minute, second = '0'] = match;
+	const wall = Date.UTC(+year, +month - 1, +day, +hour, +minute, +second);
+	if (Number.isNaN(wall)) return value;
+	// The offset at the instant the wall time names: found from a first guess, then checked there (DST).
+	const offset = offsetMinutes(clock, wall - offsetMinutes(clock, wall) * 60_000);
+	return `${text}${formatOffset(offset)}`;
+}
+
+/** Reads wall-clock parts of an instant in a zone; made once per run (ParameterReader.clock), it is not cheap. */
+export function zoneClock(timezone: string): Intl.DateTimeFormat {
+	return new Intl.DateTimeFormat('en-US', {
+		timeZone: timezone,
+		hourCycle: 'h23',
+		year: 'numeric',
+		month: 'numeric',
+		day: 'numeric',
+		hour: 'numeric',
+		minute: 'numeric',
+		second: 'numeric',
+	});
+}
+
+/** Minutes the zone is ahead of UTC at an instant. */
+function offsetMinutes(clock: Intl.DateTimeFormat, instant: number): number {
+	const parts = Object.fromEntries(clock.formatToParts(new Date(instant)).map(({ type, value }) => [type, +value]));
+	const asUtc = Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second);
+	return Math.round((asUtc - Math.floor(instant / 1000) * 1000) / 60_000);
+}
+
+function formatOffset(minutes: number): string {
+	const sign = minutes < 0 ? '-' : '+';
+	const absolute = Math.abs(minutes);
+	const pad = (n: number) => String(n).padStart(2, '0');
+	return `${sign}${pad(Math.floor(absolute / 60))}:${pad(absolute % 60)}`;
+}
