@@ -14,7 +14,7 @@ export interface MessagingTargetFields {
  * the per-minute group even when it also names users; only a request naming users and nothing else
  * counts against the hourly one. A request with neither (refused later) counts per minute.
  */
-export function messagingRateLimitGroup(fields: MessagingTargetFields): (body: unknown) => string {
+export function messagingRateLimitName(fields: MessagingTargetFields): (body: unknown) => string {
 	return (body) => {
 		if (!isPlainObject(body)) return 'messaging.segment';
 		const aimsAtAudience =

@@ -1,7 +1,7 @@
 import { badRequest } from '../badRequest';
 import type { RouteDeclaration } from '../core/route';
 import { campaignProblem } from '../messaging/campaignAvailability';
-import { messagingRateLimitGroup } from '../messaging/rateLimitGroup';
+import { messagingRateLimitName } from '../messaging/rateLimitGroup';
 import { readTriggerSend } from '../messaging/readTriggerSend';
 import { recordDispatch } from '../messaging/recordDispatch';
 import { triggerTargets } from '../messaging/triggerTargets';
@@ -15,7 +15,7 @@ export const campaignsTriggerSend: RouteDeclaration = {
 	path: '/campaigns/trigger/send',
 	auth: 'rest',
 	permission: 'campaigns.trigger.send',
-	rateLimitGroup: messagingRateLimitGroup({ users: ['recipients'], audiences: ['audience'] }),
+	rateLimitGroup: messagingRateLimitName({ users: ['recipients'], audiences: ['audience'] }),
 	handle({ body, state, now }) {
 		const request = readTriggerSend(body, 'campaign');
 		if (!request.ok) return badRequest(request.error);

@@ -1,7 +1,7 @@
 import { badRequest } from '../badRequest';
 import type { RouteDeclaration } from '../core/route';
 import { CANVAS_DOES_NOT_EXIST, canvasNotice } from '../messaging/canvasAvailability';
-import { messagingRateLimitGroup } from '../messaging/rateLimitGroup';
+import { messagingRateLimitName } from '../messaging/rateLimitGroup';
 import { readTriggerSend } from '../messaging/readTriggerSend';
 import { recordDispatch } from '../messaging/recordDispatch';
 import { triggerTargets } from '../messaging/triggerTargets';
@@ -15,7 +15,7 @@ export const canvasTriggerSend: RouteDeclaration = {
 	path: '/canvas/trigger/send',
 	auth: 'rest',
 	permission: 'canvas.trigger.send',
-	rateLimitGroup: messagingRateLimitGroup({ users: ['recipients'], audiences: ['audience'] }),
+	rateLimitGroup: messagingRateLimitName({ users: ['recipients'], audiences: ['audience'] }),
 	handle({ body, state, now }) {
 		const request = readTriggerSend(body, 'canvas');
 		if (!request.ok) return badRequest(request.error);

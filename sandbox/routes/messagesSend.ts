@@ -2,7 +2,7 @@ import { badRequest } from '../badRequest';
 import type { RouteDeclaration } from '../core/route';
 import { CAMPAIGN_MESSAGES } from '../messaging/campaignAvailability';
 import { messagesSendTargets } from '../messaging/messagesSendTargets';
-import { messagingRateLimitGroup } from '../messaging/rateLimitGroup';
+import { messagingRateLimitName } from '../messaging/rateLimitGroup';
 import { readMessagesSend } from '../messaging/readMessagesSend';
 import { recordDispatch } from '../messaging/recordDispatch';
 
@@ -15,7 +15,7 @@ export const messagesSend: RouteDeclaration = {
 	path: '/messages/send',
 	auth: 'rest',
 	permission: 'messages.send',
-	rateLimitGroup: messagingRateLimitGroup({
+	rateLimitGroup: messagingRateLimitName({
 		users: ['external_user_ids', 'user_aliases'],
 		audiences: ['segment_id', 'audience'],
 	}),

@@ -4,7 +4,7 @@ import { ItemInputError } from '../../shared/engine/read/itemInputError';
 import type { ItemReader } from '../../shared/engine/read/readItems';
 import type { Endpoint, OperationSpec, Piece, PieceOutcome, PlannedRequest } from '../../shared/engine/operation';
 import { declareOperation } from '../../shared/engine/operation';
-import { settleRemaining } from '../../shared/engine/send/sendRequests';
+import { answerRemaining } from '../../shared/engine/send/sendRequests';
 import { responseError } from '../../shared/engine/send/platformErrors';
 import type { ApiResponse } from '../../shared/engine/send/transport';
 import { refuseRepeatedKeys } from '../../shared/engine/read/repeatedKeys';
@@ -87,7 +87,7 @@ export function catalogItemsOperation(method: CatalogMethod, status: string): Op
 		// Replacing, editing with the same values, or deleting again ends in the same catalog;
 		// $add and $remove are the exception, so PATCH is not resent.
 		isSafeToResend: () => method !== 'PATCH',
-		readResponse: (_, request) => settleRemaining(request, { ok: true }),
+		readResponse: (_, request) => answerRemaining(request, { ok: true }),
 		readErrorResponse: (response, request) => readCatalogErrors(response, request, endpoint),
 		itemResult: (_, [{ piece }]) => [{ status, ...piece.subject }],
 	});
@@ -192,7 +192,7 @@ function readCatalogErrors(
 	// No error names an item: the request was refused as a whole (a key without the permission, a
 	// wrong key, an unknown address), and every item gets that reason rather than another item's blame.
 	if (errors.length === 0)
-		return settleRemaining(request, { ok: false, error: responseError(response, endpoint, false) });
+		return answerRemaining(request, { ok: false, error: responseError(response, endpoint, false) });
 	for (const error of errors) {
 		const named = [...((error.parameters as unknown[]) ?? []), ...((error.parameter_values as unknown[]) ?? [])].map(
 			String,
@@ -219,7 +219,7 @@ function readCatalogErrors(
 			});
 		}
 	}
-	return settleRemaining(
+	return answerRemaining(
 		request,
 		{
 			ok: false,

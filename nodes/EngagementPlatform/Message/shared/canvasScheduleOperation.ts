@@ -3,7 +3,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { ItemInputError } from '../../shared/engine/read/itemInputError';
 import type { OperationSpec, Piece } from '../../shared/engine/operation';
 import { declareOperation } from '../../shared/engine/operation';
-import { settleRemaining } from '../../shared/engine/send/sendRequests';
+import { answerRemaining } from '../../shared/engine/send/sendRequests';
 import { refuseRepeatedKeys } from '../../shared/engine/read/repeatedKeys';
 
 /** What update and delete of a scheduled API-triggered canvas share: the schedule's IDs, one request per item. */
@@ -48,7 +48,7 @@ export function canvasScheduleOperation(
 		},
 		checkAcrossItems: oneItemPerSchedule,
 		isSafeToResend: () => safeToResend,
-		readResponse: (_, request) => settleRemaining(request, { ok: true }),
+		readResponse: (_, request) => answerRemaining(request, { ok: true }),
 		itemResult: (_, [{ piece }]) => [{ status, ...piece.subject }],
 	});
 }

@@ -2,9 +2,9 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { Endpoint, OperationSpec, Piece, PieceOutcome, PlannedRequest } from '../../shared/engine/operation';
 import { declareOperation } from '../../shared/engine/operation';
-import { settleRemaining } from '../../shared/engine/send/sendRequests';
+import { answerRemaining } from '../../shared/engine/send/sendRequests';
 import type { RequestShape, Slot } from '../../shared/engine/plan/planner';
-import type { RateLimitGroup } from '../../shared/limits/rateLimits';
+import type { RateLimitName } from '../../shared/limits/rateLimits';
 import { PER_REQUEST } from '../../shared/limits/requestLimits';
 
 /**
@@ -56,7 +56,7 @@ export function dispatchPiece(
  * minute; "with external IDs", 250,000 an hour. A request carrying a segment or an audience, or a
  * broadcast to the targeted segment, counts against the first whether or not it names users.
  */
-function messagingRateLimit(request: PlannedRequest<Dispatch, Recipient>): RateLimitGroup {
+function messagingRateLimit(request: PlannedRequest<Dispatch, Recipient>): RateLimitName {
 	const { fields } = request.group;
 	const targetsSegment =
 		request.slots.has(BROADCAST_SLOT) || fields.segment_id !== undefined || fields.audience !== undefined;
@@ -92,5 +92,5 @@ function readDispatchResponse(
 		data.status = 'not_sent';
 		data.notice = notice;
 	}
-	return settleRemaining(request, { ok: true, data, warnings: typeof notice === 'string' ? [notice] : undefined });
+	return answerRemaining(request, { ok: true, data, warnings: typeof notice === 'string' ? [notice] : undefined });
 }

@@ -3,7 +3,7 @@ import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-wor
 import type { ItemReader } from '../../shared/engine/read/readItems';
 import { ItemInputError } from '../../shared/engine/read/itemInputError';
 import { declareOperation, groupStateKey, groupStateLabel } from '../../shared/engine/operation';
-import { settleRemaining } from '../../shared/engine/send/sendRequests';
+import { answerRemaining } from '../../shared/engine/send/sendRequests';
 import type { RequestShape } from '../../shared/engine/plan/planner';
 import {
 	identifierKindOf,
@@ -124,7 +124,7 @@ export const operation = declareOperation<undefined, GroupStateChange>({
 	},
 	// Setting the same state twice leaves the same state.
 	isSafeToResend: () => true,
-	readResponse: (_, request) => settleRemaining(request, { ok: true }),
+	readResponse: (_, request) => answerRemaining(request, { ok: true }),
 	itemResult: (_, [{ piece }]) => [{ status: 'set', ...piece.subject }],
 });
 

@@ -4,10 +4,10 @@ import type { ItemReader } from '../../shared/engine/read/readItems';
 import { ItemInputError } from '../../shared/engine/read/itemInputError';
 import type { Endpoint, OperationSpec, Piece, PieceOutcome } from '../../shared/engine/operation';
 import { declareOperation } from '../../shared/engine/operation';
-import { settleRemaining } from '../../shared/engine/send/sendRequests';
+import { answerRemaining } from '../../shared/engine/send/sendRequests';
 import { responseError } from '../../shared/engine/send/platformErrors';
 import type { RequestShape } from '../../shared/engine/plan/planner';
-import type { RateLimitGroup } from '../../shared/limits/rateLimits';
+import type { RateLimitName } from '../../shared/limits/rateLimits';
 import { UUID } from '../../shared/schemas/identifiers';
 import { translationErrorOf } from './translationErrors';
 
@@ -29,7 +29,7 @@ export interface LocaleFilter {
 interface LookupEndpoint {
 	path: string;
 	permission: string;
-	rateLimit: RateLimitGroup;
+	rateLimit: RateLimitName;
 	parameters: LookupParameter[];
 	localeFilter?: LocaleFilter;
 }
@@ -75,7 +75,7 @@ export function translationLookupOperation({
 			const translations = Array.isArray(response.body.translations)
 				? (response.body.translations as IDataObject[])
 				: [];
-			return settleRemaining(request, { ok: true, data: { translations } });
+			return answerRemaining(request, { ok: true, data: { translations } });
 		},
 		readErrorResponse: (response, request) => {
 			const known = translationErrorOf(response.body);
@@ -91,7 +91,7 @@ export function translationLookupOperation({
 						},
 					}
 				: { ok: false, error: responseError(response, endpoint, false) };
-			return settleRemaining(request, outcome);
+			return answerRemaining(request, outcome);
 		},
 		itemResult: (_, [{ piece, outcome }]) => {
 			const all = (outcome.ok ? (outcome.data?.translations as IDataObject[] | undefined) : undefined) ?? [];

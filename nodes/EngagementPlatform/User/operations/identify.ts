@@ -2,7 +2,7 @@ import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-wor
 
 import type { Piece, PieceOutcome, PlannedRequest } from '../../shared/engine/operation';
 import { declareOperation } from '../../shared/engine/operation';
-import { settleRemaining } from '../../shared/engine/send/sendRequests';
+import { answerRemaining } from '../../shared/engine/send/sendRequests';
 import type { RequestShape } from '../../shared/engine/plan/planner';
 import { prioritizationField, readPrioritization } from '../../shared/fields/prioritization';
 import { PER_REQUEST } from '../../shared/limits/requestLimits';
@@ -142,5 +142,5 @@ function readIdentifyResponse(
 					`The platform identified ${processed} of the ${request.pieceCount} profiles in this request; the others had no matching anonymous profile, or several matched`,
 				]
 			: undefined;
-	return settleRemaining(request, { ok: true, warnings: shortfall });
+	return answerRemaining(request, { ok: true, warnings: shortfall });
 }

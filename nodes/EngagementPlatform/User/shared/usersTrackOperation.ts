@@ -12,7 +12,7 @@ import type {
 	StatePart,
 } from '../../shared/engine/operation';
 import { canonicalValue, declareOperation, groupStateKey, groupStateLabel } from '../../shared/engine/operation';
-import { settleRemaining } from '../../shared/engine/send/sendRequests';
+import { answerRemaining } from '../../shared/engine/send/sendRequests';
 import type { RequestShape } from '../../shared/engine/plan/planner';
 import type { IdentifierKind } from '../../shared/fields/userIdentifier';
 import type { ItemUser } from '../../shared/fields/userIdentifier';
@@ -237,7 +237,7 @@ function readTrackResponse(response: { body: IDataObject }, request: PlannedRequ
 		});
 	}
 	// An error the answer does not place could be any object's: none of the request is proven applied.
-	return settleRemaining(
+	return answerRemaining(
 		request,
 		unplaced.length > 0 ? { ok: true, warnings: unplaced, unproven: true } : { ok: true },
 		outcomes,

@@ -1,6 +1,6 @@
 import type { IDataObject, IHttpRequestMethods, INodeProperties } from 'n8n-workflow';
 
-import type { RateLimitGroup } from '../limits/rateLimits';
+import type { RateLimitName } from '../limits/rateLimits';
 import type { ItemInputError } from './read/itemInputError';
 import type { ItemReader } from './read/readItems';
 import type { RequestShape } from './plan/planner';
@@ -12,7 +12,7 @@ export interface Endpoint<Group = unknown, Payload = IDataObject> {
 	/** The path template, e.g. /catalogs/{catalog_name}/items: each {name} is filled from the request's group. */
 	path: string;
 	/** The Limits-table group every request counts against, or the declared rule that picks it per request. */
-	rateLimit: RateLimitGroup | ((request: PlannedRequest<Group, Payload>) => RateLimitGroup);
+	rateLimit: RateLimitName | ((request: PlannedRequest<Group, Payload>) => RateLimitName);
 	/** The API key permission the endpoint needs, named in errors. */
 	permission: string;
 	credentialType: 'engagementPlatformApi' | 'engagementPlatformScimApi';

@@ -10,8 +10,8 @@ const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
 /**
- * The spec's Limits table, by endpoint group. Where the spec shows no number (catalogs,
- * transactional send) the group has none here: the platform's 429s and X-RateLimit
+ * The spec's Limits table, one named limit per row (endpoints that share one share its name). Where the spec shows no number (catalogs,
+ * transactional send) the limit has none here: the platform's 429s and X-RateLimit
  * headers still pace those requests.
  */
 export const RATE_LIMITS = {
@@ -34,5 +34,5 @@ export const RATE_LIMITS = {
 	transactional: undefined,
 } as const satisfies Record<string, RateLimit | undefined>;
 
-/** A group of the Limits table: a name outside it does not compile. */
-export type RateLimitGroup = keyof typeof RATE_LIMITS;
+/** A limit of the Limits table: a name outside it does not compile. */
+export type RateLimitName = keyof typeof RATE_LIMITS;

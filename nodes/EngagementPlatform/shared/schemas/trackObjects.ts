@@ -254,7 +254,7 @@ export type TrackPurchase = z.infer<typeof trackPurchaseSchema>;
 /*
  * The plain path: an event or purchase whose every value plainly meets the rules above is taken as
  * it is, without the schema's work (most of the node's own time per item on large runs). Each test
- * is the schema's rule for that key; a value it does not settle (a structured property, a Date, a
+ * is the schema's rule for that key; a value it does not decide (a structured property, a Date, a
  * missing field) goes through the schema, which gives the words of any problem.
  */
 type PlainTests = Readonly<Record<string, (value: unknown) => boolean>>;

@@ -50,19 +50,19 @@ export async function openMemory(
 		ok: true,
 		unchanged: sentBefore.unchanged,
 		async close(outcomes) {
-			const settled = await sentBefore.settle(outcomes);
-			if (settled.doubted)
+			const recorded = await sentBefore.recordEnd(outcomes);
+			if (recorded.doubted)
 				log(
 					'info',
 					'Send Only Changes had no earlier run to rely on (the first run, a run that did not finish or overlapped another, or a contact set twice in one execution), so it sent every item it could not compare with this execution',
 				);
-			if (settled.failure === undefined) return;
+			if (recorded.failure === undefined) return;
 			log(
 				'warn',
-				`Send Only Changes could not record this run's end (${settled.failure}); the next run sends every item`,
+				`Send Only Changes could not record this run's end (${recorded.failure}); the next run sends every item`,
 			);
 			context.addExecutionHints({
-				message: `Send Only Changes could not record what this run sent in n8n's database (${settled.failure}), so the next run sends every item once.`,
+				message: `Send Only Changes could not record what this run sent in n8n's database (${recorded.failure}), so the next run sends every item once.`,
 				type: 'warning',
 				location: 'outputPane',
 			});

@@ -35,7 +35,7 @@ export interface SentBefore {
 	 * Keeps what the platform accepted and proved, takes back the rest, and closes the run's generation.
 	 * `failure`: the store could not be written, so the run is left unfinished for the next run.
 	 */
-	settle(outcomes: Map<Piece, PieceOutcome> | undefined): Promise<{ doubted: boolean; failure?: string }>;
+	recordEnd(outcomes: Map<Piece, PieceOutcome> | undefined): Promise<{ doubted: boolean; failure?: string }>;
 }
 
 export type SentBeforeCheck = { ok: true; sentBefore: SentBefore } | { ok: false; reason: string };
@@ -117,7 +117,7 @@ async function check(
 
 	return {
 		unchanged,
-		async settle(outcomes) {
+		async recordEnd(outcomes) {
 			const doubted = previous === undefined;
 			try {
 				if (conflict || !alone) {

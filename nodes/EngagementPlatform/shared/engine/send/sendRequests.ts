@@ -1,7 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import type { RateLimitGroup } from '../../limits/rateLimits';
+import type { RateLimitName } from '../../limits/rateLimits';
 import { RATE_LIMITS } from '../../limits/rateLimits';
 import { Pacer, backoffMs, rateLimitWaitMs } from './pacer';
 import { MethodChoice, resolveEndpoint, sendRequest } from './transport';
@@ -31,22 +31,22 @@ export async function sendRequests(
 	const { endpoint } = spec;
 	const { baseUrl, secrets } = await resolveEndpoint(context, endpoint.credentialType);
 	const log = (message: string) => context.logger.info(`Engagement Platform ${endpoint.path}: ${message}`);
-	const groupOf = (request: PlannedRequest): RateLimitGroup =>
+	const limitOf = (request: PlannedRequest): RateLimitName =>
 		typeof endpoint.rateLimit === 'function' ? endpoint.rateLimit(request) : endpoint.rateLimit;
-	const planned = new Map<RateLimitGroup, number>();
-	for (const request of requests) planned.set(groupOf(request), (planned.get(groupOf(request)) ?? 0) + 1);
-	const pacers = new Map<RateLimitGroup, Pacer>();
+	const planned = new Map<RateLimitName, number>();
+	for (const request of requests) planned.set(limitOf(request), (planned.get(limitOf(request)) ?? 0) + 1);
+	const pacers = new Map<RateLimitName, Pacer>();
 	const pacerOf = (request: PlannedRequest) => {
-		const group = groupOf(request);
-		let pacer = pacers.get(group);
+		const limit = limitOf(request);
+		let pacer = pacers.get(limit);
 		if (!pacer) {
 			pacer = new Pacer({
-				limit: RATE_LIMITS[group],
+				limit: RATE_LIMITS[limit],
 				parallel: settings.parallelRequests,
-				planned: planned.get(group) ?? 0,
+				planned: planned.get(limit) ?? 0,
 				onWait: (waitMs, reason) => log(`waiting ${(waitMs / 1000).toFixed(1)} s for ${reason}`),
 			});
-			pacers.set(group, pacer);
+			pacers.set(limit, pacer);
 		}
 		return pacer;
 	};
@@ -150,7 +150,7 @@ export async function runPool<T>(
 }
 
 /** Gives every piece of the request that has no outcome yet the same outcome. */
-export function settleRemaining<Group, Payload>(
+export function answerRemaining<Group, Payload>(
 	request: PlannedRequest<Group, Payload>,
 	outcome: PieceOutcome,
 	outcomes = new Map<Piece<Group, Payload>, PieceOutcome>(),
@@ -226,7 +226,7 @@ export async function sendWithRetries(
 			return failure(transportError(error, attempts));
 		}
 
-		// What the answer says of the platform's window paces the group's next requests.
+		// What the answer says of the platform's window paces the next requests under the same limit.
 		pacer.settle(response);
 
 		if (response.statusCode === 429) {
