@@ -118,4 +118,22 @@ describe('batch planner', () => {
 	test('a piece whose slot the shape does not declare cannot be planned', () => {
 		expect(() => planRequests(pieces('recipients', 1), track)).toThrow('The slot "recipients" is not declared');
 	});
+
+	test('one item per request: each piece is its own request, in item order, whatever its group', () => {
+		const onePerRequest: RequestShape<Group> = {
+			slots: { fields: { form: 'fields', max: 1 } },
+			groupKey: (group) => group?.name ?? '',
+		};
+		const input = ['b', 'a', 'b'].map((name, itemIndex) => ({
+			itemIndex,
+			slot: 'fields',
+			group: { name },
+			payload: { n: itemIndex },
+		}));
+		const requests = planRequests(input, onePerRequest);
+		expect(requests.map((request) => [request.group?.name, request.slots.get('fields')])).toEqual(
+			input.map((piece) => [piece.group.name, [piece]]),
+		);
+		expect(() => planRequests([{ ...input[0], slot: 'other' }], onePerRequest)).toThrow('is not declared');
+	});
 });

@@ -12,6 +12,14 @@ export function planRequests<Group, Payload>(
 	shape: RequestShape<Group, Payload>,
 	lowered: LoweredLimits = {},
 ): Array<PlannedRequest<Group, Payload>> {
+	// Where every slot holds one piece (the API takes one item per request), each piece is its own
+	// request, in item order: there is nothing to pack.
+	if (Object.values(shape.slots).every((slot) => slot.max === 1)) {
+		return pieces.map((piece) => {
+			declaredSlot(shape, piece.slot);
+			return { group: piece.group, slots: new Map([[piece.slot, [piece]]]), pieceCount: 1 };
+		});
+	}
 	const groups = new Map<string, Array<Piece<Group, Payload>>>();
 	for (const piece of pieces) {
 		declaredSlot(shape, piece.slot);
