@@ -283,6 +283,16 @@ describe('version 2: the error branch carries the input and every problem of the
 		expect(Object.keys(json).filter((key) => !(key in csvRow({ order_id: '' })))).toEqual(['error', 'message']);
 	});
 
+	test('an order with no customer ID and a bad price: both problems on its one error item, the identifier first', async () => {
+		const { errors } = await runToErrorBranch(2, [csvRow({ order_id: 'A-1001', customer: '', price: 'abc' })]);
+		expect(errors).toHaveLength(1);
+		const error = String(errors[0].json.error);
+		expect(error).toContain('"External ID" is required and was empty');
+		expect(error).toContain('"Price" expects a number but got \'abc\'');
+		expect(error.indexOf('External ID')).toBeLessThan(error.indexOf('Price'));
+		expect(await client().requests({ path: '/users/track' })).toEqual([]);
+	});
+
 	test('version 1 keeps its error items as 1.0 gave them: the message alone', async () => {
 		const { errors } = await runToErrorBranch(1, [csvRow({ order_id: 'A-1001', price: 'abc', quantity: 3 })]);
 		expect(errors).toHaveLength(1);

@@ -39,7 +39,9 @@ const EVENT = bodyFields(
 export const description: INodeProperties[] = [...userIdentifierFields(TRACK_IDENTIFIERS.events), ...EVENT.properties];
 
 export const operation = usersTrackOperation((item) => {
-	const user = readTrackUser(item, 'events');
+	// Every problem of the item is listed: the identifier's are kept while its event is read.
+	const user = item.kept(() => readTrackUser(item, 'events'));
 	const event = parseOrThrow(trackEvent, EVENT.read(item), '', EVENT.labels, item.problems);
-	return [trackPiece(item.itemIndex, 'events', user, event)];
+	// Without a user the item had a problem, and the schema's reading above refused it.
+	return user ? [trackPiece(item.itemIndex, 'events', user, event)] : [];
 });

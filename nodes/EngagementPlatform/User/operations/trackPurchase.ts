@@ -101,7 +101,9 @@ export const description: INodeProperties[] = [
 ];
 
 export const operation = usersTrackOperation((item) => {
-	const user = readTrackUser(item, 'purchases');
+	// Every problem of the item is listed: the identifier's are kept while its purchase is read.
+	const user = item.kept(() => readTrackUser(item, 'purchases'));
 	const purchase = parseOrThrow(trackPurchase, PURCHASE.read(item), '', PURCHASE.labels, item.problems);
-	return [trackPiece(item.itemIndex, 'purchases', user, purchase)];
+	// Without a user the item had a problem, and the schema's reading above refused it.
+	return user ? [trackPiece(item.itemIndex, 'purchases', user, purchase)] : [];
 });

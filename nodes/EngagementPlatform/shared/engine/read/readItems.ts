@@ -87,6 +87,23 @@ export class ItemReader {
 		return read.value ?? fallback;
 	}
 
+	/**
+	 * A reading that stops at its first problem (an identifier), run so that the item goes on being
+	 * read: its problems are kept with the others, so the item's error lists every one. Undefined
+	 * when it found one. Version 1 stops there, as 1.0 did.
+	 */
+	kept<T>(read: () => T): T | undefined {
+		if (!this.readsText) return read();
+		try {
+			return read();
+		} catch (error) {
+			if (!(error instanceof ItemInputError))
+				throw new NodeOperationError(this.context.getNode(), error as Error, { itemIndex: this.itemIndex });
+			this.problems.push(...error.problems);
+			return undefined;
+		}
+	}
+
 	/** A date and time: version 2 reads one without a zone in the workflow's timezone. */
 	time(name: string): unknown {
 		return this.zoned(this.raw(name));
