@@ -94,7 +94,8 @@ export const description: INodeProperties[] = [
 
 export const operation = usersTrackOperation(
 	(item) => {
-		const user = readTrackUser(item, 'attributes');
+		// Every problem of the item is listed: the identifier's are kept while its attributes are read.
+		const user = item.kept(() => readTrackUser(item, 'attributes'));
 		const typed = item.readsText && item.raw('attributesInput', 'fields') === 'fields';
 		const attributes = {
 			...(typed ? readStandardAttributes(item) : {}),
@@ -126,7 +127,8 @@ export const operation = usersTrackOperation(
 				'Add at least one attribute, an email subscription or a subscription group.',
 			);
 		}
-		return [trackPiece(item.itemIndex, 'attributes', user, object)];
+		// Without a user the item had a problem, and the schema's reading above refused it.
+		return user ? [trackPiece(item.itemIndex, 'attributes', user, object)] : [];
 	},
 	ATTRIBUTES_SET_STATE,
 	false,
