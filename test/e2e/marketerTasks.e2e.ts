@@ -57,9 +57,18 @@ describe.each(N8N_APPS.map((appFolder) => [pinnedN8nVersion(appFolder), appFolde
 			started = Date.now();
 			const app = ensureN8nApp(appFolder);
 			n8nVersion = app.version;
-			n8n = N8nInstance.create(app);
-			await n8n.importCredentials(sandboxCredentials(sandbox.url));
-			editorUrl = await n8n.start();
+			for (let attempt = 1; ; attempt++) {
+				n8n = N8nInstance.create(app);
+				await n8n.importCredentials(sandboxCredentials(sandbox.url));
+				try {
+					editorUrl = await n8n.start();
+					break;
+				} catch (error) {
+					// Its task broker's port is picked apart from its own and may come out the same ("already in use").
+					await n8n.dispose();
+					if (attempt === 2 || !/already in use/.test((error as Error).message)) throw error;
+				}
+			}
 			await setUpOwner(editorUrl);
 			cookie = await signIn(editorUrl);
 			editor = await EditorBrowser.launch(editorUrl, cookie);
@@ -88,12 +97,19 @@ describe.each(N8N_APPS.map((appFolder) => [pinnedN8nVersion(appFolder), appFolde
 			const shots = path.join(SCREENSHOTS, line);
 			const begun = Date.now();
 			try {
+				const marks: string[] = [];
+				const mark = (label: string) => marks.push(`${label} ${((Date.now() - begun) / 1000).toFixed(1)}`);
 				await createAndOpenWorkflow(page, editorUrl, cookie, task.workflow(nodeVersion));
+				mark('opened');
 				await task.drive(driver, nodeVersion);
+				mark('driven');
 				expect(await driver.shownNodeVersion()).toBe(nodeVersion);
 				await driver.screenshotPanel(path.join(shots, `${task.id}-v${nodeVersion}-panel.png`));
+				mark('shot');
 				await driver.run();
+				mark('ran');
 				if (nodeVersion === 2) await driver.screenshotCanvas(path.join(shots, `${task.id}-v2-run.png`));
+				console.log(`${task.id} v${nodeVersion}: ${marks.join(', ')}`);
 			} catch (error) {
 				await driver.screenshotCanvas(path.join(shots, `${task.id}-v${nodeVersion}-failed.png`)).catch(() => undefined);
 				console.log(

@@ -162,17 +162,9 @@ export const syncAttributes: MarketerTask = {
 			['vip', { expression: "{{ $json.vip === 'true' }}" }],
 		];
 		for (const [index, [name, value]] of pairs.entries()) {
-			await driver.click(
-				driver.page.getByRole('button', { name: 'Add Attribute' }).filter({ visible: true }).first(),
-				'Add Attribute',
-			);
 			const pair = (parameter: string) =>
 				driver.page.locator(`[data-test-id="ndv"] [data-test-id="parameter-input-${parameter}"]`).nth(index);
-			await pair('key')
-				.waitFor({ timeout: 5_000 })
-				.catch(() => {
-					throw new Error(`"Add Attribute" added no pair ${index + 1} (for ${name})`);
-				});
+			await driver.addEntry(driver.page.getByRole('button', { name: 'Add Attribute' }), pair('key'), 'Add Attribute');
 			await driver.type(pair('key').locator('input').first(), name, `name ${name}`);
 			if ('field' in value) await driver.drag(value.field, pair('value'), `${value.field} onto Value`);
 			// Typing {{ switches the field to an expression.

@@ -4,7 +4,7 @@ import path from 'node:path';
 
 import type { Locator, Page } from 'playwright-core';
 
-import { SELECTORS, dismissModals, ndv, openWorkflow, screenshotPanel, waitForNdv } from './n8nEditor';
+import { SELECTORS, ndv, openWorkflow, screenshotPanel, waitForNdv } from './n8nEditor';
 
 /**
  * A marketer's tasks in the n8n editor, driven as a person would: nodes added from the node panel,
@@ -35,6 +35,8 @@ export type Phase = 'add' | 'configure' | 'run';
 
 export class ActionCounter {
 	readonly actions: CountedAction[] = [];
+	/** Clicks the driver made again because the first landed while the panel re-rendered (not counted). */
+	readonly retries: string[] = [];
 	phase: Phase = 'add';
 
 	record(kind: ActionKind, what: string): void {
@@ -76,12 +78,50 @@ export class MarketerDriver {
 	async drag(field: string, target: Locator, what = `${field} onto ${field}`): Promise<void> {
 		await this.inputField(field).dragTo(target);
 		this.counter.record('drag', what);
-		await this.page.waitForTimeout(250);
+		// The dropped mapping's preview shows below the field a moment later and moves what follows.
+		await this.page.waitForTimeout(500);
 	}
 
 	async type(target: Locator, text: string, what: string): Promise<void> {
 		await target.fill(text);
 		this.counter.record('type', what);
+	}
+
+	/**
+	 * Clicks an "Add …" button and waits for the entry it adds. The field focused last is left first
+	 * and the button is clicked once it stopped moving. Under load a click right after a drop can
+	 * still land while the dropped field's editor re-renders over the button and add nothing: it is
+	 * clicked again, and that retry is the driver's timing, not a person's action (a person clicks
+	 * once the panel has settled), so it is kept apart in `counter.retries`.
+	 */
+	async addEntry(button: Locator, added: Locator, what: string): Promise<void> {
+		await this.page.evaluate(() =>
+			(
+				globalThis as unknown as { document: { activeElement: { blur?: () => void } | null } }
+			).document.activeElement?.blur?.(),
+		);
+		const target = button.filter({ visible: true }).first();
+		let last = '';
+		for (let check = 0; check < 20; check++) {
+			await this.page.waitForTimeout(250);
+			const box = JSON.stringify(await target.boundingBox());
+			if (box === last) break;
+			last = box;
+		}
+		await this.click(target, what);
+		for (let retry = 1; !(await this.shows(added)); retry++) {
+			if (retry > 2) throw new Error(`"${what}" added nothing after ${retry} clicks`);
+			this.counter.retries.push(what);
+			await target.click();
+		}
+	}
+
+	/** Whether `target` shows within 3 s. */
+	private async shows(target: Locator): Promise<boolean> {
+		return await target.waitFor({ timeout: 3_000 }).then(
+			() => true,
+			() => false,
+		);
 	}
 
 	/** Empties a field whose default is an expression (its editor is CodeMirror): click in, select all, delete. */
@@ -113,10 +153,15 @@ export class MarketerDriver {
 		if (toggle) {
 			const item = input.locator('xpath=ancestor::*[@data-test-id="parameter-item"][1]');
 			await item.hover();
-			await this.click(
-				item.locator('[data-test-id="radio-button-expression"]').first(),
-				`Expression toggle of ${what}`,
-			);
+			const toggleButton = item.locator('[data-test-id="radio-button-expression"]').first();
+			await this.click(toggleButton, `Expression toggle of ${what}`);
+			// A click while the panel re-renders (a preview shown below the field above) can be lost: see addEntry.
+			for (let retry = 1; !(await this.shows(input.locator('.cm-content').first())); retry++) {
+				if (retry > 2) throw new Error(`the Expression toggle of ${what} did not switch it`);
+				this.counter.retries.push(`Expression toggle of ${what}`);
+				await item.hover();
+				await toggleButton.click();
+			}
 		}
 		const editor = input.locator('.cm-content').first();
 		await editor.click();
@@ -278,7 +323,12 @@ export function taskWorkflow(options: {
 	};
 }
 
-/** Saves a workflow through n8n's REST API as the signed-in owner and opens it in the editor; returns its id. */
+/**
+ * Saves a workflow through n8n's REST API as the signed-in owner and opens it in the editor; returns
+ * its id. When the editor is open already, the workflow is opened inside it (the router follows the
+ * address, as on the browser's back button) instead of loading the editor again: a load costs
+ * 15-20 s on a busy 2-core machine, an in-app change about 1 s. The driver is not counted for it.
+ */
 export async function createAndOpenWorkflow(
 	page: Page,
 	editorUrl: string,
@@ -292,9 +342,53 @@ export async function createAndOpenWorkflow(
 	});
 	if (!response.ok) throw new Error(`creating the workflow failed: ${response.status} ${await response.text()}`);
 	const { data } = (await response.json()) as { data: { id: string } };
-	await openWorkflow(page, editorUrl, data.id, workflow.nodes.length);
-	await dismissModals(page);
+	// openWorkflow closes what n8n opens by itself on a load. Not after an in-app change: a modal of
+	// the editor may show for a moment there, and reading one that closed meanwhile waits 15 s.
+	if (!(await openInEditor(page, data.id, workflow)))
+		await openWorkflow(page, editorUrl, data.id, workflow.nodes.length);
 	return data.id;
+}
+
+/** Opens a workflow in the editor already loaded; false when the page shows no editor or it did not open. */
+async function openInEditor(page: Page, workflowId: string, workflow: TaskWorkflow): Promise<boolean> {
+	if ((await page.locator(SELECTORS.canvas).count()) === 0) return false;
+	// Through the workflows list: n8n 1.x keeps its canvas when only the workflow id of the route changes.
+	if (!(await routeTo(page, '/home/workflows', () => page.url().includes('/home/')))) return false;
+	// The canvas shows this workflow when its nodes' ids (random per workflow, on vue-flow's node) are shown.
+	const ids = workflow.nodes.map((node) => `.vue-flow__node[data-id="${node.id}"]`).join(', ');
+	return await routeTo(
+		page,
+		`/workflow/${workflowId}`,
+		async () => (await page.locator(ids).count()) === workflow.nodes.length,
+	);
+}
+
+/** Pushes a path to the editor's router and waits until `arrived`; answers "Leave without saving" if asked. */
+async function routeTo(page: Page, to: string, arrived: () => boolean | Promise<boolean>): Promise<boolean> {
+	const pushed = await page.evaluate((path) => {
+		const app = (
+			globalThis as unknown as { document: { querySelector(selector: string): unknown } }
+		).document.querySelector('#app') as {
+			__vue_app__?: { config: { globalProperties: { $router?: { push(path: string): Promise<unknown> } } } };
+		};
+		const router = app?.__vue_app__?.config.globalProperties.$router;
+		// Not awaited: a guard may ask about the changes first.
+		void router?.push(path).catch(() => undefined);
+		return Boolean(router);
+	}, to);
+	if (!pushed) return false;
+	const leave = page.getByRole('button', { name: /Leave without saving/i }).filter({ visible: true });
+	for (const deadline = Date.now() + 15_000; Date.now() < deadline;) {
+		// The previous task's workflow has unsaved changes (n8n 1.x asks); it is not needed.
+		if (await leave.count())
+			await leave
+				.first()
+				.click({ timeout: 2_000 })
+				.catch(() => undefined);
+		if (await arrived()) return true;
+		await page.waitForTimeout(150);
+	}
+	return false;
 }
 
 /** One row of the action-count table. */
@@ -307,6 +401,8 @@ export interface TaskCount {
 	total: number;
 	seconds: number;
 	actions: CountedAction[];
+	/** Driver retries, not counted (see MarketerDriver.addEntry). */
+	retries: string[];
 }
 
 export function countRow(task: string, nodeVersion: number, counter: ActionCounter, seconds: number): TaskCount {
@@ -319,6 +415,7 @@ export function countRow(task: string, nodeVersion: number, counter: ActionCount
 		total: counter.count(),
 		seconds: Math.round(seconds * 10) / 10,
 		actions: counter.actions,
+		retries: counter.retries,
 	};
 }
 
