@@ -218,18 +218,27 @@ export class MarketerDriver {
 		const close = this.page.locator(`${SELECTORS.ndvClose}, [data-test-id="back-to-canvas"]`).filter({ visible: true });
 		await this.click(close.first(), 'close the panel');
 		await ndv(this.page).waitFor({ state: 'hidden' });
+		// Toasts of the previous task's run may still show: only one shown after this click tells.
+		await this.page
+			.locator(SELECTORS.notification)
+			.evaluateAll((toasts) =>
+				toasts.forEach((toast) =>
+					(toast as unknown as { setAttribute(name: string, value: string): void }).setAttribute('data-e2e-seen', ''),
+				),
+			);
+		const fresh = this.page.locator(`${SELECTORS.notification}:not([data-e2e-seen])`);
 		await this.click(this.page.locator('[data-test-id="execute-workflow-button"]'), 'Execute workflow');
 		const outcome = await Promise.race([
-			this.page
-				.getByText(/Workflow executed successfully/i)
+			fresh
+				.filter({ hasText: /Workflow executed successfully/i })
 				.first()
 				.waitFor({ timeout: 60_000 })
 				.then(() => 'success'),
-			this.page
-				.locator(`${SELECTORS.notification}.el-notification--error, .el-notification:has(.el-notification--error)`)
+			fresh
+				.filter({ has: this.page.locator('.el-notification--error') })
 				.first()
 				.waitFor({ timeout: 60_000 })
-				.then(async () => `failed: ${(await this.page.locator(SELECTORS.notification).first().innerText()).trim()}`),
+				.then(async () => `failed: ${(await fresh.first().innerText()).trim()}`),
 		]);
 		if (outcome !== 'success') throw new Error(`the workflow run ${outcome.replace(/\s+/g, ' ')}`);
 	}
@@ -354,6 +363,9 @@ async function openInEditor(page: Page, workflowId: string, workflow: TaskWorkfl
 	if ((await page.locator(SELECTORS.canvas).count()) === 0) return false;
 	// Through the workflows list: n8n 1.x keeps its canvas when only the workflow id of the route changes.
 	if (!(await routeTo(page, '/home/workflows', () => page.url().includes('/home/')))) return false;
+	// n8n 2.x, straight on, sometimes shows the workflow just left again (its last changes still
+	// being saved, it seems); a second on the list was enough in the runs tried here.
+	await page.waitForTimeout(1_000);
 	// The canvas shows this workflow when its nodes' ids (random per workflow, on vue-flow's node) are shown.
 	const ids = workflow.nodes.map((node) => `.vue-flow__node[data-id="${node.id}"]`).join(', ');
 	return await routeTo(
@@ -378,7 +390,7 @@ async function routeTo(page: Page, to: string, arrived: () => boolean | Promise<
 	}, to);
 	if (!pushed) return false;
 	const leave = page.getByRole('button', { name: /Leave without saving/i }).filter({ visible: true });
-	for (const deadline = Date.now() + 15_000; Date.now() < deadline;) {
+	for (const deadline = Date.now() + 10_000; Date.now() < deadline;) {
 		// The previous task's workflow has unsaved changes (n8n 1.x asks); it is not needed.
 		if (await leave.count())
 			await leave
