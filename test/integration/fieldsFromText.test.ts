@@ -1,6 +1,6 @@
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeParameters, INodeType } from 'n8n-workflow';
 
-import { runWorkflow } from '../harness';
+import { packageNodeTypes, runWorkflow } from '../harness';
 import { MESSAGE, MESSAGE_NODE, USER, USER_NODE } from '../support/nodeTypes';
 import { useSandbox } from './sandboxLifecycle';
 
@@ -175,6 +175,54 @@ describe('version 2: other fields a sheet fills', () => {
 			{ time: '2026-12-24T18:00:00+01:00', in_local_time: false },
 			{ time: '2026-12-24T18:00:00', in_local_time: true },
 		]);
+	});
+});
+
+describe('version 2: Time starts empty, so a dragged field is not appended to an expression', () => {
+	test('Time starts empty in version 2 ({{ $now.toISO() }} in version 1), and an empty Time is the time the workflow runs', async () => {
+		const node = packageNodeTypes()[USER_NODE] as INodeType;
+		const times = node.description.properties.filter(
+			(property) => property.name === 'time' && property.displayOptions?.show?.operation?.includes('trackEvent'),
+		);
+		expect(times.map((property) => [property.displayOptions?.show?.['@version'], property.default])).toEqual([
+			[[1], '={{ $now.toISO() }}'],
+			[[{ _cnd: { gte: 2 } }], ''],
+		]);
+		const before = Date.now();
+		const answers = await run(
+			USER_NODE,
+			USER,
+			{
+				operation: 'trackEvent',
+				identifyBy: 'external_id',
+				externalId: '={{ $json.id }}',
+				eventName: 'signed_up',
+				time: '',
+			},
+			[{ id: 'crm-1' }, { id: 'crm-2' }],
+		);
+		expect(answers.map((answer) => answer.status)).toEqual(['processed', 'processed']);
+		const [request] = await client().requests({ path: '/users/track' });
+		const sent = (request.body as { events: IDataObject[] }).events.map((event) => String(event.time));
+		// One time for the whole run, as {{ $now }} is, in ISO 8601.
+		expect(new Set(sent).size).toBe(1);
+		expect(Date.parse(sent[0])).toBeGreaterThanOrEqual(before - 1000);
+		expect(Date.parse(sent[0])).toBeLessThanOrEqual(Date.now() + 1000);
+	});
+
+	test('Send Time of a canvas schedule stays required: empty is refused, not now', async () => {
+		await client().seed({
+			canvases: [{ id: 'onboarding' }],
+			canvasSchedules: [{ canvas_id: 'onboarding', schedule_id: 's-1', schedule: { time: '2026-12-01T09:00:00Z' } }],
+		});
+		const [answer] = await run(
+			MESSAGE_NODE,
+			MESSAGE,
+			{ operation: 'updateScheduledCanvas', canvasId: 'onboarding', scheduleId: 's-1', time: '={{ $json.when }}' },
+			[{ when: '' }],
+		);
+		expect(answer.delivery).toBe('invalid');
+		expect(await client().requests({ path: '/canvas/trigger/schedule/update' })).toEqual([]);
 	});
 });
 

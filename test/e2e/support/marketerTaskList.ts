@@ -63,10 +63,9 @@ export const trackPurchase: MarketerTask = {
 		// Version 1's Currency starts at USD, and a dropped field is added to what a field holds ("USD eur").
 		if (version === 1) await driver.clearText('currency');
 		await driver.drag('currency', driver.parameter('currency'), 'currency onto Currency');
-		// Time starts as the expression {{ $now.toISO() }}: a dropped field would be appended to it.
+		// Version 2's Time starts empty (empty is the time of the run), so the dropped field is all it holds.
 		if (version === 2) {
 			await driver.drag('price', driver.parameter('price'), 'price onto Price');
-			await driver.clearExpression('time');
 			await driver.drag('ordered_at', driver.parameter('time'), 'ordered_at onto Time');
 			return;
 		}

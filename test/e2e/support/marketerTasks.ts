@@ -124,15 +124,6 @@ export class MarketerDriver {
 		);
 	}
 
-	/** Empties a field whose default is an expression (its editor is CodeMirror): click in, select all, delete. */
-	async clearExpression(parameter: string): Promise<void> {
-		await this.parameter(parameter).locator('.cm-content').first().click();
-		await this.page.keyboard.press('Control+A');
-		await this.page.keyboard.press('Backspace');
-		this.counter.record('clear', parameter);
-		await this.page.waitForTimeout(150);
-	}
-
 	/** Empties a plain text field (version 1's Currency starts at USD). */
 	async clearText(parameter: string): Promise<void> {
 		const input = this.parameter(parameter).locator('input, textarea').first();

@@ -25,7 +25,7 @@ const EVENT = bodyFields(
 			required: true,
 			placeholder: 'e.g. form_submitted',
 		}),
-		timeBodyField('time', timeField()),
+		timeBodyField('time', timeField(), { emptyIsNow: true }),
 		namedValuesField('properties', {
 			name: 'properties',
 			displayName: 'Event Properties',

@@ -84,7 +84,7 @@ const PURCHASE = bodyFields(
 			},
 			'2',
 		),
-		timeBodyField('time', timeField()),
+		timeBodyField('time', timeField(), { emptyIsNow: true }),
 		namedValuesField('properties', {
 			name: 'properties',
 			displayName: 'Purchase Properties',

@@ -2,13 +2,27 @@ import type { INodeProperties } from 'n8n-workflow';
 
 /** Fields the event and purchase operations share. */
 
-export const timeField = (): INodeProperties => ({
-	displayName: 'Time',
-	name: 'time',
-	type: 'string',
-	default: '={{ $now.toISO() }}',
-	required: true,
-	hint: "ISO 8601, e.g. 2026-11-22T10:15:00Z (or yyyy-MM-dd'T'HH:mm:ss:SSSZ)",
+/**
+ * When the event or purchase happened. Version 1 started it at {{ $now.toISO() }}, to which a field
+ * dragged in is appended; version 2 starts it empty, and empty is the time the workflow runs.
+ */
+export const timeField = (): { version1: INodeProperties; fromVersion2: INodeProperties } => ({
+	version1: {
+		displayName: 'Time',
+		name: 'time',
+		type: 'string',
+		default: '={{ $now.toISO() }}',
+		required: true,
+		hint: "ISO 8601, e.g. 2026-11-22T10:15:00Z (or yyyy-MM-dd'T'HH:mm:ss:SSSZ)",
+	},
+	fromVersion2: {
+		displayName: 'Time',
+		name: 'time',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. 2026-11-22T10:15:00Z',
+		hint: "ISO 8601 (or yyyy-MM-dd'T'HH:mm:ss:SSSZ); without a zone, the workflow's timezone. Empty: when the workflow runs.",
+	},
 });
 
 export const updateExistingOnlyField = (description: string): INodeProperties => ({

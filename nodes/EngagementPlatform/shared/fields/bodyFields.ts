@@ -53,9 +53,18 @@ export function numberField(key: string, declared: Declared, example: string): B
 	return { key, label, properties, read: (item) => item.number(name, label, example, fallback) };
 }
 
-/** A date and time; from version 2 one without a zone is in the workflow's timezone. */
-export function timeBodyField(key: string, declared: INodeProperties): BodyField {
-	return { key, label: declared.displayName, properties: [declared], read: (item) => item.time(declared.name) };
+/**
+ * A date and time; from version 2 one without a zone is in the workflow's timezone, and with
+ * `emptyIsNow` an empty one is the time of the run (an event's Time; a schedule's is required).
+ */
+export function timeBodyField(key: string, declared: Declared, { emptyIsNow = false } = {}): BodyField {
+	const { name, label, properties } = propertiesOf(declared);
+	return {
+		key,
+		label,
+		properties,
+		read: (item) => (emptyIsNow ? item.timeOrNow(name) : item.time(name)),
+	};
 }
 
 /** Named values (properties, attributes): typed fields, key/value pairs or JSON, as keyValueOrJsonFields offers them. */

@@ -109,6 +109,13 @@ export class ItemReader {
 		return this.zoned(this.raw(name));
 	}
 
+	/** A date and time where version 2 takes an empty field as the time of the run (an event's Time). */
+	timeOrNow(name: string): unknown {
+		const value = this.raw(name);
+		const empty = value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+		return empty && this.readsText ? this.parameters.runTime : this.zoned(value);
+	}
+
 	/** The input item's own fields. */
 	input(): IDataObject {
 		return this.context.getInputData()[this.itemIndex]?.json ?? {};
@@ -229,6 +236,7 @@ export class ParameterReader {
 	private readonly items: INodeExecutionData[];
 	private nodeVersion?: number;
 	private workflowClock?: Intl.DateTimeFormat;
+	private startedAt?: string;
 
 	constructor(private readonly context: IExecuteFunctions) {
 		this.items = context.getInputData();
@@ -242,6 +250,11 @@ export class ParameterReader {
 	/** The wall clock of the workflow's timezone, where n8n's own date fields read zoneless times. */
 	get clock(): Intl.DateTimeFormat {
 		return (this.workflowClock ??= zoneClock(this.context.getTimezone()));
+	}
+
+	/** The time the run read its first time field, in ISO 8601: one for every item, as {{ $now }} is. */
+	get runTime(): string {
+		return (this.startedAt ??= new Date().toISOString());
 	}
 
 	value(name: string, itemIndex: number, fallback?: unknown): unknown {
