@@ -136,7 +136,8 @@ const trackEvent: BadInputCase = {
 			// The spec gives event names no limit; the node holds them to the 255 of property names.
 			setting('event', 'event name over 255 characters', 'Event Name', longerThan(255), 'either'),
 			setting('time', 'invalid date', 'Time', invalidDate),
-			setting('time', 'missing date', 'Time', blank),
+			// Version 2: an empty Time is the time the workflow runs, as {{ $now }} was 1.0's default.
+			setting('time', 'missing date', 'Time', blank, 'accepted'),
 			setting(
 				'time',
 				'other datetime format',
