@@ -8,6 +8,7 @@ import { parseOrThrow } from '../../shared/schemas/parse';
 import { PER_REQUEST } from '../../shared/limits/requestLimits';
 import { dispatchOperation, dispatchPiece, dispatchShape } from '../shared/dispatchOperation';
 import { audienceField, readAudience, recipientOf } from '../shared/recipientFields';
+import { additionalFieldsCollection } from '../../shared/fields/bodyFields';
 
 export const option: INodePropertyOptions = {
 	name: 'Send Now',
@@ -20,41 +21,34 @@ export const option: INodePropertyOptions = {
 const RECIPIENT_KINDS: readonly IdentifierKind[] = ['external_id', 'user_alias'];
 const toUsers = { show: { sendTo: ['users'] } };
 
-const additionalFields: INodeProperties = {
-	displayName: 'Additional Fields',
-	name: 'additionalFields',
-	type: 'collection',
-	placeholder: 'Add Field',
-	default: {},
-	options: [
-		{
-			displayName: 'Campaign ID',
-			name: 'campaign_id',
-			type: 'string',
-			default: '',
-			description: 'Needed to track campaign statistics',
-		},
-		{
-			displayName: 'Override Frequency Capping',
-			name: 'override_frequency_capping',
-			type: 'boolean',
-			default: false,
-			description: 'Whether to ignore frequency capping for this send',
-		},
-		{
-			displayName: 'Recipient Subscription State',
-			name: 'recipient_subscription_state',
-			type: 'options',
-			options: [
-				{ name: 'All', value: 'all' },
-				{ name: 'Opted In', value: 'opted_in' },
-				{ name: 'Subscribed', value: 'subscribed' },
-			],
-			default: 'subscribed',
-		},
-		{ displayName: 'Send ID', name: 'send_id', type: 'string', default: '' },
-	],
-};
+const additionalFields = additionalFieldsCollection([
+	{
+		displayName: 'Campaign ID',
+		name: 'campaign_id',
+		type: 'string',
+		default: '',
+		description: 'Needed to track campaign statistics',
+	},
+	{
+		displayName: 'Override Frequency Capping',
+		name: 'override_frequency_capping',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to ignore frequency capping for this send',
+	},
+	{
+		displayName: 'Recipient Subscription State',
+		name: 'recipient_subscription_state',
+		type: 'options',
+		options: [
+			{ name: 'All', value: 'all' },
+			{ name: 'Opted In', value: 'opted_in' },
+			{ name: 'Subscribed', value: 'subscribed' },
+		],
+		default: 'subscribed',
+	},
+	{ displayName: 'Send ID', name: 'send_id', type: 'string', default: '' },
+]);
 
 export const description: INodeProperties[] = [
 	{

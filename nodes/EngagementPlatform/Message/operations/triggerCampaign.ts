@@ -4,6 +4,7 @@ import { ItemInputError } from '../../shared/engine/read/itemInputError';
 import { PER_REQUEST } from '../../shared/limits/requestLimits';
 import { dispatchOperation, dispatchPiece, dispatchShape } from '../shared/dispatchOperation';
 import { audienceField, readAudience, readRecipient, recipientFields } from '../shared/recipientFields';
+import { additionalFieldsCollection } from '../../shared/fields/bodyFields';
 
 export const option: INodePropertyOptions = {
 	name: 'Trigger Campaign',
@@ -22,59 +23,52 @@ export const description: INodeProperties[] = [
 		description: 'The API identifier of a campaign created as API-triggered',
 	},
 	...recipientFields('Trigger Properties'),
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [
-			{
-				displayName: 'Attachments',
-				name: 'attachments',
-				type: 'fixedCollection',
-				typeOptions: { multipleValues: true },
-				placeholder: 'Add Attachment',
-				default: {},
-				options: [
-					{
-						displayName: 'Attachment',
-						name: 'attachment',
-						values: [
-							{
-								displayName: 'File Name',
-								name: 'file_name',
-								type: 'string',
-								default: '',
-								description: 'Without extension',
-							},
-							{
-								displayName: 'URL',
-								name: 'url',
-								type: 'string',
-								default: '',
-								description: 'Where the file is (up to 2 MB); its extension comes from the URL',
-							},
-						],
-					},
-				],
-			},
-			{
-				displayName: 'Send ID',
-				name: 'send_id',
-				type: 'string',
-				default: '',
-				description: 'Groups sends for reporting',
-			},
-			{
-				displayName: 'Shared Trigger Properties (JSON)',
-				name: 'trigger_properties',
-				type: 'json',
-				default: '{}',
-				description: 'Personalization for every recipient of the request; per-recipient properties win on conflicts',
-			},
-		],
-	},
+	additionalFieldsCollection([
+		{
+			displayName: 'Attachments',
+			name: 'attachments',
+			type: 'fixedCollection',
+			typeOptions: { multipleValues: true },
+			placeholder: 'Add Attachment',
+			default: {},
+			options: [
+				{
+					displayName: 'Attachment',
+					name: 'attachment',
+					values: [
+						{
+							displayName: 'File Name',
+							name: 'file_name',
+							type: 'string',
+							default: '',
+							description: 'Without extension',
+						},
+						{
+							displayName: 'URL',
+							name: 'url',
+							type: 'string',
+							default: '',
+							description: 'Where the file is (up to 2 MB); its extension comes from the URL',
+						},
+					],
+				},
+			],
+		},
+		{
+			displayName: 'Send ID',
+			name: 'send_id',
+			type: 'string',
+			default: '',
+			description: 'Groups sends for reporting',
+		},
+		{
+			displayName: 'Shared Trigger Properties (JSON)',
+			name: 'trigger_properties',
+			type: 'json',
+			default: '{}',
+			description: 'Personalization for every recipient of the request; per-recipient properties win on conflicts',
+		},
+	]),
 	audienceField(),
 ];
 

@@ -2,7 +2,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { ItemInputError } from '../../shared/engine/read/itemInputError';
 import { collectionByVersion, FROM_VERSION_2 } from '../../shared/fields/displayOptions';
-import { keyValueOrJsonFields, readKeyValueOrJson } from '../../shared/fields/bodyFields';
+import { additionalFieldsCollection, keyValueOrJsonFields, readKeyValueOrJson } from '../../shared/fields/bodyFields';
 import { userIdentifierFields } from '../../shared/fields/userIdentifier';
 import { parseOrThrow } from '../../shared/schemas/parse';
 import { trackAttributes } from '../../shared/schemas/trackObjects';
@@ -23,56 +23,49 @@ export const option: INodePropertyOptions = {
 	description: "Set attributes, email subscription and subscription groups on users' profiles",
 };
 
-const additionalFields: INodeProperties = {
-	displayName: 'Additional Fields',
-	name: 'additionalFields',
-	type: 'collection',
-	placeholder: 'Add Field',
-	default: {},
-	options: [
-		{
-			displayName: 'Email Subscription',
-			name: 'email_subscribe',
-			type: 'options',
-			options: [
-				{ name: 'Opted In', value: 'opted_in' },
-				{ name: 'Subscribed', value: 'subscribed' },
-				{ name: 'Unsubscribed', value: 'unsubscribed' },
-			],
-			default: 'subscribed',
-		},
-		{
-			displayName: 'Subscription Groups',
-			name: 'subscription_groups',
-			type: 'fixedCollection',
-			typeOptions: { multipleValues: true },
-			placeholder: 'Add Subscription Group',
-			default: {},
-			options: [
-				{
-					displayName: 'Group',
-					name: 'groups',
-					values: [
-						{ displayName: 'Subscription Group ID', name: 'subscription_group_id', type: 'string', default: '' },
-						{
-							displayName: 'State',
-							name: 'subscription_state',
-							type: 'options',
-							options: [
-								{ name: 'Subscribed', value: 'subscribed' },
-								{ name: 'Unsubscribed', value: 'unsubscribed' },
-							],
-							default: 'subscribed',
-						},
-					],
-				},
-			],
-		},
-		updateExistingOnlyField(
-			'Whether to update only profiles that exist already. Off with a user alias creates an alias-only profile; when this field is not added, an unknown alias is not created.',
-		),
-	],
-};
+const additionalFields = additionalFieldsCollection([
+	{
+		displayName: 'Email Subscription',
+		name: 'email_subscribe',
+		type: 'options',
+		options: [
+			{ name: 'Opted In', value: 'opted_in' },
+			{ name: 'Subscribed', value: 'subscribed' },
+			{ name: 'Unsubscribed', value: 'unsubscribed' },
+		],
+		default: 'subscribed',
+	},
+	{
+		displayName: 'Subscription Groups',
+		name: 'subscription_groups',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		placeholder: 'Add Subscription Group',
+		default: {},
+		options: [
+			{
+				displayName: 'Group',
+				name: 'groups',
+				values: [
+					{ displayName: 'Subscription Group ID', name: 'subscription_group_id', type: 'string', default: '' },
+					{
+						displayName: 'State',
+						name: 'subscription_state',
+						type: 'options',
+						options: [
+							{ name: 'Subscribed', value: 'subscribed' },
+							{ name: 'Unsubscribed', value: 'unsubscribed' },
+						],
+						default: 'subscribed',
+					},
+				],
+			},
+		],
+	},
+	updateExistingOnlyField(
+		'Whether to update only profiles that exist already. Off with a user alias creates an alias-only profile; when this field is not added, an unknown alias is not created.',
+	),
+]);
 
 export const description: INodeProperties[] = [
 	...userIdentifierFields(TRACK_IDENTIFIERS.attributes),

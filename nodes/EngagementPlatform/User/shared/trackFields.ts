@@ -1,4 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
+import { additionalFieldsCollection } from '../../shared/fields/bodyFields';
 
 /** Fields the event and purchase operations share. */
 
@@ -34,16 +35,10 @@ export const updateExistingOnlyField = (description: string): INodeProperties =>
 });
 
 /** "Additional Fields" of an event or purchase: its app and whether it may create a profile. */
-export const occurrenceAdditionalFields = (noun: string): INodeProperties => ({
-	displayName: 'Additional Fields',
-	name: 'additionalFields',
-	type: 'collection',
-	placeholder: 'Add Field',
-	default: {},
-	options: [
+export const occurrenceAdditionalFields = (noun: string): INodeProperties =>
+	additionalFieldsCollection([
 		{ displayName: 'App ID', name: 'app_id', type: 'string', default: '' },
 		updateExistingOnlyField(
 			`Whether to record the ${noun} only for profiles that exist already. When not added, an unknown external ID gets a new profile. A user alias never gets one this way.`,
 		),
-	],
-});
+	]);

@@ -77,6 +77,18 @@ export function namedValuesField(key: string, field: KeyValueOrJsonField): BodyF
 	};
 }
 
+/** "Additional Fields": the optional fields of an operation, each added with "Add Field"; options named by their body keys. */
+export function additionalFieldsCollection(options: INodeProperties[]): INodeProperties {
+	return {
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options,
+	};
+}
+
 /** A request object's fields in the order the panel shows them, with an "Additional Fields" collection last. */
 export interface BodyFields {
 	properties: INodeProperties[];
