@@ -46,6 +46,19 @@ const setGroupState: ConservationCase = {
 	},
 };
 
+/** Subscribe and Unsubscribe: Set Group State with one state for every item, and no State field. */
+const withFixedState = (operation: 'subscribe' | 'unsubscribe', name: string): ConservationCase => {
+	const state = operation === 'subscribe' ? 'subscribed' : 'unsubscribed';
+	const { subscriptionState: _state, ...parameters } = setGroupState.parameters;
+	return {
+		...setGroupState,
+		name: `Subscription: ${name}`,
+		operation,
+		parameters: { ...parameters, operation },
+		expected: (json, index) => setGroupState.expected({ ...json, state }, index),
+	};
+};
+
 const CATALOGS = ['menu', 'wines'];
 const FIELDS: SeedCatalog['fields'] = [
 	{ name: 'name', type: 'string' },
@@ -292,6 +305,8 @@ const getCanvasTranslations: ConservationCase = {
 
 export const RESOURCE_CASES: ConservationCase[] = [
 	setGroupState,
+	withFixedState('subscribe', 'Subscribe'),
+	withFixedState('unsubscribe', 'Unsubscribe'),
 	replaceItems,
 	editItems,
 	deleteItems,

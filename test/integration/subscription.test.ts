@@ -143,3 +143,63 @@ describe('Subscription node: Set Group State', () => {
 		});
 	});
 });
+
+describe('Subscription node: Subscribe and Unsubscribe', () => {
+	test('Unsubscribe opts every item out, with no State to pick; a State left in the parameters is not read', async () => {
+		await client().seed({
+			subscriptionGroups: ['newsletter'],
+			profiles: ['a', 'b', 'c'].map((id) => ({ external_id: id, subscription_groups: { newsletter: 'subscribed' } })),
+		});
+		const items = ['a', 'b', 'c'].map((id) => ({ id, group: 'newsletter' }));
+
+		// Switched from Set Group State in the editor: its State stays in the saved parameters.
+		const result = await run(items, {
+			operation: 'unsubscribe',
+			subscriptionGroupId: '={{ $json.group }}',
+			subscriptionState: 'subscribed',
+			identifyBy: 'external_id',
+			externalId: '={{ $json.id }}',
+		});
+
+		expect(result.error).toBeUndefined();
+		const requests = await client().requests({ path: '/v2/subscription/status/set' });
+		expect(requests.map((request) => request.body)).toEqual([
+			{
+				subscription_groups: [
+					{ subscription_group_id: 'newsletter', subscription_state: 'unsubscribed', external_ids: ['a', 'b', 'c'] },
+				],
+			},
+		]);
+		expect(Object.values((await client().state()).subscriptionGroups.newsletter)).toEqual([
+			'unsubscribed',
+			'unsubscribed',
+			'unsubscribed',
+		]);
+		expect(result.output(SUBSCRIPTION).map(({ json, pairedItem }) => [json.subscription_state, pairedItem])).toEqual([
+			['unsubscribed', { item: 0 }],
+			['unsubscribed', { item: 1 }],
+			['unsubscribed', { item: 2 }],
+		]);
+	});
+
+	test('Subscribe opts emails in, one request for the group', async () => {
+		const items = ['a@example.com', 'b@example.com'].map((id) => ({ id, group: 'offers' }));
+
+		const result = await run(items, {
+			operation: 'subscribe',
+			subscriptionGroupId: '={{ $json.group }}',
+			identifyBy: 'email',
+			email: '={{ $json.id }}',
+		});
+
+		expect(result.error).toBeUndefined();
+		expect((await client().requests({ path: '/v2/subscription/status/set' })).map((r) => r.body)).toEqual([
+			{
+				subscription_groups: [
+					{ subscription_group_id: 'offers', subscription_state: 'subscribed', emails: items.map(({ id }) => id) },
+				],
+			},
+		]);
+		expect(result.output(SUBSCRIPTION).map(({ json }) => json.status)).toEqual(['set', 'set']);
+	});
+});

@@ -53,6 +53,12 @@ const setGroupState: BadInputCase = {
 		}, 0),
 };
 
+/** Subscribe and Unsubscribe: Set Group State with one state for every item, and no State field. */
+const withFixedState = (operation: 'subscribe' | 'unsubscribe', name: string): BadInputCase => {
+	const { subscriptionState: _state, ...parameters } = setGroupState.parameters;
+	return { ...setGroupState, name: `Subscription: ${name}`, parameters: { ...parameters, operation } };
+};
+
 const MENU_ITEMS = 150;
 const menu = (withItems: boolean) => ({
 	catalogs: [
@@ -460,6 +466,8 @@ const deleteDashboardUser: BadInputCase = {
 
 export const RESOURCE_CASES: BadInputCase[] = [
 	setGroupState,
+	withFixedState('subscribe', 'Subscribe'),
+	withFixedState('unsubscribe', 'Unsubscribe'),
 	replaceItems,
 	editItems,
 	deleteItems,

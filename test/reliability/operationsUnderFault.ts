@@ -194,6 +194,42 @@ export const OPERATIONS_UNDER_FAULT: OperationUnderFault[] = [
 			Object.values(state.subscriptionGroups.newsletter ?? {}).filter((s) => s === 'subscribed').length,
 	},
 	{
+		name: 'Subscription: Subscribe',
+		nodeType: SUBSCRIPTION_NODE,
+		credential: 'api',
+		parameters: {
+			operation: 'subscribe',
+			subscriptionGroupId: 'newsletter',
+			identifyBy: 'external_id',
+			externalId: '={{ $json.id }}',
+		},
+		seed: { profiles },
+		items: crmItems,
+		firstRequest: { method: 'POST', path: '/v2/subscription/status/set' },
+		requestPerItem: false,
+		resendsAfterServerError: true,
+		applied: (state) =>
+			Object.values(state.subscriptionGroups.newsletter ?? {}).filter((s) => s === 'subscribed').length,
+	},
+	{
+		name: 'Subscription: Unsubscribe',
+		nodeType: SUBSCRIPTION_NODE,
+		credential: 'api',
+		parameters: {
+			operation: 'unsubscribe',
+			subscriptionGroupId: 'newsletter',
+			identifyBy: 'external_id',
+			externalId: '={{ $json.id }}',
+		},
+		seed: { profiles },
+		items: crmItems,
+		firstRequest: { method: 'POST', path: '/v2/subscription/status/set' },
+		requestPerItem: false,
+		resendsAfterServerError: true,
+		applied: (state) =>
+			Object.values(state.subscriptionGroups.newsletter ?? {}).filter((s) => s === 'unsubscribed').length,
+	},
+	{
 		name: 'Message: Trigger Campaign',
 		nodeType: MESSAGE_NODE,
 		credential: 'api',

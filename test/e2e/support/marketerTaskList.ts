@@ -214,14 +214,16 @@ export const optOut: MarketerTask = {
 		});
 	},
 	async drive(driver, version) {
-		if (version === 2) await driver.addNodeFromPanel('unsubscribe', SUBSCRIPTION_NODE, 'Set subscription group state');
+		if (version === 2)
+			await driver.addNodeFromPanel('unsubscribe', SUBSCRIPTION_NODE, 'Unsubscribe users from a subscription group');
 		else await driver.openNode(SUBSCRIPTION_NODE);
 		await driver.type(
 			driver.parameter('subscriptionGroupId').locator('input').first(),
 			NEWSLETTER,
 			'Subscription Group ID',
 		);
-		await driver.choose(driver.parameter('subscriptionState'), 'Unsubscribed', 'State');
+		// Version 2 has Unsubscribe as its own action; version 1's Set Group State needs its State picked.
+		if (version === 1) await driver.choose(driver.parameter('subscriptionState'), 'Unsubscribed', 'State');
 		await driver.drag('external_id', driver.parameter('externalId'), 'external_id onto External ID');
 	},
 	async stored(client) {

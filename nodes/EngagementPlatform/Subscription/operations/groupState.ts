@@ -1,0 +1,158 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+import type { ItemReader } from '../../shared/engine/read/readItems';
+import { ItemInputError } from '../../shared/engine/read/itemInputError';
+import { declareOperation, groupStateKey, groupStateLabel } from '../../shared/engine/operation';
+import { answerRemaining } from '../../shared/engine/send/sendRequests';
+import type { RequestShape } from '../../shared/engine/plan/planner';
+import {
+	identifierKindOf,
+	readUserIdentifier,
+	userIdentifierFields,
+	userStateKey,
+} from '../../shared/fields/userIdentifier';
+import type { UserIdentifier } from '../../shared/schemas/identifiers';
+import { PER_REQUEST } from '../../shared/limits/requestLimits';
+
+/** Each element of the request carries one kind of ID; its field name in the body. */
+const IDS_FIELD: Record<string, IdsField> = { external_id: 'external_ids', email: 'emails', phone: 'phones' };
+type IdsField = 'external_ids' | 'emails' | 'phones';
+const KIND_OF: Record<IdsField, string> = { external_ids: 'external_id', emails: 'email', phones: 'phone' };
+
+/** One user's ID and the element it belongs in: one group, one state and one kind of ID (emails and phones never share one). */
+interface GroupStateChange {
+	subscription_group_id: string;
+	subscription_state: string;
+	idsField: IdsField;
+	id: string;
+}
+
+const SUBSCRIPTION_SHAPE: RequestShape<undefined, GroupStateChange> = {
+	slots: {
+		subscription_groups: {
+			form: 'elements',
+			field: 'subscription_groups',
+			max: PER_REQUEST.subscriptionUsersPerCall,
+			elements: {
+				max: PER_REQUEST.subscriptionIdsPerElement,
+				kindOf: ({ subscription_group_id, subscription_state, idsField, id }) => ({
+					key: `${subscription_group_id} ${subscription_state} ${idsField}`,
+					fields: { subscription_group_id, subscription_state },
+					listField: idsField,
+					value: id,
+				}),
+			},
+		},
+	},
+	// "Set subscription-group state for up to 50 users per call": elements of several groups and
+	// states share a request while their IDs add up to 50 or fewer.
+	total: PER_REQUEST.subscriptionUsersPerCall,
+	batch: 'users',
+};
+
+export type SubscriptionState = 'subscribed' | 'unsubscribed';
+
+const subscriptionGroupIdField: INodeProperties = {
+	displayName: 'Subscription Group ID',
+	name: 'subscriptionGroupId',
+	type: 'string',
+	default: '',
+	required: true,
+	placeholder: 'e.g. 8d2f9a0c-5b1e-4c7d-9e3f-1a2b3c4d5e6f',
+	description: "The group's ID from the platform's subscription group settings",
+};
+
+const stateField: INodeProperties = {
+	displayName: 'State',
+	name: 'subscriptionState',
+	type: 'options',
+	options: [
+		{ name: 'Subscribed', value: 'subscribed' },
+		{ name: 'Unsubscribed', value: 'unsubscribed' },
+	],
+	default: 'subscribed',
+};
+
+/**
+ * The fields of a subscription group operation: the group, the state unless the operation is one
+ * state's own (Subscribe, Unsubscribe), and the user.
+ */
+export function groupStateFields(fixedState?: SubscriptionState): INodeProperties[] {
+	return [
+		subscriptionGroupIdField,
+		...(fixedState ? [] : [stateField]),
+		...userIdentifierFields(['external_id', 'email', 'phone']),
+	];
+}
+
+/**
+ * One declaration for Set Group State (the state read from its field, per item) and for Subscribe
+ * and Unsubscribe (one state for every item): the same endpoint, batching and results.
+ */
+export const groupStateOperation = (fixedState?: SubscriptionState) =>
+	declareOperation<undefined, GroupStateChange>({
+		endpoint: {
+			method: 'POST',
+			path: '/v2/subscription/status/set',
+			rateLimit: 'subscription.status.set',
+			permission: 'subscription.status.set',
+			credentialType: 'engagementPlatformApi',
+		},
+		shape: SUBSCRIPTION_SHAPE,
+		stateSlots: {
+			subscription_groups: {
+				userOf: ({ payload }) => userOf(payload),
+				parts: ({ payload }) => [
+					{
+						user: userOf(payload),
+						key: groupStateKey(payload.subscription_group_id),
+						value: payload.subscription_state,
+						label: groupStateLabel(payload.subscription_group_id),
+						alsoSetElsewhere: true,
+					},
+				],
+				keepOnly: ({ payload }) => payload,
+				// Spec: the answer's body is not shown, and an external ID nobody has is ignored with a 2xx on
+				// well-known platforms: an accepted state proves nothing, so it is never remembered as applied.
+				provenByAcceptance: false,
+			},
+		},
+		readItem(item) {
+			const subscription_group_id = item.string('subscriptionGroupId', 'Subscription Group ID');
+			const subscription_state = fixedState ?? readSubscriptionState(item);
+			const identifier = readUserIdentifier(item);
+			const id = Object.values(identifier)[0] as string;
+			return [
+				{
+					itemIndex: item.itemIndex,
+					slot: 'subscription_groups',
+					group: undefined,
+					payload: { subscription_group_id, subscription_state, idsField: IDS_FIELD[identifierKindOf(identifier)], id },
+					subject: { subscription_group_id, subscription_state, ...(identifier as IDataObject) },
+				},
+			];
+		},
+		// Setting the same state twice leaves the same state.
+		isSafeToResend: () => true,
+		readResponse: (_, request) => answerRemaining(request, { ok: true }),
+		itemResult: (_, [{ piece }]) => [{ status: 'set', ...piece.subject }],
+	});
+
+function userOf({ idsField, id }: GroupStateChange): string {
+	return userStateKey({ [KIND_OF[idsField]]: id } as UserIdentifier);
+}
+
+const STATES: readonly string[] = ['subscribed', 'unsubscribed'];
+
+/**
+ * The state, checked before anything is sent: an expression (a mapped field, or an AI agent's
+ * `$fromAI`) may give any value or none, and the platform refuses the whole request for one wrong state.
+ */
+function readSubscriptionState(item: ItemReader): string {
+	const fix =
+		'Map "subscribed" or "unsubscribed" into this field, e.g. {{ $json.newsletter ? "subscribed" : "unsubscribed" }}.';
+	const state = item.string('subscriptionState', 'State', fix);
+	if (!STATES.includes(state))
+		throw new ItemInputError('State', `must be subscribed or unsubscribed, got "${state}"`, fix);
+	return state;
+}

@@ -1,0 +1,14 @@
+import type { INodePropertyOptions } from 'n8n-workflow';
+
+import { groupStateFields, groupStateOperation } from './groupState';
+
+export const option: INodePropertyOptions = {
+	name: 'Subscribe',
+	value: 'subscribe',
+	action: 'Subscribe users to a subscription group',
+	description: 'Opt users in, by external ID, email or phone, to a subscription group',
+};
+
+export const description = groupStateFields('subscribed');
+
+export const operation = groupStateOperation('subscribed');
