@@ -151,6 +151,7 @@ describe('the parameter reader reads only constants and plain $json fields itsel
 		const context = {
 			getInputData: () => ITEMS,
 			getNode: () => ({ parameters }) as unknown as INode,
+			getTimezone: () => 'UTC',
 			getNodeParameter: (name: string, itemIndex: number) => {
 				calls.push([name, itemIndex]);
 				return `engine:${name}:${itemIndex}`;
