@@ -10,7 +10,7 @@
  *   npm run bench -- --only rename          only the operations whose name holds "rename" (section 1 alone)
  *   npm run bench -- --only concurrency     section 5 alone: 1, 2, 4 and 8 executions at once against a 100-per-3 s limit
  *   npm run bench -- --only changes         section 6 alone: Send Only Changes on a 100,000-contact sync run twice
- *   npm run bench -- --only overhead        track events, the peer and the bare node (sections 1 to 3 for track events alone)
+ *   npm run bench -- --only overhead        track events, the peer and the bare node (sections 1 to 3 for track events alone, with 2b)
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -21,6 +21,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { SandboxClient } from '../sandbox';
 import { concurrentExecutions } from './concurrency';
+import { longRunningProcess } from './longRunning';
 import type { RunFigures } from './measureOne';
 import type { BenchOperation } from './operations';
 import { BENCH_OPERATIONS, TRACK_EVENTS } from './operations';
@@ -188,9 +189,24 @@ async function peerOverheadAndLimit(
 			items: count,
 			faster: `${(Number(theirs.wallMs) / Number(bare.wallMs)).toFixed(1)}×`,
 		});
+		if (ours) {
+			peer.push({
+				operation: 'ours of the ceiling: bare node / ours',
+				items: count,
+				ofCeiling: `${Math.round((Number(bare.wallMs) / Number(ours.wallMs)) * 100)}%`,
+			});
+		}
 	}
 	console.table(peer);
 	results.peer = peer;
+
+	console.log(
+		`\n2b. Ours and the bare node in one long-running process, as an n8n server runs them: alternating runs, each after a full garbage collection, ${latencyMs} ms latency\n`,
+	);
+	const longRunning: IDataObject[] = [];
+	for (const count of PEER_SIZES) longRunning.push(await longRunningProcess(count, latencyMs, sandbox.url));
+	console.table(longRunning);
+	results.longRunning = longRunning;
 
 	const largest = Math.max(...sizes);
 	console.log(`\n3. Overhead: track events at ${largest} items with 0 ms latency\n`);
