@@ -29,6 +29,8 @@ const SPEC_BATCH_LIMITS: Record<string, number> = {
 	'engagementPlatformUser / identify': 50,
 	'engagementPlatformUser / renameExternalIds': 50,
 	'engagementPlatformSubscription / setGroupState': 50,
+	'engagementPlatformSubscription / subscribe': 50,
+	'engagementPlatformSubscription / unsubscribe': 50,
 	'engagementPlatformMessage / sendNow': 50,
 	'engagementPlatformMessage / triggerCampaign': 50,
 	'engagementPlatformMessage / triggerCanvas': 50,
@@ -85,6 +87,8 @@ describe('Options from the declaration', () => {
 			.map(({ nodeType, operation }) => `${nodeType.split('.').pop()} / ${operation}`);
 		expect(offering.sort()).toEqual([
 			'engagementPlatformSubscription / setGroupState',
+			'engagementPlatformSubscription / subscribe',
+			'engagementPlatformSubscription / unsubscribe',
 			'engagementPlatformUser / trackUserData',
 			'engagementPlatformUser / updateAttributes',
 		]);
