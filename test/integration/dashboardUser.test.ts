@@ -340,9 +340,10 @@ describe('Dashboard User node (SCIM)', () => {
 			continueOnFail: true,
 		});
 
+		// Named as every error of a JSON field is: by its display name without "(JSON)".
 		expect(result.output(DASHBOARD_USER).map((item) => item.json.field)).toEqual([
-			'Permissions (JSON).roles[0]',
-			'Permissions (JSON)',
+			'Permissions.roles[0]',
+			'Permissions',
 		]);
 		expect(await client().requests()).toEqual([]);
 	});

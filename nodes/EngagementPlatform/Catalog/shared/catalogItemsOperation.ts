@@ -94,8 +94,8 @@ export function catalogItemsOperation(method: CatalogMethod, status: string): Op
 }
 
 function readCatalogItem(item: ItemReader, method: CatalogMethod): CatalogPiece {
-	const catalog = readPathSegment(item, 'catalogName', 'Catalog Name');
-	const id = item.string('itemId', 'Item ID');
+	const catalog = readPathSegment(item, 'catalogName');
+	const id = item.string('itemId');
 	if (!ITEM_ID.test(id)) {
 		throw new ItemInputError(
 			'Item ID',

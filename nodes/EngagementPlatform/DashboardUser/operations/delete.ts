@@ -19,7 +19,7 @@ export const operation = scimUserOperation({
 	// A resend after a lost answer would get 404 for a user it did delete: reported as "may have been applied" instead.
 	safeToResend: false,
 	read: (item) => {
-		const id = readPathSegment(item, 'userId', 'User ID');
+		const id = readPathSegment(item, 'userId');
 		return { call: { id }, subject: { id } };
 	},
 	result: (_, subject) => [{ deleted: true, ...subject }],

@@ -18,7 +18,7 @@ export const operation = scimUserOperation({
 	byId: true,
 	safeToResend: true,
 	read: (item) => {
-		const id = readPathSegment(item, 'userId', 'User ID');
+		const id = readPathSegment(item, 'userId');
 		return { call: { id }, subject: { id } };
 	},
 	result: (user) => [user],

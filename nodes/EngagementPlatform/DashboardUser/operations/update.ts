@@ -31,7 +31,7 @@ export const operation = scimUserOperation({
 	// The same replacement twice leaves the same user.
 	safeToResend: true,
 	read(item) {
-		const id = readPathSegment(item, 'userId', 'User ID');
+		const id = readPathSegment(item, 'userId');
 		const permissions = readPermissions(item);
 		// Empty fields most likely mean none were filled in, not "remove every permission".
 		if (isEmptyPermissions(permissions) && item.raw('permissionsInput', 'fields') === 'fields') {

@@ -116,11 +116,8 @@ export function permissionFields(): INodeProperties[] {
 /** The permissions of one item, checked against the spec's shape. */
 export function readPermissions(item: ItemReader): ScimPermissions {
 	if (item.raw('permissionsInput', 'fields') === 'json') {
-		return parseOrThrow(
-			scimPermissions,
-			item.jsonObject('permissionsJson', 'Permissions (JSON)') ?? {},
-			'Permissions (JSON)',
-		);
+		const label = item.labelOf('permissionsJson');
+		return parseOrThrow(scimPermissions, item.jsonObject('permissionsJson') ?? {}, label);
 	}
 	const permissions: IDataObject = {};
 	const companyPermissions = splitList(item.raw('companyPermissions', ''));

@@ -57,7 +57,7 @@ export function profileFields(departmentRequired: boolean): INodeProperties[] {
 }
 
 export function readEmail(item: ItemReader): string {
-	const email = item.string('email', 'Email');
+	const email = item.string('email');
 	if (!EMAIL.test(email))
 		throw new ItemInputError(
 			'Email',
@@ -69,11 +69,9 @@ export function readEmail(item: ItemReader): string {
 
 export function readProfile(item: ItemReader, departmentRequired: boolean): IDataObject {
 	const profile: IDataObject = {
-		name: { givenName: item.string('givenName', 'Given Name'), familyName: item.string('familyName', 'Family Name') },
+		name: { givenName: item.string('givenName'), familyName: item.string('familyName') },
 	};
-	const department = departmentRequired
-		? item.string('department', 'Department')
-		: item.optionalString('department', 'Department');
+	const department = departmentRequired ? item.string('department') : item.optionalString('department');
 	if (department !== undefined) profile.department = department;
 	return profile;
 }

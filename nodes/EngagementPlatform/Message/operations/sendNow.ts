@@ -96,9 +96,9 @@ export const operation = dispatchOperation(
 	}),
 	(item) => {
 		const request: IDataObject = {
-			messages: parseOrThrow(channelMessages, item.jsonObject('messages', 'Messages'), 'Messages') as IDataObject,
+			messages: parseOrThrow(channelMessages, item.jsonObject('messages'), 'Messages') as IDataObject,
 		};
-		const segmentId = item.optionalString('segmentId', 'Segment ID');
+		const segmentId = item.optionalString('segmentId');
 		if (segmentId) request.segment_id = segmentId;
 		const audience = readAudience(item);
 		if (audience) request.audience = audience;

@@ -87,14 +87,14 @@ export const operation = declareOperation<TransactionalCampaign, IDataObject>({
 	endpoint: TRANSACTIONAL_ENDPOINT,
 	shape: TRANSACTIONAL_SHAPE,
 	readItem(item) {
-		const campaignId = readPathSegment(item, 'campaignId', 'Campaign ID');
+		const campaignId = readPathSegment(item, 'campaignId');
 		const recipient: IDataObject = { ...recipientOf(readUserIdentifier(item, RECIPIENT_KINDS)) };
 		const subject = { campaign_id: campaignId, ...recipient };
 		const attributes = readKeyValueOrJson(item, 'recipientAttributes', 'Recipient Attributes');
 		if (attributes)
 			recipient.attributes = parseOrThrow(trackAttributes, attributes, 'Recipient Attributes') as IDataObject;
 
-		const given = item.optionalString('externalSendId', 'External Send ID');
+		const given = item.optionalString('externalSendId');
 		if (given && !EXTERNAL_SEND_ID.test(given)) {
 			throw new ItemInputError(
 				'External Send ID',

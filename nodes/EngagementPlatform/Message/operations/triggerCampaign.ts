@@ -82,9 +82,9 @@ export const operation = dispatchOperation(
 	dispatchShape({ recipients: { form: 'list', field: 'recipients', max: PER_REQUEST.messagingRecipients } }),
 	(item) => {
 		const additional = item.collection('additionalFields');
-		const request: IDataObject = { campaign_id: item.string('campaignId', 'Campaign ID') };
+		const request: IDataObject = { campaign_id: item.string('campaignId') };
 		if (additional.send_id) request.send_id = String(additional.send_id);
-		const shared = item.jsonObject('additionalFields.trigger_properties', 'Shared Trigger Properties');
+		const shared = item.jsonObject('additionalFields.trigger_properties');
 		if (shared && Object.keys(shared).length > 0) request.trigger_properties = shared;
 		const attachments = ((additional.attachments as { attachment?: IDataObject[] } | undefined)?.attachment ?? []).map(
 			(attachment, index) => {

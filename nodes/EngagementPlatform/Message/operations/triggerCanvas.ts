@@ -38,8 +38,8 @@ export const operation = dispatchOperation(
 	},
 	dispatchShape({ recipients: { form: 'list', field: 'recipients', max: PER_REQUEST.messagingRecipients } }),
 	(item) => {
-		const request: IDataObject = { canvas_id: item.string('canvasId', 'Canvas ID') };
-		const shared = item.jsonObject('canvasEntryProperties', 'Shared Canvas Entry Properties');
+		const request: IDataObject = { canvas_id: item.string('canvasId') };
+		const shared = item.jsonObject('canvasEntryProperties');
 		if (shared && Object.keys(shared).length > 0)
 			request.canvas_entry_properties = withinLimit(shared, 'Shared Canvas Entry Properties');
 		const audience = readAudience(item);

@@ -40,13 +40,13 @@ export const operation = canvasScheduleOperation(
 	'/canvas/trigger/schedule/update',
 	'canvas.trigger.schedule.update',
 	(item) => {
-		const inLocalTime = item.boolean('inLocalTime', false, 'In Local Time');
+		const inLocalTime = item.boolean('inLocalTime');
 		// In Local Time: a zoneless time is each user's own, so it is sent as written.
 		const time = inLocalTime ? item.raw('time') : item.time('time');
 		const body: IDataObject = {
 			schedule: { time: parseOrThrow(isoTime, time, 'Send Time'), in_local_time: inLocalTime },
 		};
-		const properties = item.jsonObject('triggerProperties', 'Trigger Properties');
+		const properties = item.jsonObject('triggerProperties');
 		if (properties && Object.keys(properties).length > 0) body.trigger_properties = properties;
 		return body;
 	},

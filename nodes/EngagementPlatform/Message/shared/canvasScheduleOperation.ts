@@ -39,8 +39,8 @@ export function canvasScheduleOperation(
 		shape: { slots: { schedule: { form: 'fields', max: 1 } } },
 		readItem(item) {
 			const body = {
-				canvas_id: item.string('canvasId', 'Canvas ID'),
-				schedule_id: item.string('scheduleId', 'Schedule ID'),
+				canvas_id: item.string('canvasId'),
+				schedule_id: item.string('scheduleId'),
 				...readBody(item),
 			};
 			const subject = { canvas_id: body.canvas_id, schedule_id: body.schedule_id };

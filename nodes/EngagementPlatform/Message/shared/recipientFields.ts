@@ -98,7 +98,7 @@ export function readRecipient(
 	const attributes = readKeyValueOrJson(item, 'recipientAttributes', 'Recipient Attributes');
 	if (attributes)
 		recipient.attributes = parseOrThrow(trackAttributes, attributes, 'Recipient Attributes') as IDataObject;
-	if (!item.boolean('sendToExistingOnly', true, 'Send to Existing Users Only')) {
+	if (!item.boolean('sendToExistingOnly', true)) {
 		if (kind === 'user_alias') {
 			throw new ItemInputError(
 				'Send to Existing Users Only',
@@ -128,7 +128,7 @@ export const audienceField = (): INodeProperties => ({
 });
 
 export function readAudience(item: ItemReader): IDataObject | undefined {
-	const audience = item.jsonObject('audienceJson', 'Audience');
+	const audience = item.jsonObject('audienceJson');
 	return audience && Object.keys(audience).length > 0
 		? (parseOrThrow(connectedAudience as z.ZodType<unknown>, audience, 'Audience') as IDataObject)
 		: undefined;

@@ -147,7 +147,7 @@ export const operation = declareOperation<PreferenceCenter, IDataObject>({
 });
 
 function readUpdate(item: ItemReader): Piece<PreferenceCenter> {
-	const id = readPathSegment(item, 'preferenceCenterId', 'Preference Center ID');
+	const id = readPathSegment(item, 'preferenceCenterId');
 	const fields = item.collection('updateFields');
 	const body: IDataObject = {};
 	for (const [name, label] of Object.entries(TEXT_FIELDS)) {

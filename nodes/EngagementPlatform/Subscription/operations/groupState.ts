@@ -118,7 +118,7 @@ export const groupStateOperation = (fixedState?: SubscriptionState) =>
 			},
 		},
 		readItem(item) {
-			const subscription_group_id = item.string('subscriptionGroupId', 'Subscription Group ID');
+			const subscription_group_id = item.string('subscriptionGroupId');
 			const subscription_state = fixedState ?? readSubscriptionState(item);
 			const identifier = readUserIdentifier(item);
 			const id = Object.values(identifier)[0] as string;

@@ -93,7 +93,7 @@ export const operation = declareOperation<IdentifyGroup, IDataObject>({
 	},
 	shape: IDENTIFY_SHAPE,
 	readItem(item) {
-		const external_id = readExternalId(item, 'externalId', 'External ID');
+		const external_id = readExternalId(item, 'externalId');
 		const mergeBehavior = item.raw('mergeBehavior', 'merge') as string;
 		const anonymous = readUserIdentifier(item, ANONYMOUS_KINDS, ANONYMOUS_PROFILE_BY);
 		if ('email' in anonymous) {

@@ -48,8 +48,8 @@ export const operation: OperationSpec = {
 		batch: 'renames',
 	},
 	readItem(item) {
-		const current_external_id = item.string('currentExternalId', 'Current External ID');
-		const new_external_id = readExternalId(item, 'newExternalId', 'New External ID');
+		const current_external_id = item.string('currentExternalId');
+		const new_external_id = readExternalId(item, 'newExternalId');
 		if (current_external_id === new_external_id) {
 			throw new ItemInputError('New External ID', 'is the same as the current one', 'Give a different new ID.');
 		}

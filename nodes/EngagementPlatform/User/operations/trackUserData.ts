@@ -62,11 +62,11 @@ export const operation = usersTrackOperation((item) => {
 			trackPiece(item.itemIndex, 'attributes', user, parseOrThrow(trackAttributes, attributes, 'Attributes')),
 		);
 	}
-	for (const [index, event] of (item.jsonArray('eventsJson', 'Events') ?? []).entries()) {
+	for (const [index, event] of (item.jsonArray('eventsJson') ?? []).entries()) {
 		const read = parseOrThrow(trackEvent, withZonedTime(item, event), `Events[${index}]`);
 		pieces.push(trackPiece(item.itemIndex, 'events', user, read));
 	}
-	for (const [index, purchase] of (item.jsonArray('purchasesJson', 'Purchases') ?? []).entries()) {
+	for (const [index, purchase] of (item.jsonArray('purchasesJson') ?? []).entries()) {
 		const read = parseOrThrow(trackPurchase, withZonedTime(item, purchase), `Purchases[${index}]`);
 		pieces.push(trackPiece(item.itemIndex, 'purchases', user, read));
 	}

@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import type { NodeApiError } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
@@ -25,7 +25,7 @@ export async function executeChosenOperation(
 	const chosen = context.getNodeParameter('operation', 0) as string;
 	const declaration = operations.find(({ option }) => option.value === chosen);
 	if (!declaration) throw new NodeOperationError(context.getNode(), `The operation "${chosen}" is not supported`);
-	return await runOperation(context, declaration.operation);
+	return await runOperation(context, declaration.operation, declaration.description);
 }
 
 /**
@@ -33,12 +33,16 @@ export async function executeChosenOperation(
  * word, leave out what the platform holds already (Send Only Changes), plan the fewest requests,
  * send them paced, and give every item its own result or error, paired to it.
  */
-export async function runOperation(context: IExecuteFunctions, spec: OperationSpec): Promise<INodeExecutionData[][]> {
+export async function runOperation(
+	context: IExecuteFunctions,
+	spec: OperationSpec,
+	fields: INodeProperties[] = [],
+): Promise<INodeExecutionData[][]> {
 	const itemCount = context.getInputData().length;
 	const continueOnFail = context.continueOnFail();
 	const settings = readRunSettings(context, spec);
 
-	const { pieces, inputErrors } = readItems(context, spec, itemCount);
+	const { pieces, inputErrors } = readItems(context, spec, itemCount, fields);
 	if (inputErrors.size > 0 && !continueOnFail) {
 		const itemIndex = Math.min(...inputErrors.keys());
 		throw invalidInputError(context, inputFailure(itemIndex, inputErrors.get(itemIndex)!), inputErrors.size);

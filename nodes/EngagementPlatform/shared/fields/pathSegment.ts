@@ -9,8 +9,9 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  * or user ID). A lone surrogate cannot be written in a URL, so it is refused with the item's other
  * input errors rather than failing the run once requests are being sent.
  */
-export function readPathSegment(item: ItemReader, name: string, label: string): string {
-	const value = item.string(name, label);
+export function readPathSegment(item: ItemReader, name: string): string {
+	const label = item.labelOf(name);
+	const value = item.string(name);
 	if (LONE_SURROGATE.test(value)) {
 		throw new ItemInputError(
 			label,

@@ -216,29 +216,29 @@ function identifierOfKind(
 	}
 	switch (kind) {
 		case 'external_id':
-			return { external_id: readExternalId(item, 'externalId', 'External ID') };
+			return { external_id: readExternalId(item, 'externalId') };
 		case 'user_alias':
 			return {
 				user_alias: {
-					alias_name: item.string('aliasName', 'Alias Name'),
-					alias_label: item.string('aliasLabel', 'Alias Label'),
+					alias_name: item.string('aliasName'),
+					alias_label: item.string('aliasLabel'),
 				},
 			};
 		case 'email': {
-			const email = item.string('email', 'Email');
+			const email = item.string('email');
 			if (!EMAIL.test(email))
 				throw new ItemInputError(
-					'Email',
+					item.labelOf('email'),
 					`"${email}" is not an email address`,
 					'Map an address such as name@example.com.',
 				);
 			return { email };
 		}
 		case 'phone': {
-			const phone = item.string('phone', 'Phone').replace(/[\s()-]/g, '');
+			const phone = item.string('phone').replace(/[\s()-]/g, '');
 			if (!E164.test(phone)) {
 				throw new ItemInputError(
-					'Phone',
+					item.labelOf('phone'),
 					`"${phone}" is not in E.164 format`,
 					'Write it as + country code and number, e.g. +14155552671.',
 				);
@@ -246,9 +246,9 @@ function identifierOfKind(
 			return { phone };
 		}
 		case 'service_id':
-			return { service_id: item.string('serviceId', 'Service ID') };
+			return { service_id: item.string('serviceId') };
 		case 'device_id':
-			return { device_id: item.string('deviceId', 'Device ID') };
+			return { device_id: item.string('deviceId') };
 		default:
 			throw new ItemInputError(
 				label.displayName,
@@ -280,9 +280,10 @@ const PLACEHOLDER_IDS: ReadonlySet<string> = new Set([
 const LONGEST_PLACEHOLDER = Math.max(...[...PLACEHOLDER_IDS].map((id) => id.length));
 
 /** An external ID the item names a real user with: text, and not a placeholder the platform refuses. */
-export function readExternalId(item: ItemReader, name: string, displayName: string): string {
+export function readExternalId(item: ItemReader, name: string): string {
+	const displayName = item.labelOf(name);
 	// item.string gives the value trimmed.
-	const externalId = item.string(name, displayName);
+	const externalId = item.string(name);
 	if (externalId.length <= LONGEST_PLACEHOLDER && PLACEHOLDER_IDS.has(externalId.toLowerCase())) {
 		throw new ItemInputError(
 			displayName,

@@ -6,6 +6,7 @@ import { ItemInputError } from './itemInputError';
 import type { OperationSpec, Piece } from '../operation';
 import { booleanFromText, numberFromText } from '../../schemas/textValues';
 import { inTimezone, zoneClock } from '../../schemas/time';
+import { shownInVersion } from '../../fields/displayOptions';
 
 export interface ReadItems {
 	pieces: Array<Piece>;
@@ -13,11 +14,19 @@ export interface ReadItems {
 	inputErrors: Map<number, ItemInputError>;
 }
 
-/** Reads and validates every item before anything is sent. */
-export function readItems(context: IExecuteFunctions, spec: OperationSpec, itemCount: number): ReadItems {
+/**
+ * Reads and validates every item before anything is sent. `fields` are the operation's properties:
+ * a reading names a parameter, and its errors use the label those properties show for it.
+ */
+export function readItems(
+	context: IExecuteFunctions,
+	spec: OperationSpec,
+	itemCount: number,
+	fields: INodeProperties[] = [],
+): ReadItems {
 	const pieces: Array<Piece> = [];
 	const inputErrors = new Map<number, ItemInputError>();
-	const parameters = new ParameterReader(context);
+	const parameters = new ParameterReader(context, fields);
 	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
 		const reader = new ItemReader(context, itemIndex, parameters);
 		try {
@@ -55,6 +64,11 @@ export class ItemReader {
 
 	raw(name: string, fallback?: unknown): unknown {
 		return this.parameters.value(name, this.itemIndex, fallback);
+	}
+
+	/** The label the panel shows for a parameter (`additionalFields.send_id` → "Send ID"), which errors name. */
+	labelOf(name: string): string {
+		return this.parameters.labelOf(name);
 	}
 
 	/**
@@ -127,7 +141,7 @@ export class ItemReader {
 	}
 
 	/** A trimmed string, or undefined when empty. */
-	optionalString(name: string, label = name): string | undefined {
+	optionalString(name: string, label = this.labelOf(name)): string | undefined {
 		const value = this.raw(name, '');
 		if (value === undefined || value === null || value === '') return undefined;
 		if (typeof value === 'number' || typeof value === 'boolean') return String(value);
@@ -138,13 +152,13 @@ export class ItemReader {
 		return trimmed === '' ? undefined : trimmed;
 	}
 
-	string(name: string, label = name, fix = `Fill in "${label}".`): string {
+	string(name: string, label = this.labelOf(name), fix = `Fill in "${label}".`): string {
 		const value = this.optionalString(name, label);
 		if (value === undefined) throw new ItemInputError(label, 'is required and was empty', fix);
 		return value;
 	}
 
-	boolean(name: string, fallback = false, label = name): boolean {
+	boolean(name: string, fallback = false, label = this.labelOf(name)): boolean {
 		const value = this.raw(name, fallback);
 		return this.readsText ? (booleanFromText(value, label) ?? fallback) : Boolean(value);
 	}
@@ -172,12 +186,12 @@ export class ItemReader {
 	}
 
 	/** A JSON object given as an object (from an expression) or as JSON text. */
-	jsonObject(name: string, label = name): IDataObject | undefined {
+	jsonObject(name: string, label = this.labelOf(name)): IDataObject | undefined {
 		return parseJsonValue(this.raw(name, ''), label, 'object') as IDataObject | undefined;
 	}
 
 	/** A JSON array given as an array (from an expression) or as JSON text. */
-	jsonArray(name: string, label = name): unknown[] | undefined {
+	jsonArray(name: string, label = this.labelOf(name)): unknown[] | undefined {
 		return parseJsonValue(this.raw(name, ''), label, 'array') as unknown[] | undefined;
 	}
 }
@@ -237,14 +251,27 @@ export class ParameterReader {
 	/** The node's version as the workflow saved it. */
 	readonly version: number;
 	private readonly timezone: string;
+	private readonly labels: Map<string, string>;
 	private workflowClock?: Intl.DateTimeFormat;
 	private startedAt?: string;
 
 	// What the run's context gives once is read here, so that no reading per item calls into it (see READER_SHAPES).
-	constructor(private readonly context: IExecuteFunctions) {
+	constructor(
+		private readonly context: IExecuteFunctions,
+		fields: INodeProperties[] = [],
+	) {
 		this.items = context.getInputData();
 		this.version = context.getNode().typeVersion;
 		this.timezone = context.getTimezone();
+		this.labels = labelsOf(fields, this.version);
+	}
+
+	/**
+	 * The parameter's display name, without the "(JSON)" that tells the panel's input kind: an error
+	 * names "Event Properties" whether it was given as fields or as JSON.
+	 */
+	labelOf(name: string): string {
+		return (this.labels.get(name) ?? name).replace(/ \(JSON\)$/, '');
 	}
 
 	/** The wall clock of the workflow's timezone, where n8n's own date fields read zoneless times. */
@@ -279,6 +306,17 @@ export class ParameterReader {
 		}
 		return source;
 	}
+}
+
+/** Each parameter's label for the node's version, collection options under `collection.option`. */
+function labelsOf(fields: INodeProperties[], version: number, prefix = '', labels = new Map<string, string>()) {
+	for (const field of fields) {
+		if (!shownInVersion(field, version)) continue;
+		const name = `${prefix}${field.name}`;
+		if (!labels.has(name)) labels.set(name, field.displayName);
+		if (field.type === 'collection') labelsOf(field.options as INodeProperties[], version, `${name}.`, labels);
+	}
+	return labels;
 }
 
 function rawParameter(parameters: IDataObject, name: string): unknown {
