@@ -266,12 +266,8 @@ export class ParameterReader {
 		this.labels = labelsOf(fields, this.version);
 	}
 
-	/**
-	 * The parameter's display name, without the "(JSON)" that tells the panel's input kind: an error
-	 * names "Event Properties" whether it was given as fields or as JSON.
-	 */
 	labelOf(name: string): string {
-		return (this.labels.get(name) ?? name).replace(/ \(JSON\)$/, '');
+		return this.labels.get(name) ?? name;
 	}
 
 	/** The wall clock of the workflow's timezone, where n8n's own date fields read zoneless times. */
@@ -308,12 +304,16 @@ export class ParameterReader {
 	}
 }
 
-/** Each parameter's label for the node's version, collection options under `collection.option`. */
+/**
+ * Each parameter's label for the node's version, collection options under `collection.option`: its
+ * display name without the "(JSON)" that tells the panel's input kind, so that an error names "Event
+ * Properties" whether they were given as fields or as JSON.
+ */
 function labelsOf(fields: INodeProperties[], version: number, prefix = '', labels = new Map<string, string>()) {
 	for (const field of fields) {
 		if (!shownInVersion(field, version)) continue;
 		const name = `${prefix}${field.name}`;
-		if (!labels.has(name)) labels.set(name, field.displayName);
+		if (!labels.has(name)) labels.set(name, field.displayName.replace(/ \(JSON\)$/, ''));
 		if (field.type === 'collection') labelsOf(field.options as INodeProperties[], version, `${name}.`, labels);
 	}
 	return labels;
