@@ -25,17 +25,6 @@ export function updateDisplayOptions(
 export const VERSION_1 = { '@version': [1] };
 export const FROM_VERSION_2 = { '@version': [{ _cnd: { gte: 2 } }] };
 
-/** Whether a field is shown for a node version, by the version rules above (VERSION_1, FROM_VERSION_2). */
-export function shownInVersion(property: INodeProperties, version: number): boolean {
-	const rule = property.displayOptions?.show?.['@version'];
-	if (!rule) return true;
-	return rule.some((allowed) =>
-		typeof allowed === 'number'
-			? allowed === version
-			: version >= Number((allowed as { _cnd?: { gte?: number } })._cnd?.gte),
-	);
-}
-
 /** Fields shown for version 1 alone. */
 export const forVersion1 = (properties: INodeProperties[]) => updateDisplayOptions({ show: VERSION_1 }, properties);
 

@@ -6,7 +6,6 @@ import { ItemInputError } from './itemInputError';
 import type { OperationSpec, Piece } from '../operation';
 import { booleanFromText, numberFromText } from '../../schemas/textValues';
 import { inTimezone, zoneClock } from '../../schemas/time';
-import { shownInVersion } from '../../fields/displayOptions';
 
 export interface ReadItems {
 	pieces: Array<Piece>;
@@ -317,6 +316,17 @@ function labelsOf(fields: INodeProperties[], version: number, prefix = '', label
 		if (field.type === 'collection') labelsOf(field.options as INodeProperties[], version, `${name}.`, labels);
 	}
 	return labels;
+}
+
+/** Whether a field is shown for a node version, by its `@version` rule (shared/fields/displayOptions.ts writes them). */
+function shownInVersion(property: INodeProperties, version: number): boolean {
+	const rule = property.displayOptions?.show?.['@version'];
+	if (!rule) return true;
+	return rule.some((allowed) =>
+		typeof allowed === 'number'
+			? allowed === version
+			: version >= Number((allowed as { _cnd?: { gte?: number } })._cnd?.gte),
+	);
 }
 
 function rawParameter(parameters: IDataObject, name: string): unknown {
