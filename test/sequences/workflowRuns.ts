@@ -74,6 +74,8 @@ export interface RunPlan {
 	 * Changes cannot close the run. Only with Send Only Changes on.
 	 */
 	crash?: 2 | 3;
+	/** A newsletter run by Subscribe or Unsubscribe: one state for every item, no State field. */
+	oneState?: boolean;
 	items: ItemIntent[];
 }
 
@@ -189,8 +191,15 @@ export const newsletterRun = (maxItems: number): fc.Arbitrary<RunPlan> =>
 			...runSettings,
 			fault: faultOf(BASE_FAULTS),
 			items: fc.array(groupStateItem, { minLength: 1, maxLength: maxItems }),
+			oneState: fc.boolean(),
 		})
-		.map(withoutIdleCrash);
+		.map(withoutIdleCrash)
+		.map((plan) => (plan.oneState ? { ...plan, items: plan.items.map(stateOf(plan.items[0])) } : plan));
+
+/** The item with the first item's state: a run Subscribe or Unsubscribe makes of the same rows. */
+const stateOf =
+	(first: ItemIntent) =>
+	(item: ItemIntent): ItemIntent => ({ ...item, sets: { [GROUP]: first.sets[GROUP] } });
 
 // ---- description -------------------------------------------------------------------------------
 
@@ -199,6 +208,7 @@ const faultName = ({ kind, times }: Fault) => `fault ${kind === 'status' ? '503'
 export function describePlan(plan: RunPlan): string {
 	const settings = [
 		NODES[plan.node].name,
+		...(plan.oneState ? [plan.items[0].sets[GROUP] === 'subscribed' ? 'Subscribe' : 'Unsubscribe'] : []),
 		`${workspaceName(plan.workspace)} workspace`,
 		`by ${plan.identifyBy}`,
 		plan.sendOnlyChanges ? 'Send Only Changes' : 'sends all',
@@ -244,6 +254,10 @@ function parameters(plan: RunPlan): INodeParameters {
 		plan.identifyBy === 'email'
 			? { identifyBy: 'email', email: '={{ $json.email }}' }
 			: { identifyBy: 'external_id', externalId: '={{ $json.id }}' };
+	if (plan.node === 'newsletter' && plan.oneState) {
+		const operation = plan.items[0].sets[GROUP] === 'subscribed' ? 'subscribe' : 'unsubscribe';
+		return { operation, subscriptionGroupId: '={{ $json.group }}', ...identify, options };
+	}
 	if (plan.node === 'newsletter') {
 		return {
 			operation: 'setGroupState',
