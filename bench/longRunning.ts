@@ -4,11 +4,9 @@
  * not yet optimised all of our per-item code, while the bare node's few lines are; a server that
  * has run the node a few times has. Both figures are printed: neither replaces the other.
  */
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
-
 import type { IDataObject } from 'n8n-workflow';
+
+import { measureInChild } from './childMeasurement';
 
 /** The first rounds are the process starting (loading and first optimisation): not counted. */
 const STARTING_ROUNDS = 2;
@@ -21,21 +19,12 @@ const median = (values: number[]) => {
 };
 
 export async function longRunningProcess(count: number, latencyMs: number, sandboxUrl: string): Promise<IDataObject> {
-	const { stdout } = await promisify(execFile)(
-		process.execPath,
-		[
-			'--expose-gc',
-			'-r',
-			'ts-node/register/transpile-only',
-			path.join(__dirname, 'longRunningProcess.ts'),
-			String(count),
-			String(ROUNDS),
-			String(latencyMs),
-			sandboxUrl,
-		],
-		{ cwd: path.resolve(__dirname, '..'), encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 },
-	);
-	const { ours, bare } = JSON.parse(stdout.trim().split('\n').at(-1)!) as { ours: number[]; bare: number[] };
+	const { ours, bare } = await measureInChild<{ ours: number[]; bare: number[] }>('longRunningProcess.ts', [
+		String(count),
+		String(ROUNDS),
+		String(latencyMs),
+		sandboxUrl,
+	]);
 	const oursMs = median(ours.slice(STARTING_ROUNDS));
 	const bareMs = median(bare.slice(STARTING_ROUNDS));
 	return {

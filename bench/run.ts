@@ -12,15 +12,14 @@
  *   npm run bench -- --only changes         section 6 alone: Send Only Changes on a 100,000-contact sync run twice
  *   npm run bench -- --only overhead        track events, the peer and the bare node (sections 1 to 3 for track events alone, with 2b)
  */
-import { execFile } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 
 import type { IDataObject } from 'n8n-workflow';
 
 import { SandboxClient } from '../sandbox';
 import { concurrentExecutions } from './concurrency';
+import { measureInChild } from './childMeasurement';
 import { longRunningProcess } from './longRunning';
 import type { RunFigures } from './measureOne';
 import type { BenchOperation } from './operations';
@@ -50,27 +49,9 @@ const OVERHEAD_SECTION = 'overhead';
 const ENFORCED_LIMIT = { limit: 300, windowMs: 3000 };
 const PEER_SIZES = full ? sizes : sizes.filter((size) => size <= 10_000);
 
-/** Runs one measurement in a child process; this process's event loop stays free meanwhile. */
-async function measureOne(name: string, count: number, sandboxUrl: string): Promise<RunFigures> {
-	const { stdout } = await promisify(execFile)(
-		process.execPath,
-		[
-			'--expose-gc',
-			'-r',
-			'ts-node/register/transpile-only',
-			path.join(__dirname, 'measureOne.ts'),
-			name,
-			String(count),
-			sandboxUrl,
-		],
-		{
-			cwd: path.resolve(__dirname, '..'),
-			encoding: 'utf8',
-			maxBuffer: 16 * 1024 * 1024,
-		},
-	);
-	return JSON.parse(stdout.trim().split('\n').at(-1)!) as RunFigures;
-}
+/** Runs one measurement in a child process of its own. */
+const measureOne = (name: string, count: number, sandboxUrl: string) =>
+	measureInChild<RunFigures>('measureOne.ts', [name, String(count), sandboxUrl]);
 
 const prepare = (client: SandboxClient, operation: BenchOperation, count: number, rateLimits: RateLimits) =>
 	prepareSandbox(client, latencyMs, rateLimits, operation.seed?.(count));

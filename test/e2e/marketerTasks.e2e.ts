@@ -2,8 +2,7 @@ import path from 'node:path';
 
 import type { Page } from 'playwright-core';
 
-import type { Sandbox } from '../../sandbox';
-import { SandboxClient, startSandbox } from '../../sandbox';
+import { useSandbox } from '../integration/sandboxLifecycle';
 import { sandboxCredentials } from '../support/sandboxCredentials';
 import { EditorBrowser } from './support/editorBrowser';
 import type { MarketerTask, NodeVersion } from './support/marketerTaskList';
@@ -28,17 +27,8 @@ const SCREENSHOTS = path.join(PROJECT_ROOT, 'screenshots/tasks');
 const RESULTS = path.join(PROJECT_ROOT, 'test/e2e/results');
 const NODE_VERSIONS: NodeVersion[] = [2, 1];
 
-let sandbox: Sandbox;
-let client: SandboxClient;
-
-beforeAll(async () => {
-	sandbox = await startSandbox();
-	client = new SandboxClient(sandbox.url);
-});
-
-afterAll(async () => {
-	await sandbox?.close();
-});
+// Reset before each task.
+const { sandbox, client } = useSandbox();
 
 describe.each(N8N_APPS.map((appFolder) => [pinnedN8nVersion(appFolder), appFolder] as const))(
 	"a marketer's tasks in the n8n %s editor",
@@ -59,7 +49,7 @@ describe.each(N8N_APPS.map((appFolder) => [pinnedN8nVersion(appFolder), appFolde
 			n8nVersion = app.version;
 			for (let attempt = 1; ; attempt++) {
 				n8n = N8nInstance.create(app);
-				await n8n.importCredentials(sandboxCredentials(sandbox.url));
+				await n8n.importCredentials(sandboxCredentials(sandbox().url));
 				try {
 					editorUrl = await n8n.start();
 					break;
@@ -91,8 +81,7 @@ describe.each(N8N_APPS.map((appFolder) => [pinnedN8nVersion(appFolder), appFolde
 		);
 
 		test.each(cases)('%s, node version %d', async (_, nodeVersion, task: MarketerTask) => {
-			await client.reset();
-			await task.prepare(client);
+			await task.prepare(client());
 			const driver = new MarketerDriver(page);
 			const shots = path.join(SCREENSHOTS, line);
 			const begun = Date.now();
@@ -119,7 +108,7 @@ describe.each(N8N_APPS.map((appFolder) => [pinnedN8nVersion(appFolder), appFolde
 			}
 			const seconds = (Date.now() - begun) / 1000;
 
-			expect(await task.stored(client)).toEqual(task.expected(nodeVersion));
+			expect(await task.stored(client())).toEqual(task.expected(nodeVersion));
 			counts.push(countRow(task.id, nodeVersion, driver.counter, seconds));
 		});
 	},

@@ -57,6 +57,28 @@ const MENU = {
 	],
 };
 
+/** Set Group State, and Subscribe and Unsubscribe (the same with one state and no State field), on the newsletter group. */
+function groupStateUnderFault(operation: string, name: string, state: string): OperationUnderFault {
+	return {
+		name: `Subscription: ${name}`,
+		nodeType: SUBSCRIPTION_NODE,
+		credential: 'api',
+		parameters: {
+			operation,
+			subscriptionGroupId: 'newsletter',
+			...(operation === 'setGroupState' && { subscriptionState: state }),
+			identifyBy: 'external_id',
+			externalId: '={{ $json.id }}',
+		},
+		seed: { profiles },
+		items: crmItems,
+		firstRequest: { method: 'POST', path: '/v2/subscription/status/set' },
+		requestPerItem: false,
+		resendsAfterServerError: true,
+		applied: (view) => Object.values(view.subscriptionGroups.newsletter ?? {}).filter((s) => s === state).length,
+	};
+}
+
 export const OPERATIONS_UNDER_FAULT: OperationUnderFault[] = [
 	{
 		name: 'User: Track Event',
@@ -174,61 +196,9 @@ export const OPERATIONS_UNDER_FAULT: OperationUnderFault[] = [
 		requestPerItem: false,
 		resendsAfterServerError: true,
 	},
-	{
-		name: 'Subscription: Set Group State',
-		nodeType: SUBSCRIPTION_NODE,
-		credential: 'api',
-		parameters: {
-			operation: 'setGroupState',
-			subscriptionGroupId: 'newsletter',
-			subscriptionState: 'subscribed',
-			identifyBy: 'external_id',
-			externalId: '={{ $json.id }}',
-		},
-		seed: { profiles },
-		items: crmItems,
-		firstRequest: { method: 'POST', path: '/v2/subscription/status/set' },
-		requestPerItem: false,
-		resendsAfterServerError: true,
-		applied: (state) =>
-			Object.values(state.subscriptionGroups.newsletter ?? {}).filter((s) => s === 'subscribed').length,
-	},
-	{
-		name: 'Subscription: Subscribe',
-		nodeType: SUBSCRIPTION_NODE,
-		credential: 'api',
-		parameters: {
-			operation: 'subscribe',
-			subscriptionGroupId: 'newsletter',
-			identifyBy: 'external_id',
-			externalId: '={{ $json.id }}',
-		},
-		seed: { profiles },
-		items: crmItems,
-		firstRequest: { method: 'POST', path: '/v2/subscription/status/set' },
-		requestPerItem: false,
-		resendsAfterServerError: true,
-		applied: (state) =>
-			Object.values(state.subscriptionGroups.newsletter ?? {}).filter((s) => s === 'subscribed').length,
-	},
-	{
-		name: 'Subscription: Unsubscribe',
-		nodeType: SUBSCRIPTION_NODE,
-		credential: 'api',
-		parameters: {
-			operation: 'unsubscribe',
-			subscriptionGroupId: 'newsletter',
-			identifyBy: 'external_id',
-			externalId: '={{ $json.id }}',
-		},
-		seed: { profiles },
-		items: crmItems,
-		firstRequest: { method: 'POST', path: '/v2/subscription/status/set' },
-		requestPerItem: false,
-		resendsAfterServerError: true,
-		applied: (state) =>
-			Object.values(state.subscriptionGroups.newsletter ?? {}).filter((s) => s === 'unsubscribed').length,
-	},
+	groupStateUnderFault('setGroupState', 'Set Group State', 'subscribed'),
+	groupStateUnderFault('subscribe', 'Subscribe', 'subscribed'),
+	groupStateUnderFault('unsubscribe', 'Unsubscribe', 'unsubscribed'),
 	{
 		name: 'Message: Trigger Campaign',
 		nodeType: MESSAGE_NODE,

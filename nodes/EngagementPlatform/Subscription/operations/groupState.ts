@@ -13,6 +13,8 @@ import {
 } from '../../shared/fields/userIdentifier';
 import type { UserIdentifier } from '../../shared/schemas/identifiers';
 import { PER_REQUEST } from '../../shared/limits/requestLimits';
+import type { GroupState } from '../../shared/schemas/standardAttributes';
+import { GROUP_STATES } from '../../shared/schemas/standardAttributes';
 
 /** Each element of the request carries one kind of ID; its field name in the body. */
 const IDS_FIELD: Record<string, IdsField> = { external_id: 'external_ids', email: 'emails', phone: 'phones' };
@@ -50,8 +52,6 @@ const SUBSCRIPTION_SHAPE: RequestShape<undefined, GroupStateChange> = {
 	batch: 'users',
 };
 
-export type SubscriptionState = 'subscribed' | 'unsubscribed';
-
 const subscriptionGroupIdField: INodeProperties = {
 	displayName: 'Subscription Group ID',
 	name: 'subscriptionGroupId',
@@ -77,7 +77,7 @@ const stateField: INodeProperties = {
  * The fields of a subscription group operation: the group, the state unless the operation is one
  * state's own (Subscribe, Unsubscribe), and the user.
  */
-export function groupStateFields(fixedState?: SubscriptionState): INodeProperties[] {
+export function groupStateFields(fixedState?: GroupState): INodeProperties[] {
 	return [
 		subscriptionGroupIdField,
 		...(fixedState ? [] : [stateField]),
@@ -89,7 +89,7 @@ export function groupStateFields(fixedState?: SubscriptionState): INodePropertie
  * One declaration for Set Group State (the state read from its field, per item) and for Subscribe
  * and Unsubscribe (one state for every item): the same endpoint, batching and results.
  */
-export const groupStateOperation = (fixedState?: SubscriptionState) =>
+export const groupStateOperation = (fixedState?: GroupState) =>
 	declareOperation<undefined, GroupStateChange>({
 		endpoint: {
 			method: 'POST',
@@ -119,7 +119,7 @@ export const groupStateOperation = (fixedState?: SubscriptionState) =>
 		},
 		readItem(item) {
 			const subscription_group_id = item.string('subscriptionGroupId');
-			const subscription_state = fixedState ?? readSubscriptionState(item);
+			const subscription_state = fixedState ?? readGroupState(item);
 			const identifier = readUserIdentifier(item);
 			const id = Object.values(identifier)[0] as string;
 			return [
@@ -142,17 +142,15 @@ function userOf({ idsField, id }: GroupStateChange): string {
 	return userStateKey({ [KIND_OF[idsField]]: id } as UserIdentifier);
 }
 
-const STATES: readonly string[] = ['subscribed', 'unsubscribed'];
-
 /**
  * The state, checked before anything is sent: an expression (a mapped field, or an AI agent's
  * `$fromAI`) may give any value or none, and the platform refuses the whole request for one wrong state.
  */
-function readSubscriptionState(item: ItemReader): string {
+function readGroupState(item: ItemReader): string {
 	const fix =
 		'Map "subscribed" or "unsubscribed" into this field, e.g. {{ $json.newsletter ? "subscribed" : "unsubscribed" }}.';
 	const state = item.string('subscriptionState', 'State', fix);
-	if (!STATES.includes(state))
+	if (!(GROUP_STATES as readonly string[]).includes(state))
 		throw new ItemInputError('State', `must be subscribed or unsubscribed, got "${state}"`, fix);
 	return state;
 }

@@ -6,6 +6,9 @@ type StandardRule = (value: unknown) => { rule: string; fix: string } | undefine
 
 /** Email and push subscription states, shared with the attribute object's email_subscribe. */
 export const SUBSCRIBE_STATES = ['opted_in', 'subscribed', 'unsubscribed'] as const;
+/** A subscription group's states: an attribute object's subscription_groups and the Subscription node. */
+export const GROUP_STATES = ['subscribed', 'unsubscribed'] as const;
+export type GroupState = (typeof GROUP_STATES)[number];
 const GENDERS = ['M', 'F', 'O', 'N', 'P', 'U'];
 
 const check =

@@ -2,7 +2,7 @@ import { z } from 'zod/v4';
 
 import { isPlatformDatetime, isoTime, platformTime, toIso8601 } from './time';
 import type { CheckedSchema } from './parse';
-import { STANDARD_ATTRIBUTE_RULES, SUBSCRIBE_STATES } from './standardAttributes';
+import { GROUP_STATES, STANDARD_ATTRIBUTE_RULES, SUBSCRIBE_STATES } from './standardAttributes';
 
 export const MAX_NAME_LENGTH = 255;
 export const MAX_STRING_LENGTH = 255;
@@ -218,7 +218,7 @@ const trackPurchaseSchema = z
 export const subscriptionGroupState = z
 	.object({
 		subscription_group_id: z.string().min(1, 'is required'),
-		subscription_state: z.enum(['subscribed', 'unsubscribed']),
+		subscription_state: z.enum(GROUP_STATES),
 	})
 	.strict();
 
