@@ -31,7 +31,7 @@ export function readItems(
 		try {
 			const read = spec.readItem(reader);
 			if (reader.problems.length > 0) throw everyProblem([], reader.problems);
-			for (const piece of read) pieces.push(piece);
+			for (let index = 0; index < read.length; index++) pieces.push(read[index]);
 		} catch (error) {
 			if (!(error instanceof ItemInputError))
 				throw new NodeOperationError(context.getNode(), error as Error, { itemIndex });
@@ -139,27 +139,35 @@ export class ItemReader {
 		return this.readsText ? inTimezone(value, this.parameters.clock) : value;
 	}
 
+	// A label or fix given to a reading is built only when it fails: readings run for every item.
+
 	/** A trimmed string, or undefined when empty. */
-	optionalString(name: string, label = this.labelOf(name)): string | undefined {
+	optionalString(name: string, label?: string): string | undefined {
 		const value = this.raw(name, '');
-		if (value === undefined || value === null || value === '') return undefined;
-		if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-		if (typeof value !== 'string') {
-			throw new ItemInputError(label, `must be text, got ${describeType(value)}`, 'Map a text value into this field.');
+		if (typeof value === 'string') {
+			const trimmed = value.trim();
+			return trimmed === '' ? undefined : trimmed;
 		}
-		const trimmed = value.trim();
-		return trimmed === '' ? undefined : trimmed;
+		if (value === undefined || value === null) return undefined;
+		if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+		throw new ItemInputError(
+			label ?? this.labelOf(name),
+			`must be text, got ${describeType(value)}`,
+			'Map a text value into this field.',
+		);
 	}
 
-	string(name: string, label = this.labelOf(name), fix = `Fill in "${label}".`): string {
+	string(name: string, label?: string, fix?: string): string {
 		const value = this.optionalString(name, label);
-		if (value === undefined) throw new ItemInputError(label, 'is required and was empty', fix);
-		return value;
+		if (value !== undefined) return value;
+		const named = label ?? this.labelOf(name);
+		throw new ItemInputError(named, 'is required and was empty', fix ?? `Fill in "${named}".`);
 	}
 
-	boolean(name: string, fallback = false, label = this.labelOf(name)): boolean {
+	boolean(name: string, fallback = false, label?: string): boolean {
 		const value = this.raw(name, fallback);
-		return this.readsText ? (booleanFromText(value, label) ?? fallback) : Boolean(value);
+		if (typeof value === 'boolean') return value;
+		return this.readsText ? (booleanFromText(value, label ?? this.labelOf(name)) ?? fallback) : Boolean(value);
 	}
 
 	/**
@@ -169,7 +177,7 @@ export class ItemReader {
 	collection(name: string, declared?: INodeProperties): IDataObject {
 		const value = this.raw(name, {});
 		if (!value || typeof value !== 'object') return {};
-		if (!this.readsText || !declared?.options) return value as IDataObject;
+		if (!this.readsText || !declared?.options || !hasKeys(value)) return value as IDataObject;
 		const values = { ...(value as IDataObject) };
 		for (const option of declared.options) {
 			if (!('type' in option) || values[option.name] === undefined) continue;
@@ -185,19 +193,32 @@ export class ItemReader {
 	}
 
 	/** A JSON object given as an object (from an expression) or as JSON text. */
-	jsonObject(name: string, label = this.labelOf(name)): IDataObject | undefined {
-		return parseJsonValue(this.raw(name, ''), label, 'object') as IDataObject | undefined;
+	jsonObject(name: string, label?: string): IDataObject | undefined {
+		const value = this.raw(name, '');
+		if (isPlainObject(value)) return value;
+		return parseJsonValue(value, label ?? this.labelOf(name), 'object') as IDataObject | undefined;
 	}
 
 	/** A JSON array given as an array (from an expression) or as JSON text. */
-	jsonArray(name: string, label = this.labelOf(name)): unknown[] | undefined {
-		return parseJsonValue(this.raw(name, ''), label, 'array') as unknown[] | undefined;
+	jsonArray(name: string, label?: string): unknown[] | undefined {
+		const value = this.raw(name, '');
+		if (Array.isArray(value)) return value;
+		return parseJsonValue(value, label ?? this.labelOf(name), 'array') as unknown[] | undefined;
 	}
+}
+
+function hasKeys(value: object): boolean {
+	for (const _ in value) return true;
+	return false;
 }
 
 function setOrUnset(values: IDataObject, key: string, value: IDataObject[string] | undefined): void {
 	if (value === undefined) delete values[key];
 	else values[key] = value;
+}
+
+function isPlainObject(value: unknown): value is IDataObject {
+	return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 export function parseJsonValue(value: unknown, label: string, want: 'object' | 'array'): unknown {
@@ -228,7 +249,12 @@ export function describeType(value: unknown): string {
 }
 
 /** How one parameter's value is had for each item. */
-type Source = { kind: 'constant'; value: unknown } | { kind: 'field'; path: string[] } | { kind: 'expression' };
+type Source =
+	| { kind: 'constant'; value: unknown }
+	| { kind: 'field'; path: string[] }
+	| { kind: 'expression' }
+	/** Not in the node's parameters: the reading's fallback is its value. */
+	| { kind: 'absent' };
 
 /** `={{ $json.customer.id }}` or `={{ $json["first name"] }}`: the whole value is one field of the item. */
 const FIELD_REFERENCE = /^=\{\{\s*\$json((?:\.[A-Za-z_$][\w$]*|\[(?:"[^"\\]*"|'[^'\\]*'|\d+)\])+)\s*\}\}\s*$/;
@@ -252,9 +278,14 @@ export class ParameterReader {
 	private readonly timezone: string;
 	private readonly labels: Map<string, string>;
 	private workflowClock?: Intl.DateTimeFormat;
-	private startedAt?: string;
+	/** The time the run began reading its items, in ISO 8601: one for every item, as {{ $now }} is. */
+	readonly runTime = new Date().toISOString();
 
-	// What the run's context gives once is read here, so that no reading per item calls into it (see READER_SHAPES).
+	/**
+	 * What the run's context gives once is read here, and every field of the operation is classified,
+	 * before the first item: the per-item readings then never take a first-time path, which V8 would
+	 * meet in optimised code without type feedback and throw away (see READER_SHAPES).
+	 */
 	constructor(
 		private readonly context: IExecuteFunctions,
 		fields: INodeProperties[] = [],
@@ -263,6 +294,8 @@ export class ParameterReader {
 		this.version = context.getNode().typeVersion;
 		this.timezone = context.getTimezone();
 		this.labels = labelsOf(fields, this.version);
+		if (this.version >= 2) this.workflowClock = zoneClock(this.timezone);
+		for (const name of this.labels.keys()) this.classify(name);
 	}
 
 	labelOf(name: string): string {
@@ -274,31 +307,43 @@ export class ParameterReader {
 		return (this.workflowClock ??= zoneClock(this.timezone));
 	}
 
-	/** The time the run read its first time field, in ISO 8601: one for every item, as {{ $now }} is. */
-	get runTime(): string {
-		return (this.startedAt ??= new Date().toISOString());
-	}
-
 	value(name: string, itemIndex: number, fallback?: unknown): unknown {
-		const source = this.sourceOf(name, fallback);
-		if (source.kind === 'constant') return copyOf(source.value);
+		const source = this.sources.get(name) ?? this.sourceOf(name, fallback);
 		if (source.kind === 'field') {
-			const value = fieldOf(this.items[itemIndex]?.json, source.path);
+			const json = this.items[itemIndex]?.json;
+			const value = source.path.length === 1 && json ? json[source.path[0]] : fieldOf(json, source.path);
+			if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
 			if (value !== undefined && isPlainJson(value)) return value;
+		} else if (source.kind === 'constant' || (source.kind === 'absent' && fallback !== undefined)) {
+			const value = source.kind === 'constant' ? source.value : fallback;
+			return value === null || typeof value !== 'object' ? value : copyOf(value);
 		}
 		return this.context.getNodeParameter(name, itemIndex, fallback);
 	}
 
+	/** How a parameter's value is had, for one the operation does not declare (worked out at its first reading). */
 	private sourceOf(name: string, fallback: unknown): Source {
-		let source = this.sources.get(name);
-		if (!source) {
-			const raw = rawParameter(this.context.getNode().parameters, name);
-			const reference = typeof raw === 'string' ? FIELD_REFERENCE.exec(raw) : null;
-			if (reference) source = { kind: 'field', path: pathSteps(reference[1]) };
-			else if (hasExpression(raw)) source = { kind: 'expression' };
-			else source = { kind: 'constant', value: this.context.getNodeParameter(name, 0, fallback) };
-			this.sources.set(name, source);
+		const source = this.classify(name) ?? { kind: 'constant', value: this.context.getNodeParameter(name, 0, fallback) };
+		this.sources.set(name, source);
+		return source;
+	}
+
+	/** A parameter's source, kept for the run; undefined for a constant n8n refuses (its reading then fails the item). */
+	private classify(name: string): Source | undefined {
+		const raw = rawParameter(this.context.getNode().parameters, name);
+		const reference = typeof raw === 'string' ? FIELD_REFERENCE.exec(raw) : null;
+		let source: Source;
+		if (raw === undefined) source = { kind: 'absent' };
+		else if (reference) source = { kind: 'field', path: pathSteps(reference[1]) };
+		else if (hasExpression(raw)) source = { kind: 'expression' };
+		else {
+			try {
+				source = { kind: 'constant', value: this.context.getNodeParameter(name, 0) };
+			} catch {
+				return undefined;
+			}
 		}
+		this.sources.set(name, source);
 		return source;
 	}
 }
