@@ -264,27 +264,38 @@ const isName = (value: unknown) =>
 const isTime = (value: unknown) => typeof value === 'string' && isPlatformDatetime(value);
 const isOptionalAppId = (value: unknown) => value === undefined || (typeof value === 'string' && value !== '');
 const isOptionalFlag = (value: unknown) => value === undefined || typeof value === 'boolean';
-/** Properties of scalar values only: objects and arrays have a size rule the schema counts. */
+const DOLLAR = '$'.charCodeAt(0);
+
+/**
+ * Properties of scalar values only (objects and arrays have a size rule the schema counts), each
+ * name and value plainly within the property rules: a name of 1 to 255 UTF-16 units not starting
+ * with "$", a finite number, a boolean, or text of at most 255 UTF-16 units.
+ */
 const isOptionalPlainProperties = (value: unknown) => {
 	if (value === undefined) return true;
 	if (value === null || typeof value !== 'object' || Object.getPrototypeOf(value) !== Object.prototype) return false;
-	for (const name of Object.keys(value)) {
+	for (const name in value) {
+		if (name.length === 0 || name.length > MAX_NAME_LENGTH || name.charCodeAt(0) === DOLLAR) return false;
 		const entry = (value as Record<string, unknown>)[name];
-		if (!isName(name) || name.startsWith('$') || (entry !== null && typeof entry === 'object')) return false;
-		if (propertyValueRules(entry) !== undefined) return false;
+		const plain =
+			typeof entry === 'string'
+				? entry.length <= MAX_STRING_LENGTH
+				: typeof entry === 'number'
+					? Number.isFinite(entry)
+					: typeof entry === 'boolean';
+		if (!plain) return false;
 	}
 	return true;
 };
-
-const EVENT_TESTS: PlainTests = {
+const EVENT_TESTS = plainTests({
 	name: isName,
 	time: isTime,
 	app_id: isOptionalAppId,
 	properties: isOptionalPlainProperties,
 	_update_existing_only: isOptionalFlag,
-};
+});
 
-const PURCHASE_TESTS: PlainTests = {
+const PURCHASE_TESTS = plainTests({
 	product_id: isName,
 	currency: (value) => typeof value === 'string' && /^[A-Z]{3}$/.test(value),
 	price: (value) => typeof value === 'number' && Number.isFinite(value),
@@ -294,13 +305,21 @@ const PURCHASE_TESTS: PlainTests = {
 	app_id: isOptionalAppId,
 	properties: isOptionalPlainProperties,
 	_update_existing_only: isOptionalFlag,
-};
+});
 
-function passes(value: unknown, tests: PlainTests): value is Record<string, unknown> {
+/** The tests as lists, so that an item's check walks arrays rather than the tests' keys. */
+function plainTests(tests: PlainTests) {
+	return { keys: Object.keys(tests), tests: Object.values(tests), known: new Set(Object.keys(tests)) };
+}
+
+function passes(
+	value: unknown,
+	{ keys, tests, known }: ReturnType<typeof plainTests>,
+): value is Record<string, unknown> {
 	if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
 	const object = value as Record<string, unknown>;
-	for (const key in tests) if (!tests[key](object[key])) return false;
-	for (const key of Object.keys(object)) if (!Object.hasOwn(tests, key)) return false;
+	for (let index = 0; index < keys.length; index++) if (!tests[index](object[keys[index]])) return false;
+	for (const key in object) if (!known.has(key)) return false;
 	return true;
 }
 
