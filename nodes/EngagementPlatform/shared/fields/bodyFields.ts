@@ -109,7 +109,8 @@ export function bodyFields(fields: BodyField[], collection?: INodeProperties): B
 		]),
 		read(item) {
 			const body: IDataObject = {};
-			for (const field of fields) body[field.key] = field.read(item) as IDataObject[string];
+			for (let index = 0; index < fields.length; index++)
+				body[fields[index].key] = fields[index].read(item) as IDataObject[string];
 			return collection ? Object.assign(body, item.collection(collection.name, collection)) : body;
 		},
 	};

@@ -21,9 +21,10 @@ export function planRequests<Group, Payload>(
 		});
 	}
 	const groups = new Map<string, Array<Piece<Group, Payload>>>();
-	for (const piece of pieces) {
+	for (let index = 0; index < pieces.length; index++) {
+		const piece = pieces[index];
 		declaredSlot(shape, piece.slot);
-		const key = shape.groupKey?.(piece.group) ?? '';
+		const key = shape.groupKey ? shape.groupKey(piece.group) : '';
 		const group = groups.get(key);
 		if (group) group.push(piece);
 		else groups.set(key, [piece]);
@@ -50,7 +51,8 @@ function planGroup<Group, Payload>(
 	lowered: LoweredLimits,
 ): Array<PlannedRequest<Group, Payload>> {
 	const bySlot = new Map<string, Array<Piece<Group, Payload>>>();
-	for (const piece of pieces) {
+	for (let index = 0; index < pieces.length; index++) {
+		const piece = pieces[index];
 		const slot = bySlot.get(piece.slot);
 		if (slot) slot.push(piece);
 		else bySlot.set(piece.slot, [piece]);

@@ -56,7 +56,7 @@ export function collectItemResults(
 	errorForm: 'regular' | 'error json' | { errorOf: (failure: ItemFailure) => NodeApiError | NodeOperationError },
 ): ItemResults {
 	const byItem: Array<Array<Piece> | undefined> = new Array(itemCount);
-	for (const piece of pieces) (byItem[piece.itemIndex] ??= []).push(piece);
+	for (let index = 0; index < pieces.length; index++) (byItem[pieces[index].itemIndex] ??= []).push(pieces[index]);
 
 	const output: INodeExecutionData[] = [];
 	const failures: ItemFailure[] = [];
@@ -67,6 +67,14 @@ export function collectItemResults(
 
 	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
 		const pairedItem = { item: itemIndex };
+		// An item refused on input has no pieces, so this is never one of those.
+		const sent = sentAsIs(byItem[itemIndex], outcomes);
+		if (sent) {
+			const results = spec.itemResult(itemIndex, [sent]);
+			for (let index = 0; index < results.length; index++) output.push({ json: results[index], pairedItem });
+			succeeded++;
+			continue;
+		}
 		const inputError = inputErrors.get(itemIndex);
 		const failure = inputError
 			? inputFailure(itemIndex, inputError)
@@ -76,12 +84,6 @@ export function collectItemResults(
 			if (errorForm === 'regular') output.push({ json: errorJson(failure), pairedItem });
 			else if (errorForm === 'error json') output.push({ json: errorBranchJson(failure), pairedItem });
 			else output.push({ json: errorJson(failure), pairedItem, error: errorForm.errorOf(failure) });
-			continue;
-		}
-		const sent = sentAsIs(byItem[itemIndex], outcomes);
-		if (sent) {
-			for (const json of spec.itemResult(itemIndex, [sent])) output.push({ json, pairedItem });
-			succeeded++;
 			continue;
 		}
 		const allPieces = (byItem[itemIndex] ?? []).map((piece) => ({ piece, outcome: outcomes.get(piece)! }));

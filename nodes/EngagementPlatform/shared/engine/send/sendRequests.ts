@@ -86,11 +86,10 @@ export async function sendRequests(
 					onWait: (waitMs, reason) => log(`waiting ${(waitMs / 1000).toFixed(1)} s: ${reason}`),
 				},
 			);
-			const requestOutcomes = outcomesOf(spec, request, result);
-			for (const [piece, outcome] of requestOutcomes) {
+			outcomesOf(spec, request, result).forEach((outcome, piece) => {
 				outcomes.set(piece, outcome);
 				if (!outcome.ok) failed = true;
-			}
+			});
 			progress(++answered);
 		},
 		() => cancelled() || (stopAtFirstFailure && failed),
@@ -155,9 +154,10 @@ export function answerRemaining<Group, Payload>(
 	outcome: PieceOutcome,
 	outcomes = new Map<Piece<Group, Payload>, PieceOutcome>(),
 ): Map<Piece<Group, Payload>, PieceOutcome> {
-	for (const pieces of request.slots.values()) {
-		for (const piece of pieces) if (!outcomes.has(piece)) outcomes.set(piece, outcome);
-	}
+	request.slots.forEach((pieces) => {
+		for (let index = 0; index < pieces.length; index++)
+			if (!outcomes.has(pieces[index])) outcomes.set(pieces[index], outcome);
+	});
 	return outcomes;
 }
 
