@@ -7,16 +7,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { measureInChild } from './childMeasurement';
+import { median } from './median';
 
 /** The first rounds are the process starting (loading and first optimisation): not counted. */
 const STARTING_ROUNDS = 2;
 const ROUNDS = 10;
-
-const median = (values: number[]) => {
-	const sorted = [...values].sort((a, b) => a - b);
-	const middle = Math.floor(sorted.length / 2);
-	return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
 
 export async function longRunningProcess(count: number, latencyMs: number, sandboxUrl: string): Promise<IDataObject> {
 	const { ours, bare } = await measureInChild<{ ours: number[]; bare: number[] }>('longRunningProcess.ts', [

@@ -6,6 +6,7 @@
  *
  *   npm run bench                          N = 1,000, 10,000, 100,000; 20 ms latency per request
  *   npm run bench -- --n 1000,10000 --latency 5
+ *   npm run bench -- --pairs 11              section 2's alternating pairs of fresh processes (7 by default)
  *   npm run bench -- --full                 also the runs the spec's limits make slow, and the peer at 100,000
  *   npm run bench -- --only rename          only the operations whose name holds "rename" (section 1 alone)
  *   npm run bench -- --only concurrency     section 5 alone: 1, 2, 4 and 8 executions at once against a 100-per-3 s limit
@@ -20,6 +21,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { SandboxClient } from '../sandbox';
 import { concurrentExecutions } from './concurrency';
 import { measureInChild } from './childMeasurement';
+import { freshPairs } from './freshPairs';
 import { longRunningProcess } from './longRunning';
 import type { RunFigures } from './measureOne';
 import type { BenchOperation } from './operations';
@@ -48,6 +50,8 @@ const OVERHEAD_SECTION = 'overhead';
 /** The spec's /users/track limit (3,000 per 3 s) scaled down 10×, so one machine's run can exceed it. */
 const ENFORCED_LIMIT = { limit: 300, windowMs: 3000 };
 const PEER_SIZES = full ? sizes : sizes.filter((size) => size <= 10_000);
+/** Section 2's alternating pairs of fresh processes, ours and the bare node (bench/freshPairs.ts). */
+const PAIRS = Number(argument('pairs', '7'));
 
 /** Runs one measurement in a child process of its own. */
 const measureOne = (name: string, count: number, sandboxUrl: string) =>
@@ -172,11 +176,20 @@ async function peerOverheadAndLimit(
 		});
 		if (ours) {
 			peer.push({
-				operation: 'ours of the ceiling: bare node / ours',
+				operation: 'ours of the ceiling: bare node / ours, the runs above',
 				items: count,
 				ofCeiling: `${Math.round((Number(bare.wallMs) / Number(ours.wallMs)) * 100)}%`,
 			});
 		}
+		peer.push(
+			await freshPairs(
+				count,
+				PAIRS,
+				() => prepare(client, TRACK_EVENTS, count, open),
+				(name) => measureOne(name, count, sandbox.url),
+				TRACK_EVENTS.name,
+			),
+		);
 	}
 	console.table(peer);
 	results.peer = peer;
