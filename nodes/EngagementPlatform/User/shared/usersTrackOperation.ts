@@ -200,7 +200,10 @@ export function usersTrackOperation(
 		readResponse: readTrackResponse,
 		itemResult(itemIndex, pieces) {
 			const result: IDataObject = { status: 'processed', ...pieces[0]?.piece.subject };
-			for (const { piece } of pieces) result[piece.slot] = ((result[piece.slot] as number | undefined) ?? 0) + 1;
+			for (let index = 0; index < pieces.length; index++) {
+				const { slot } = pieces[index].piece;
+				result[slot] = ((result[slot] as number | undefined) ?? 0) + 1;
+			}
 			return [result];
 		},
 	});
