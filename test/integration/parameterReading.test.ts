@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INode, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, INodeParameters, INodeProperties } from 'n8n-workflow';
 
 import { ParameterReader } from '../../nodes/EngagementPlatform/shared/engine/read/readItems';
 import { USER } from '../support/nodeTypes';
@@ -145,19 +145,28 @@ describe('reading parameters', () => {
 describe('the parameter reader reads only constants and plain $json fields itself', () => {
 	const ITEMS = [{ json: { a: 'first', b: { c: 1 } } }, { json: { a: 'second', b: { c: 2 } } }];
 
-	/** A reader over `parameters`, with n8n's getNodeParameter stood in by a recorder. */
-	function readerOver(parameters: INodeParameters) {
+	/**
+	 * A reader over `parameters` and the operation's `fields`, with n8n's getNodeParameter stood in by
+	 * a recorder that, as n8n does, gives an absent parameter's fallback or refuses it without one, and
+	 * refuses the parameter named `refused` (a value n8n cannot read, such as a mistyped mapping).
+	 */
+	function readerOver(parameters: INodeParameters, fields: INodeProperties[] = [], refused?: string) {
 		const calls: Array<[string, number]> = [];
 		const context = {
 			getInputData: () => ITEMS,
-			getNode: () => ({ parameters }) as unknown as INode,
+			getNode: () => ({ parameters, typeVersion: 2 }) as unknown as INode,
 			getTimezone: () => 'UTC',
-			getNodeParameter: (name: string, itemIndex: number) => {
+			getNodeParameter: (name: string, itemIndex: number, fallback?: unknown) => {
 				calls.push([name, itemIndex]);
+				if (name === refused) throw new Error(`n8n refused ${name}`);
+				if (!(name in parameters)) {
+					if (fallback === undefined) throw new Error(`Could not get parameter "${name}"`);
+					return fallback;
+				}
 				return `engine:${name}:${itemIndex}`;
 			},
 		} as unknown as IExecuteFunctions;
-		return { reader: new ParameterReader(context), calls };
+		return { reader: new ParameterReader(context, fields), calls };
 	}
 
 	test.each([
@@ -207,5 +216,43 @@ describe('the parameter reader reads only constants and plain $json fields itsel
 			'engine:eventName:0',
 		]);
 		expect(calls).toEqual([['eventName', 0]]);
+	});
+
+	test("given the operation's fields, each is classified before the first item, and reads as it did when classified at its first reading", () => {
+		const field = (name: string, displayName: string): INodeProperties => ({
+			displayName,
+			name,
+			type: 'string',
+			default: '',
+		});
+		const fields = [
+			field('externalId', 'External ID'),
+			field('eventName', 'Event Name'),
+			field('appId', 'App ID'),
+			field('campaignId', 'Campaign ID'),
+		];
+		const { reader, calls } = readerOver(
+			{ externalId: '={{ $json.a }}', eventName: 'signed_up', campaignId: 'mistyped' },
+			fields,
+			'campaignId',
+		);
+
+		// Before any item: the constants are read from n8n (the refused one too, which is then left to its readings).
+		expect(calls).toEqual([
+			['eventName', 0],
+			['campaignId', 0],
+		]);
+		expect([reader.value('externalId', 0), reader.value('externalId', 1)]).toEqual(['first', 'second']);
+		expect([reader.value('eventName', 0), reader.value('eventName', 1)]).toEqual([
+			'engine:eventName:0',
+			'engine:eventName:0',
+		]);
+		// An absent parameter gives its fallback; without one, n8n's refusal, as before.
+		expect(reader.value('appId', 1, 'fallback')).toBe('fallback');
+		expect(() => reader.value('appId', 1)).toThrow('Could not get parameter "appId"');
+		// A constant n8n refuses fails every reading of it, each item alone.
+		expect(() => reader.value('campaignId', 0)).toThrow('n8n refused campaignId');
+		expect(() => reader.value('campaignId', 1)).toThrow('n8n refused campaignId');
+		expect(reader.labelOf('appId')).toBe('App ID');
 	});
 });
