@@ -1,6 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 import { z } from 'zod/v4';
 
+import { isJsonObject } from '../../shared/schemas/parse';
+
 /** The statuses of a transactional send, in the order they usually arrive (spec: "Transactional email status postback"). */
 export const POSTBACK_STATUSES = ['sent', 'processed', 'delivered', 'bounced', 'aborted'] as const;
 
@@ -39,12 +41,9 @@ export type Postback = z.infer<typeof postbackSchema>;
 
 export type ParsedPostback = { ok: true; postback: Postback } | { ok: false; problem: string };
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-	typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /** Checks a parsed request body against the spec's postback shape; `problem` says what is wrong, for the 400 answer. */
 export function parsePostback(body: unknown): ParsedPostback {
-	if (!isPlainObject(body)) return { ok: false, problem: 'The body must be a JSON object' };
+	if (!isJsonObject(body)) return { ok: false, problem: 'The body must be a JSON object' };
 	const result = postbackSchema.safeParse(body);
 	if (result.success) return { ok: true, postback: result.data };
 	return { ok: false, problem: result.error.issues[0].message };

@@ -10,11 +10,10 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  * input errors rather than failing the run once requests are being sent.
  */
 export function readPathSegment(item: ItemReader, name: string): string {
-	const label = item.labelOf(name);
 	const value = item.string(name);
 	if (LONE_SURROGATE.test(value)) {
 		throw new ItemInputError(
-			label,
+			item.labelOf(name),
 			'holds a broken character (half of an emoji or other surrogate pair) that cannot be sent in a URL',
 			'Remove the broken character; it often comes from text cut in the middle of an emoji.',
 		);

@@ -281,12 +281,11 @@ const LONGEST_PLACEHOLDER = Math.max(...[...PLACEHOLDER_IDS].map((id) => id.leng
 
 /** An external ID the item names a real user with: text, and not a placeholder the platform refuses. */
 export function readExternalId(item: ItemReader, name: string): string {
-	const displayName = item.labelOf(name);
 	// item.string gives the value trimmed.
 	const externalId = item.string(name);
 	if (externalId.length <= LONGEST_PLACEHOLDER && PLACEHOLDER_IDS.has(externalId.toLowerCase())) {
 		throw new ItemInputError(
-			displayName,
+			item.labelOf(name),
 			`is "${externalId}", a placeholder the platform refuses as a dummy user`,
 			"Map the field that holds the user's ID, and check that every item has one.",
 		);

@@ -3,6 +3,11 @@ import type { z } from 'zod/v4';
 import type { InputProblem } from '../engine/read/itemInputError';
 import { ItemInputError } from '../engine/read/itemInputError';
 
+/** A JSON object: not null, not an array. */
+export function isJsonObject(value: unknown): value is Record<string, unknown> {
+	return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
 /** Zod issues can carry the fix in `params.fix`; built-in issues get a fix by their code. */
 const FIX_BY_CODE: Partial<Record<z.core.$ZodIssue['code'], string>> = {
 	invalid_type: 'Map a value of the right type into this field.',

@@ -308,14 +308,17 @@ const PURCHASE_TESTS = plainTests({
 });
 
 /** The tests as lists, so that an item's check walks arrays rather than the tests' keys. */
-function plainTests(tests: PlainTests) {
+interface PlainTestLists {
+	keys: readonly string[];
+	tests: ReadonlyArray<(value: unknown) => boolean>;
+	known: ReadonlySet<string>;
+}
+
+function plainTests(tests: PlainTests): PlainTestLists {
 	return { keys: Object.keys(tests), tests: Object.values(tests), known: new Set(Object.keys(tests)) };
 }
 
-function passes(
-	value: unknown,
-	{ keys, tests, known }: ReturnType<typeof plainTests>,
-): value is Record<string, unknown> {
+function passes(value: unknown, { keys, tests, known }: PlainTestLists): value is Record<string, unknown> {
 	if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
 	const object = value as Record<string, unknown>;
 	for (let index = 0; index < keys.length; index++) if (!tests[index](object[keys[index]])) return false;

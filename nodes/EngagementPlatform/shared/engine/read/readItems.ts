@@ -5,6 +5,7 @@ import type { InputProblem } from './itemInputError';
 import { ItemInputError } from './itemInputError';
 import type { OperationSpec, Piece } from '../operation';
 import { booleanFromText, numberFromText } from '../../schemas/textValues';
+import { isJsonObject } from '../../schemas/parse';
 import { inTimezone, zoneClock } from '../../schemas/time';
 
 export interface ReadItems {
@@ -195,7 +196,7 @@ export class ItemReader {
 	/** A JSON object given as an object (from an expression) or as JSON text. */
 	jsonObject(name: string, label?: string): IDataObject | undefined {
 		const value = this.raw(name, '');
-		if (isPlainObject(value)) return value;
+		if (isJsonObject(value)) return value as IDataObject;
 		return parseJsonValue(value, label ?? this.labelOf(name), 'object') as IDataObject | undefined;
 	}
 
@@ -217,18 +218,13 @@ function setOrUnset(values: IDataObject, key: string, value: IDataObject[string]
 	else values[key] = value;
 }
 
-function isPlainObject(value: unknown): value is IDataObject {
-	return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 export function parseJsonValue(value: unknown, label: string, want: 'object' | 'array'): unknown {
 	if (value === undefined || value === null || value === '') return undefined;
 	const example =
 		want === 'object' ? 'Enter a JSON object such as {"plan": "gold"}.' : 'Enter a JSON array such as [{"name": "x"}].';
 	const parsed = typeof value === 'string' ? parseJson(value) : { value };
 	if ('problem' in parsed) throw new ItemInputError(label, `is not valid JSON (${parsed.problem})`, example);
-	const isArray = Array.isArray(parsed.value);
-	if (want === 'array' ? !isArray : isArray || typeof parsed.value !== 'object' || parsed.value === null) {
+	if (want === 'array' ? !Array.isArray(parsed.value) : !isJsonObject(parsed.value)) {
 		throw new ItemInputError(label, `must be a JSON ${want}, got ${describeType(parsed.value)}`, example);
 	}
 	return parsed.value;
