@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INode, INodeParameters, INodeProperties } from 'n8n-workflow';
 
+import { ItemInputError } from '../../nodes/EngagementPlatform/shared/engine/read/itemInputError';
 import { ParameterReader } from '../../nodes/EngagementPlatform/shared/engine/read/readItems';
 import { USER } from '../support/nodeTypes';
 import { runUserNode } from '../support/userRuns';
@@ -97,6 +98,69 @@ describe('reading parameters', () => {
 			['b', 'signed_up', { plan: 'gold' }],
 		]);
 	});
+
+	// n8n throws for an expression it cannot work out (a node that does not exist, read here for the second
+	// item alone). That is the item's problem: the others go out, and it fails naming its field, on the
+	// error branch; before, the whole node failed and Continue passed every input on untouched and unsent.
+	describe.each([1, 2])(
+		'an expression n8n cannot work out for one item fails that item alone (version %i)',
+		(typeVersion) => {
+			const run = async (settings: { onError?: 'continueErrorOutput' | 'continueRegularOutput' }) => {
+				await client().reset();
+				const result = await runUserNode({
+					typeVersion,
+					...settings,
+					items: [{ id: 'u1' }, { id: 'u2' }, { id: 'u3' }],
+					parameters: {
+						...parameters((path) => `={{ ${path} }}`),
+						externalId: '={{ $json.id }}',
+						eventName: '={{ $json.id === "u2" ? $("No Such Node").item.json.name : "signed_up" }}',
+						time: '2026-11-01T10:00:00Z',
+						propertiesJson: '',
+					},
+					endpoint: sandbox().url,
+					apiKey,
+				});
+				const sent = (await client().requests()).flatMap((request) =>
+					(request.body as { events: IDataObject[] }).events.map((event) => event.external_id),
+				);
+				return { result, sent };
+			};
+
+			test('Continue (using error output): the others are sent and answered, it goes down the error branch', async () => {
+				const { result, sent } = await run({ onError: 'continueErrorOutput' });
+
+				expect(result.error).toBeUndefined();
+				expect(sent).toEqual(['u1', 'u3']);
+				expect(result.output(USER, 0).map((item) => [item.json.status, item.pairedItem])).toEqual([
+					['processed', { item: 0 }],
+					['processed', { item: 2 }],
+				]);
+				const failed = result.output(USER, 1);
+				expect(failed.map((item) => item.pairedItem)).toEqual([{ item: 1 }]);
+				expect(String(failed[0].json.error)).toMatch(/^Item 1: "Event Name" could not be worked out for this item/);
+				expect(String(failed[0].json.error)).toContain("Referenced node doesn't exist");
+			});
+
+			test('Continue (regular output): each item has its own answer, paired', async () => {
+				const { result, sent } = await run({ onError: 'continueRegularOutput' });
+
+				expect(sent).toEqual(['u1', 'u3']);
+				expect(result.output(USER).map((item) => [item.json.status ?? item.json.field, item.pairedItem])).toEqual([
+					['processed', { item: 0 }],
+					['Event Name', { item: 1 }],
+					['processed', { item: 2 }],
+				]);
+			});
+
+			test('without Continue, the node stops before sending anything and names the item and the field', async () => {
+				const { result, sent } = await run({});
+
+				expect(sent).toEqual([]);
+				expect(result.error?.message).toMatch(/^Item 1: "Event Name" could not be worked out for this item/);
+			});
+		},
+	);
 
 	test('$fromAI(…) fields (an AI agent tool’s) are resolved by n8n’s expression engine from the tool call’s item', async () => {
 		// As n8n runs a tool node for one tool call: one item, the agent's input merged with the model's arguments.
@@ -250,9 +314,13 @@ describe('the parameter reader reads only constants and plain $json fields itsel
 		// An absent parameter gives its fallback; without one, n8n's refusal, as before.
 		expect(reader.value('appId', 1, 'fallback')).toBe('fallback');
 		expect(() => reader.value('appId', 1)).toThrow('Could not get parameter "appId"');
-		// A constant n8n refuses fails every reading of it, each item alone.
-		expect(() => reader.value('campaignId', 0)).toThrow('n8n refused campaignId');
-		expect(() => reader.value('campaignId', 1)).toThrow('n8n refused campaignId');
+		// A constant n8n refuses fails every reading of it, each item alone, naming its field.
+		for (const itemIndex of [0, 1]) {
+			expect(() => reader.value('campaignId', itemIndex)).toThrow(ItemInputError);
+			expect(() => reader.value('campaignId', itemIndex)).toThrow(
+				'Campaign ID: could not be worked out for this item: n8n refused campaignId',
+			);
+		}
 		expect(reader.labelOf('appId')).toBe('App ID');
 	});
 });

@@ -314,12 +314,33 @@ export class ParameterReader {
 			const value = source.kind === 'constant' ? source.value : fallback;
 			return value === null || typeof value !== 'object' ? value : copyOf(value);
 		}
-		return this.context.getNodeParameter(name, itemIndex, fallback);
+		return this.engineValue(name, itemIndex, fallback);
+	}
+
+	/**
+	 * n8n's value of a parameter for one item. A value the user gave that n8n cannot work out (an
+	 * expression that throws for this item, a value n8n refuses) is that item's problem, naming the
+	 * field; a parameter the node never had is a reading that needs a fallback, and fails the node.
+	 */
+	private engineValue(name: string, itemIndex: number, fallback: unknown): unknown {
+		let refusal: Error;
+		try {
+			return this.context.getNodeParameter(name, itemIndex, fallback);
+		} catch (error) {
+			refusal = error as Error;
+		}
+		if (rawParameter(this.context.getNode().parameters, name) === undefined)
+			throw new NodeOperationError(this.context.getNode(), refusal, { itemIndex });
+		throw new ItemInputError(
+			this.labelOf(name),
+			`could not be worked out for this item: ${refusal.message}`,
+			"Check the field's expression against this item's input (the expression editor previews it item by item).",
+		);
 	}
 
 	/** How a parameter's value is had, for one the operation does not declare (worked out at its first reading). */
 	private sourceOf(name: string, fallback: unknown): Source {
-		const source = this.classify(name) ?? { kind: 'constant', value: this.context.getNodeParameter(name, 0, fallback) };
+		const source = this.classify(name) ?? { kind: 'constant', value: this.engineValue(name, 0, fallback) };
 		this.sources.set(name, source);
 		return source;
 	}
