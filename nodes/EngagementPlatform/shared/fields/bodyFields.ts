@@ -4,6 +4,7 @@ import { validateFieldType } from 'n8n-workflow';
 import type { ItemReader } from '../engine/read/readItems';
 import { forVersion1, fromVersion2 } from './displayOptions';
 import { ItemInputError } from '../engine/read/itemInputError';
+import { hasKeys } from '../schemas/parse';
 import { shown } from '../schemas/textValues';
 
 /**
@@ -235,11 +236,6 @@ export function namedValuesReader(name: string, label: string): (item: ItemReade
 		if (mode === 'fields') return readAssignments(item, fields, label);
 		return readPairs(item, name, label);
 	};
-}
-
-function hasKeys(value: IDataObject): boolean {
-	for (const key in value) if (Object.hasOwn(value, key)) return true;
-	return false;
 }
 
 function readPairs(item: ItemReader, name: string, label: string): IDataObject | undefined {

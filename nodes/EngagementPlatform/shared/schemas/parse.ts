@@ -8,6 +8,12 @@ export function isJsonObject(value: unknown): value is Record<string, unknown> {
 	return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
+/** Whether an object has a key of its own, without listing its keys. */
+export function hasKeys(value: object): boolean {
+	for (const key in value) if (Object.hasOwn(value, key)) return true;
+	return false;
+}
+
 /** Zod issues can carry the fix in `params.fix`; built-in issues get a fix by their code. */
 const FIX_BY_CODE: Partial<Record<z.core.$ZodIssue['code'], string>> = {
 	invalid_type: 'Map a value of the right type into this field.',

@@ -5,7 +5,7 @@ import type { InputProblem } from './itemInputError';
 import { ItemInputError } from './itemInputError';
 import type { OperationSpec, Piece } from '../operation';
 import { booleanFromText, numberFromText } from '../../schemas/textValues';
-import { isJsonObject } from '../../schemas/parse';
+import { hasKeys, isJsonObject } from '../../schemas/parse';
 import { inTimezone, zoneClock } from '../../schemas/time';
 
 export interface ReadItems {
@@ -206,11 +206,6 @@ export class ItemReader {
 		if (Array.isArray(value)) return value;
 		return parseJsonValue(value, label ?? this.labelOf(name), 'array') as unknown[] | undefined;
 	}
-}
-
-function hasKeys(value: object): boolean {
-	for (const _ in value) return true;
-	return false;
 }
 
 function setOrUnset(values: IDataObject, key: string, value: IDataObject[string] | undefined): void {
