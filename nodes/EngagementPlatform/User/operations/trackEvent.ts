@@ -5,7 +5,13 @@ import { userIdentifierFields } from '../../shared/fields/userIdentifier';
 import { parseOrThrow } from '../../shared/schemas/parse';
 import { trackEvent } from '../../shared/schemas/trackObjects';
 import { occurrenceAdditionalFields, timeField } from '../shared/trackFields';
-import { readTrackUser, TRACK_IDENTIFIERS, trackPiece, usersTrackOperation } from '../shared/usersTrackOperation';
+import {
+	plainTrackObject,
+	readTrackUser,
+	TRACK_IDENTIFIERS,
+	trackPiece,
+	usersTrackOperation,
+} from '../shared/usersTrackOperation';
 
 export const option: INodePropertyOptions = {
 	name: 'Track Event',
@@ -38,10 +44,13 @@ const EVENT = bodyFields(
 
 export const description: INodeProperties[] = [...userIdentifierFields(TRACK_IDENTIFIERS.events), ...EVENT.properties];
 
-export const operation = usersTrackOperation((item) => {
-	// Every problem of the item is listed: the identifier's are kept while its event is read.
-	const user = item.kept(() => readTrackUser(item, 'events'));
-	const event = parseOrThrow(trackEvent, EVENT.read(item), '', EVENT.labels, item.problems);
-	// Without a user the item had a problem, and the schema's reading above refused it.
-	return user ? [trackPiece(item.itemIndex, 'events', user, event)] : [];
-});
+export const operation = usersTrackOperation(
+	(item) => {
+		// Every problem of the item is listed: the identifier's are kept while its event is read.
+		const user = item.kept(() => readTrackUser(item, 'events'));
+		const event = parseOrThrow(trackEvent, EVENT.read(item), '', EVENT.labels, item.problems);
+		// Without a user the item had a problem, and the schema's reading above refused it.
+		return user ? [trackPiece(item.itemIndex, 'events', user, event)] : [];
+	},
+	{ plainReading: plainTrackObject('events', EVENT, trackEvent) },
+);

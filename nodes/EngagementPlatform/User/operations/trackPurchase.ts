@@ -5,7 +5,13 @@ import { userIdentifierFields } from '../../shared/fields/userIdentifier';
 import { parseOrThrow } from '../../shared/schemas/parse';
 import { trackPurchase } from '../../shared/schemas/trackObjects';
 import { occurrenceAdditionalFields, timeField } from '../shared/trackFields';
-import { readTrackUser, TRACK_IDENTIFIERS, trackPiece, usersTrackOperation } from '../shared/usersTrackOperation';
+import {
+	plainTrackObject,
+	readTrackUser,
+	TRACK_IDENTIFIERS,
+	trackPiece,
+	usersTrackOperation,
+} from '../shared/usersTrackOperation';
 
 export const option: INodePropertyOptions = {
 	name: 'Track Purchase',
@@ -100,10 +106,13 @@ export const description: INodeProperties[] = [
 	...PURCHASE.properties,
 ];
 
-export const operation = usersTrackOperation((item) => {
-	// Every problem of the item is listed: the identifier's are kept while its purchase is read.
-	const user = item.kept(() => readTrackUser(item, 'purchases'));
-	const purchase = parseOrThrow(trackPurchase, PURCHASE.read(item), '', PURCHASE.labels, item.problems);
-	// Without a user the item had a problem, and the schema's reading above refused it.
-	return user ? [trackPiece(item.itemIndex, 'purchases', user, purchase)] : [];
-});
+export const operation = usersTrackOperation(
+	(item) => {
+		// Every problem of the item is listed: the identifier's are kept while its purchase is read.
+		const user = item.kept(() => readTrackUser(item, 'purchases'));
+		const purchase = parseOrThrow(trackPurchase, PURCHASE.read(item), '', PURCHASE.labels, item.problems);
+		// Without a user the item had a problem, and the schema's reading above refused it.
+		return user ? [trackPiece(item.itemIndex, 'purchases', user, purchase)] : [];
+	},
+	{ plainReading: plainTrackObject('purchases', PURCHASE, trackPurchase) },
+);

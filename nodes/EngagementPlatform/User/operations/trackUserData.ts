@@ -53,32 +53,35 @@ export const description: INodeProperties[] = [
 	},
 ];
 
-export const operation = usersTrackOperation((item) => {
-	const user = readUser(item);
-	const pieces: Piece[] = [];
-	const attributes = readKeyValueOrJson(item, 'attributes', 'Attributes');
-	if (attributes) {
-		pieces.push(
-			trackPiece(item.itemIndex, 'attributes', user, parseOrThrow(trackAttributes, attributes, 'Attributes')),
-		);
-	}
-	for (const [index, event] of (item.jsonArray('eventsJson') ?? []).entries()) {
-		const read = parseOrThrow(trackEvent, withZonedTime(item, event), `Events[${index}]`);
-		pieces.push(trackPiece(item.itemIndex, 'events', user, read));
-	}
-	for (const [index, purchase] of (item.jsonArray('purchasesJson') ?? []).entries()) {
-		const read = parseOrThrow(trackPurchase, withZonedTime(item, purchase), `Purchases[${index}]`);
-		pieces.push(trackPiece(item.itemIndex, 'purchases', user, read));
-	}
-	if (pieces.length === 0) {
-		throw new ItemInputError(
-			'Attributes, Events, Purchases',
-			'are all empty',
-			'Give at least one attribute, event or purchase.',
-		);
-	}
-	return pieces;
-}, ATTRIBUTES_SET_STATE);
+export const operation = usersTrackOperation(
+	(item) => {
+		const user = readUser(item);
+		const pieces: Piece[] = [];
+		const attributes = readKeyValueOrJson(item, 'attributes', 'Attributes');
+		if (attributes) {
+			pieces.push(
+				trackPiece(item.itemIndex, 'attributes', user, parseOrThrow(trackAttributes, attributes, 'Attributes')),
+			);
+		}
+		for (const [index, event] of (item.jsonArray('eventsJson') ?? []).entries()) {
+			const read = parseOrThrow(trackEvent, withZonedTime(item, event), `Events[${index}]`);
+			pieces.push(trackPiece(item.itemIndex, 'events', user, read));
+		}
+		for (const [index, purchase] of (item.jsonArray('purchasesJson') ?? []).entries()) {
+			const read = parseOrThrow(trackPurchase, withZonedTime(item, purchase), `Purchases[${index}]`);
+			pieces.push(trackPiece(item.itemIndex, 'purchases', user, read));
+		}
+		if (pieces.length === 0) {
+			throw new ItemInputError(
+				'Attributes, Events, Purchases',
+				'are all empty',
+				'Give at least one attribute, event or purchase.',
+			);
+		}
+		return pieces;
+	},
+	{ stateSlots: ATTRIBUTES_SET_STATE },
+);
 
 /** An event or purchase object whose `time` is read as the Time field reads its value. */
 function withZonedTime(item: ItemReader, object: unknown): unknown {

@@ -123,6 +123,5 @@ export const operation = usersTrackOperation(
 		// Without a user the item had a problem, and the schema's reading above refused it.
 		return user ? [trackPiece(item.itemIndex, 'attributes', user, object)] : [];
 	},
-	ATTRIBUTES_SET_STATE,
-	false,
+	{ stateSlots: ATTRIBUTES_SET_STATE, sendsEvents: false },
 );

@@ -16,7 +16,17 @@ import { answerRemaining } from '../../shared/engine/send/sendRequests';
 import type { RequestShape } from '../../shared/engine/plan/planner';
 import type { IdentifierKind } from '../../shared/fields/userIdentifier';
 import type { ItemUser } from '../../shared/fields/userIdentifier';
-import { identifierLabels, isIdentifierKind, readUser, userStateKey } from '../../shared/fields/userIdentifier';
+import {
+	identifierLabels,
+	isIdentifierKind,
+	plainUser,
+	readUser,
+	userStateKey,
+} from '../../shared/fields/userIdentifier';
+import type { BodyFields } from '../../shared/fields/bodyFields';
+import type { PlainItemReading, PlainRun } from '../../shared/engine/read/plainReading';
+import { NOT_PLAIN } from '../../shared/engine/read/plainReading';
+import type { CheckedSchema } from '../../shared/schemas/parse';
 import { PER_REQUEST } from '../../shared/limits/requestLimits';
 import type { UserIdentifier } from '../../shared/schemas/identifiers';
 
@@ -172,14 +182,41 @@ function isStateKey(key: string, identifier: UserIdentifier): boolean {
 }
 
 /**
- * /users/track as a declaration; each operation only says how one item becomes objects, and which
- * of its slots set state (the operations that offer Send Only Changes).
+ * The plain reading of an operation whose item is one object (Track Event, Track Purchase): the
+ * user and the object's declared fields read plainly, the object taken as its schema's plain test
+ * takes it, to the piece readItem would give.
  */
+export function plainTrackObject(
+	slot: TrackSlot,
+	fields: BodyFields,
+	checked: CheckedSchema<object>,
+): (run: PlainRun) => PlainItemReading | undefined {
+	return (run) => {
+		const user = plainUser(run, TRACK_IDENTIFIERS[slot], 'external_id');
+		const object = fields.plain(run);
+		if (!user || !object) return undefined;
+		return (json, itemIndex) => {
+			const itemUser = user(json);
+			if (itemUser === NOT_PLAIN) return undefined;
+			const read = object(json);
+			const taken = read && checked.asIs(read);
+			return taken ? [trackPiece(itemIndex, slot, itemUser as ItemUser, taken)] : undefined;
+		};
+	};
+}
+
+interface UsersTrackDeclaration {
+	/** The slots that set state (the operations that offer Send Only Changes). */
+	stateSlots?: OperationSpec['stateSlots'];
+	/** Whether the operation's items may hold events or purchases (Update Attributes' hold none). */
+	sendsEvents?: boolean;
+	plainReading?: OperationSpec['plainReading'];
+}
+
+/** /users/track as a declaration; each operation only says how one item becomes objects. */
 export function usersTrackOperation(
 	readItem: (item: ItemReader) => Piece[],
-	stateSlots?: OperationSpec['stateSlots'],
-	/** Whether the operation's items may hold events or purchases (Update Attributes' hold none). */
-	sendsEvents = true,
+	{ stateSlots, sendsEvents = true, plainReading }: UsersTrackDeclaration = {},
 ): OperationSpec {
 	return declareOperation({
 		endpoint: {
@@ -195,6 +232,7 @@ export function usersTrackOperation(
 		options: trackOptions(sendsEvents),
 		stateSlots,
 		readItem,
+		plainReading,
 		// Setting the same attributes twice leaves the same profile; events and purchases would be stored twice.
 		isSafeToResend: (request) => request.slots.size === 1 && request.slots.has('attributes'),
 		readResponse: readTrackResponse,

@@ -3,6 +3,7 @@ import type { IDataObject, IHttpRequestMethods, INodeProperties } from 'n8n-work
 import type { RateLimitName } from '../limits/rateLimits';
 import type { ItemInputError } from './read/itemInputError';
 import type { ItemReader } from './read/readItems';
+import type { PlainItemReading, PlainRun } from './read/plainReading';
 import type { RequestShape } from './plan/planner';
 import type { ApiResponse } from './send/transport';
 
@@ -188,6 +189,12 @@ export interface OperationSpec<Group = unknown, Payload = IDataObject> {
 	options?: OperationOptions;
 	/** Reads and validates one item. Throws an ItemInputError naming the field when invalid. */
 	readItem(item: ItemReader): Array<Piece<Group, Payload>>;
+	/**
+	 * The run's plain reading (read/plainReading.ts): the pieces of an item whose values are plainly
+	 * valid, straight from its JSON, exactly as readItem would give them; undefined for the run where
+	 * its fields do not allow one. readItem reads every item it does not take.
+	 */
+	plainReading?(run: PlainRun): PlainItemReading | undefined;
 	/** Rules across items (e.g. IDs unique within a catalog); returns the items that break them. */
 	checkAcrossItems?(pieces: Array<Piece<Group, Payload>>): Map<number, ItemInputError>;
 	/** Whether resending this request after an unclear failure cannot duplicate data. */

@@ -4,8 +4,10 @@ import { validateFieldType } from 'n8n-workflow';
 import type { ItemReader } from '../engine/read/readItems';
 import { forVersion1, fromVersion2 } from './displayOptions';
 import { ItemInputError } from '../engine/read/itemInputError';
-import { hasKeys } from '../schemas/parse';
-import { shown } from '../schemas/textValues';
+import type { PlainRun, PlainValue } from '../engine/read/plainReading';
+import { copyOf, NOT_PLAIN, textOf } from '../engine/read/plainReading';
+import { hasKeys, isJsonObject } from '../schemas/parse';
+import { numberFromText, shown } from '../schemas/textValues';
 
 /**
  * A field of a request object, declared once: the n8n properties the user fills in, the body key
@@ -17,6 +19,8 @@ export interface BodyField {
 	label: string;
 	properties: INodeProperties[];
 	read(item: ItemReader): unknown;
+	/** Its plain reading for a run (engine/read/plainReading.ts); undefined where only `read` can read it. */
+	plain(run: PlainRun): PlainValue | undefined;
 }
 
 /** One property for every node version, or the ones version 1 (as 1.0 saved it) and version 2 show. */
@@ -34,15 +38,15 @@ function propertiesOf(declared: Declared): { name: string; label: string; proper
 /** Text, trimmed; empty is not set. `adjust` turns what was given into what is sent (a currency in capitals). */
 export function textField(key: string, declared: Declared, adjust?: (text: string) => string): BodyField {
 	const { name, label, properties } = propertiesOf(declared);
-	return {
-		key,
-		label,
-		properties,
-		read(item) {
-			const text = item.optionalString(name, label);
-			return text === undefined || !adjust ? text : adjust(text);
-		},
+	const read = (item: ItemReader) => {
+		const text = item.optionalString(name, label);
+		return text === undefined || !adjust ? text : adjust(text);
 	};
+	const plainText = (value: unknown) => {
+		const text = textOf(value);
+		return text === undefined || text === NOT_PLAIN || !adjust ? text : adjust(text);
+	};
+	return { key, label, properties, read, plain: (run) => run.same([name], read) ?? run.mapped(name, plainText) };
 }
 
 /** A number; from version 2 a text that is exactly one, as `item.number` reads it (`example` shows one). */
@@ -51,7 +55,18 @@ export function numberField(key: string, declared: Declared, example: string): B
 	// An unset number is its default only where today's declaration has one (Quantity 1; Price none).
 	const current = 'version1' in declared ? declared.fromVersion2 : declared;
 	const fallback = typeof current.default === 'number' ? current.default : undefined;
-	return { key, label, properties, read: (item) => item.number(name, label, example, fallback) };
+	const read = (item: ItemReader) => item.number(name, label, example, fallback);
+	const fromText = (value: unknown) => {
+		const number = numberFromText(value, label, example);
+		return 'problem' in number ? NOT_PLAIN : (number.value ?? fallback);
+	};
+	return {
+		key,
+		label,
+		properties,
+		read,
+		plain: (run) => run.same([name], read) ?? run.mapped(name, run.readsText ? fromText : (value) => value),
+	};
 }
 
 /**
@@ -60,21 +75,34 @@ export function numberField(key: string, declared: Declared, example: string): B
  */
 export function timeBodyField(key: string, declared: Declared, { emptyIsNow = false } = {}): BodyField {
 	const { name, label, properties } = propertiesOf(declared);
+	const read = (item: ItemReader) => (emptyIsNow ? item.timeOrNow(name) : item.time(name));
 	return {
 		key,
 		label,
 		properties,
-		read: (item) => (emptyIsNow ? item.timeOrNow(name) : item.time(name)),
+		read,
+		plain: (run) =>
+			run.same([name], read) ??
+			run.mapped(name, (value) => (emptyIsNow ? run.parameters.timeOrNow(value) : run.parameters.zoned(value))),
 	};
 }
 
 /** Named values (properties, attributes): typed fields, key/value pairs or JSON, as keyValueOrJsonFields offers them. */
 export function namedValuesField(key: string, field: KeyValueOrJsonField): BodyField {
+	const read = namedValuesReader(field.name, field.displayName);
+	const mode = `${field.name}Input`;
+	const json = `${field.name}Json`;
 	return {
 		key,
 		label: field.displayName,
 		properties: keyValueOrJsonFields(field),
-		read: namedValuesReader(field.name, field.displayName),
+		read,
+		plain(run) {
+			const same = run.same([mode, json, `${field.name}Fields`, field.name], read);
+			if (same || run.constant(mode, run.readsText ? 'fields' : 'keyValue') !== 'json') return same;
+			// As item.jsonObject reads an object; JSON text is parsed by the full reading.
+			return run.mapped(json, (value) => (isJsonObject(value) ? (hasKeys(value) ? value : undefined) : NOT_PLAIN));
+		},
 	};
 }
 
@@ -97,6 +125,8 @@ export interface BodyFields {
 	labels: Record<string, string>;
 	/** The item's object, each field under its body key, then the collection's options under their names. */
 	read(item: ItemReader): IDataObject;
+	/** `read` as the run's plain reading (undefined for an item it cannot decide); undefined where a field has none. */
+	plain(run: PlainRun): ((json: IDataObject | undefined) => IDataObject | undefined) | undefined;
 }
 
 /** The fields of one request object; a collection's options are named by their body keys (`app_id`). */
@@ -113,6 +143,30 @@ export function bodyFields(fields: BodyField[], collection?: INodeProperties): B
 			for (let index = 0; index < fields.length; index++)
 				body[fields[index].key] = fields[index].read(item) as IDataObject[string];
 			return collection ? Object.assign(body, item.collection(collection.name, collection)) : body;
+		},
+		plain(run) {
+			const readings: PlainValue[] = [];
+			for (const field of fields) {
+				const reading = field.plain(run);
+				if (!reading) return undefined;
+				readings.push(reading);
+			}
+			const keys = fields.map((field) => field.key);
+			// Options are added with "Add Field": a collection that maps a value per item is read in full.
+			const options = collection
+				? run.once([collection.name], (item) => item.collection(collection.name, collection))
+				: {};
+			if (options === NOT_PLAIN) return undefined;
+			const hasOptions = hasKeys(options as IDataObject);
+			return (json) => {
+				const body: IDataObject = {};
+				for (let index = 0; index < readings.length; index++) {
+					const value = readings[index](json);
+					if (value === NOT_PLAIN) return undefined;
+					body[keys[index]] = value as IDataObject[string];
+				}
+				return hasOptions ? Object.assign(body, copyOf(options)) : body;
+			};
 		},
 	};
 }

@@ -2,6 +2,8 @@ import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
 import { ItemInputError } from '../engine/read/itemInputError';
 import type { ItemReader } from '../engine/read/readItems';
+import type { PlainRun, PlainValue } from '../engine/read/plainReading';
+import { NOT_PLAIN, textOf } from '../engine/read/plainReading';
 import type { UserIdentifier } from '../schemas/identifiers';
 import { E164, EMAIL } from '../schemas/identifiers';
 
@@ -201,6 +203,37 @@ export function readUser(
 	return { kind, identifier: identifierOfKind(item, kind, kinds, label) };
 }
 
+/**
+ * The item's user for the run's plain reading (engine/read/plainReading.ts), when the run identifies
+ * users by one of `kinds`: one user for every item, or an external ID or email mapped from the item
+ * that is plainly valid (NOT_PLAIN otherwise, for readUser's words). Undefined for other ways.
+ */
+export function plainUser(
+	run: PlainRun,
+	kinds: readonly IdentifierKind[],
+	fallbackKind: IdentifierKind,
+): PlainValue | undefined {
+	const kind = run.constant('identifyBy', fallbackKind);
+	if (!isIdentifierKind(kind) || !kinds.includes(kind)) return undefined;
+	const names = FIELDS_BY_KIND[kind].map((field) => field.name);
+	const same = run.same(names, (item) => readUser(item, { kind }));
+	if (same) return same;
+	if (kind === 'external_id')
+		return run.mapped('externalId', (value) => {
+			const externalId = textOf(value);
+			if (externalId === undefined || externalId === NOT_PLAIN || isPlaceholder(externalId)) return NOT_PLAIN;
+			return { kind, identifier: { external_id: externalId } };
+		});
+	if (kind === 'email')
+		return run.mapped('email', (value) => {
+			const email = textOf(value);
+			return email === undefined || email === NOT_PLAIN || !EMAIL.test(email)
+				? NOT_PLAIN
+				: { kind, identifier: { email } };
+		});
+	return undefined;
+}
+
 function identifierOfKind(
 	item: ItemReader,
 	kind: IdentifierKind,
@@ -279,11 +312,15 @@ const PLACEHOLDER_IDS: ReadonlySet<string> = new Set([
 ]);
 const LONGEST_PLACEHOLDER = Math.max(...[...PLACEHOLDER_IDS].map((id) => id.length));
 
+function isPlaceholder(externalId: string): boolean {
+	return externalId.length <= LONGEST_PLACEHOLDER && PLACEHOLDER_IDS.has(externalId.toLowerCase());
+}
+
 /** An external ID the item names a real user with: text, and not a placeholder the platform refuses. */
 export function readExternalId(item: ItemReader, name: string): string {
 	// item.string gives the value trimmed.
 	const externalId = item.string(name);
-	if (externalId.length <= LONGEST_PLACEHOLDER && PLACEHOLDER_IDS.has(externalId.toLowerCase())) {
+	if (isPlaceholder(externalId)) {
 		throw new ItemInputError(
 			item.labelOf(name),
 			`is "${externalId}", a placeholder the platform refuses as a dummy user`,

@@ -7,6 +7,8 @@ import type { OperationSpec, Piece } from '../operation';
 import { booleanFromText, numberFromText } from '../../schemas/textValues';
 import { hasKeys, isJsonObject } from '../../schemas/parse';
 import { inTimezone, zoneClock } from '../../schemas/time';
+import type { PlainItemReading } from './plainReading';
+import { copyOf, fieldOf, isAsGiven, NOT_PLAIN, PlainRun, textOf } from './plainReading';
 
 export interface ReadItems {
 	pieces: Array<Piece>;
@@ -27,7 +29,14 @@ export function readItems(
 	const pieces: Array<Piece> = [];
 	const inputErrors = new Map<number, ItemInputError>();
 	const parameters = new ParameterReader(context, fields);
+	const plain = plainReadingOf(context, spec, parameters, itemCount);
+	const items = context.getInputData();
 	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
+		const plainly = plain?.(items[itemIndex]?.json, itemIndex);
+		if (plainly) {
+			for (let index = 0; index < plainly.length; index++) pieces.push(plainly[index]);
+			continue;
+		}
 		const reader = new ItemReader(context, itemIndex, parameters);
 		try {
 			const read = spec.readItem(reader);
@@ -43,6 +52,17 @@ export function readItems(
 	if (!acrossItems?.size) return { pieces, inputErrors };
 	for (const [itemIndex, error] of acrossItems) if (!inputErrors.has(itemIndex)) inputErrors.set(itemIndex, error);
 	return { pieces: pieces.filter((piece) => !acrossItems.has(piece.itemIndex)), inputErrors };
+}
+
+/** The operation's plain reading for this run (plainReading.ts), where it declares one and its fields allow it. */
+function plainReadingOf(
+	context: IExecuteFunctions,
+	spec: OperationSpec,
+	parameters: ParameterReader,
+	itemCount: number,
+): PlainItemReading | undefined {
+	if (!spec.plainReading || itemCount === 0) return undefined;
+	return spec.plainReading(new PlainRun(parameters, () => new ItemReader(context, 0, parameters)));
 }
 
 /** One error listing each problem once: the reading's kept ones and the one that stopped it. */
@@ -120,14 +140,12 @@ export class ItemReader {
 
 	/** A date and time: version 2 reads one without a zone in the workflow's timezone. */
 	time(name: string): unknown {
-		return this.zoned(this.raw(name));
+		return this.parameters.zoned(this.raw(name));
 	}
 
 	/** A date and time where version 2 takes an empty field as the time of the run (an event's Time). */
 	timeOrNow(name: string): unknown {
-		const value = this.raw(name);
-		const empty = value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
-		return empty && this.readsText ? this.parameters.runTime : this.zoned(value);
+		return this.parameters.timeOrNow(this.raw(name));
 	}
 
 	/** The input item's own fields. */
@@ -137,7 +155,7 @@ export class ItemReader {
 
 	/** A time value from anywhere in the item (a JSON event's `time`), read as `time` reads its field. */
 	zoned(value: unknown): unknown {
-		return this.readsText ? inTimezone(value, this.parameters.clock) : value;
+		return this.parameters.zoned(value);
 	}
 
 	// A label or fix given to a reading is built only when it fails: readings run for every item.
@@ -145,12 +163,8 @@ export class ItemReader {
 	/** A trimmed string, or undefined when empty. */
 	optionalString(name: string, label?: string): string | undefined {
 		const value = this.raw(name, '');
-		if (typeof value === 'string') {
-			const trimmed = value.trim();
-			return trimmed === '' ? undefined : trimmed;
-		}
-		if (value === undefined || value === null) return undefined;
-		if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+		const text = textOf(value);
+		if (text !== NOT_PLAIN) return text;
 		throw new ItemInputError(
 			label ?? this.labelOf(name),
 			`must be text, got ${describeType(value)}`,
@@ -298,13 +312,34 @@ export class ParameterReader {
 		return (this.workflowClock ??= zoneClock(this.timezone));
 	}
 
+	/** A time value as version 2 reads it: without a zone, in the workflow's timezone; version 1 as it came. */
+	zoned(value: unknown): unknown {
+		return this.version >= 2 ? inTimezone(value, this.clock) : value;
+	}
+
+	/** A time where version 2 takes an empty value as the time of the run (an event's Time). */
+	timeOrNow(value: unknown): unknown {
+		const empty = value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+		return empty && this.version >= 2 ? this.runTime : this.zoned(value);
+	}
+
+	/**
+	 * How the plain reading has a parameter for every item: 'same' when it is one value for all (a
+	 * constant, or absent), the path of the item's field when it is one, undefined when only n8n's
+	 * engine can work it out.
+	 */
+	plainSource(name: string): 'same' | { path: readonly string[] } | undefined {
+		const source = this.sources.get(name) ?? this.classify(name);
+		if (!source || source.kind === 'expression') return undefined;
+		return source.kind === 'field' ? source : 'same';
+	}
+
 	value(name: string, itemIndex: number, fallback?: unknown): unknown {
 		const source = this.sources.get(name) ?? this.sourceOf(name, fallback);
 		if (source.kind === 'field') {
 			const json = this.items[itemIndex]?.json;
 			const value = source.path.length === 1 && json ? json[source.path[0]] : fieldOf(json, source.path);
-			if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
-			if (value !== undefined && isPlainJson(value)) return value;
+			if (isAsGiven(value)) return value;
 		} else if (source.kind === 'constant' || (source.kind === 'absent' && fallback !== undefined)) {
 			const value = source.kind === 'constant' ? source.value : fallback;
 			return value === null || typeof value !== 'object' ? value : copyOf(value);
@@ -402,32 +437,6 @@ function hasExpression(value: unknown): boolean {
 
 function pathSteps(path: string): string[] {
 	return [...path.matchAll(PATH_STEP)].map((step) => step[1] ?? step[2] ?? step[3] ?? step[4]);
-}
-
-function fieldOf(json: IDataObject | undefined, path: string[]): unknown {
-	let value: unknown = json;
-	for (const key of path) {
-		if (value === null || typeof value !== 'object') return undefined;
-		value = (value as IDataObject)[key];
-	}
-	return value;
-}
-
-function isPlainJson(value: unknown): boolean {
-	if (value === null || typeof value !== 'object')
-		return typeof value !== 'function' && typeof value !== 'symbol' && typeof value !== 'bigint';
-	const prototype = Object.getPrototypeOf(value) as unknown;
-	return Array.isArray(value) || prototype === Object.prototype || prototype === null;
-}
-
-/** A copy of a JSON value (what n8n parameters hold); cheaper than structuredClone for the small ones. */
-function copyOf(value: unknown): unknown {
-	if (value === null || typeof value !== 'object') return value;
-	if (Array.isArray(value)) return value.map(copyOf);
-	if (!isPlainJson(value)) return structuredClone(value);
-	const copy: IDataObject = {};
-	for (const key of Object.keys(value)) copy[key] = copyOf((value as IDataObject)[key]) as IDataObject[string];
-	return copy;
 }
 
 /**

@@ -1,0 +1,130 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { Piece } from '../operation';
+import type { ItemReader, ParameterReader } from './readItems';
+
+/**
+ * The plain reading: an item whose values are plainly valid is read straight from its JSON, by
+ * readings worked out once per run from the operation's declared fields, without an item reader.
+ * Anything it cannot decide (a value to convert, a problem to word) sends the item to the full
+ * reading, which gives the same pieces and every error's words: the plain reading only takes items
+ * the full one would take, to the same pieces. It is most of the speed of a large run in a process
+ * whose readers V8 has not optimised yet (CONTRIBUTING.md, "The plain reading").
+ */
+
+/** What a plain reading gives for a value it cannot decide: the item goes to the full reading. */
+export const NOT_PLAIN: unique symbol = Symbol('not plain');
+
+/** One field's value for an item, from the item's JSON; NOT_PLAIN when only the full reading can tell. */
+export type PlainValue = (json: IDataObject | undefined) => unknown;
+
+/** An operation's pieces for one item, or undefined for the full reading. */
+export type PlainItemReading = (json: IDataObject | undefined, itemIndex: number) => Piece[] | undefined;
+
+/** What a field's plain reading is worked out from, once per run. */
+export class PlainRun {
+	constructor(
+		readonly parameters: ParameterReader,
+		/** A full reader of the run's first item, for values that are the same for every item. */
+		private readonly firstItem: () => ItemReader,
+	) {}
+
+	get readsText(): boolean {
+		return this.parameters.version >= 2;
+	}
+
+	/**
+	 * A field whose parameters are one value for every item (constants, or absent): read once by its
+	 * own full reading, and a copy given to each item. Undefined when a parameter differs per item or
+	 * the reading finds a problem (each item then gets it from the full reading).
+	 */
+	same(names: readonly string[], read: (item: ItemReader) => unknown): PlainValue | undefined {
+		const value = this.once(names, read);
+		if (value === NOT_PLAIN) return undefined;
+		return value === null || typeof value !== 'object' ? () => value : () => copyOf(value);
+	}
+
+	/** What `read` gives every item when `names` are one value for all, read once; else NOT_PLAIN. */
+	once(names: readonly string[], read: (item: ItemReader) => unknown): unknown {
+		for (const name of names) if (this.parameters.plainSource(name) !== 'same') return NOT_PLAIN;
+		const item = this.firstItem();
+		try {
+			const value = read(item);
+			return item.problems.length > 0 ? NOT_PLAIN : value;
+		} catch {
+			return NOT_PLAIN;
+		}
+	}
+
+	/**
+	 * A parameter mapped to a field of the item, its value turned by `convert` (NOT_PLAIN for what it
+	 * cannot decide). A field that is missing or not JSON is NOT_PLAIN: n8n's engine works it out.
+	 */
+	mapped(name: string, convert: (value: unknown) => unknown): PlainValue | undefined {
+		const source = this.parameters.plainSource(name);
+		if (source === undefined || source === 'same') return undefined;
+		const { path } = source;
+		const key = path[0];
+		// One call per item where the field is at the top of the item, as a dragged-in field is.
+		if (path.length === 1)
+			return (json) => {
+				const value = json?.[key];
+				return typeof value === 'string' || isAsGiven(value) ? convert(value) : NOT_PLAIN;
+			};
+		return (json) => {
+			const value = fieldOf(json, path);
+			return isAsGiven(value) ? convert(value) : NOT_PLAIN;
+		};
+	}
+
+	/** A parameter that is one value for every item (a choice such as Identify User By), or NOT_PLAIN. */
+	constant(name: string, fallback: unknown): unknown {
+		return this.once([name], (item) => item.raw(name, fallback));
+	}
+}
+
+/** A value as trimmed text, as text fields read it: undefined when empty or not set, NOT_PLAIN when it is no text. */
+export function textOf(value: unknown): string | undefined | typeof NOT_PLAIN {
+	if (typeof value === 'string') {
+		const trimmed = value.trim();
+		return trimmed === '' ? undefined : trimmed;
+	}
+	if (value === undefined || value === null) return undefined;
+	if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+	return NOT_PLAIN;
+}
+
+/** A field of an item's JSON by its path (`customer.id` as ['customer', 'id']). */
+export function fieldOf(json: IDataObject | undefined, path: readonly string[]): unknown {
+	let value: unknown = json;
+	for (const key of path) {
+		if (value === null || typeof value !== 'object') return undefined;
+		value = (value as IDataObject)[key];
+	}
+	return value;
+}
+
+/** A field's value n8n's expression engine would give as it is: present, and JSON. */
+export function isAsGiven(value: unknown): boolean {
+	return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+		? true
+		: value !== undefined && isPlainJson(value);
+}
+
+/** A value n8n's expression engine would give as it is: JSON, not a function or a class's instance. */
+export function isPlainJson(value: unknown): boolean {
+	if (value === null || typeof value !== 'object')
+		return typeof value !== 'function' && typeof value !== 'symbol' && typeof value !== 'bigint';
+	const prototype = Object.getPrototypeOf(value) as unknown;
+	return Array.isArray(value) || prototype === Object.prototype || prototype === null;
+}
+
+/** A copy of a JSON value (what n8n parameters hold); cheaper than structuredClone for the small ones. */
+export function copyOf(value: unknown): unknown {
+	if (value === null || typeof value !== 'object') return value;
+	if (Array.isArray(value)) return value.map(copyOf);
+	if (!isPlainJson(value)) return structuredClone(value);
+	const copy: IDataObject = {};
+	for (const key of Object.keys(value)) copy[key] = copyOf((value as IDataObject)[key]) as IDataObject[string];
+	return copy;
+}

@@ -1,0 +1,223 @@
+import fc from 'fast-check';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { runWorkflow } from '../harness';
+import { USER, USER_NODE } from '../support/nodeTypes';
+import { useSandbox } from './sandboxLifecycle';
+
+const { sandbox, client, apiKey } = useSandbox();
+
+/**
+ * The plain reading (engine/read/plainReading.ts) reads an item straight from its JSON where the
+ * operation's parameters are constants and fields of the item; an expression anywhere sends every
+ * item to the full reading. For generated runs, the same parameters written as field references and
+ * written so that only n8n's engine resolves them (`{{ ($json.a) }}`) must give the platform the same
+ * requests and every item the same answer or error. Each case runs the node twice.
+ */
+const RUNS = Number(process.env.PLAIN_READING_RUNS ?? 300);
+
+/** Mostly values the platform takes, so that whole items reach the plain reading; now and then an odd one. */
+const mostly = <T, U>(valid: fc.Arbitrary<T>, odd: fc.Arbitrary<U>) =>
+	fc.oneof({ arbitrary: valid, weight: 6 }, { arbitrary: odd, weight: 1 });
+
+const text = mostly(
+	fc.constantFrom('order_placed', ' padded ', 'sku-1', '$price'),
+	fc.constantFrom('', ' ', 'x'.repeat(256), '😀'.repeat(200), 7, null, { a: 1 }),
+);
+const userId = mostly(
+	fc.constantFrom('customer-1', ' customer-2 ', 42, 'name@example.com'),
+	fc.constantFrom('undefined', 'NULL', '', ' ', true, null, undefined, { id: 1 }, '+1 (415) 555-2671'),
+);
+const time = mostly(
+	fc.constantFrom('2026-11-01T12:00:00Z', ' 2026-11-01T12:00:00Z ', '2026-12-01T10:00:00', '2026-07-01T10:00'),
+	fc.constantFrom(
+		'2026-11-22T10:15:00:000+0100',
+		'2026-11-22T10:15:00+01:00',
+		'2026-02-30T10:00:00Z',
+		'yesterday',
+		'',
+		null,
+		1_700_000_000_000,
+	),
+);
+const scalar = mostly(fc.constantFrom('gold', 0, 19.9, -1, true, false), fc.constantFrom('', 'x'.repeat(256), null));
+const properties = mostly(
+	fc.dictionary(fc.constantFrom('order_id', 'total', 'note'), scalar, { maxKeys: 3 }),
+	fc.constantFrom(
+		{},
+		{ $bad: 1 },
+		{ nested: { a: [1, 2] } },
+		{ at: ['2026-11-01T12:00:00Z'] },
+		[1, 2],
+		'{"plan":"gold"}',
+		'not json',
+		7,
+	),
+);
+const price = mostly(fc.constantFrom(59.9, '59.90', ' 3 ', '1e3', 0), fc.constantFrom('abc', '', null, '12,50', true));
+const currency = mostly(fc.constantFrom('EUR', 'eur', ' usd '), fc.constantFrom('EURO', '', 12, null));
+const quantity = mostly(fc.constantFrom(1, 2, '3', ' 4 '), fc.constantFrom(0, 101, 2.5, 'two', '', null));
+
+const item = fc.record(
+	{ user: userId, name: text, time, props: properties, product: text, price, currency, quantity, app: text },
+	{ requiredKeys: ['user', 'name', 'time', 'product', 'price', 'currency'] },
+);
+
+/**
+ * A parameter's value in the plain run: mapped to the item's field, or one constant for every item
+ * (never empty or missing: n8n refuses to run a workflow whose required field is empty, before the node reads it).
+ */
+const parameter = (field: string, constant: fc.Arbitrary<unknown>) =>
+	fc.oneof(
+		fc.constant({ field }),
+		constant
+			.filter((value) => value !== '' && value !== undefined && value !== null)
+			.map((value) => ({ constant: typeof value === 'object' ? JSON.stringify(value) : value })),
+	);
+
+const runCase = fc.record({
+	typeVersion: fc.constantFrom(1, 2),
+	operation: fc.constantFrom('trackEvent', 'trackPurchase'),
+	identifyBy: fc.constantFrom('external_id', 'external_id', 'email', 'phone'),
+	user: parameter('user', userId),
+	name: parameter('name', text),
+	time: parameter('time', fc.constantFrom('2026-11-01T12:00:00Z', '2026-12-01T10:00:00', ' ')),
+	props: fc.oneof(parameter('props', properties), fc.constant(undefined)),
+	product: parameter('product', text),
+	price: parameter('price', price),
+	currency: parameter('currency', currency),
+	quantity: fc.oneof(parameter('quantity', quantity), fc.constant(undefined)),
+	appId: fc.constantFrom(undefined, 'app-1', ''),
+	items: fc.array(item, { minLength: 1, maxLength: 5 }),
+});
+type RunCase = typeof runCase extends fc.Arbitrary<infer T> ? T : never;
+type Parameter = { field: string } | { constant: unknown };
+
+/** The node's parameters, each mapped field written by `reference`; the engine-only run writes constants as expressions too. */
+function parametersOf(run: RunCase, reference: (field: string) => string, engineOnly: boolean): INodeParameters {
+	const value = (given: Parameter | undefined): IDataObject[string] => {
+		if (given === undefined) return undefined;
+		if ('field' in given) return `={{ ${reference(given.field)} }}`;
+		return engineOnly ? `={{ ${asLiteral(given.constant)} }}` : (given.constant as IDataObject[string]);
+	};
+	const identifierParameter = { external_id: 'externalId', email: 'email', phone: 'phone' }[run.identifyBy]!;
+	const parameters: IDataObject = {
+		operation: run.operation,
+		identifyBy: run.identifyBy,
+		[identifierParameter]: value(run.user),
+		time: value(run.time),
+		...(run.props && { propertiesInput: 'json', propertiesJson: value(run.props) }),
+		...(run.appId !== undefined && { additionalFields: { app_id: run.appId } }),
+		options: { parallelRequests: 1 },
+	};
+	if (run.operation === 'trackEvent') parameters.eventName = value(run.name);
+	else
+		Object.assign(parameters, {
+			productId: value(run.product),
+			price: value(run.price),
+			currency: value(run.currency),
+			...(run.quantity && { quantity: value(run.quantity) }),
+		});
+	return JSON.parse(JSON.stringify(parameters)) as INodeParameters;
+}
+
+/** A constant as an expression's literal; braces that would end the expression are split apart ("}" + "}"). */
+const asLiteral = (value: unknown) => JSON.stringify(value).replace(/\}\}/g, '}" + "}').replace(/\{\{/g, '{" + "{');
+
+/** A time that is the run's own (an empty Time is when the workflow runs), the same in both runs' view. */
+const RUN_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+const withRunTime = (data: unknown): unknown =>
+	JSON.parse(
+		JSON.stringify(data, (_key, value: unknown) =>
+			typeof value === 'string' && RUN_TIME.test(value) && Math.abs(Date.parse(value) - Date.now()) < 3_600_000
+				? 'the run time'
+				: value,
+		),
+	);
+
+async function runWith(run: RunCase, reference: (field: string) => string, engineOnly: boolean) {
+	await client().reset();
+	const result = await runWorkflow({
+		nodes: [
+			{
+				name: USER,
+				type: USER_NODE,
+				typeVersion: run.typeVersion,
+				parameters: parametersOf(run, reference, engineOnly),
+				onError: 'continueErrorOutput',
+			},
+		],
+		connections: { Start: { main: [[{ node: USER, type: 'main', index: 0 }]] } },
+		items: structuredClone(run.items) as IDataObject[],
+		credentials: { engagementPlatformApi: { restEndpoint: sandbox().url, apiKey } },
+		settings: { executionOrder: 'v1', timezone: 'Europe/Berlin' },
+	});
+	const outputs = [0, 1].map((branch) =>
+		result.output(USER, branch).map((output) => ({ json: output.json, pairedItem: output.pairedItem })),
+	);
+	const bodies = (await client().requests()).map((request) => request.body);
+	return withRunTime({ error: result.error?.message, outputs, bodies }) as {
+		error?: string;
+		outputs: Array<Array<{ json: IDataObject }>>;
+		bodies: IDataObject[];
+	};
+}
+
+describe('the plain reading', () => {
+	test('gives the requests and the item answers and errors the full reading gives', async () => {
+		let processed = 0;
+		await fc.assert(
+			fc.asyncProperty(runCase, async (run) => {
+				const plain = await runWith(run, (field) => `$json.${field}`, false);
+				const full = await runWith(run, (field) => `($json.${field})`, true);
+				expect(plain).toEqual(full);
+				processed += plain.outputs[0].filter((output) => output.json.status === 'processed').length;
+			}),
+			{ numRuns: RUNS },
+		);
+		// The generator reaches items the platform takes, or the test would compare errors alone.
+		expect(processed).toBeGreaterThan(0);
+	}, 600_000);
+
+	test('a run of plainly valid orders: every item processed, as it came', async () => {
+		const items = [
+			{ user: ' crm-1 ', name: '', product: 'sku-1', price: '59.90', currency: 'eur', time: '2026-12-01T10:00:00' },
+			{ user: 1002, name: '', product: 'sku-2', price: 5, currency: 'EUR', time: '2026-11-01T12:00:00Z' },
+		];
+		const run: RunCase = {
+			typeVersion: 2,
+			operation: 'trackPurchase',
+			identifyBy: 'external_id',
+			user: { field: 'user' },
+			name: { field: 'name' },
+			time: { field: 'time' },
+			props: undefined,
+			product: { field: 'product' },
+			price: { field: 'price' },
+			currency: { field: 'currency' },
+			quantity: undefined,
+			appId: undefined,
+			items,
+		};
+		const { outputs, bodies } = await runWith(run, (field) => `$json.${field}`, false);
+		expect(outputs[0].map((output) => output.json.status)).toEqual(['processed', 'processed']);
+		expect((bodies[0] as { purchases: IDataObject[] }).purchases).toEqual([
+			{
+				external_id: 'crm-1',
+				product_id: 'sku-1',
+				price: 59.9,
+				quantity: 1,
+				currency: 'EUR',
+				time: '2026-12-01T10:00:00+01:00',
+			},
+			{
+				external_id: '1002',
+				product_id: 'sku-2',
+				price: 5,
+				quantity: 1,
+				currency: 'EUR',
+				time: '2026-11-01T12:00:00Z',
+			},
+		]);
+	});
+});
