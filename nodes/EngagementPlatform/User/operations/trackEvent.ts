@@ -2,16 +2,9 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { bodyFields, namedValuesField, textField, timeBodyField } from '../../shared/fields/bodyFields';
 import { userIdentifierFields } from '../../shared/fields/userIdentifier';
-import { parseOrThrow } from '../../shared/schemas/parse';
 import { trackEvent } from '../../shared/schemas/trackObjects';
 import { occurrenceAdditionalFields, timeField } from '../shared/trackFields';
-import {
-	plainTrackObject,
-	readTrackUser,
-	TRACK_IDENTIFIERS,
-	trackPiece,
-	usersTrackOperation,
-} from '../shared/usersTrackOperation';
+import { TRACK_IDENTIFIERS, trackObjectOperation } from '../shared/usersTrackOperation';
 
 export const option: INodePropertyOptions = {
 	name: 'Track Event',
@@ -44,13 +37,4 @@ const EVENT = bodyFields(
 
 export const description: INodeProperties[] = [...userIdentifierFields(TRACK_IDENTIFIERS.events), ...EVENT.properties];
 
-export const operation = usersTrackOperation(
-	(item) => {
-		// Every problem of the item is listed: the identifier's are kept while its event is read.
-		const user = item.kept(() => readTrackUser(item, 'events'));
-		const event = parseOrThrow(trackEvent, EVENT.read(item), '', EVENT.labels, item.problems);
-		// Without a user the item had a problem, and the schema's reading above refused it.
-		return user ? [trackPiece(item.itemIndex, 'events', user, event)] : [];
-	},
-	{ plainReading: plainTrackObject('events', EVENT, trackEvent) },
-);
+export const operation = trackObjectOperation('events', EVENT, trackEvent);

@@ -2,16 +2,9 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { bodyFields, namedValuesField, numberField, textField, timeBodyField } from '../../shared/fields/bodyFields';
 import { userIdentifierFields } from '../../shared/fields/userIdentifier';
-import { parseOrThrow } from '../../shared/schemas/parse';
 import { trackPurchase } from '../../shared/schemas/trackObjects';
 import { occurrenceAdditionalFields, timeField } from '../shared/trackFields';
-import {
-	plainTrackObject,
-	readTrackUser,
-	TRACK_IDENTIFIERS,
-	trackPiece,
-	usersTrackOperation,
-} from '../shared/usersTrackOperation';
+import { TRACK_IDENTIFIERS, trackObjectOperation } from '../shared/usersTrackOperation';
 
 export const option: INodePropertyOptions = {
 	name: 'Track Purchase',
@@ -106,13 +99,4 @@ export const description: INodeProperties[] = [
 	...PURCHASE.properties,
 ];
 
-export const operation = usersTrackOperation(
-	(item) => {
-		// Every problem of the item is listed: the identifier's are kept while its purchase is read.
-		const user = item.kept(() => readTrackUser(item, 'purchases'));
-		const purchase = parseOrThrow(trackPurchase, PURCHASE.read(item), '', PURCHASE.labels, item.problems);
-		// Without a user the item had a problem, and the schema's reading above refused it.
-		return user ? [trackPiece(item.itemIndex, 'purchases', user, purchase)] : [];
-	},
-	{ plainReading: plainTrackObject('purchases', PURCHASE, trackPurchase) },
-);
+export const operation = trackObjectOperation('purchases', PURCHASE, trackPurchase);

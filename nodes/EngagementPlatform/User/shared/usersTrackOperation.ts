@@ -27,6 +27,7 @@ import type { BodyFields } from '../../shared/fields/bodyFields';
 import type { PlainItemReading, PlainRun } from '../../shared/engine/read/plainReading';
 import { NOT_PLAIN } from '../../shared/engine/read/plainReading';
 import type { CheckedSchema } from '../../shared/schemas/parse';
+import { parseOrThrow } from '../../shared/schemas/parse';
 import { PER_REQUEST } from '../../shared/limits/requestLimits';
 import type { UserIdentifier } from '../../shared/schemas/identifiers';
 
@@ -182,11 +183,31 @@ function isStateKey(key: string, identifier: UserIdentifier): boolean {
 }
 
 /**
- * The plain reading of an operation whose item is one object (Track Event, Track Purchase): the
- * user and the object's declared fields read plainly, the object taken as its schema's plain test
- * takes it, to the piece readItem would give.
+ * An operation whose item is one object (Track Event, Track Purchase), from the object's declared
+ * fields and schema: the item's full reading, and the plain reading that gives the same piece.
  */
-export function plainTrackObject(
+export function trackObjectOperation(
+	slot: TrackSlot,
+	fields: BodyFields,
+	checked: CheckedSchema<object>,
+): OperationSpec {
+	return usersTrackOperation(
+		(item) => {
+			// Every problem of the item is listed: the identifier's are kept while its object is read.
+			const user = item.kept(() => readTrackUser(item, slot));
+			const object = parseOrThrow(checked, fields.read(item), '', fields.labels, item.problems);
+			// Without a user the item had a problem, and the schema's reading above refused it.
+			return user ? [trackPiece(item.itemIndex, slot, user, object)] : [];
+		},
+		{ plainReading: plainTrackObject(slot, fields, checked) },
+	);
+}
+
+/**
+ * The plain reading of a one-object operation: the user and the object's declared fields read
+ * plainly, the object taken as its schema's plain test takes it, to the piece readItem would give.
+ */
+function plainTrackObject(
 	slot: TrackSlot,
 	fields: BodyFields,
 	checked: CheckedSchema<object>,
