@@ -1,6 +1,9 @@
 import fc from 'fast-check';
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, INodeParameters } from 'n8n-workflow';
 
+import { readItems } from '../../nodes/EngagementPlatform/shared/engine/read/readItems';
+import type { ItemReader } from '../../nodes/EngagementPlatform/shared/engine/read/readItems';
+import { description, operation } from '../../nodes/EngagementPlatform/User/operations/trackEvent';
 import { runWorkflow } from '../harness';
 import { USER, USER_NODE } from '../support/nodeTypes';
 import { useSandbox } from './sandboxLifecycle';
@@ -219,5 +222,73 @@ describe('the plain reading', () => {
 				time: '2026-11-01T12:00:00Z',
 			},
 		]);
+	});
+});
+
+/**
+ * The comparison above holds as well when no item takes the plain reading. Here n8n's side of a run is
+ * given by hand (its items, the saved parameters, and an engine that resolves no expression), and the
+ * engine's reading is counted: Track Event's full reading runs only for the items the plain one does not
+ * take, and for every item once a field is an expression.
+ */
+describe('the plain reading is taken', () => {
+	const TRACK_EVENT: INodeParameters = {
+		identifyBy: 'external_id',
+		externalId: '={{ $json.userId }}',
+		eventName: 'order_placed',
+		time: '={{ $json.time }}',
+		propertiesInput: 'json',
+		propertiesJson: '={{ $json.properties }}',
+	};
+	const ORDERS: IDataObject[] = [
+		{ userId: 'customer-1', time: '2026-11-01T12:00:00Z', properties: { total: 19.9 } },
+		{ userId: ' customer-2 ', time: '2026-12-01T10:00:00', properties: { total: 5 } },
+		{ userId: 'undefined', time: '2026-11-01T12:00:00Z', properties: { total: 1 } },
+		{ userId: 'customer-4', time: 'yesterday' },
+	];
+
+	function readCounted(parameters: INodeParameters) {
+		const context = {
+			getInputData: () => ORDERS.map((json) => ({ json })),
+			getNode: () => ({ parameters, typeVersion: 2 }) as unknown as INode,
+			getTimezone: () => 'Europe/Berlin',
+			getNodeParameter: (name: string, _itemIndex: number, fallback?: unknown) => {
+				const value = parameters[name];
+				if (value === undefined) return fallback;
+				if (typeof value === 'string' && value.startsWith('=')) throw new Error('no expression engine here');
+				return value;
+			},
+		} as unknown as IExecuteFunctions;
+		const fullReadings: number[] = [];
+		const counted = {
+			...operation,
+			readItem: (item: ItemReader) => {
+				fullReadings.push(item.itemIndex);
+				return operation.readItem(item);
+			},
+		};
+		return { ...readItems(context, counted, ORDERS.length, description), fullReadings };
+	}
+
+	test('fields mapped and constant: only the items it cannot decide are read in full', () => {
+		const { pieces, inputErrors, fullReadings } = readCounted(TRACK_EVENT);
+
+		expect(fullReadings).toEqual([2, 3]);
+		expect(pieces.map((piece) => piece.payload)).toEqual([
+			{ external_id: 'customer-1', name: 'order_placed', time: '2026-11-01T12:00:00Z', properties: { total: 19.9 } },
+			{
+				external_id: 'customer-2',
+				name: 'order_placed',
+				time: '2026-12-01T10:00:00+01:00',
+				properties: { total: 5 },
+			},
+		]);
+		expect([...inputErrors.keys()]).toEqual([2, 3]);
+	});
+
+	test('a field that is an expression: every item is read in full', () => {
+		const { fullReadings } = readCounted({ ...TRACK_EVENT, eventName: '={{ $json.kind.toUpperCase() }}' });
+
+		expect(fullReadings).toEqual([0, 1, 2, 3]);
 	});
 });
