@@ -50,6 +50,8 @@ export interface HarnessNode {
 	webhookId?: string;
 	/** the node's id; default a new one per run. A saved workflow keeps it across runs (n8n's node-scoped stores use it). */
 	id?: string;
+	/** n8n's Retry On Fail: the node's run is tried again, up to maxTries, when it throws */
+	retryOnFail?: { maxTries: number; waitBetweenTries: number };
 }
 
 export interface RunResult {
@@ -153,6 +155,11 @@ export function toWorkflowNode(
 	if (harnessNode.onError !== undefined) node.onError = harnessNode.onError;
 	if (harnessNode.disabled !== undefined) node.disabled = harnessNode.disabled;
 	if (harnessNode.webhookId !== undefined) node.webhookId = harnessNode.webhookId;
+	if (harnessNode.retryOnFail !== undefined) {
+		node.retryOnFail = true;
+		node.maxTries = harnessNode.retryOnFail.maxTries;
+		node.waitBetweenTries = harnessNode.retryOnFail.waitBetweenTries;
+	}
 
 	if (harnessNode.credentials) {
 		node.credentials = harnessNode.credentials;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 
-import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { ItemInputError } from '../../shared/engine/read/itemInputError';
 import type { Endpoint } from '../../shared/engine/operation';
@@ -103,8 +103,7 @@ export const operation = declareOperation<TransactionalCampaign, IDataObject>({
 			);
 		}
 		const body: IDataObject = {
-			external_send_id:
-				given ?? derivedSendId(item.context.getExecutionId(), item.context.getNode().id, item.itemIndex),
+			external_send_id: given ?? derivedSendId(item.context, item.itemIndex),
 			recipient,
 		};
 		const properties = readKeyValueOrJson(item, 'triggerProperties', 'Trigger Properties');
@@ -175,7 +174,29 @@ function isQueued(response: ApiResponse): boolean {
 	return response.statusCode === 400 && typeof response.body.message === 'string' && QUEUED.test(response.body.message);
 }
 
-/** Stable for one execution, node and item, so the engine's retries and n8n's resumes reuse it. */
-function derivedSendId(executionId: string, nodeId: string, itemIndex: number): string {
-	return createHash('sha256').update(`${executionId}:${nodeId}:${itemIndex}`).digest('base64url').slice(0, 32);
+/**
+ * One per run of the node and item: n8n runs a node several times in one execution (Loop Over Items,
+ * both IF branches wired into it, an agent's tool calls), each run with its own run index and item
+ * indexes from 0, so the run index is part of the ID. Stable within the run, so the engine's resends
+ * and n8n's Retry On Fail (the same run tried again, same run index) reuse it and the platform sends
+ * once. A new execution (a whole execution run again) derives new IDs: see README, "Retries and pacing".
+ */
+function derivedSendId(context: IExecuteFunctions, itemIndex: number): string {
+	return createHash('sha256')
+		.update(`${runKeyOf(context)}:${itemIndex}`)
+		.digest('base64url')
+		.slice(0, 32);
+}
+
+const runKeys = new WeakMap<IExecuteFunctions, string>();
+
+/** The execution, node and run index, worked out once per run (the run index only n8n's data proxy gives). */
+function runKeyOf(context: IExecuteFunctions): string {
+	let key = runKeys.get(context);
+	if (key === undefined) {
+		const runIndex = context.getWorkflowDataProxy(0).$runIndex as number;
+		key = `${context.getExecutionId()}:${context.getNode().id}:${runIndex}`;
+		runKeys.set(context, key);
+	}
+	return key;
 }

@@ -1,0 +1,80 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+/**
+ * Stand-ins for the n8n-nodes-base nodes that make a node run several times in one execution, doing
+ * what n8n's own do to the shape of the run (n8n-nodes-base is not installed in-process; the
+ * end-to-end suite has the real ones):
+ * - Switch: each item on one of up to five outputs (item i on output i % branches), every output wired
+ *   to the same node, as both branches of an IF wired into one node: that node runs once per output.
+ * - Loop Over Items (Split in Batches v3): `batchSize` items per pass on its "loop" output, everything
+ *   back on "done" once the items are spent; the node in the loop runs once per pass.
+ */
+export const MAX_BRANCHES = 5;
+
+const switchStandIn: INodeType = {
+	description: {
+		displayName: 'Switch',
+		name: 'switch',
+		group: ['transform'],
+		version: 3,
+		description: "Stand-in for n8n's Switch",
+		defaults: { name: 'Switch' },
+		inputs: [NodeConnectionTypes.Main],
+		outputs: Array.from({ length: MAX_BRANCHES }, () => NodeConnectionTypes.Main),
+		properties: [{ displayName: 'Branches', name: 'branches', type: 'number', default: 2 }],
+	},
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const branches = this.getNodeParameter('branches', 0) as number;
+		const outputs: INodeExecutionData[][] = Array.from({ length: MAX_BRANCHES }, () => []);
+		this.getInputData().forEach((item, index) =>
+			outputs[index % branches].push({ json: item.json, pairedItem: { item: index } }),
+		);
+		return outputs;
+	},
+};
+
+interface LoopContext extends IDataObject {
+	items?: INodeExecutionData[];
+	processed?: INodeExecutionData[];
+}
+
+const loopStandIn: INodeType = {
+	description: {
+		displayName: 'Loop Over Items',
+		name: 'splitInBatches',
+		group: ['organization'],
+		version: 3,
+		description: "Stand-in for n8n's Loop Over Items",
+		defaults: { name: 'Loop Over Items' },
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main, NodeConnectionTypes.Main],
+		outputNames: ['done', 'loop'],
+		properties: [{ displayName: 'Batch Size', name: 'batchSize', type: 'number', default: 1 }],
+	},
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const batchSize = this.getNodeParameter('batchSize', 0) as number;
+		const context = this.getContext('node') as LoopContext;
+		const input = this.getInputData();
+		if (context.items === undefined) {
+			// The first pass: the workflow's items, each paired with its input.
+			context.items = input.map((item, index) => ({ json: item.json, pairedItem: { item: index } }));
+			context.processed = [];
+		} else {
+			context.processed = [...(context.processed ?? []), ...input.map((item) => ({ json: item.json }))];
+		}
+		const batch = context.items.splice(0, batchSize);
+		if (batch.length === 0) {
+			const done = context.processed ?? [];
+			delete context.items;
+			delete context.processed;
+			return [done, []];
+		}
+		return [[], batch];
+	},
+};
+
+export const SHAPE_STAND_INS: Record<string, INodeType> = {
+	'n8n-nodes-base.switch': switchStandIn,
+	'n8n-nodes-base.splitInBatches': loopStandIn,
+};

@@ -1,0 +1,120 @@
+/**
+ * One of our nodes run in the shapes n8n runs a node in, in n8n's real WorkflowExecute:
+ * - once: Start → node;
+ * - branches: Start → Switch → node, every output wired into the node (both branches of an IF merged
+ *   into one node): the node runs once per branch;
+ * - loop: Start → Loop Over Items → node → back to the loop: the node runs once per batch;
+ * each with or without Retry On Fail (n8n runs the node's run again when it throws, or when its first
+ * item is an error item, with the same run index).
+ *
+ * Every item the node put out, over all its runs and outputs, comes back with the index of the
+ * workflow's input item it answers (followed back through pairedItem), as a marketer reads them with
+ * `$('…').item`.
+ */
+import type { IDataObject, INodeExecutionData, IRunData, IConnections } from 'n8n-workflow';
+
+import type { HarnessNode, RunResult } from '../harness';
+import { runWorkflow } from '../harness';
+import { SHAPE_STAND_INS } from '../harness/shapeStandIns';
+import type { NodeRun } from './runNode';
+import { nodeName } from './nodeTypes';
+
+export type RunShape =
+	| { kind: 'once'; retryOnFail?: boolean }
+	| { kind: 'branches'; branches: number; retryOnFail?: boolean }
+	| { kind: 'loop'; batchSize: number; retryOnFail?: boolean };
+
+export interface ShapedAnswer {
+	/** The workflow's input item this answers. */
+	item: number;
+	json: IDataObject;
+	/** Which of the node's runs put it out. */
+	run: number;
+	output: number;
+}
+
+export interface ShapedRun {
+	result: RunResult;
+	answers: ShapedAnswer[];
+	/** How many times the node ran (tries of Retry On Fail within a run are one run). */
+	runs: number;
+}
+
+const SWITCH = 'Switch';
+const LOOP = 'Loop Over Items';
+
+export function describeShape(shape: RunShape): string {
+	const retry = shape.retryOnFail ? ', Retry On Fail' : '';
+	if (shape.kind === 'branches') return `${shape.branches} merged branches${retry}`;
+	if (shape.kind === 'loop') return `a loop of ${shape.batchSize} per pass${retry}`;
+	return `once${retry}`;
+}
+
+export async function runNodeInShape(type: string, run: NodeRun, shape: RunShape): Promise<ShapedRun> {
+	const name = nodeName(type);
+	const { items, parameters, continueOnFail, onError, typeVersion } = run;
+	const node: HarnessNode = {
+		name,
+		type,
+		typeVersion,
+		parameters,
+		continueOnFail,
+		onError,
+		...(shape.retryOnFail ? { retryOnFail: { maxTries: 2, waitBetweenTries: 10 } } : {}),
+	};
+	const to = (target: string) => ({ node: target, type: 'main' as const, index: 0 });
+	let nodes: HarnessNode[] = [node];
+	let connections: IConnections = { Start: { main: [[to(name)]] } };
+	if (shape.kind === 'branches') {
+		nodes = [{ name: SWITCH, type: 'n8n-nodes-base.switch', parameters: { branches: shape.branches } }, node];
+		connections = {
+			Start: { main: [[to(SWITCH)]] },
+			[SWITCH]: { main: Array.from({ length: shape.branches }, () => [to(name)]) },
+		};
+	} else if (shape.kind === 'loop') {
+		nodes = [{ name: LOOP, type: 'n8n-nodes-base.splitInBatches', parameters: { batchSize: shape.batchSize } }, node];
+		connections = {
+			Start: { main: [[to(LOOP)]] },
+			[LOOP]: { main: [[], [to(name)]] },
+			[name]: { main: [[to(LOOP)]] },
+		};
+	}
+	const result = await runWorkflow({
+		nodes,
+		connections,
+		items,
+		nodeTypes: SHAPE_STAND_INS,
+		credentials:
+			'credentials' in run
+				? run.credentials
+				: { engagementPlatformApi: { restEndpoint: run.endpoint, apiKey: run.apiKey } },
+	});
+	const runData = result.run.data.resultData.runData;
+	const answers: ShapedAnswer[] = [];
+	(runData[name] ?? []).forEach((task, runIndex) =>
+		(task.data?.main ?? []).forEach((outputItems, output) =>
+			(outputItems ?? []).forEach((answer) =>
+				answers.push({ item: inputItemOf(runData, name, runIndex, answer), json: answer.json, run: runIndex, output }),
+			),
+		),
+	);
+	return { result, answers, runs: runData[name]?.length ?? 0 };
+}
+
+/** The workflow's input item an output item answers, followed back through each node's pairedItem. */
+function inputItemOf(runData: IRunData, nodeName: string, runIndex: number, item: INodeExecutionData): number {
+	const index = pairedIndex(item);
+	// The loop pairs every batch with the items it was first given (see shapeStandIns.ts).
+	const source = runData[nodeName]?.[nodeName === LOOP ? 0 : runIndex]?.source?.[0];
+	if (!source || source.previousNode === 'Start') return index;
+	const previous = runData[source.previousNode]?.[source.previousNodeRun ?? 0];
+	const previousItem = previous?.data?.main?.[source.previousNodeOutput ?? 0]?.[index];
+	if (!previousItem) return -1;
+	return inputItemOf(runData, source.previousNode, source.previousNodeRun ?? 0, previousItem);
+}
+
+function pairedIndex(item: INodeExecutionData): number {
+	const paired = Array.isArray(item.pairedItem) ? item.pairedItem[0] : item.pairedItem;
+	if (typeof paired === 'number') return paired;
+	return paired?.item ?? -1;
+}
