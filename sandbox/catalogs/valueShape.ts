@@ -1,3 +1,5 @@
+import { characters } from '../formats';
+
 /** The spec's limits on an item value: object keys without `.` or `$`, nesting up to 50, 5,000 characters. */
 export const MAX_NESTING = 50;
 export const MAX_VALUE_CHARACTERS = 5000;
@@ -26,10 +28,10 @@ export function nestingOf(value: unknown, depth = 0): number {
 }
 
 /**
- * Not shown how "item values at most 5,000 characters" is measured: a string by its length, any other
- * value by the length of its JSON text (what the platform stores).
+ * Not shown how "item values at most 5,000 characters" is measured: a string by its characters, any other
+ * value by the characters of its JSON text (what the platform stores). Characters are code points, as the
+ * spec counts them everywhere (an emoji is one).
  */
 export function isTooLarge(value: unknown): boolean {
-	const length = typeof value === 'string' ? value.length : (JSON.stringify(value) ?? '').length;
-	return length > MAX_VALUE_CHARACTERS;
+	return characters(typeof value === 'string' ? value : (JSON.stringify(value) ?? '')) > MAX_VALUE_CHARACTERS;
 }
