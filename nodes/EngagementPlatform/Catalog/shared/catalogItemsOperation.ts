@@ -12,6 +12,7 @@ import type { RequestShape } from '../../shared/engine/plan/planner';
 import { keyValueOrJsonFields, readKeyValueOrJson } from '../../shared/fields/bodyFields';
 import { readPathSegment } from '../../shared/fields/pathSegment';
 import { PER_REQUEST } from '../../shared/limits/requestLimits';
+import { characterCount, exceedsCharacters } from '../../shared/schemas/textValues';
 
 /**
  * /catalogs/{catalog_name}/items as a declaration for the three methods: 50 items per request
@@ -20,7 +21,8 @@ import { PER_REQUEST } from '../../shared/limits/requestLimits';
  */
 
 const ITEM_ID = /^[A-Za-z0-9_-]{1,250}$/;
-const MAX_VALUE_LENGTH = 5000;
+/** "Item values at most 5,000 characters": counted as code points, as every character limit of the spec is. */
+const MAX_VALUE_CHARACTERS = 5000;
 const MAX_DEPTH = 50;
 const UPDATE_OPERATORS: ReadonlySet<string> = new Set(['$add', '$remove']);
 
@@ -131,10 +133,10 @@ function readCatalogItem(item: ItemReader, method: CatalogMethod): CatalogPiece 
 /** Keys without "." or "$" (but $add / $remove on PATCH), values up to 5,000 characters, nesting up to 50. */
 function checkValue(value: unknown, field: string, method: CatalogMethod, depth: number): void {
 	if (depth > MAX_DEPTH) throw new ItemInputError(field, 'is nested more than 50 levels deep', 'Flatten the value.');
-	if (typeof value === 'string' && value.length > MAX_VALUE_LENGTH) {
+	if (typeof value === 'string' && exceedsCharacters(value, MAX_VALUE_CHARACTERS)) {
 		throw new ItemInputError(
 			field,
-			`is ${value.length} characters; values may have at most 5,000`,
+			`is ${characterCount(value)} characters; values may have at most 5,000`,
 			'Shorten the value.',
 		);
 	}

@@ -1,4 +1,5 @@
 import { EMAIL } from './identifiers';
+import { exceedsCharacters } from './textValues';
 import { isPlatformDatetime } from './time';
 
 /** Why a value does not fit a standard attribute, and how to fix it. */
@@ -16,8 +17,9 @@ const check =
 	(value) =>
 		holds(value) ? undefined : { rule, fix };
 
+/** Text of at most 255 characters, counted as the spec counts property values' (code points). */
 const text = check(
-	(value) => typeof value === 'string' && value.length <= 255,
+	(value) => typeof value === 'string' && !exceedsCharacters(value, 255),
 	'must be text of at most 255 characters',
 	'Map a short text value.',
 );
@@ -59,7 +61,7 @@ export const STANDARD_ATTRIBUTE_RULES: Readonly<Record<string, StandardRule>> = 
 	home_city: text,
 	image_url: text,
 	email: check(
-		(value) => typeof value === 'string' && value.length <= 255 && EMAIL.test(value),
+		(value) => typeof value === 'string' && !exceedsCharacters(value, 255) && EMAIL.test(value),
 		'must be an email address',
 		'Map an address such as name@example.com.',
 	),

@@ -10,6 +10,21 @@ import { ItemInputError } from '../engine/read/itemInputError';
 /** A number as written by people and spreadsheets: 59.90, " 3 ", -2, 1e3, .5. No thousands separators. */
 const NUMBER_TEXT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?$/i;
 
+/** Characters as the spec counts them: code points, so an emoji is one (JavaScript's length counts two). */
+export function characterCount(text: string): number {
+	let count = 0;
+	for (const _ of text) count++;
+	return count;
+}
+
+/**
+ * Whether a text has more characters (code points) than the spec's `limit`: every place the spec
+ * limits characters asks this. A text of at most `limit` UTF-16 units is within it and is not counted.
+ */
+export function exceedsCharacters(text: string, limit: number): boolean {
+	return text.length > limit && characterCount(text) > limit;
+}
+
 /** Shows a received value in an error, shortened. */
 export function shown(value: unknown): string {
 	const text = typeof value === 'string' ? value : JSON.stringify(value);

@@ -3,6 +3,7 @@ import { z } from 'zod/v4';
 import { isPlatformDatetime, isoTime, platformTime, toIso8601 } from './time';
 import type { CheckedSchema } from './parse';
 import { GROUP_STATES, STANDARD_ATTRIBUTE_RULES, SUBSCRIBE_STATES } from './standardAttributes';
+import { characterCount, exceedsCharacters } from './textValues';
 
 export const MAX_NAME_LENGTH = 255;
 export const MAX_STRING_LENGTH = 255;
@@ -23,7 +24,7 @@ export function checkPropertyRules(value: Record<string, unknown>, ctx: z.Refine
 	let structured = false;
 	let sound = true;
 	for (const [name, entry] of Object.entries(value)) {
-		if (name.length === 0 || characterCount(name) > MAX_NAME_LENGTH) {
+		if (name.length === 0 || exceedsCharacters(name, MAX_NAME_LENGTH)) {
 			ctx.addIssue({ code: 'custom', path: [name], message: 'name must have 1 to 255 characters', params: nameRule });
 		} else if (name.startsWith('$')) {
 			ctx.addIssue({ code: 'custom', path: [name], message: 'name must not start with "$"', params: nameRule });
@@ -55,17 +56,6 @@ export function checkPropertyRules(value: Record<string, unknown>, ctx: z.Refine
 /** A value's problem; `path` leads from the value to the part at fault (`["scores", "average"]`). */
 type ValueProblem = { rule: string; fix: string; path?: Array<string | number> };
 type ValueRules = (value: unknown) => ValueProblem | undefined;
-
-/**
- * Characters as the spec counts them: code points, so an emoji is one (JavaScript's length counts
- * two). A text of at most 255 UTF-16 units has at most 255 code points, and is not counted.
- */
-export function characterCount(text: string): number {
-	if (text.length <= MAX_STRING_LENGTH) return text.length;
-	let count = 0;
-	for (const _ of text) count++;
-	return count;
-}
 
 const TOO_LONG = (value: string) => ({
 	rule: `is ${characterCount(value)} characters; text values may have at most 255`,
@@ -107,7 +97,7 @@ function structuredProblem(value: object): ValueProblem | undefined {
 function scalarProblem(value: unknown): { rule: string; fix: string } | undefined {
 	if (typeof value === 'number')
 		return Number.isFinite(value) ? undefined : { rule: 'must be a finite number', fix: 'Give a number.' };
-	if (typeof value === 'string') return characterCount(value) > MAX_STRING_LENGTH ? TOO_LONG(value) : undefined;
+	if (typeof value === 'string') return exceedsCharacters(value, MAX_STRING_LENGTH) ? TOO_LONG(value) : undefined;
 	if (typeof value === 'boolean') return undefined;
 	return {
 		rule: `must be a number, boolean, text, array or object, got ${typeof value}`,
@@ -146,7 +136,7 @@ export const propertyValueRules: ValueRules = (value) => {
 export const attributeValueRules: ValueRules = (value) => {
 	if (value === null) return undefined;
 	if (Array.isArray(value)) {
-		const bad = value.find((element) => typeof element !== 'string' || characterCount(element) > MAX_STRING_LENGTH);
+		const bad = value.find((element) => typeof element !== 'string' || exceedsCharacters(element, MAX_STRING_LENGTH));
 		if (bad === undefined) return undefined;
 		return typeof bad === 'string'
 			? TOO_LONG(bad)
@@ -177,7 +167,7 @@ const required = (issue: { input?: unknown }) => (issue.input === undefined ? 'i
 const name255 = z
 	.string({ error: required })
 	.min(1, 'is required')
-	.refine((text) => characterCount(text) <= 255, 'may have at most 255 characters');
+	.refine((text) => !exceedsCharacters(text, 255), 'may have at most 255 characters');
 
 /** Event names: the spec gives no limit; we hold them to the 255 of property names. */
 const trackEventSchema = z
@@ -260,7 +250,7 @@ export type TrackPurchase = z.infer<typeof trackPurchaseSchema>;
 type PlainTests = Readonly<Record<string, (value: unknown) => boolean>>;
 
 const isName = (value: unknown) =>
-	typeof value === 'string' && value.length > 0 && characterCount(value) <= MAX_NAME_LENGTH;
+	typeof value === 'string' && value.length > 0 && !exceedsCharacters(value, MAX_NAME_LENGTH);
 const isTime = (value: unknown) => typeof value === 'string' && isPlatformDatetime(value);
 const isOptionalAppId = (value: unknown) => value === undefined || (typeof value === 'string' && value !== '');
 const isOptionalFlag = (value: unknown) => value === undefined || typeof value === 'boolean';

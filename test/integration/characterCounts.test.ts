@@ -1,0 +1,102 @@
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { CATALOG, CATALOG_NODE, USER, USER_NODE } from '../support/nodeTypes';
+import { runNode } from '../support/runNode';
+import { useSandbox } from './sandboxLifecycle';
+
+/**
+ * Where the spec limits characters (catalog item values 5,000; standard attributes' text 255, as
+ * property values are), characters are counted as the spec counts them: code points, so an emoji is
+ * one character, where JavaScript's length counts two. Every node version.
+ */
+const { sandbox, client, apiKey } = useSandbox();
+
+const EMOJI = '😀';
+
+const MENU = {
+	name: 'menu',
+	fields: [
+		{ name: 'description', type: 'string' as const },
+		{ name: 'tags', type: 'array' as const },
+	],
+};
+
+const replaceItems: INodeParameters = {
+	operation: 'replaceItems',
+	catalogName: 'menu',
+	itemId: '={{ $json.id }}',
+	fieldsInput: 'json',
+	fieldsJson: '={{ $json.fields }}',
+};
+
+type CatalogView = { name: string; items: IDataObject[] };
+const menuItems = async () =>
+	((await client().state()) as unknown as { catalogs: CatalogView[] }).catalogs.find((c) => c.name === 'menu')!.items;
+
+describe.each([1, 2])('node version %i', (typeVersion) => {
+	const replace = async (items: IDataObject[]) =>
+		(
+			await runNode(CATALOG_NODE, {
+				items,
+				parameters: replaceItems,
+				typeVersion,
+				endpoint: sandbox().url,
+				apiKey,
+				continueOnFail: true,
+			})
+		)
+			.output(CATALOG)
+			.map(({ json }) => json);
+
+	beforeEach(async () => await client().seed({ catalogs: [{ ...MENU, items: [] }] } as never));
+
+	test('a catalog value of 5,000 emoji (10,000 UTF-16 units) is 5,000 characters: sent and stored', async () => {
+		const description = EMOJI.repeat(5000);
+		const [answer] = await replace([{ id: 'dish-1', fields: { description } }]);
+		expect(answer).toEqual({ status: 'accepted', catalog_name: 'menu', id: 'dish-1' });
+		expect(await menuItems()).toEqual([{ id: 'dish-1', description }]);
+	});
+
+	test('5,001 emoji are refused before sending, counted as 5001 characters; the item beside it is sent', async () => {
+		const [refused, good] = await replace([
+			{ id: 'dish-1', fields: { description: EMOJI.repeat(5001) } },
+			{ id: 'dish-2', fields: { description: EMOJI.repeat(10) } },
+		]);
+		expect(refused).toMatchObject({ delivery: 'invalid', field: 'Fields.description' });
+		expect(String(refused.error)).toContain('is 5001 characters');
+		expect(good.status).toBe('accepted');
+		const [request] = await client().requests({ method: 'PUT' });
+		expect((request.body as { items: IDataObject[] }).items.map((item) => item.id)).toEqual(['dish-2']);
+	});
+});
+
+describe('standard attributes (version 2): 255 characters are 255 code points', () => {
+	const updateAttributes = (firstName: string) =>
+		runNode(USER_NODE, {
+			items: [{ id: 'crm-1', first_name: firstName }],
+			parameters: {
+				operation: 'updateAttributes',
+				identifyBy: 'external_id',
+				externalId: '={{ $json.id }}',
+				standardAttributes: { mappingMode: 'autoMapInputData', value: null },
+			},
+			endpoint: sandbox().url,
+			apiKey,
+			continueOnFail: true,
+		});
+
+	test('a first name of 255 emoji is sent and stored', async () => {
+		const firstName = EMOJI.repeat(255);
+		const result = await updateAttributes(firstName);
+		expect(result.output(USER)[0].json).toMatchObject({ status: 'processed' });
+		const [profile] = (await client().state()).profiles;
+		expect(profile.standard_attributes.first_name).toBe(firstName);
+	});
+
+	test('256 emoji are refused naming the attribute', async () => {
+		const result = await updateAttributes(EMOJI.repeat(256));
+		expect(result.output(USER)[0].json).toMatchObject({ delivery: 'invalid' });
+		expect(String(result.output(USER)[0].json.error)).toContain('first_name');
+		expect(await client().requests({ path: '/users/track' })).toEqual([]);
+	});
+});
