@@ -3,10 +3,10 @@
  * output)" the failed items, and only they, go down the error branch, paired to their input, both
  * when the node refuses an item and when the platform refuses a request. Version 1's carry n8n's
  * error (n8n then keeps its message alone as json); version 2's carry the error as json, which n8n
- * merges with the input item's fields. "Continue (regular output)" keeps every answer on one
- * output, error items with their full error json.
+ * lays over the input item's fields, each arriving as it came. "Continue (regular output)" keeps every
+ * answer on one output, error items with their full error json.
  */
-import type { ICredentialDataDecryptedObject, INode, INodeExecutionData } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 
 import type { Sandbox } from '../../sandbox';
 import { SandboxClient, startSandbox } from '../../sandbox';
@@ -52,8 +52,7 @@ describe.each(OPERATIONS_UNDER_FAULT.flatMap((operation) => [1, 2].map((version)
 					expect(refused.json.error).toMatch(/^Item 0: "/);
 					if (version === 1) expect(refused.error?.constructor.name).toBe('NodeOperationError');
 					else {
-						expect(refused.json).toMatchObject({ ...items[0], message: expect.stringMatching(/^invalid: /) });
-						expect(addedKeys(refused.json, items[0])).toEqual(['error', 'message']);
+						expectInputKept(refused.json, items[0], 'invalid');
 					}
 				});
 			},
@@ -80,9 +79,7 @@ describe.each(OPERATIONS_UNDER_FAULT.flatMap((operation) => [1, 2].map((version)
 					for (const item of result.output(node, 1).filter((entry) => pairedIndex(entry) > 0)) {
 						if (version === 1) expect(item.error?.constructor.name).toBe('NodeApiError');
 						else {
-							const input = items[pairedIndex(item)];
-							expect(item.json).toMatchObject({ ...input, message: expect.stringMatching(/^not_applied: /) });
-							expect(addedKeys(item.json, input)).toEqual(['error', 'message']);
+							expectInputKept(item.json, items[pairedIndex(item)], 'not_applied');
 						}
 					}
 				},
@@ -114,13 +111,17 @@ describe.each(OPERATIONS_UNDER_FAULT.flatMap((operation) => [1, 2].map((version)
 );
 
 /**
- * The keys version 2 adds to the input on the error branch. n8n 1.x routes a json item there only when
- * it is `error` alone or `error` and `message` (2.x also takes `details`), so these two and no more.
+ * Version 2's error item: the input item's fields as they came, and the node's words only under the
+ * keys n8n 1.x routes a json item by (`error` alone or `error` and `message`; 2.x also takes `details`)
+ * that the input lacks. An input with a `message` of its own (a translation's message variation) has
+ * the delivery and what to do in `error`, after what happened.
  */
-function addedKeys(json: object, input: object): string[] {
-	return Object.keys(json)
-		.filter((key) => !(key in input) || key === 'error' || key === 'message')
-		.sort();
+function expectInputKept(json: IDataObject, input: IDataObject, delivery: string): void {
+	expect(json).toMatchObject(input);
+	const added = Object.keys(json).filter((key) => !(key in input));
+	expect(added.sort()).toEqual(['error', 'message'].filter((key) => !(key in input)));
+	if ('message' in input) expect(json.error).toMatch(new RegExp(` — ${delivery}: `));
+	else expect(json.message).toMatch(new RegExp(`^${delivery}: `));
 }
 
 function expectRouted(

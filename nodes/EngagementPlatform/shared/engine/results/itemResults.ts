@@ -48,12 +48,15 @@ export function collectItemResults(
 	outcomes: Map<Piece, PieceOutcome>,
 	inputErrors: Map<number, ItemInputError>,
 	/**
-	 * How a failed item leaves: `regular` as a json item on the one output; `error object` carrying
-	 * n8n's error (the error output, version 1); `error json` as json n8n routes down the error
-	 * branch and merges with the input's fields (the error output, version 2: n8n replaces the json
-	 * of an item carrying an error object with the error's message alone, input and all).
+	 * How a failed item leaves: `regular` as a json item on the one output; `errorOf` carrying n8n's
+	 * error (the error output, version 1); `inputs` as json n8n routes down the error branch and merges
+	 * over the input item's fields, which it keeps (the error output, version 2: n8n 2.x replaces the
+	 * json of an item carrying an error object with the error's message alone, input and all).
 	 */
-	errorForm: 'regular' | 'error json' | { errorOf: (failure: ItemFailure) => NodeApiError | NodeOperationError },
+	errorForm:
+		| 'regular'
+		| { inputs: readonly INodeExecutionData[] }
+		| { errorOf: (failure: ItemFailure) => NodeApiError | NodeOperationError },
 ): ItemResults {
 	const byItem: Array<Array<Piece> | undefined> = new Array(itemCount);
 	for (let index = 0; index < pieces.length; index++) (byItem[pieces[index].itemIndex] ??= []).push(pieces[index]);
@@ -82,7 +85,8 @@ export function collectItemResults(
 		if (failure) {
 			failures.push(failure);
 			if (errorForm === 'regular') output.push({ json: errorJson(failure), pairedItem });
-			else if (errorForm === 'error json') output.push({ json: errorBranchJson(failure), pairedItem });
+			else if ('inputs' in errorForm)
+				output.push({ json: errorBranchJson(failure, errorForm.inputs[itemIndex]?.json), pairedItem });
 			else output.push({ json: errorJson(failure), pairedItem, error: errorForm.errorOf(failure) });
 			continue;
 		}
@@ -207,15 +211,23 @@ function errorJson(failure: ItemFailure): IDataObject {
 }
 
 /**
- * An error item as n8n routes it down the error branch and merges with the input's fields: `error`
- * and `message` only, the one shape both lines take (n8n 1.x routes json of `error` alone or
- * `error` and `message`; 2.x also takes `details`). `error` names the item once and every problem;
- * `message` is the delivery and what to do ("invalid: Give a number such as 59.90.").
+ * An error item as n8n routes it down the error branch and merges over the input item's fields: its
+ * json is `error` alone or `error` and `message`, the one shape both lines take (n8n 1.x routes json of
+ * `error` alone or `error` and `message`, both set; 2.x also takes `details`), and n8n lays it over the
+ * input. So the node's words take only the keys the input lacks, and every input field arrives as it
+ * came: `error` names the item once and every problem, `message` is the delivery and what to do
+ * ("invalid: Give a number such as 59.90."). Where the input has a `message` of its own (a form's, a
+ * ticket's), `error` says both; where it has its own `error`, that is given back as it was, for n8n
+ * to route by, and `message` says both; where it has both, nothing is added. An `error` of the
+ * input's that is empty (null, "") is the one field the node's words take: n8n routes by a set `error`.
  */
-function errorBranchJson(failure: ItemFailure): IDataObject {
+function errorBranchJson(failure: ItemFailure, input: IDataObject | undefined): IDataObject {
 	const prefix = `Item ${failure.itemIndex}:`;
-	const error = failure.message.startsWith(prefix) ? failure.message : `${prefix} ${failure.message}`;
-	return { error, message: `${failure.delivery}: ${failure.description}` };
+	const what = failure.message.startsWith(prefix) ? failure.message : `${prefix} ${failure.message}`;
+	const todo = `${failure.delivery}: ${failure.description}`;
+	const hasMessage = input !== undefined && Object.prototype.hasOwnProperty.call(input, 'message');
+	if (input?.error) return hasMessage ? { error: input.error } : { error: input.error, message: `${what} — ${todo}` };
+	return hasMessage ? { error: `${what} — ${todo}` } : { error: what, message: todo };
 }
 
 /**
