@@ -68,3 +68,8 @@ export function installVirtualClock(): void {
 	globalThis.Date = VirtualDate as DateConstructor;
 	clock.installed = true;
 }
+
+/** Moves the virtual clock on by `ms` at once: a schedule's days pass between two runs. */
+export function moveClockBy(ms: number): void {
+	advanceTo(virtualNow() + Math.max(0, ms));
+}

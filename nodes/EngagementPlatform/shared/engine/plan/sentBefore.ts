@@ -2,6 +2,8 @@ import { createHash, createHmac } from 'node:crypto';
 import type { ICheckProcessedOptions, IExecuteFunctions } from 'n8n-workflow';
 
 import type { Piece, PieceOutcome, SentBeforeSettings, StatePart } from '../operation';
+import type { Freshness, Schedule } from './freshness';
+import { freshnessOf, SCHEDULE_REGISTERS } from './freshness';
 
 /**
  * "Send Only Changes": for each workspace, user and state piece (an attribute object, a group state),
@@ -50,10 +52,9 @@ export interface SentBeforeInput {
 }
 
 const REGISTER_BITS = 32;
-const REGISTERS = ['latest', 'before'] as const;
+const REGISTERS = ['latest', 'before', ...SCHEDULE_REGISTERS] as const;
 type Register = (typeof REGISTERS)[number];
 const RUNNING = 'a run of this workflow has not finished';
-const DAY_MS = 86_400_000;
 
 export async function checkSentBefore(
 	context: IExecuteFunctions,
@@ -87,15 +88,21 @@ async function check(
 	const present = new Set(opened.processed.map(String));
 	const alone = !present.has(RUNNING);
 	await remove(opened.new.map(String).filter((entry) => entry !== RUNNING));
-	const registers = { latest: readRegister(present, 'latest'), before: readRegister(present, 'before') };
-	let previous = alone ? (registers.latest === current ? registers.before : registers.latest) : undefined;
+	const registers = Object.fromEntries(
+		REGISTERS.map((register) => [register, readRegister(present, register)]),
+	) as Record<Register, number | undefined>;
+	const previous = alone ? (registers.latest === current ? registers.before : registers.latest) : undefined;
 
 	const workspace = workspaceOf(input.workspace);
-	const today = Math.floor(Date.now() / DAY_MS);
+	const now = Date.now();
+	const advance = registers.latest !== current;
+	const freshness =
+		settings.resendEveryDays > 0 ? freshnessOf(settings.resendEveryDays, registers, now, advance) : undefined;
 	const entries = new Set<string>();
 	const planned = [...input.parts].map(([piece, parts]) => {
-		const plan = planPiece(workspace, current, previous, piece, parts, !input.unprovable.has(piece));
-		for (const entry of [plan.now, plan.was, plan.writtenUser, ...plan.watched]) if (entry) entries.add(entry);
+		const plan = planPiece(workspace, current, previous, piece, parts, !input.unprovable.has(piece), freshness);
+		for (const entry of [plan.now, plan.was, plan.writtenUser, plan.fresh, ...plan.watched])
+			if (entry) entries.add(entry);
 		return plan;
 	});
 	const checked = entries.size > 0 ? await record([...entries]) : { processed: [], new: [] };
@@ -104,7 +111,7 @@ async function check(
 
 	const unchanged = new Set<Piece>();
 	let conflict = false;
-	for (const { piece, parts, now, was, writtenUser, watched } of planned) {
+	for (const { piece, now, was, writtenUser, watched, fresh } of planned) {
 		const heldNow = now !== undefined && seen.has(now);
 		// Another node or loop pass of this execution wrote this user (or this group state) already: the
 		// platform's last word is whichever landed last, so this execution's generation cannot be trusted.
@@ -112,7 +119,8 @@ async function check(
 		if (writtenBefore && !heldNow) conflict = true;
 		if (now === undefined) continue;
 		const heldBefore = previous !== undefined && was !== undefined && seen.has(was) && !writtenBefore;
-		if ((heldNow || heldBefore) && !isResendDay(parts[0].user, today, settings.resendEveryDays)) unchanged.add(piece);
+		const freshEnough = fresh === undefined || seen.has(fresh);
+		if ((heldNow || heldBefore) && freshEnough) unchanged.add(piece);
 	}
 
 	return {
@@ -124,17 +132,27 @@ async function check(
 					await helpers.clearAllProcessedItems('workflow', options);
 					return { doubted: true };
 				}
-				const advance = registers.latest !== current;
+				const schedule: Schedule = freshness?.scheduleAfter() ?? registers;
 				const newRegisters = advance
-					? [...registerValue('before', registers.latest), ...registerValue('latest', current)]
+					? [
+							...registerValue('before', registers.latest),
+							...registerValue('latest', current),
+							...SCHEDULE_REGISTERS.flatMap((register) => registerValue(register, schedule[register])),
+						]
 					: [];
-				if (newRegisters.length > 0) await record(newRegisters);
 				const takeBack: string[] = [];
-				for (const { piece, now } of planned) {
-					if (now === undefined || !claimed.has(now) || unchanged.has(piece)) continue;
+				const marks: string[] = [];
+				for (const { piece, now: entry, fresh, contact } of planned) {
 					const outcome = outcomes?.get(piece);
-					if (!(outcome?.ok === true && !outcome.unproven)) takeBack.push(now);
+					const accepted = outcome?.ok === true && !outcome.unproven && !unchanged.has(piece);
+					if (entry !== undefined && claimed.has(entry) && !unchanged.has(piece) && !accepted) takeBack.push(entry);
+					if (fresh === undefined || contact === undefined || freshness === undefined) continue;
+					// The probe of this slice's mark was written by the check: it stays only as part of a send's marks.
+					const sent = accepted ? freshness.marksOfSend(contact, now) : [];
+					if (claimed.has(fresh) && !sent.includes(fresh)) takeBack.push(fresh);
+					marks.push(...sent.filter((mark) => mark !== fresh));
 				}
+				if (newRegisters.length + marks.length > 0) await record([...newRegisters, ...marks]);
 				const keep = new Set(newRegisters);
 				const oldRegisters = advance ? probes.filter((entry) => present.has(entry) && !keep.has(entry)) : [];
 				await remove([...takeBack, ...oldRegisters, RUNNING]);
@@ -157,6 +175,10 @@ interface PiecePlan {
 	writtenUser?: string;
 	/** That this execution wrote these parts, which another endpoint sets too (a group state). */
 	watched: string[];
+	/** Who the piece's marks of freshness are kept by (workspace, user and piece), with Resend Everything Every. */
+	contact?: string;
+	/** The mark of the current time slice: the piece was sent recently enough (see freshness.ts). */
+	fresh?: string;
 }
 
 /**
@@ -170,6 +192,7 @@ function planPiece(
 	piece: Piece,
 	parts: StatePart[],
 	provable: boolean,
+	freshness: Freshness | undefined,
 ): PiecePlan {
 	const user = `${workspace}\u0000${parts[0].user}`;
 	const values = parts
@@ -180,9 +203,12 @@ function planPiece(
 		.filter((part) => !provable || part.alsoSetElsewhere === true)
 		.map((part) => `g\u0000${current}\u0000${user}\u0000${part.key}`);
 	if (!provable) return { piece, parts, watched };
+	const contact = `${user}\u0000${piece.slot}`;
 	return {
 		piece,
 		parts,
+		contact,
+		fresh: freshness?.freshUntilNextRun(contact),
 		now: `v\u0000${current}\u0000${user}\u0000${piece.slot}\u0000${values}`,
 		was: previous !== undefined ? `v\u0000${previous}\u0000${user}\u0000${piece.slot}\u0000${values}` : undefined,
 		writtenUser: `w\u0000${current}\u0000${user}\u0000${piece.slot}`,
@@ -238,15 +264,4 @@ function readRegister(present: Set<string>, register: Register): number | undefi
 		if (one) value = (value | (1 << bit)) >>> 0;
 	}
 	return value;
-}
-
-/**
- * Bounded staleness: whatever the store cannot see (a change made outside the workflow, the same
- * person under another identifier) is corrected within this many days. A user's turn comes once in
- * that many days, chosen by a hash of the user, so each day resends a share of the users, not all at once.
- */
-function isResendDay(user: string, today: number, everyDays: number): boolean {
-	if (everyDays <= 0) return false;
-	const turn = createHash('sha256').update(user).digest().readUInt32BE(0) % everyDays;
-	return turn === today % everyDays;
 }

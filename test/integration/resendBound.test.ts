@@ -1,0 +1,98 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { runWorkflow } from '../harness';
+import { deduplicationStore } from '../harness/deduplicationStore';
+import { USER, USER_NODE } from '../support/nodeTypes';
+import { installVirtualClock, moveClockBy, virtualNow } from '../sequences/virtualClock';
+import { useSandbox } from './sandboxLifecycle';
+
+/**
+ * Resend Everything Every (Days) as a fact per contact: a sync whose values never change, run on a
+ * schedule, sends each contact again at least once in that many days, whatever the schedule (daily,
+ * every other day, weekly, with manual runs in between), and never resends everyone in one run.
+ * Days pass on a virtual clock between runs.
+ */
+installVirtualClock();
+const { sandbox, apiKey } = useSandbox();
+const store = deduplicationStore();
+const DAY = 86_400_000;
+const EVERY_DAYS = 30;
+const CONTACTS = Array.from({ length: 60 }, (_, i) => ({ id: `crm-${i}`, plan: 'gold' }));
+
+beforeEach(() => store.reset());
+
+async function sync(items: IDataObject[]) {
+	const result = await runWorkflow({
+		workflowId: 'weekly-sync',
+		nodes: [
+			{
+				id: 'c0ffee00-0000-4000-8000-000000000030',
+				name: USER,
+				type: USER_NODE,
+				parameters: {
+					operation: 'updateAttributes',
+					identifyBy: 'external_id',
+					externalId: '={{ $json.id }}',
+					attributesInput: 'json',
+					attributesJson: '={{ { plan: $json.plan } }}',
+					options: { sendOnlyChanges: true, resendEveryDays: EVERY_DAYS },
+				},
+			},
+		],
+		connections: { Start: { main: [[{ node: USER, type: 'main', index: 0 }]] } },
+		items,
+		credentials: { engagementPlatformApi: { restEndpoint: sandbox().url, apiKey } },
+	});
+	expect(result.error).toBeUndefined();
+	return result
+		.output(USER)
+		.filter(({ json }) => json.status === 'processed')
+		.map(({ json }) => String(json.external_id));
+}
+
+/** Runs the sync at each day offset; returns every contact's send times (days) and the most sent in one run. */
+/** Each schedule starts on its own fixed day, so the contacts' turns fall the same way every time. */
+let scheduleStart = Date.UTC(2031, 0, 1);
+
+async function runSchedule(days: number[]) {
+	scheduleStart += 1_000 * DAY;
+	const start = scheduleStart;
+	const sends = new Map<string, number[]>();
+	let mostInOneRun = 0;
+	for (const [index, day] of days.entries()) {
+		moveClockBy(start + day * DAY - virtualNow());
+		const sent = await sync(CONTACTS);
+		if (index > 0) mostInOneRun = Math.max(mostInOneRun, sent.length);
+		for (const id of sent) sends.set(id, [...(sends.get(id) ?? []), day]);
+	}
+	const last = days[days.length - 1];
+	const longestWait = Math.max(
+		...CONTACTS.map(({ id }) => {
+			const times = [...(sends.get(id) ?? []), last];
+			return Math.max(...times.slice(1).map((time, i) => time - times[i]));
+		}),
+	);
+	return { longestWait, mostInOneRun };
+}
+
+const every = (interval: number, until: number) =>
+	Array.from({ length: Math.floor(until / interval) + 1 }, (_, i) => i * interval);
+
+describe(`Resend Everything Every ${EVERY_DAYS} days, with values that never change`, () => {
+	// The most contacts one run after the first may resend (those first sent together come due over half of the bound).
+	test.each([
+		['weekly', every(7, 120), 0.6],
+		['every other day', every(2, 120), 0.45],
+		['every three days', every(3, 120), 0.55],
+		['daily', every(1, 120), 0.3],
+		['weekly, with a manual run the day after each', every(7, 120).flatMap((day) => [day, day + 1]), 0.5],
+	])(
+		'%s: every contact is sent again within 30 days, and no run after the first resends everyone',
+		async (_, days, mostShare) => {
+			const { longestWait, mostInOneRun } = await runSchedule(days);
+
+			expect(longestWait).toBeLessThanOrEqual(EVERY_DAYS);
+			expect(mostInOneRun).toBeLessThanOrEqual(CONTACTS.length * mostShare);
+		},
+	);
+});
