@@ -1,4 +1,5 @@
-import type { INodeProperties, INodeType } from 'n8n-workflow';
+import type { INode, INodeParameters, INodeProperties, INodePropertyOptions, INodeType } from 'n8n-workflow';
+import { NodeHelpers } from 'n8n-workflow';
 
 import { loadPackageNodeTypes } from '../harness/package-types';
 
@@ -24,5 +25,48 @@ describe('node descriptions', () => {
 		}
 
 		expect(twice).toEqual([]);
+	});
+
+	test('Send Only Changes is offered in version 2 only where it can leave something out: not by Set Group State, Subscribe or Unsubscribe, whose answer proves no state; version 1 keeps it where 1.0 had it', () => {
+		const types = loadPackageNodeTypes();
+		/** The operations whose Options show `name` in the editor, for a node of this version (n8n's own rule). */
+		const offering = (version: number, name: string, collectionValues: INodeParameters = {}) =>
+			Object.entries(types)
+				.filter(([type]) => type.includes('.'))
+				.flatMap(([type, nodeType]) => {
+					const { description } = nodeType as INodeType;
+					const node = { typeVersion: version } as INode;
+					const operations = (description.properties.find(({ name: n }) => n === 'operation')?.options ??
+						[]) as INodePropertyOptions[];
+					return operations
+						.map(({ value }) => String(value))
+						.filter((operation) =>
+							description.properties.some(
+								(property) =>
+									property.name === 'options' &&
+									NodeHelpers.displayParameter({ operation }, property, node, description) &&
+									(property.options as INodeProperties[]).some(
+										(option) =>
+											option.name === name && NodeHelpers.displayParameter(collectionValues, option, node, description),
+									),
+							),
+						)
+						.map((operation) => `${type.split('.').pop()} / ${operation}`);
+				})
+				.sort();
+		const subscription = [
+			'engagementPlatformSubscription / setGroupState',
+			'engagementPlatformSubscription / subscribe',
+			'engagementPlatformSubscription / unsubscribe',
+		];
+		const attributes = ['engagementPlatformUser / trackUserData', 'engagementPlatformUser / updateAttributes'];
+		const on = { sendOnlyChanges: true };
+
+		expect(offering(1, 'sendOnlyChanges')).toEqual([...subscription, ...attributes]);
+		expect(offering(2, 'sendOnlyChanges')).toEqual(attributes);
+		for (const tuning of ['forgetSent', 'historySize', 'resendEveryDays']) {
+			expect([tuning, offering(1, tuning, on)]).toEqual([tuning, [...subscription, ...attributes]]);
+			expect([tuning, offering(2, tuning, on)]).toEqual([tuning, attributes]);
+		}
 	});
 });

@@ -1,14 +1,16 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { forVersion1 } from '../fields/displayOptions';
 import type { OperationSpec, RunSettings } from './operation';
 import type { RequestShape } from './plan/planner';
 
 /**
  * Every operation's Options, built from its declaration so that fields and packing cannot drift:
  * the operation's own options, Batch Size where its shape packs several pieces to a request (up to
- * the shape's limit), Send Only Changes where its pieces set state, and the options every request
- * has. The engine reads them back the same way, each number held to its field's range.
+ * the shape's limit), Send Only Changes where its pieces set state and an answer can prove some (in
+ * version 1 wherever they set state, as 1.0 offered it), and the options every request has. The
+ * engine reads them back the same way, each number held to its field's range.
  */
 
 const maxRateLimitWaitField: INodeProperties = {
@@ -96,6 +98,21 @@ const sendOnlyChangesFields: INodeProperties[] = [
 	].map((field) => ({ ...field, displayOptions: { show: { sendOnlyChanges: [true] } } })),
 ];
 
+/**
+ * Whether Send Only Changes can leave anything out: only what an answer proves is remembered, so an
+ * operation none of whose state an answer proves (a subscription group's: the endpoint accepts an
+ * unknown user) sends every item with it on. From version 2 such an operation does not offer it.
+ */
+function canLeaveOut(spec: OperationSpec): boolean {
+	return Object.values(spec.stateSlots ?? {}).some((slot) => slot.provenByAcceptance);
+}
+
+/** Send Only Changes and its tuning, for an operation whose pieces set state. */
+function sendOnlyChangesOf(spec: OperationSpec): INodeProperties[] {
+	if (!spec.stateSlots) return [];
+	return canLeaveOut(spec) ? sendOnlyChangesFields : forVersion1(sendOnlyChangesFields);
+}
+
 /** The most pieces one request of this shape may pack, or undefined when each request is one piece. */
 export function batchLimit(shape: RequestShape<unknown, unknown>): number | undefined {
 	const packing = Object.values(shape.slots).filter((slot) => slot.form === 'list' || slot.form === 'elements');
@@ -123,7 +140,7 @@ export function optionsProperty(operationValue: string, spec: OperationSpec): IN
 	const fields = [
 		...(spec.options?.fields ?? []),
 		...batchSizeField(spec.shape),
-		...(spec.stateSlots ? sendOnlyChangesFields : []),
+		...sendOnlyChangesOf(spec),
 		...requestOptionFields,
 	];
 	return {
@@ -152,7 +169,8 @@ export function readRunSettings(context: IExecuteFunctions, spec: OperationSpec)
 		const most = number(batchSize);
 		settings.lowered = { perSlot: most, total: spec.shape.total === undefined ? undefined : most };
 	}
-	if (spec.stateSlots && options.sendOnlyChanges === true) {
+	const offered = canLeaveOut(spec) || context.getNode().typeVersion < 2;
+	if (spec.stateSlots && options.sendOnlyChanges === true && offered) {
 		settings.sentBefore = {
 			forget: options.forgetSent === true,
 			historySize: number(historySizeField),

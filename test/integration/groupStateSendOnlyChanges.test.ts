@@ -1,0 +1,113 @@
+/**
+ * Send Only Changes on Set Group State, Subscribe and Unsubscribe: the subscription endpoint's answer
+ * proves no state, so the option never leaves an item out. Version 2 does not offer it (nor reads it
+ * from a node's parameters); version 1 keeps it as 1.0 ran it: every state sent each run, and the
+ * node noting the group states it set in what the workflow remembers, so that another node's Send
+ * Only Changes keeps what it remembered. A node that sets state without the option makes the workflow
+ * forget, as README's Send Only Changes says, and so does version 2's.
+ */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { runWorkflow } from '../harness';
+import { deduplicationStore } from '../harness/deduplicationStore';
+import { SUBSCRIPTION_NODE, USER_NODE } from '../support/nodeTypes';
+import { useSandbox } from './sandboxLifecycle';
+
+const { sandbox, client, apiKey } = useSandbox();
+const store = deduplicationStore();
+beforeEach(() => store.reset());
+
+const WORKFLOW_ID = 'nightly-crm-sync';
+const contacts = ['crm-0', 'crm-1', 'crm-2'].map((id) => ({ id, plan: 'gold' }));
+
+/** The saved workflow: Start → Update Attributes (Send Only Changes) → Set Group State with Send Only Changes on. */
+async function nightlyRun(groupStateVersion: number) {
+	const groupState: INodeParameters = {
+		operation: 'setGroupState',
+		subscriptionGroupId: 'newsletter',
+		subscriptionState: 'subscribed',
+		identifyBy: 'external_id',
+		externalId: "={{ $('Start').item.json.id }}",
+		options: { sendOnlyChanges: true, resendEveryDays: 0 },
+	};
+	const result = await runWorkflow({
+		workflowId: WORKFLOW_ID,
+		nodes: [
+			{
+				id: 'a77f0000-0000-4000-8000-000000000001',
+				name: 'Attributes',
+				type: USER_NODE,
+				typeVersion: 2,
+				parameters: {
+					operation: 'updateAttributes',
+					identifyBy: 'external_id',
+					externalId: '={{ $json.id }}',
+					attributesInput: 'json',
+					attributesJson: '={{ { plan: $json.plan } }}',
+					options: { sendOnlyChanges: true, resendEveryDays: 0 },
+				},
+			},
+			{
+				id: 'a77f0000-0000-4000-8000-000000000002',
+				name: 'Newsletter',
+				type: SUBSCRIPTION_NODE,
+				typeVersion: groupStateVersion,
+				parameters: groupState,
+			},
+		],
+		connections: {
+			Start: { main: [[{ node: 'Attributes', type: 'main', index: 0 }]] },
+			Attributes: { main: [[{ node: 'Newsletter', type: 'main', index: 0 }]] },
+		},
+		items: contacts,
+		credentials: { engagementPlatformApi: { restEndpoint: sandbox().url, apiKey } },
+	});
+	expect(result.error).toBeUndefined();
+	return result;
+}
+
+/** What each request of the run since `after` carried: attribute objects' and group elements' external IDs. */
+async function sentSince(after: number): Promise<{ attributes: string[]; groups: string[] }> {
+	const requests = (await client().requests()).filter((request) => request.seq > after && request.status < 300);
+	const body = (request: (typeof requests)[number]) => request.body as IDataObject;
+	return {
+		attributes: requests.flatMap((request) =>
+			((body(request).attributes as IDataObject[] | undefined) ?? []).map((object) => String(object.external_id)),
+		),
+		groups: requests.flatMap((request) =>
+			((body(request).subscription_groups as IDataObject[] | undefined) ?? []).flatMap(
+				(element) => (element.external_ids as string[] | undefined) ?? [],
+			),
+		),
+	};
+}
+
+const lastSeq = async () => Math.max(0, ...(await client().requests()).map((request) => request.seq));
+const ids = contacts.map(({ id }) => id);
+
+beforeEach(async () => await client().seed({ profiles: contacts.map(({ id }) => ({ external_id: id })) }));
+
+test('version 1 as 1.0 ran it: every group state sent each run, and the attribute node’s Send Only Changes keeps what it remembered', async () => {
+	const first = await nightlyRun(1);
+	expect(first.output('Newsletter').map(({ json }) => json.status)).toEqual(ids.map(() => 'set'));
+
+	const before = await lastSeq();
+	const second = await nightlyRun(1);
+
+	expect(await sentSince(before)).toEqual({ attributes: [], groups: ids });
+	expect(second.output('Attributes').map(({ json }) => json.status)).toEqual(ids.map(() => 'unchanged'));
+	expect(second.output('Newsletter').map(({ json }) => json.status)).toEqual(ids.map(() => 'set'));
+	expect(store.calls.filter(({ method }) => method === 'clearAllProcessedItems')).toEqual([]);
+});
+
+test('version 2 does not read Send Only Changes from its parameters: it sets state as without the option, so the workflow forgets and the next run sends every attribute', async () => {
+	await nightlyRun(2);
+
+	const before = await lastSeq();
+	const second = await nightlyRun(2);
+
+	expect(await sentSince(before)).toEqual({ attributes: ids, groups: ids });
+	expect(second.output('Attributes').map(({ json }) => json.status)).toEqual(ids.map(() => 'processed'));
+	expect(second.output('Newsletter').map(({ json }) => json.status)).toEqual(ids.map(() => 'set'));
+	expect(store.calls.some(({ method }) => method === 'clearAllProcessedItems')).toBe(true);
+});
