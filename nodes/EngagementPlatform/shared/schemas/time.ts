@@ -1,5 +1,8 @@
 import { z } from 'zod/v4';
 
+import type { InputProblem } from '../engine/read/itemInputError';
+import { shown } from './textValues';
+
 /** The platform's other accepted format for events, yyyy-MM-dd'T'HH:mm:ss:SSSZ, e.g. 2026-11-22T10:15:00:000+0100. */
 const COLON_MILLIS = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2}):(\d{3})(Z|[+-]\d{2}:?\d{2})$/;
 /** A numeric offset written without its colon (+0100) or without minutes (+01). */
@@ -96,28 +99,54 @@ export const isoTime = z.preprocess(
 	requiredText.refine(isPlatformDatetime, recognised).transform(toIso8601),
 );
 
-/** A date and time without a zone: 2026-12-01T10:00 or 2026-12-01T10:00:00(.000). */
-const ZONELESS = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?$/;
+/** A date and time without a zone, 2026-12-01T10:00 or 2026-12-01T10:00:00(.000), or a date alone: 2026-12-01. */
+const ZONELESS = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?$/;
+const SPACE = ' '.charCodeAt(0);
 
 /**
- * A date and time written without a zone is a time in the workflow's timezone, as n8n's own date
- * fields read it: the zone's offset at that moment is added (2026-12-01T10:00:00 in Europe/Berlin
- * becomes 2026-12-01T10:00:00+01:00). Any other value is returned as it came, for the schema to judge.
+ * A date and time as version 2 reads one, as n8n's own date fields do: a space may stand for the `T`
+ * (2026-12-01 10:00, as sheets write it); one without a zone is a time in the workflow's timezone, the
+ * zone's offset at that moment added (2026-12-01T10:00:00 in Europe/Berlin becomes
+ * 2026-12-01T10:00:00+01:00); a date alone is that day's midnight there (2026-12-01T00:00:00+01:00).
+ * Any other value is returned as it came, for the schema to judge and name.
  */
 export function inTimezone(value: unknown, clock: Intl.DateTimeFormat): unknown {
 	if (typeof value !== 'string') return value;
-	const text = value.trim();
+	const trimmed = value.trim();
+	const text = trimmed.charCodeAt(10) === SPACE ? `${trimmed.slice(0, 10)}T${trimmed.slice(11)}` : trimmed;
 	// A zone (Z) is the common case; it ends in no digit, so it cannot be zoneless.
 	const last = text.charCodeAt(text.length - 1) - 48;
-	if (!(last >= 0 && last <= 9)) return value;
-	const match = ZONELESS.exec(text);
-	if (!match) return value;
-	const [, year, month, day, hour, minute, second = '0'] = match;
-	const wall = Date.UTC(+year, +month - 1, +day, +hour, +minute, +second);
-	if (Number.isNaN(wall)) return value;
+	const match = last >= 0 && last <= 9 ? ZONELESS.exec(text) : null;
+	if (!match) return text === value || !isPlatformDatetime(text) ? value : text;
+	const [, year, month, day, hour, minute = '0', second = '0'] = match;
+	if (!isCalendarTime(+year, +month, +day, +(hour ?? 0), +minute, +second)) return value;
+	const wall = Date.UTC(+year, +month - 1, +day, +(hour ?? 0), +minute, +second);
 	// The offset at the instant the wall time names: found from a first guess, then checked there (DST).
 	const offset = offsetMinutes(clock, wall - offsetMinutes(clock, wall) * 60_000);
-	return `${text}${formatOffset(offset)}`;
+	return `${hour === undefined ? `${text}T00:00:00` : text}${formatOffset(offset)}`;
+}
+
+/** How a typed date entry may be written, for its error. */
+export const DATE_FORMS = 'a date (2026-12-03) or a date and time (2026-12-03 12:00, 2026-12-03T12:00:00Z)';
+
+/** A typed date entry's value that is no date: the problem names the entry, the value and the forms taken. */
+export function notADate(field: string, value: unknown): InputProblem {
+	return {
+		field,
+		rule: `expects ${DATE_FORMS} but got ${shown(value)}`,
+		fix: "Write it in one of those forms (without a zone, it is in the workflow's timezone), or convert it with an expression such as {{ DateTime.fromFormat($json.date, 'MM/dd/yyyy') }}.",
+	};
+}
+
+/**
+ * A typed date entry (version 2's Date fields, a standard attribute's session date) as the ISO 8601
+ * instant with offset the platform stores as a datetime: text as `inTimezone` reads it, a date from an
+ * expression ({{ $now }}, a Date) by its own instant. Undefined for anything else (Dec 3, 2026,
+ * 03/05/2026, a number), which its reader refuses naming the value and DATE_FORMS.
+ */
+export function instantOf(value: unknown, clock: Intl.DateTimeFormat): string | undefined {
+	const read = inTimezone(toTimeText(value), clock);
+	return typeof read === 'string' && isPlatformDatetime(read) ? toIso8601(read) : undefined;
 }
 
 /** Reads wall-clock parts of an instant in a zone; made once per run (ParameterReader.clock), it is not cheap. */

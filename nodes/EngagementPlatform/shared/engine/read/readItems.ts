@@ -6,7 +6,7 @@ import { ItemInputError } from './itemInputError';
 import type { OperationSpec, Piece } from '../operation';
 import { booleanFromText, numberFromText } from '../../schemas/textValues';
 import { hasKeys, isJsonObject } from '../../schemas/parse';
-import { inTimezone, zoneClock } from '../../schemas/time';
+import { inTimezone, instantOf, zoneClock } from '../../schemas/time';
 import type { PlainItemReading } from './plainReading';
 import { copyOf, fieldOf, isAsGiven, NOT_PLAIN, PlainRun, textOf } from './plainReading';
 
@@ -138,7 +138,10 @@ export class ItemReader {
 		}
 	}
 
-	/** A date and time: version 2 reads one without a zone in the workflow's timezone. */
+	/**
+	 * A date and time: version 2 reads one without a zone in the workflow's timezone, a space for the
+	 * `T` and a date alone as its midnight there (schemas/time.ts, inTimezone).
+	 */
 	time(name: string): unknown {
 		return this.parameters.zoned(this.raw(name));
 	}
@@ -156,6 +159,15 @@ export class ItemReader {
 	/** A time value from anywhere in the item (a JSON event's `time`), read as `time` reads its field. */
 	zoned(value: unknown): unknown {
 		return this.parameters.zoned(value);
+	}
+
+	/**
+	 * A typed date entry (version 2's Date, a standard attribute's session date): its ISO 8601 instant
+	 * with offset, a zoneless one in the workflow's timezone; undefined when the value is no date
+	 * (schemas/time.ts, instantOf), which the entry's reader refuses naming the value.
+	 */
+	instant(value: unknown): string | undefined {
+		return instantOf(value, this.parameters.clock);
 	}
 
 	// A label or fix given to a reading is built only when it fails: readings run for every item.
