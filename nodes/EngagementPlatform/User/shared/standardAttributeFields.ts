@@ -2,7 +2,8 @@ import type { FieldType, IDataObject, INodeProperties, ResourceMapperField, Reso
 import { validateFieldType } from 'n8n-workflow';
 
 import type { ItemReader } from '../../shared/engine/read/readItems';
-import { shown } from '../../shared/schemas/textValues';
+import { isBlank, shown } from '../../shared/schemas/textValues';
+import { notADate } from '../../shared/schemas/time';
 
 type Show = NonNullable<INodeProperties['displayOptions']>['show'];
 
@@ -49,7 +50,9 @@ const STANDARD_ATTRIBUTES: Array<{ id: string; displayName: string; type: FieldT
 	{ id: 'date_of_first_session', displayName: 'Date of First Session', type: 'string' },
 	{ id: 'date_of_last_session', displayName: 'Date of Last Session', type: 'string' },
 ];
+/** Dates and times: a session's date and time is sent as an ISO 8601 instant, the date of birth as the date. */
 const TIMES: ReadonlySet<string> = new Set(['date_of_first_session', 'date_of_last_session']);
+const DATES: ReadonlySet<string> = new Set(['dob', ...TIMES]);
 const FIELDS: ReadonlyMap<string, (typeof STANDARD_ATTRIBUTES)[number]> = new Map(
 	STANDARD_ATTRIBUTES.map((field) => [field.id, field]),
 );
@@ -92,32 +95,41 @@ export function standardAttributesField(show: Show): INodeProperties {
 }
 
 /**
- * The standard attributes an item sets: the mapped values, which n8n converts to their types, or
- * with "Map Automatically" the input's fields named as the attributes are, converted here as n8n
- * would (validateFieldType). An empty value is not set.
+ * The standard attributes an item sets: the mapped values, or with "Map Automatically" the input's
+ * fields named as the attributes are, each converted here as n8n converts a typed field
+ * (validateFieldType), a session date as the typed Date entries are (an ISO 8601 instant, a zoneless
+ * one in the workflow's timezone). The mapped values are read as the item gives them, not as n8n's
+ * resource mapper converted them: it refuses a blank cell typed Boolean before the node could leave
+ * it out. An empty value, and a blank one of any attribute but text, is not set.
  */
 export function readStandardAttributes(item: ItemReader): IDataObject {
-	const mapping = item.raw('standardAttributes', {}) as { mappingMode?: string } | undefined;
-	const automatic = mapping?.mappingMode === 'autoMapInputData';
-	const values = automatic ? item.input() : ((item.raw('standardAttributes.value', null) as IDataObject | null) ?? {});
+	const mapping = item.raw('standardAttributes', {}) as
+		{ mappingMode?: string; value?: IDataObject | null } | undefined;
+	const values = (mapping?.mappingMode === 'autoMapInputData' ? item.input() : mapping?.value) ?? {};
 	const attributes: IDataObject = {};
 	for (const [id, value] of Object.entries(values)) {
 		const field = FIELDS.get(id);
 		if (!field || value === undefined || value === null || value === '') continue;
-		let read: unknown = value;
-		if (automatic) {
-			const converted = validateFieldType(field.displayName, value, field.type, { valueOptions: field.options });
-			if (!converted.valid) {
-				item.problems.push({
-					field: `Standard Attributes.${field.displayName}`,
-					rule: `expects ${field.type === 'options' ? 'one of its options' : `a ${field.type}`} but got ${shown(value)}`,
-					fix: 'Map a value of that type, or leave the field out of the input.',
-				});
-				continue;
-			}
-			read = converted.newValue ?? value;
+		// Here a blank cell (spaces alone) of a yes/no, choice or date attribute is "not set": it is left
+		// out of the request, and the profile keeps the value it holds.
+		if (isBlank(value) && (field.type !== 'string' || DATES.has(id))) continue;
+		const label = `Standard Attributes.${field.displayName}`;
+		if (TIMES.has(id)) {
+			const instant = item.instant(value);
+			if (instant === undefined) item.problems.push(notADate(label, value));
+			else attributes[id] = instant;
+			continue;
 		}
-		attributes[id] = (TIMES.has(id) ? item.zoned(read) : read) as IDataObject[string];
+		const converted = validateFieldType(field.displayName, value, field.type, { valueOptions: field.options });
+		if (!converted.valid) {
+			item.problems.push({
+				field: label,
+				rule: `expects ${field.type === 'options' ? 'one of its options' : `a ${field.type}`} but got ${shown(value)}`,
+				fix: 'Map a value of that type, or leave the field out of the input.',
+			});
+			continue;
+		}
+		attributes[id] = (converted.newValue ?? value) as IDataObject[string];
 	}
 	return attributes;
 }

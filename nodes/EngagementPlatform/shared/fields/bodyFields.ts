@@ -7,7 +7,8 @@ import { ItemInputError } from '../engine/read/itemInputError';
 import type { PlainRun, PlainValue } from '../engine/read/plainReading';
 import { copyOf, NOT_PLAIN, textOf } from '../engine/read/plainReading';
 import { hasKeys, isJsonObject } from '../schemas/parse';
-import { numberFromText, shown } from '../schemas/textValues';
+import { isBlank, numberFromText, shown } from '../schemas/textValues';
+import { notADate } from '../schemas/time';
 
 /**
  * A field of a request object, declared once: the n8n properties the user fills in, the body key
@@ -314,9 +315,11 @@ interface Assignment {
 
 /**
  * n8n's assignment list as one object, each value converted to the type picked for it by
- * n8n-workflow's validateFieldType (as Edit Fields converts): "59.90" as a number is 59.9. A value
- * that does not convert is a problem of the item naming the entry, the value and the type; an
- * empty value is left out (not set).
+ * n8n-workflow's validateFieldType (as Edit Fields converts): "59.90" as a number is 59.9. A date is
+ * read as the Time fields read one and sent as an ISO 8601 instant (schemas/time.ts, instantOf), where
+ * validateFieldType would take "Dec 3, 2026" or "03/05/2026" and the text went out as written. A
+ * value that does not convert is a problem of the item naming the entry, the value and the type; an
+ * empty value, and a blank one of any type but text, is left out (not set).
  */
 export function readAssignments(item: ItemReader, parameter: string, label: string): IDataObject | undefined {
 	const assignments = ((item.raw(parameter, {}) as { assignments?: Assignment[] } | undefined)?.assignments ??
@@ -337,6 +340,16 @@ export function readAssignments(item: ItemReader, parameter: string, label: stri
 			continue;
 		}
 		if (value === undefined || value === null || value === '') continue;
+		// Here a blank cell (spaces alone) typed Number, Boolean, Date or any type but text is "not set":
+		// the entry is left out of the request, so the value the platform holds stays. validateFieldType
+		// would send " " as the number 0, overwriting a lifetime value, and refuse it as a boolean or date.
+		if (type !== 'string' && isBlank(value)) continue;
+		if (type === 'dateTime') {
+			const instant = item.instant(value);
+			if (instant === undefined) item.problems.push(notADate(`${label}.${key}`, value));
+			else values[key] = instant;
+			continue;
+		}
 		const converted = validateFieldType(key, value, type as FieldType);
 		if (!converted.valid) {
 			item.problems.push({
@@ -346,7 +359,7 @@ export function readAssignments(item: ItemReader, parameter: string, label: stri
 			});
 			continue;
 		}
-		values[key] = convertedValue(item, type, value, converted.newValue);
+		values[key] = convertedValue(type, value, converted.newValue);
 	}
 	return Object.keys(values).length > 0 ? values : undefined;
 }
@@ -355,20 +368,9 @@ function article(type: string): string {
 	return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
 }
 
-/** An entry's value as its type says: text as text (as Edit Fields makes it), a date as ISO 8601 text. */
-function convertedValue(item: ItemReader, type: string, value: unknown, converted: unknown): IDataObject[string] {
-	if (type === 'dateTime') return dateTimeText(item, value, converted) as IDataObject[string];
+/** An entry's value as its type says: text as text (as Edit Fields makes it), other types as converted. */
+function convertedValue(type: string, value: unknown, converted: unknown): IDataObject[string] {
 	if (type === 'string' && typeof value !== 'string')
 		return typeof value === 'object' ? JSON.stringify(value) : String(value);
 	return (converted ?? value) as IDataObject[string];
-}
-
-/**
- * A date and time as the platform takes it, ISO 8601 text: text as it was written (one without a
- * zone in the workflow's timezone, as the Time fields read it), a date object as its ISO form.
- */
-function dateTimeText(item: ItemReader, value: unknown, converted: unknown): unknown {
-	if (typeof value === 'string') return item.zoned(value.trim());
-	const iso = (converted as { toISO?: () => string | null } | undefined)?.toISO?.();
-	return iso ?? value;
 }

@@ -31,6 +31,11 @@ export function shown(value: unknown): string {
 	return `'${text.length > 40 ? `${text.slice(0, 40)}…` : text}'`;
 }
 
+/** Empty text, or text of spaces alone: a blank cell of a sheet. */
+export function isBlank(value: unknown): boolean {
+	return typeof value === 'string' && value.trim() === '';
+}
+
 /** The number a value means (undefined for "not set": nothing, or empty text), or the problem naming the value. */
 export function numberFromText(
 	value: unknown,
