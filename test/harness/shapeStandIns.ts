@@ -5,8 +5,9 @@ import { NodeConnectionTypes } from 'n8n-workflow';
  * Stand-ins for the n8n-nodes-base nodes that make a node run several times in one execution, doing
  * what n8n's own do to the shape of the run (n8n-nodes-base is not installed in-process; the
  * end-to-end suite has the real ones):
- * - Switch: each item on one of up to five outputs (item i on output i % branches), every output wired
- *   to the same node, as both branches of an IF wired into one node: that node runs once per output.
+ * - Switch: the items in `branches` runs of consecutive items, one per output (up to five), every output
+ *   wired to the same node, as both branches of an IF wired into one node: that node runs once per
+ *   output, in output order, so the items reach it in their order.
  * - Loop Over Items (Split in Batches v3): `batchSize` items per pass on its "loop" output, everything
  *   back on "done" once the items are spent; the node in the loop runs once per pass.
  */
@@ -27,8 +28,10 @@ const switchStandIn: INodeType = {
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const branches = this.getNodeParameter('branches', 0) as number;
 		const outputs: INodeExecutionData[][] = Array.from({ length: MAX_BRANCHES }, () => []);
-		this.getInputData().forEach((item, index) =>
-			outputs[index % branches].push({ json: item.json, pairedItem: { item: index } }),
+		const input = this.getInputData();
+		const perBranch = Math.ceil(input.length / branches);
+		input.forEach((item, index) =>
+			outputs[Math.floor(index / perBranch)].push({ json: item.json, pairedItem: { item: index } }),
 		);
 		return outputs;
 	},

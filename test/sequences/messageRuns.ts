@@ -18,7 +18,8 @@ import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workf
 
 import type { FaultRule, RecordedRequest, StateView } from '../../sandbox/adminApiTypes';
 import type { SandboxClient } from '../../sandbox';
-import { runNode } from '../support/runNode';
+import type { RunShape } from '../support/nodeShapes';
+import { answersAcrossRuns, describeShape, runNodeInShape } from '../support/nodeShapes';
 import { MESSAGE, MESSAGE_NODE, USER, USER_NODE } from '../support/nodeTypes';
 import { virtualNow } from './virtualClock';
 
@@ -107,7 +108,33 @@ export interface MessageRunPlan {
 	batchSize: number;
 	parallelRequests: number;
 	faults: FaultPlan[];
+	/**
+	 * How n8n runs the node in the execution: once, behind merged branches or in a loop (several runs of
+	 * the node, each with its own run index), with or without Retry On Fail (a run tried again).
+	 */
+	shape: RunShape;
 }
+
+/** The shapes n8n runs a node in, for a run of `items` items: mostly once, else 2–5 runs of the node. */
+const runShape = (items: number): fc.Arbitrary<RunShape> =>
+	fc
+		.tuple(
+			fc.oneof(
+				{ weight: 3, arbitrary: fc.constant<RunShape>({ kind: 'once' }) },
+				{
+					weight: 1,
+					arbitrary: fc
+						.integer({ min: 2, max: Math.max(2, Math.min(5, items)) })
+						.map((branches): RunShape => ({ kind: 'branches', branches })),
+				},
+				{
+					weight: 1,
+					arbitrary: fc.integer({ min: 1, max: 2 }).map((batchSize): RunShape => ({ kind: 'loop', batchSize })),
+				},
+			),
+			fc.oneof({ weight: 4, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
+		)
+		.map(([shape, retryOnFail]) => ({ ...shape, retryOnFail }));
 
 const faultPlan = (operation: Operation): fc.Arbitrary<FaultPlan> =>
 	fc.oneof(
@@ -172,6 +199,7 @@ export const messageRunPlan: fc.Arbitrary<MessageRunPlan> = fc.constantFrom(...O
 			{ weight: 1, arbitrary: fc.constant<FaultPlan[]>([]) },
 			{ weight: 4, arbitrary: fc.array(faultPlan(operation), { minLength: 1, maxLength: 3 }) },
 		),
+		shape: runShape(5),
 	}),
 );
 
@@ -387,7 +415,7 @@ export function describePlan(plan: MessageRunPlan): string {
 				? `, own send IDs (orders ${plan.orders.slice(0, plan.people.length).join('/')}${plan.duplicateId && plan.people.length > 1 ? ', the last item repeating the first ID' : ''})`
 				: ', derived send IDs'
 			: '';
-	return `${plan.operation} on ${plan.people.length}${plan.withGhost && plan.operation === 'export' ? ' + ghost' : ''} items${ids}, batch ${plan.batchSize}, parallel ${plan.parallelRequests}${faults ? `; ${faults}` : ''}`;
+	return `${plan.operation} on ${plan.people.length}${plan.withGhost && plan.operation === 'export' ? ' + ghost' : ''} items${ids}, run ${describeShape(plan.shape)}, batch ${plan.batchSize}, parallel ${plan.parallelRequests}${faults ? `; ${faults}` : ''}`;
 }
 
 /** Runs the plan and checks every item's answer against the platform and the wire. */
@@ -400,7 +428,7 @@ export async function runAndCheck(plan: MessageRunPlan, context: RunContext): Pr
 	await client.injectFaults(plan.faults.map((fault) => faultRule(path, fault, context)));
 	const intents = itemsOf(plan, context);
 
-	const result = await runNode(
+	const { result } = await runNodeInShape(
 		plan.operation === 'trackEvent' || plan.operation === 'renameExternalIds' || plan.operation === 'export'
 			? USER_NODE
 			: MESSAGE_NODE,
@@ -411,8 +439,10 @@ export async function runAndCheck(plan: MessageRunPlan, context: RunContext): Pr
 			apiKey: context.apiKey,
 			continueOnFail: true,
 		},
+		plan.shape,
 	);
-	const output = result.output(
+	const output = answersAcrossRuns(
+		result,
 		DISPATCHING.has(plan.operation) || plan.operation === 'sendTransactionalEmail' ? MESSAGE : USER,
 	);
 	// Whatever the run left unused (a fault for attempts never made) must not meet the next run.
@@ -636,9 +666,10 @@ function checkNoSecret(text: string, where: string, context: RunContext, violati
  */
 export const PACE_SLACK = 2;
 function checkPace(plan: MessageRunPlan, itemCount: number, requests: RecordedRequest[], violations: string[]): void {
-	const planned =
-		plan.operation === 'sendTransactionalEmail' ? itemCount : Math.ceil(itemCount / Math.max(1, plan.batchSize));
-	const ceiling = 3 * planned + PACE_SLACK;
+	const perRequest = plan.operation === 'sendTransactionalEmail' ? 1 : Math.max(1, plan.batchSize);
+	const planned = runSizes(plan.shape, itemCount).reduce((sum, size) => sum + Math.ceil(size / perRequest), 0);
+	// Retry On Fail runs a run's requests again.
+	const ceiling = (plan.shape.retryOnFail ? 6 : 3) * planned + PACE_SLACK;
 	const times = requests.map((request) => request.receivedAt).sort((a, b) => a - b);
 	let start = 0;
 	for (let end = 0; end < times.length; end++) {
@@ -648,4 +679,11 @@ function checkPace(plan: MessageRunPlan, itemCount: number, requests: RecordedRe
 			return;
 		}
 	}
+}
+
+/** How many items each run of the node gets, in a shape (see ../harness/shapeStandIns.ts). */
+function runSizes(shape: RunShape, itemCount: number): number[] {
+	if (shape.kind === 'once') return [itemCount];
+	const perRun = shape.kind === 'loop' ? shape.batchSize : Math.ceil(itemCount / shape.branches);
+	return Array.from({ length: Math.ceil(itemCount / perRun) }, (_, run) => Math.min(perRun, itemCount - run * perRun));
 }

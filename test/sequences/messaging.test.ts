@@ -3,7 +3,8 @@
  * external IDs, exports profiles, sends receipts (with its own External Send IDs or the node's), Send
  * Now messages and campaign and canvas triggers, run after run, while the platform, a proxy or the
  * network answers badly (./messageRuns.ts lists how). After every run, whatever the sequence:
- * - each recipient got at most one message from each item; an item answered `sent` got exactly one,
+ * - each recipient got at most one message from each item, whether n8n ran the node once, behind merged
+ *   branches or in a loop (several runs of the node in one execution), with or without Retry On Fail; an item answered `sent` got exactly one,
  *   the one its dispatch_id names; `queued` was received exactly once; an event answered `processed`
  *   is stored once; `renamed` is renamed; `found` is the customer asked for, `not_found` nobody;
  * - an item that says running it again is safe (`not_applied`, `invalid`, `not_sent`) left nothing on
@@ -61,9 +62,19 @@ interface Tally {
 	requests: number;
 	faultsMet: number;
 	byOperation: Record<string, number>;
+	byShape: Record<string, number>;
 	answers: Record<string, number>;
 }
-const tally: Tally = { sequences: 0, runs: 0, items: 0, requests: 0, faultsMet: 0, byOperation: {}, answers: {} };
+const tally: Tally = {
+	sequences: 0,
+	runs: 0,
+	items: 0,
+	requests: 0,
+	faultsMet: 0,
+	byOperation: {},
+	byShape: {},
+	answers: {},
+};
 const bump = (counts: Record<string, number>, key: string) => (counts[key] = (counts[key] ?? 0) + 1);
 
 class MessagingRun implements fc.AsyncCommand<MessagingModel, Real> {
@@ -81,6 +92,7 @@ class MessagingRun implements fc.AsyncCommand<MessagingModel, Real> {
 		tally.requests += checked.requests;
 		tally.faultsMet += checked.faultsMet;
 		bump(tally.byOperation, this.plan.operation);
+		bump(tally.byShape, `${this.plan.shape.kind}${this.plan.shape.retryOnFail ? ' + Retry On Fail' : ''}`);
 		for (const answer of checked.answers) bump(tally.answers, answer);
 		if (checked.violations.length > 0) {
 			throw new Error(
@@ -162,6 +174,7 @@ describe('A marketer messages and tracks customers run after run, whatever the p
 						`${tally.requests} requests, ${tally.faultsMet} of them answered by a fault, ` +
 						`${checked.failed ? 'a violation (shrunk below)' : '0 violations'} (${elapsed.toFixed(1)} s)`,
 					`runs by operation: ${JSON.stringify(tally.byOperation)}`,
+					`runs by how n8n ran the node: ${JSON.stringify(tally.byShape)}`,
 					`answers: ${JSON.stringify(tally.answers)}`,
 				].join('\n'),
 			);
@@ -173,4 +186,66 @@ describe('A marketer messages and tracks customers run after run, whatever the p
 		},
 		30 * 60_000,
 	);
+});
+
+/** Sequences the suite once failed on, kept in their shrunk form (the first try of each is the one that failed). */
+describe('shrunk sequences, kept', () => {
+	const plan = (overrides: Partial<MessageRunPlan>): MessageRunPlan => ({
+		operation: 'sendNow',
+		people: [0],
+		ownSendIds: false,
+		orders: [0, 0, 0, 0, 0],
+		duplicateId: false,
+		withGhost: false,
+		batchSize: 1,
+		parallelRequests: 1,
+		faults: [],
+		shape: { kind: 'once' },
+		...overrides,
+	});
+	const cases: Array<[string, MessageRunPlan]> = [
+		[
+			'Retry On Fail after a refused first item: Send Now does not send the second item again',
+			plan({
+				people: [0, 1],
+				shape: { kind: 'once', retryOnFail: true },
+				faults: [
+					{ kind: 'echoes the key', times: 1, status: 400 },
+					{ kind: '429', times: 1, header: 'reset now' },
+				],
+			}),
+		],
+		[
+			'Retry On Fail after a lost answer: Trigger Campaign does not send the message again',
+			plan({
+				operation: 'triggerCampaign',
+				shape: { kind: 'once', retryOnFail: true },
+				faults: [{ kind: 'lost answer', times: 1 }],
+			}),
+		],
+		[
+			'two merged branches, the second item repeating the first item’s External Send ID: refused, not answered as sent',
+			plan({
+				operation: 'sendTransactionalEmail',
+				people: [0, 1],
+				ownSendIds: true,
+				duplicateId: true,
+				shape: { kind: 'branches', branches: 2 },
+				faults: [{ kind: 'lost answer', times: 1 }],
+			}),
+		],
+	];
+	test.each(cases)('%s', async (_, shrunk) => {
+		await freshWorkspace();
+		const { port } = trap.address() as AddressInfo;
+		const checked = await runAndCheck(shrunk, {
+			client,
+			endpoint: sandbox.url,
+			apiKey: DEMO_API_KEY,
+			trap: { url: `http://127.0.0.2:${port}`, received: () => trapReceived },
+			runNumber: 1,
+			model: { currentIds: Object.fromEntries(RENAMED.map((name) => [name, name])), runs: 0 },
+		});
+		expect(checked.violations).toEqual([]);
+	});
 });

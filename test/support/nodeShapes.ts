@@ -50,40 +50,45 @@ export function describeShape(shape: RunShape): string {
 	return `once${retry}`;
 }
 
-export async function runNodeInShape(type: string, run: NodeRun, shape: RunShape): Promise<ShapedRun> {
-	const name = nodeName(type);
-	const { items, parameters, continueOnFail, onError, typeVersion } = run;
-	const node: HarnessNode = {
-		name,
-		type,
-		typeVersion,
-		parameters,
-		continueOnFail,
-		onError,
+/** The workflow that runs `node` in `shape`: its nodes and connections, and the stand-ins it needs. */
+export function shapedWorkflow(node: HarnessNode, shape: RunShape) {
+	const { name } = node;
+	const shaped: HarnessNode = {
+		...node,
 		...(shape.retryOnFail ? { retryOnFail: { maxTries: 2, waitBetweenTries: 10 } } : {}),
 	};
 	const to = (target: string) => ({ node: target, type: 'main' as const, index: 0 });
-	let nodes: HarnessNode[] = [node];
+	let nodes: HarnessNode[] = [shaped];
 	let connections: IConnections = { Start: { main: [[to(name)]] } };
 	if (shape.kind === 'branches') {
-		nodes = [{ name: SWITCH, type: 'n8n-nodes-base.switch', parameters: { branches: shape.branches } }, node];
+		nodes = [{ name: SWITCH, type: 'n8n-nodes-base.switch', parameters: { branches: shape.branches } }, shaped];
 		connections = {
 			Start: { main: [[to(SWITCH)]] },
 			[SWITCH]: { main: Array.from({ length: shape.branches }, () => [to(name)]) },
 		};
 	} else if (shape.kind === 'loop') {
-		nodes = [{ name: LOOP, type: 'n8n-nodes-base.splitInBatches', parameters: { batchSize: shape.batchSize } }, node];
+		nodes = [{ name: LOOP, type: 'n8n-nodes-base.splitInBatches', parameters: { batchSize: shape.batchSize } }, shaped];
 		connections = {
 			Start: { main: [[to(LOOP)]] },
 			[LOOP]: { main: [[], [to(name)]] },
 			[name]: { main: [[to(LOOP)]] },
 		};
 	}
+	return { nodes, connections, nodeTypes: SHAPE_STAND_INS };
+}
+
+export async function runNodeInShape(type: string, run: NodeRun, shape: RunShape): Promise<ShapedRun> {
+	const name = nodeName(type);
+	const { items, parameters, continueOnFail, onError, typeVersion } = run;
+	const { nodes, connections, nodeTypes } = shapedWorkflow(
+		{ name, type, typeVersion, parameters, continueOnFail, onError },
+		shape,
+	);
 	const result = await runWorkflow({
 		nodes,
 		connections,
 		items,
-		nodeTypes: SHAPE_STAND_INS,
+		nodeTypes,
 		credentials:
 			'credentials' in run
 				? run.credentials
@@ -99,6 +104,20 @@ export async function runNodeInShape(type: string, run: NodeRun, shape: RunShape
 		),
 	);
 	return { result, answers, runs: runData[name]?.length ?? 0 };
+}
+
+/**
+ * Every item the node put out on `output` over all its runs, in run order, each paired with the workflow's
+ * input item it answers: what one run of the node would have put out for all the items.
+ */
+export function answersAcrossRuns(result: RunResult, nodeName: string, output = 0): INodeExecutionData[] {
+	const runData = result.run.data.resultData.runData;
+	return (runData[nodeName] ?? []).flatMap((task, runIndex) =>
+		(task.data?.main?.[output] ?? []).map((answer) => ({
+			...answer,
+			pairedItem: { item: inputItemOf(runData, nodeName, runIndex, answer) },
+		})),
+	);
 }
 
 /** The workflow's input item an output item answers, followed back through each node's pairedItem. */

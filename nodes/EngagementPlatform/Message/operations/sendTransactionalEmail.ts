@@ -5,6 +5,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOpti
 import { ItemInputError } from '../../shared/engine/read/itemInputError';
 import type { Endpoint } from '../../shared/engine/operation';
 import { declareOperation } from '../../shared/engine/operation';
+import { runIndexOf } from '../../shared/engine/runIndex';
 import { responseError } from '../../shared/engine/send/platformErrors';
 import type { ApiResponse } from '../../shared/engine/send/transport';
 import { onlyPiece } from '../../shared/engine/send/sendRequests';
@@ -102,6 +103,7 @@ export const operation = declareOperation<TransactionalCampaign, IDataObject>({
 				'Remove the other characters, e.g. spaces or dots.',
 			);
 		}
+		if (given) claimSendId(item.context, given, JSON.stringify(recipient), item.itemIndex);
 		const body: IDataObject = {
 			external_send_id: given ?? derivedSendId(item.context, item.itemIndex),
 			recipient,
@@ -188,15 +190,31 @@ function derivedSendId(context: IExecuteFunctions, itemIndex: number): string {
 		.slice(0, 32);
 }
 
-const runKeys = new WeakMap<IExecuteFunctions, string>();
-
-/** The execution, node and run index, worked out once per run (the run index only n8n's data proxy gives). */
-function runKeyOf(context: IExecuteFunctions): string {
-	let key = runKeys.get(context);
-	if (key === undefined) {
-		const runIndex = context.getWorkflowDataProxy(0).$runIndex as number;
-		key = `${context.getExecutionId()}:${context.getNode().id}:${runIndex}`;
-		runKeys.set(context, key);
+/**
+ * An External Send ID given to another recipient by an earlier run of this node in the same execution
+ * (a loop's earlier pass, the other IF branch) is refused as checkAcrossItems refuses it within a run:
+ * the platform would drop this email as a duplicate while answering it as sent. The node's context
+ * keeps, for this execution only, each ID with its recipient and the run that gave it; the same run
+ * tried again (Retry On Fail) and the same recipient again (the platform sends it once) pass.
+ */
+function claimSendId(context: IExecuteFunctions, id: string, recipient: string, itemIndex: number): void {
+	const claims = ((context.getContext('node').sendIds as IDataObject | undefined) ?? {}) as Record<
+		string,
+		{ recipient: string; run: number; item: number }
+	>;
+	const run = runIndexOf(context);
+	const earlier = claims[id];
+	if (earlier && earlier.run !== run && earlier.recipient !== recipient) {
+		throw new ItemInputError(
+			'External Send ID',
+			`"${id}" went to another recipient in an earlier run of this node in this execution (item ${earlier.item} of run ${earlier.run + 1}), and the platform sends once per ID`,
+			'Give each email its own ID, e.g. {{ $json.order_id }}-receipt, or leave the field empty for one derived per item.',
+		);
 	}
-	return key;
+	if (!earlier || earlier.run === run) claims[id] = { recipient, run, item: itemIndex };
+	context.getContext('node').sendIds = claims as unknown as IDataObject;
+}
+
+function runKeyOf(context: IExecuteFunctions): string {
+	return `${context.getExecutionId()}:${context.getNode().id}:${runIndexOf(context)}`;
 }

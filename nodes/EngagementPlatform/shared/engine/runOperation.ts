@@ -8,6 +8,7 @@ import type { ItemFailure } from './results/itemResults';
 import { collectItemResults, inputFailure } from './results/itemResults';
 import type { LastWord } from './plan/lastWord';
 import { keepLastWord } from './plan/lastWord';
+import { openEarlierTries } from './plan/earlierTries';
 import { openMemory } from './plan/memory';
 import type { NodeOperation } from './nodeOperations';
 import type { OperationSpec, Piece, PieceOutcome } from './operation';
@@ -48,11 +49,25 @@ export async function runOperation(
 		throw invalidInputError(context, inputFailure(itemIndex, inputErrors.get(itemIndex)!), inputErrors.size);
 	}
 
-	// Pieces that set no state have no last word to keep and nothing to remember: straight to the plan.
+	// Pieces that set no state have no last word to keep and nothing to remember: straight to the plan,
+	// less what an earlier try of this run got accepted (Retry On Fail; setting state again is harmless).
 	if (!spec.stateSlots) {
-		const requests = planRequests(pieces, spec.shape, settings.lowered);
+		const tries = openEarlierTries(context, pieces);
+		const toSend = tries.accepted.size > 0 ? pieces.filter((piece) => !tries.accepted.has(piece)) : pieces;
+		const requests = planRequests(toSend, spec.shape, settings.lowered);
 		const sent = await sendRequests(context, spec, settings, requests, !continueOnFail);
-		return finish(context, spec, itemCount, pieces, inputErrors, sent);
+		const report = { ...sent, outcomes: new Map([...tries.accepted, ...sent.outcomes]) };
+		let output: INodeExecutionData[][];
+		try {
+			output = finish(context, spec, itemCount, pieces, inputErrors, report);
+		} catch (error) {
+			tries.close(report.outcomes, true);
+			throw error;
+		}
+		// n8n tries the run again when its first item is an error (WorkflowExecute's retry loop).
+		const error = output[0]?.[0]?.json?.error;
+		tries.close(report.outcomes, error !== undefined && error !== null && error !== false);
+		return output;
 	}
 
 	const lastWord = keepLastWord(spec, pieces, settings.sentBefore !== undefined);
