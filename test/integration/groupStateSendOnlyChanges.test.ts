@@ -1,7 +1,7 @@
 /**
  * Send Only Changes on Set Group State, Subscribe and Unsubscribe: the subscription endpoint's answer
  * proves no state, so the option never leaves an item out. Version 2 does not offer it (nor reads it
- * from a node's parameters); version 1 keeps it as 1.0 ran it: every state sent each run, and the
+ * from a node's parameters); version 1 keeps it and runs it as before: every state sent each run, the
  * node noting the group states it set in what the workflow remembers, so that another node's Send
  * Only Changes keeps what it remembered. A node that sets state without the option makes the workflow
  * forget, as README's Send Only Changes says, and so does version 2's.
@@ -87,7 +87,7 @@ const ids = contacts.map(({ id }) => id);
 
 beforeEach(async () => await client().seed({ profiles: contacts.map(({ id }) => ({ external_id: id })) }));
 
-test('version 1 as 1.0 ran it: every group state sent each run, and the attribute node’s Send Only Changes keeps what it remembered', async () => {
+test('version 1 keeps the option and runs it as before: every group state sent each run, and the attribute node’s Send Only Changes keeps what it remembered', async () => {
 	const first = await nightlyRun(1);
 	expect(first.output('Newsletter').map(({ json }) => json.status)).toEqual(ids.map(() => 'set'));
 

@@ -27,7 +27,7 @@ describe('node descriptions', () => {
 		expect(twice).toEqual([]);
 	});
 
-	test('Send Only Changes is offered in version 2 only where it can leave something out: not by Set Group State, Subscribe or Unsubscribe, whose answer proves no state; version 1 keeps it where 1.0 had it', () => {
+	test('Send Only Changes is offered in version 2 only where it can leave something out: not by Set Group State, Subscribe or Unsubscribe, whose answer proves no state; version 1 keeps it wherever items set state', () => {
 		const types = loadPackageNodeTypes();
 		/** The operations whose Options show `name` in the editor, for a node of this version (n8n's own rule). */
 		const offering = (version: number, name: string, collectionValues: INodeParameters = {}) =>

@@ -9,8 +9,8 @@ import type { RequestShape } from './plan/planner';
  * Every operation's Options, built from its declaration so that fields and packing cannot drift:
  * the operation's own options, Batch Size where its shape packs several pieces to a request (up to
  * the shape's limit), Send Only Changes where its pieces set state and an answer can prove some (in
- * version 1 wherever they set state, as 1.0 offered it), and the options every request has. The
- * engine reads them back the same way, each number held to its field's range.
+ * version 1 wherever they set state, as it was first offered), and the options every request has.
+ * The engine reads them back the same way, each number held to its field's range.
  */
 
 const maxRateLimitWaitField: INodeProperties = {
