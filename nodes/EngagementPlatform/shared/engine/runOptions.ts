@@ -57,10 +57,10 @@ const historySizeField: INodeProperties = {
 	typeOptions: { minValue: 1, maxValue: 5_000_000 },
 	default: DEFAULT_HISTORY_SIZE,
 	description:
-		"How many entries Send Only Changes keeps in n8n's database: about four per contact a run syncs (two for each of the last two executions). Past that the oldest are forgotten and sent again once.",
+		"How many entries Send Only Changes keeps in n8n's database: about four per contact a run syncs (two for each of the last two executions), and up to eight more each time a contact is sent with Resend Everything Every on. Past that the oldest are forgotten and sent again once.",
 };
 
-/** Every user's turn to be sent whatever the store says comes once in this many days, by default. */
+/** Every user is sent again, whatever the store says, within this many days of its last send, by default. */
 const DEFAULT_RESEND_EVERY_DAYS = 30;
 
 const resendEveryField: INodeProperties = {
@@ -70,7 +70,7 @@ const resendEveryField: INodeProperties = {
 	typeOptions: { minValue: 0, maxValue: 365 },
 	default: DEFAULT_RESEND_EVERY_DAYS,
 	description:
-		"Sends each user's values again at least once in this many days, even if unchanged, to correct what Send Only Changes cannot see (a change made outside this workflow, the same person under another identifier). Users take turns, so each day resends about 1 in this many. 0 never resends.",
+		"Sends each user's values again at least once in this many days after they were last sent, even if unchanged, to correct what Send Only Changes cannot see (a change made outside this workflow, the same person under another identifier). Holds on any schedule whose runs come no further apart than they recently did; users take turns, so a run resends only a share of them. 0 never resends.",
 };
 
 /** The options of an operation whose pieces set state (see OperationSpec.stateSlots). */
