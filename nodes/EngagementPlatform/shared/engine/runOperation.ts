@@ -57,14 +57,10 @@ export async function runOperation(
 		const requests = planRequests(toSend, spec.shape, settings.lowered);
 		const sent = await sendRequests(context, spec, settings, requests, !continueOnFail);
 		const report = { ...sent, outcomes: new Map([...tries.accepted, ...sent.outcomes]) };
-		let output: INodeExecutionData[][];
-		try {
-			output = finish(context, spec, itemCount, pieces, inputErrors, report);
-		} catch (error) {
-			tries.close(report.outcomes, true);
-			throw error;
-		}
-		// n8n tries the run again when its first item is an error (WorkflowExecute's retry loop).
+		const output = finish(context, spec, itemCount, pieces, inputErrors, report, () =>
+			tries.close(report.outcomes, true),
+		);
+		// n8n tries the run again when it fails, or when its first item is an error (WorkflowExecute's retry loop).
 		const error = output[0]?.[0]?.json?.error;
 		tries.close(report.outcomes, error !== undefined && error !== null && error !== false);
 		return output;
@@ -127,6 +123,7 @@ function finish(
 	pieces: Piece[],
 	inputErrors: Map<number, ItemInputError>,
 	report: SendReport,
+	beforeFailing?: () => void,
 ): INodeExecutionData[][] {
 	const continueOnFail = context.continueOnFail();
 	// "Continue (using error output)": version 1's failed items carry n8n's error, which sends them down
@@ -176,6 +173,7 @@ function finish(
 
 	if (results.failures.length > 0 && !continueOnFail) {
 		const cause = results.failures.find((failure) => failure.delivery !== 'not_sent') ?? results.failures[0];
+		beforeFailing?.();
 		throw sendError(context, cause, summary);
 	}
 	return [results.output];
