@@ -6,6 +6,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { apiKeyHeaders } from '../nodes/EngagementPlatform/shared/engine/send/secrets';
+
 export class EngagementPlatformApi implements ICredentialType {
 	name = 'engagementPlatformApi';
 
@@ -41,15 +43,13 @@ export class EngagementPlatformApi implements ICredentialType {
 	/**
 	 * A function rather than a generic header expression: n8n resolves such an expression for every
 	 * request, building a fresh expression context each time (npm run bench shows what it costs).
+	 * The key is sent trimmed (apiKeyHeaders): a header cannot carry the line break a paste may bring.
 	 */
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
-		return {
-			...requestOptions,
-			headers: { ...requestOptions.headers, Authorization: `Bearer ${String(credentials.apiKey)}` },
-		};
+		return { ...requestOptions, headers: { ...requestOptions.headers, ...apiKeyHeaders(credentials) } };
 	}
 
 	/**

@@ -6,6 +6,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { scimHeaders } from '../nodes/EngagementPlatform/shared/engine/send/secrets';
+
 export class EngagementPlatformScimApi implements ICredentialType {
 	name = 'engagementPlatformScimApi';
 
@@ -46,19 +48,12 @@ export class EngagementPlatformScimApi implements ICredentialType {
 		},
 	];
 
-	/** A function, as for the REST credential: no expression to resolve for every request. */
+	/** A function, as for the REST credential: no expression to resolve for every request. Sent trimmed (scimHeaders). */
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
-		return {
-			...requestOptions,
-			headers: {
-				...requestOptions.headers,
-				Authorization: `Bearer ${String(credentials.scimToken)}`,
-				'X-Request-Origin': String(credentials.requestOrigin),
-			},
-		};
+		return { ...requestOptions, headers: { ...requestOptions.headers, ...scimHeaders(credentials) } };
 	}
 
 	/**

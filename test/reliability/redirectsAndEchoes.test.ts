@@ -63,7 +63,7 @@ const run = async (onError?: 'continueErrorOutput') =>
 	});
 
 describe('a redirect to another host is not followed', () => {
-	for (const status of [302, 307]) {
+	for (const status of [301, 302, 303, 307, 308]) {
 		test(`${status} to another origin: nothing reaches it, and the item names the host without the key`, async () => {
 			await client().injectFaults([
 				{
@@ -81,6 +81,30 @@ describe('a redirect to another host is not followed', () => {
 			const [answer] = result.output(USER).map(({ json }) => json);
 			expect(answer.status).toBeUndefined();
 			expect(String(answer.error)).toContain(new URL(foreignUrl).host);
+			expect(leakedSecrets(result, [KEY])).toEqual([]);
+		});
+	}
+});
+
+describe('a redirect to the same origin is not followed either', () => {
+	for (const status of [301, 302, 303, 307, 308]) {
+		test(`${status} to a path of the endpoint: one request, and the item names the endpoint's host`, async () => {
+			await client().injectFaults([
+				{
+					path: '/users/track',
+					kind: 'answer',
+					times: 1,
+					status,
+					answerBody: {},
+					answerHeaders: { Location: '/users/track/' },
+				},
+			]);
+			const result = await run();
+
+			expect(await client().requests()).toHaveLength(1);
+			const [answer] = result.output(USER).map(({ json }) => json);
+			expect(answer.status).toBeUndefined();
+			expect(String(answer.error)).toContain(`redirecting to ${new URL(sandbox().url).host}: not followed`);
 			expect(leakedSecrets(result, [KEY])).toEqual([]);
 		});
 	}

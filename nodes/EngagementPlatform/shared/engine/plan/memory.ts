@@ -2,6 +2,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import type { LastWord } from './lastWord';
 import type { OperationSpec, Piece, PieceOutcome, SentBeforeSettings } from '../operation';
+import { normalisedSecret } from '../send/secrets';
 import type { SentBeforeInput } from './sentBefore';
 import { checkSentBefore, forgetWhatWasSent } from './sentBefore';
 
@@ -70,11 +71,15 @@ export async function openMemory(
 	};
 }
 
-/** Where the credential points, to keep what is remembered apart per workspace and key. */
+/**
+ * Where the credential points, to keep what is remembered apart per workspace and key. The key as
+ * requests send it (normalised): a key pasted again with a space or a line break around it is the
+ * same key to the platform, and to what the workflow remembers.
+ */
 async function workspaceOf(context: IExecuteFunctions, spec: OperationSpec): Promise<SentBeforeInput['workspace']> {
 	const credentials = await context.getCredentials(spec.endpoint.credentialType);
 	return {
 		endpoint: String(credentials.restEndpoint ?? credentials.scimEndpoint ?? '').trim(),
-		key: String(credentials.apiKey ?? credentials.scimToken ?? ''),
+		key: normalisedSecret(credentials.apiKey ?? credentials.scimToken),
 	};
 }

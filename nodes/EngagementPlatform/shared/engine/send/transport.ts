@@ -2,11 +2,12 @@ import type { IDataObject, IExecuteFunctions, IHttpRequestMethods } from 'n8n-wo
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { Endpoint } from '../operation';
+import { credentialSecretProblem, redactorFor, runSecrets, secretsOf } from './secrets';
 
 export interface ApiRequest {
 	credentialType: string;
 	baseUrl: string;
-	/** The credential's secret values: never to come back in an answer's text (see redact). */
+	/** The credential's secret values, normalised (a run's carry their redactor): never to come back in an answer's text (see SecretRedactor). */
 	secrets: readonly string[];
 	method: IHttpRequestMethods;
 	path: string;
@@ -46,35 +47,94 @@ const NOT_CONNECTED: ReadonlySet<string> = new Set([
 ]);
 const TIMED_OUT: ReadonlySet<string> = new Set(['ECONNABORTED', 'ETIMEDOUT', 'ESOCKETTIMEDOUT']);
 
-/** The one place that speaks HTTP. Every status comes back as a response; only network failures throw. */
-export async function sendRequest(context: IExecuteFunctions, request: ApiRequest): Promise<ApiResponse> {
+/** A request as it goes on the wire, whichever of n8n's helpers sends it. */
+interface WireRequest {
+	method: IHttpRequestMethods;
+	url: string;
+	body?: IDataObject;
+	qs?: IDataObject;
+	timeoutMs: number;
+}
+
+interface WireResponse {
+	statusCode: number;
+	headers?: ApiResponse['headers'];
+	body: unknown;
+}
+
+/** One of n8n's request helpers, set to follow no redirect and to answer every status. */
+type Wire = (request: WireRequest) => Promise<WireResponse>;
+
+/**
+ * The one place that speaks HTTP, for every request the nodes send, through n8n's
+ * httpRequestWithAuthentication. No redirect is followed (n8n's helpers send the credential again,
+ * and a 307 the body, to wherever a redirect points): a redirect comes back as the answer, its
+ * Location made absolute so that an error can name its host, and the key goes nowhere but the
+ * credential's endpoint. Every answer has each form of the credential's secrets taken out before
+ * anything reads it. Every status comes back as a response; only network failures throw.
+ */
+async function sendOver(wire: Wire, request: ApiRequest): Promise<ApiResponse> {
+	const url = `${request.baseUrl}${request.path}`;
+	let response: WireResponse;
 	try {
-		const response = (await context.helpers.httpRequestWithAuthentication.call(context, request.credentialType, {
+		response = await wire({
 			method: request.method,
-			url: `${request.baseUrl}${request.path}`,
+			url,
 			body: request.body,
 			qs: request.qs,
-			json: true,
-			timeout: request.timeoutMs,
-			returnFullResponse: true,
-			ignoreHttpStatusErrors: true,
-			// n8n's request helper sends the credential again to wherever a redirect points: a redirect
-			// comes back as the answer, and the key goes nowhere but the credential's endpoint.
-			disableFollowRedirect: true,
-		})) as { statusCode: number; headers: ApiResponse['headers']; body: unknown };
-		return {
-			statusCode: response.statusCode,
-			headers: response.headers ?? {},
-			body: asObject(redact(response.body, request.secrets)),
-		};
+			timeoutMs: request.timeoutMs,
+		});
 	} catch (error) {
 		throw toTransportFailure(error);
 	}
+	const redactor = redactorFor(request.secrets);
+	const headers = redactor.value(response.headers ?? {}) as ApiResponse['headers'];
+	return {
+		statusCode: response.statusCode,
+		headers: withAbsoluteLocation(headers, url),
+		body: asObject(redactor.value(response.body)),
+	};
+}
+
+/** A node's request: n8n applies the credential's authenticate(). */
+export async function sendRequest(context: IExecuteFunctions, request: ApiRequest): Promise<ApiResponse> {
+	return await sendOver(
+		async ({ method, url, body, qs, timeoutMs }) =>
+			(await context.helpers.httpRequestWithAuthentication.call(context, request.credentialType, {
+				method,
+				url,
+				body,
+				qs,
+				json: true,
+				timeout: timeoutMs,
+				returnFullResponse: true,
+				ignoreHttpStatusErrors: true,
+				disableFollowRedirect: true,
+			})) as WireResponse,
+		request,
+	);
+}
+
+/** A redirect's Location as an absolute URL (a relative one is resolved against the request's). */
+function withAbsoluteLocation(headers: ApiResponse['headers'], url: string): ApiResponse['headers'] {
+	const name = Object.keys(headers).find((key) => key.toLowerCase() === 'location');
+	const location = name === undefined ? undefined : headers[name];
+	const target = Array.isArray(location) ? location[0] : location;
+	if (name === undefined || target === undefined) return headers;
+	let absolute: string;
+	try {
+		absolute = new URL(target, url).href;
+	} catch {
+		return headers;
+	}
+	const resolved = { ...headers };
+	delete resolved[name];
+	return { ...resolved, location: absolute };
 }
 
 /**
- * Reads the endpoint URL of the credential once per run, and refuses one that would send
- * the key in clear text before any request leaves.
+ * Reads the endpoint URL and the secrets of the credential once per run, and refuses an endpoint that
+ * would send the key in clear text, or a key a header cannot carry, before any request leaves.
  */
 export async function resolveEndpoint(
 	context: IExecuteFunctions,
@@ -88,32 +148,13 @@ export async function resolveEndpoint(
 			description: 'Open the credential and enter the endpoint URL of your workspace, starting with https://.',
 		});
 	}
-	const secrets = [credentials.apiKey, credentials.scimToken].filter(
-		(value): value is string => typeof value === 'string' && value.length >= MIN_SECRET_LENGTH,
-	);
-	return { baseUrl: endpoint.replace(/\/+$/, ''), secrets };
-}
-
-/** Shorter values could match ordinary text; a key this short is refused by the platform anyway. */
-const MIN_SECRET_LENGTH = 6;
-
-/**
- * An answer with the credential's values taken out. An error page may echo the request's headers
- * (`Authorization: Bearer …`), and what an answer says reaches items, errors, n8n's saved
- * executions and logs: the key must not ride along.
- */
-export function redact(body: unknown, secrets: readonly string[]): unknown {
-	if (secrets.length === 0) return body;
-	if (typeof body === 'string') return secrets.reduce((text, secret) => text.split(secret).join('[redacted]'), body);
-	if (Array.isArray(body)) return body.map((entry) => redact(entry, secrets));
-	if (body !== null && typeof body === 'object')
-		return Object.fromEntries(
-			Object.entries(body as Record<string, unknown>).map(([key, value]) => [
-				redact(key, secrets) as string,
-				redact(value, secrets),
-			]),
-		);
-	return body;
+	const secretProblem = credentialSecretProblem(credentials);
+	if (secretProblem) {
+		throw new NodeOperationError(context.getNode(), secretProblem, {
+			description: 'Open the credential and paste the key again, as the platform shows it.',
+		});
+	}
+	return { baseUrl: endpoint.replace(/\/+$/, ''), secrets: runSecrets(secretsOf(credentials)) };
 }
 
 function asObject(body: unknown): IDataObject {
