@@ -53,36 +53,13 @@ export class EngagementPlatformApi implements ICredentialType {
 	}
 
 	/**
-	 * An empty /users/track call stores nothing, and tells a refused key (401) from a key
-	 * that works but lacks the users.track permission (403).
+	 * No declarative test, on purpose: the nodes test this credential (`testedBy`, see
+	 * nodes/EngagementPlatform/shared/engine/send/credentialTest.ts, where the choice is explained),
+	 * through the package's one transport, which follows no redirect and names its host. n8n takes a
+	 * credential's `test` before any node's `testedBy`, so this one has none. A getter rather than a
+	 * field: the community-nodes lint then checks that every node using the credential names its test.
 	 */
-	test: ICredentialTestRequest = {
-		request: {
-			// Plain http to anything but this machine is sent as https: the test never carries the key unencrypted.
-			baseURL:
-				'={{$credentials.restEndpoint.replace(/\\/+$/, "").replace(/^http:\\/\\/(?!(localhost|127\\.0\\.0\\.1|\\[::1\\])(:|\\/|$))/i, "https://")}}',
-			url: '/users/track',
-			method: 'POST',
-			body: { attributes: [] },
-			json: true,
-		},
-		rules: [
-			{
-				type: 'responseCode',
-				properties: {
-					value: 401,
-					message:
-						'Error authenticating credentials: the platform refused this API key. Check the key and the endpoint.',
-				},
-			},
-			{
-				type: 'responseCode',
-				properties: {
-					value: 403,
-					message:
-						'The API key is valid but lacks the "users.track" permission. Add it to the key in the platform\'s API settings.',
-				},
-			},
-		],
-	};
+	get test(): ICredentialTestRequest | undefined {
+		return undefined;
+	}
 }

@@ -57,26 +57,13 @@ export class EngagementPlatformScimApi implements ICredentialType {
 	}
 
 	/**
-	 * A userName filter reads without changing anything; SCIM answers 401 for a refused token
-	 * or origin.
+	 * No declarative test, on purpose: the Dashboard User node tests this credential (`testedBy`, see
+	 * nodes/EngagementPlatform/shared/engine/send/credentialTest.ts, where the choice is explained),
+	 * through the package's one transport, which follows no redirect and names its host. n8n takes a
+	 * credential's `test` before any node's `testedBy`, so this one has none. A getter rather than a
+	 * field: the community-nodes lint then checks that every node using the credential names its test.
 	 */
-	test: ICredentialTestRequest = {
-		request: {
-			// Plain http to anything but this machine is sent as https: the test never carries the key unencrypted.
-			baseURL:
-				'={{$credentials.scimEndpoint.replace(/\\/+$/, "").replace(/^http:\\/\\/(?!(localhost|127\\.0\\.0\\.1|\\[::1\\])(:|\\/|$))/i, "https://")}}',
-			url: '/scim/v2/Users',
-			method: 'GET',
-			qs: { filter: 'userName eq "credential-test@example.com"' },
-		},
-		rules: [
-			{
-				type: 'responseCode',
-				properties: {
-					value: 401,
-					message: 'The platform refused this SCIM token or request origin. Check both in the credential.',
-				},
-			},
-		],
-	};
+	get test(): ICredentialTestRequest | undefined {
+		return undefined;
+	}
 }

@@ -3,6 +3,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { operationProperties, operationSubtitle } from '../shared/engine/nodeOperations';
 import { executeChosenOperation } from '../shared/engine/runOperation';
+import { testScimTokenCredential } from '../shared/engine/send/credentialTest';
 import { dashboardUserOperations } from './operations';
 
 export class EngagementPlatformDashboardUser implements INodeType {
@@ -24,9 +25,11 @@ export class EngagementPlatformDashboardUser implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'engagementPlatformScimApi', required: true }],
+		credentials: [{ name: 'engagementPlatformScimApi', required: true, testedBy: 'engagementPlatformScimApiTest' }],
 		properties: operationProperties(dashboardUserOperations, 'create'),
 	};
+
+	methods = { credentialTest: { engagementPlatformScimApiTest: testScimTokenCredential } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await executeChosenOperation(this, dashboardUserOperations);

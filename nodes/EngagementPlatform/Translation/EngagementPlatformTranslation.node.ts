@@ -3,6 +3,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { operationProperties, operationSubtitle } from '../shared/engine/nodeOperations';
 import { executeChosenOperation } from '../shared/engine/runOperation';
+import { testApiKeyCredential } from '../shared/engine/send/credentialTest';
 import { translationOperations } from './operations';
 
 export class EngagementPlatformTranslation implements INodeType {
@@ -24,9 +25,11 @@ export class EngagementPlatformTranslation implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'engagementPlatformApi', required: true }],
+		credentials: [{ name: 'engagementPlatformApi', required: true, testedBy: 'engagementPlatformApiTest' }],
 		properties: operationProperties(translationOperations, 'getCampaignTranslations'),
 	};
+
+	methods = { credentialTest: { engagementPlatformApiTest: testApiKeyCredential } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await executeChosenOperation(this, translationOperations);

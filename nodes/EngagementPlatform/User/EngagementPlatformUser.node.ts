@@ -3,6 +3,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { operationProperties, operationSubtitle } from '../shared/engine/nodeOperations';
 import { executeChosenOperation } from '../shared/engine/runOperation';
+import { testApiKeyCredential } from '../shared/engine/send/credentialTest';
 import { userOperations } from './operations';
 import { getStandardAttributes } from './shared/standardAttributeFields';
 
@@ -25,11 +26,14 @@ export class EngagementPlatformUser implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'engagementPlatformApi', required: true }],
+		credentials: [{ name: 'engagementPlatformApi', required: true, testedBy: 'engagementPlatformApiTest' }],
 		properties: operationProperties(userOperations, 'trackEvent'),
 	};
 
-	methods = { resourceMapping: { getStandardAttributes } };
+	methods = {
+		resourceMapping: { getStandardAttributes },
+		credentialTest: { engagementPlatformApiTest: testApiKeyCredential },
+	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await executeChosenOperation(this, userOperations);

@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, IHttpRequestMethods } from 'n8n-workflow';
+import type { ICredentialTestFunctions, IDataObject, IExecuteFunctions, IHttpRequestMethods } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { Endpoint } from '../operation';
@@ -66,8 +66,9 @@ interface WireResponse {
 type Wire = (request: WireRequest) => Promise<WireResponse>;
 
 /**
- * The one place that speaks HTTP, for every request the nodes send, through n8n's
- * httpRequestWithAuthentication. No redirect is followed (n8n's helpers send the credential again,
+ * The one place that speaks HTTP, for every request the package sends: a node's, through n8n's
+ * httpRequestWithAuthentication, and a credential Test's, through the test context's request helper
+ * (sendTestRequest). Either way no redirect is followed (n8n's helpers send the credential again,
  * and a 307 the body, to wherever a redirect points): a redirect comes back as the answer, its
  * Location made absolute so that an error can name its host, and the key goes nowhere but the
  * credential's endpoint. Every answer has each form of the credential's secrets taken out before
@@ -110,6 +111,36 @@ export async function sendRequest(context: IExecuteFunctions, request: ApiReques
 				returnFullResponse: true,
 				ignoreHttpStatusErrors: true,
 				disableFollowRedirect: true,
+			})) as WireResponse,
+		request,
+	);
+}
+
+/**
+ * A credential Test's request. n8n gives a Test only its request helper (the legacy request
+ * options), without the credential's authenticate(): `headers` are the ones authenticate() sends,
+ * built by the same function.
+ */
+export async function sendTestRequest(
+	context: ICredentialTestFunctions,
+	headers: Record<string, string>,
+	request: ApiRequest,
+): Promise<ApiResponse> {
+	return await sendOver(
+		async ({ method, url, body, qs, timeoutMs }) =>
+			(await context.helpers.request({
+				method,
+				uri: url,
+				body,
+				qs,
+				headers,
+				json: true,
+				timeout: timeoutMs,
+				resolveWithFullResponse: true,
+				simple: false,
+				followRedirect: false,
+				followAllRedirects: false,
+				maxRedirects: 0,
 			})) as WireResponse,
 		request,
 	);
@@ -232,4 +263,20 @@ export function endpointUrlProblem(endpoint: string): string | undefined {
 	if (url.protocol === 'https:') return undefined;
 	if (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname)) return undefined;
 	return `The endpoint "${url.origin}" does not use https, so the key would travel unencrypted: it was not sent`;
+}
+
+/**
+ * The endpoint a credential Test sends to: plain http to anything but this machine is sent as https,
+ * so the Test never carries the key unencrypted (a node refuses such an endpoint instead, see
+ * endpointUrlProblem). Undefined when the endpoint is not a URL.
+ */
+export function testEndpointUrl(endpoint: string): string | undefined {
+	let url: URL;
+	try {
+		url = new URL(endpoint.trim());
+	} catch {
+		return undefined;
+	}
+	if (url.protocol === 'http:' && !LOOPBACK_HOSTS.has(url.hostname)) url.protocol = 'https:';
+	return url.href.replace(/\/+$/, '');
 }
