@@ -70,22 +70,19 @@ describe.each(NODES)('a $credential as users paste it', (node) => {
 		expect(leakedSecrets(result, [pasted])).toEqual([]);
 	});
 
-	test.each(ODD_CHARACTERS.filter((odd) => !headerCannotCarry(odd)))(
-		'holding %j: the workflow works',
-		async (odd) => {
-			const { core, pasted } = pastedKey([odd], ' ', '\n');
-			await node.register(core);
+	test.each(ODD_CHARACTERS.filter((odd) => !headerCannotCarry(odd)))('holding %j: the workflow works', async (odd) => {
+		const { core, pasted } = pastedKey([odd], ' ', '\n');
+		await node.register(core);
 
-			const result = await runNode(node.type, {
-				parameters: node.parameters,
-				items: [{}],
-				credentials: node.credentials(pasted),
-			});
+		const result = await runNode(node.type, {
+			parameters: node.parameters,
+			items: [{}],
+			credentials: node.credentials(pasted),
+		});
 
-			expect(result.error).toBeUndefined();
-			expect(node.succeeded(result.output(node.name)[0].json)).toBe(true);
-		},
-	);
+		expect(result.error).toBeUndefined();
+		expect(node.succeeded(result.output(node.name)[0].json)).toBe(true);
+	});
 
 	test.each([...ODD_CHARACTERS.filter(headerCannotCarry), '\n', '\r\n'])(
 		'holding %j inside it: refused before anything is sent, without showing the key',
