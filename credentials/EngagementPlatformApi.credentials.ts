@@ -56,8 +56,9 @@ export class EngagementPlatformApi implements ICredentialType {
 	 * No declarative test, on purpose: the nodes test this credential (`testedBy`, see
 	 * nodes/EngagementPlatform/shared/engine/send/credentialTest.ts, where the choice is explained),
 	 * through the package's one transport, which follows no redirect and names its host. n8n takes a
-	 * credential's `test` before any node's `testedBy`, so this one has none. A getter rather than a
-	 * field: the community-nodes lint then checks that every node using the credential names its test.
+	 * credential's `test` before any node's `testedBy`, so this one has none. Declared, as undefined,
+	 * for code that reads a credential's `test`; a getter rather than a field, so that the
+	 * community-nodes lint still checks that every node using the credential names its test.
 	 */
 	get test(): ICredentialTestRequest | undefined {
 		return undefined;

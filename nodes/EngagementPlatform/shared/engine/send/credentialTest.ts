@@ -18,8 +18,9 @@ import { sendTestRequest, testEndpointUrl } from './transport';
  * credential: n8n runs a declarative test through its own request helper, outside the package's
  * transport, and that helper followed a 301, 302 or 307 to another origin with the key (and said
  * the credential was OK); `disableFollowRedirect` would stop that, but the Test could then only say
- * "Received HTTP status code: 302", not where the redirect pointed, and would not take the key out
- * of what an answer echoes. A `testedBy` function sends through sendTestRequest: the one transport
+ * a fixed message per status ("Received HTTP status code: 302"), not where the redirect pointed, and
+ * an answer's text would go through n8n's error handling (its error reporter, its debug log) without
+ * the package's redaction. A `testedBy` function sends through sendTestRequest: the one transport
  * the nodes use (no redirect followed, every form of the key redacted), and its messages name the
  * host. n8n's credentials tester takes a credential's own `test` first and a node's `testedBy` only
  * when there is none, so the two credentials declare none, and every node using them names the
