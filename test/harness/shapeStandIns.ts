@@ -7,7 +7,8 @@ import { NodeConnectionTypes } from 'n8n-workflow';
  * end-to-end suite has the real ones):
  * - Switch: the items in `branches` runs of consecutive items, one per output (up to five), every output
  *   wired to the same node, as both branches of an IF wired into one node: that node runs once per
- *   output, in output order, so the items reach it in their order.
+ *   output. n8n (execution order v1) runs it for the last output first, so the first items go on the
+ *   last output: the node's runs meet the items in their order.
  * - Loop Over Items (Split in Batches v3): `batchSize` items per pass on its "loop" output, everything
  *   back on "done" once the items are spent; the node in the loop runs once per pass.
  */
@@ -31,7 +32,7 @@ const switchStandIn: INodeType = {
 		const input = this.getInputData();
 		const perBranch = Math.ceil(input.length / branches);
 		input.forEach((item, index) =>
-			outputs[Math.floor(index / perBranch)].push({ json: item.json, pairedItem: { item: index } }),
+			outputs[branches - 1 - Math.floor(index / perBranch)].push({ json: item.json, pairedItem: { item: index } }),
 		);
 		return outputs;
 	},

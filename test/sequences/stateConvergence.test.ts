@@ -9,6 +9,11 @@
  * has a profile for yet (the newcomer) holds nothing until a run creates one or they sign up; a group
  * state set for them by external ID before that is ignored by the platform.
  *
+ * Each sequence runs on a schedule on a virtual clock (daily, every few days, weekly or irregular, with
+ * manual runs in between) with Resend Everything Every (Days) at 0, 3, 7 or 30, and an item is answered
+ * "unchanged" only within that many days of its contact's attributes last being accepted. A run may run
+ * the node two or three times (merged branches), each run of the node its own.
+ *
  * fast-check generates sequences of steps (model-based: ./workflowRuns.ts): mostly one run, an
  * execution of a saved workflow in n8n's real WorkflowExecute, against in-process sandboxes over
  * loopback, with Send Only Changes on or off, by external ID or email, sometimes meeting a platform
@@ -32,9 +37,11 @@
 import fc from 'fast-check';
 
 import { deduplicationStore } from '../harness/deduplicationStore';
-import type { RunPlan, SequenceModel, SequenceReal } from './workflowRuns';
+import type { RunPlan, Schedule, SequenceModel, SequenceReal } from './workflowRuns';
 import {
 	attributeSync,
+	describeSchedule,
+	scheduleOf,
 	newsletterRun,
 	OverlappingRuns,
 	overlapRuns,
@@ -46,6 +53,7 @@ import {
 import type { Violation } from './platformTruth';
 import { truthFrom } from './platformTruth';
 import { resetWorkspace, useWorkspaces, WORKSPACES } from './workspaces';
+import { installVirtualClock, virtualNow } from './virtualClock';
 
 jest.mock('n8n-workflow', () => {
 	const actual = jest.requireActual<typeof import('n8n-workflow')>('n8n-workflow');
@@ -67,6 +75,8 @@ const SEED =
 const MAX_STEPS = 10;
 const MAX_ITEMS = 8;
 
+// The node's, n8n's and the sandboxes' Date read the virtual clock, which each step's schedule moves on.
+installVirtualClock();
 const workspaces = useWorkspaces();
 const store = deduplicationStore();
 
@@ -83,6 +93,8 @@ const runs = fc.commands(
 	],
 	{ maxCommands: MAX_STEPS },
 );
+/** A sequence: its steps, and the schedule they run on. */
+const sequences = fc.tuple(runs, scheduleOf(MAX_STEPS));
 
 const COUNTS = [
 	'steps',
@@ -94,22 +106,27 @@ const COUNTS = [
 	'overlapsInterleaved',
 	'crashes',
 	'signUps',
+	'severalRunsOfNode',
 	'refused',
 	'ignored',
 ] as const;
-type Tally = Record<(typeof COUNTS)[number] | 'sequences' | 'violations', number> & { answers: Record<string, number> };
+type Tally = Record<(typeof COUNTS)[number] | 'sequences' | 'violations', number> & {
+	answers: Record<string, number>;
+	bySchedule: Record<string, number>;
+};
 const tally = (): Tally => ({
 	...(Object.fromEntries(COUNTS.map((name) => [name, 0])) as Record<(typeof COUNTS)[number], number>),
 	sequences: 0,
 	violations: 0,
 	answers: {},
+	bySchedule: {},
 });
 
 let sequenceCounter = 0;
 
 /** Runs one sequence from both workspaces freshly seeded, n8n's store empty and a new workflow id. */
 async function runSequence(
-	commands: Iterable<fc.AsyncCommand<SequenceModel, SequenceReal>>,
+	[commands, schedule]: [Iterable<fc.AsyncCommand<SequenceModel, SequenceReal>>, Schedule],
 	into: Tally,
 	stopAt?: (violation: Violation) => boolean,
 ): Promise<SequenceReal> {
@@ -119,6 +136,9 @@ async function runSequence(
 	const real: SequenceReal = {
 		workspaces: workspaces(),
 		workflowId: `nightly-sync-${++sequenceCounter}`,
+		schedule,
+		lastAccepted: new Map(),
+		stepStartedAt: virtualNow(),
 		steps: 0,
 		runs: 0,
 		items: 0,
@@ -131,6 +151,7 @@ async function runSequence(
 		ignored: 0,
 		crashes: 0,
 		signUps: 0,
+		severalRunsOfNode: 0,
 		log: [],
 		plans: [],
 		states,
@@ -147,6 +168,8 @@ async function runSequence(
 		if (!stopAt || !real.violations.some(stopAt)) throw error;
 	}
 	into.sequences++;
+	into.bySchedule[`${schedule.kind}, resend ${schedule.resendEveryDays}`] =
+		(into.bySchedule[`${schedule.kind}, resend ${schedule.resendEveryDays}`] ?? 0) + 1;
 	for (const name of COUNTS) into[name] += real[name];
 	into.violations += real.violations.length;
 	for (const [status, count] of Object.entries(real.answers))
@@ -165,6 +188,7 @@ const kindsOf = ({ violations }: SequenceReal) => [...new Set(violations.map(kin
 
 function failureReport(real: SequenceReal): string {
 	return [
+		...(real.schedule ? [`  on the schedule ${describeSchedule(real.schedule, real.steps)}`] : []),
 		...real.log.map((step, index) => `  step ${index + 1}: ${step}`),
 		...real.violations.map(({ step, message }) => `    after step ${step}: ${message}`),
 	].join('\n');
@@ -174,15 +198,15 @@ describe('A marketer syncs customers to the platform night after night', () => {
 	test(
 		'after every run each customer holds what the run last said it applied, whatever the mix of attribute syncs, newsletter opt-ins and outs, two sync nodes, a switched workspace, platform hiccups, overlapping runs, runs n8n could not close, customers with no profile yet and answers that prove nothing',
 		async () => {
-			const started = Date.now();
+			const started = performance.now();
 			const counted = tally();
 			const failing: Array<{ index: number; kinds: string[] }> = [];
 			let index = 0;
 
 			// 1. Every sequence, its violations counted.
 			const checked = await fc.check(
-				fc.asyncProperty(runs, async (commands) => {
-					const real = await runSequence(commands, counted);
+				fc.asyncProperty(sequences, async (sequence) => {
+					const real = await runSequence(sequence, counted);
 					if (real.violations.length > 0) failing.push({ index, kinds: kindsOf(real) });
 					index++;
 				}),
@@ -190,7 +214,7 @@ describe('A marketer syncs customers to the platform night after night', () => {
 			);
 			// The property counts rather than fails: a failure here is the test's own (a sandbox that did not answer, ...).
 			if (checked.failed) throw checked.errorInstance ?? new Error(fc.defaultReportMessage(checked));
-			const elapsed = Date.now() - started;
+			const elapsed = performance.now() - started;
 
 			// 2. The first failing sequence of each kind, replayed by its path and shrunk.
 			const shrinking = tally();
@@ -202,10 +226,10 @@ describe('A marketer syncs customers to the platform night after night', () => {
 			for (const [kind, at] of toShrink) {
 				let last = '';
 				const details = await fc.check(
-					fc.asyncProperty(runs, async (commands) => {
+					fc.asyncProperty(sequences, async (sequence) => {
 						// A race may not be lost every time: a candidate counts as passing after TRIES clean runs.
 						for (let attempt = 0; attempt < TRIES; attempt++) {
-							const real = await runSequence(commands, shrinking, (violation) => kindOf(violation) === kind);
+							const real = await runSequence(sequence, shrinking, (violation) => kindOf(violation) === kind);
 							if (VERBOSE) console.log(`${real.violations.length} violations: ${real.log.join(' || ')}`);
 							// Only a violation of the same kind keeps a candidate: each counterexample shows its own defect.
 							if (!kindsOf(real).includes(kind)) continue;
@@ -226,11 +250,12 @@ describe('A marketer syncs customers to the platform night after night', () => {
 				[
 					`State convergence (seed ${SEED}): ${counted.sequences} sequences, ${counted.steps} steps, ${counted.runs} runs, ${counted.items} items, ` +
 						`${counted.faults} faults (${counted.unplacedErrors} unplaced errors), ${counted.overlaps} overlaps (${counted.overlapsInterleaved} interleaved in n8n's store), ` +
-						`${counted.crashes} crashes (the run's end not recorded), ${counted.signUps} sign-ups, ${counted.refused} items refused for want of a profile, ` +
+						`${counted.crashes} crashes (the run's end not recorded), ${counted.signUps} sign-ups, ${counted.severalRunsOfNode} runs running the node several times, ${counted.refused} items refused for want of a profile, ` +
 						`${counted.ignored} group states set by an external ID nobody had, ` +
 						`${counted.violations} violations in ${failing.length} sequences ` +
 						`(${(elapsed / 1000).toFixed(1)} s, ${(((elapsed / Math.max(1, counted.sequences)) * 100) / 1000).toFixed(1)} s per 100 sequences)`,
 					`answers: ${JSON.stringify(counted.answers)}`,
+					`sequences by schedule and Resend Everything Every (Days): ${JSON.stringify(counted.bySchedule)}`,
 					`sequences by kind of violation: ${JSON.stringify(Object.fromEntries(countBy(failing.flatMap(({ kinds }) => kinds))))}`,
 					...(toShrink.length > 0
 						? [`shrinking took ${shrinking.sequences} sequences more`, ...counterexamples.map((text) => `\n${text}`)]

@@ -15,7 +15,9 @@ import { DEMO_API_KEY } from '../../sandbox';
 import type { FaultRule, StateView } from '../../sandbox/adminApiTypes';
 import type { RunResult } from '../harness';
 import { runWorkflow } from '../harness';
+import { moveClockBy, virtualNow } from './virtualClock';
 import { deduplicationStore } from '../harness/deduplicationStore';
+import { answersAcrossRuns, shapedWorkflow } from '../support/nodeShapes';
 import { SUBSCRIPTION_NODE, USER_NODE } from '../support/nodeTypes';
 import type { Answer, ItemIntent, PieceName, RunShape, Truth, Violation } from './platformTruth';
 import {
@@ -76,11 +78,117 @@ export interface RunPlan {
 	crash?: 2 | 3;
 	/** A newsletter run by Subscribe or Unsubscribe: one state for every item, no State field. */
 	oneState?: boolean;
+	/**
+	 * How many times n8n runs the node in the execution: the items in that many runs of consecutive items,
+	 * as both branches of an IF wired into one node (each run of the node its own, in order).
+	 */
+	runsOfNode?: 2 | 3;
 	items: ItemIntent[];
+}
+
+/**
+ * When the sequence's steps run, on the virtual clock: a schedule (daily, every few days, weekly, or
+ * irregular), with manual runs in between, and Resend Everything Every (Days) as the workflow sets it.
+ */
+export interface Schedule {
+	kind: 'daily' | 'every few days' | 'weekly' | 'irregular';
+	/** Hours before each step (the first step too): the schedule's interval, or a manual run's few minutes. */
+	gapsHours: number[];
+	/** Resend Everything Every (Days) on every node with Send Only Changes (0: never). */
+	resendEveryDays: 0 | 3 | 7 | 30;
+}
+
+const HOUR_MS = 3_600_000;
+
+export const scheduleOf = (maxSteps: number): fc.Arbitrary<Schedule> =>
+	fc
+		.record({
+			kind: fc.constantFrom<Schedule['kind']>('daily', 'every few days', 'weekly', 'irregular'),
+			manual: fc.array(fc.boolean(), { minLength: maxSteps, maxLength: maxSteps }),
+			irregular: fc.array(fc.integer({ min: 1, max: 24 * 10 }), { minLength: maxSteps, maxLength: maxSteps }),
+			everyFew: fc.integer({ min: 2, max: 3 }),
+			resendEveryDays: fc.constantFrom<Schedule['resendEveryDays']>(0, 3, 7, 30),
+		})
+		.map(({ kind, manual, irregular, everyFew, resendEveryDays }) => ({
+			kind,
+			resendEveryDays,
+			gapsHours: manual.map((isManual, step) =>
+				isManual && step > 0
+					? 0.1
+					: kind === 'daily'
+						? 24
+						: kind === 'every few days'
+							? 24 * everyFew
+							: kind === 'weekly'
+								? 24 * 7
+								: irregular[step],
+			),
+		}));
+
+export const describeSchedule = ({ kind, gapsHours, resendEveryDays }: Schedule, steps: number) =>
+	`${kind}, resend every ${resendEveryDays} days, hours before each step: ${gapsHours.slice(0, steps).join(', ')}`;
+
+/** A step begins: the clock moves on by the schedule's gap before it. */
+function beginStep(real: SequenceReal): number {
+	const step = ++real.steps;
+	moveClockBy((real.schedule?.gapsHours[step - 1] ?? 0) * HOUR_MS);
+	real.stepStartedAt = virtualNow();
+	return step;
+}
+
+const DAY_MS = 24 * HOUR_MS;
+/** The node reads the clock a few milliseconds after the step begins: a minute of slack either way. */
+const CLOCK_SLACK_MS = 60_000;
+
+/**
+ * Resend Everything Every (Days), per contact: an attribute object answered "unchanged" was last
+ * accepted from this workflow, for that workspace and identifier, less than that many days before.
+ * Checked before the step's own acceptances are learnt (the run decided what to leave out first).
+ */
+function checkFreshness(
+	real: SequenceReal,
+	ran: Ran[],
+	answersOf: Map<Ran, Array<Answer | undefined>>,
+	violations: Violation[],
+): void {
+	const everyDays = real.schedule?.resendEveryDays ?? 0;
+	const keyOf = (plan: RunPlan, user: Person) => `${plan.workspace} ${plan.identifyBy} ${user}`;
+	const attributeRuns = ran.filter(({ plan }) => plan.node !== 'newsletter');
+	const acceptedNow = new Set<string>();
+	for (const entry of attributeRuns)
+		entry.plan.items.forEach((item, index) => {
+			const answer = answersOf.get(entry)?.[index];
+			if (answer?.status === 'processed' && !answer.warned) acceptedNow.add(keyOf(entry.plan, item.user));
+		});
+	for (const entry of attributeRuns) {
+		entry.plan.items.forEach((item, index) => {
+			if (everyDays === 0 || answersOf.get(entry)?.[index]?.status !== 'unchanged') return;
+			const key = keyOf(entry.plan, item.user);
+			// Accepted in this step: by an earlier run of the node (merged branches) or the overlapping run.
+			if (acceptedNow.has(key)) return;
+			const last = real.lastAccepted.get(key);
+			const age = last === undefined ? undefined : real.stepStartedAt - last;
+			if (age === undefined || age > everyDays * DAY_MS + CLOCK_SLACK_MS)
+				violations.push({
+					kind: 'stale',
+					message: `${entry.label}item ${index} (${item.user}) is answered "unchanged", and its attributes were last accepted ${age === undefined ? 'never' : `${(age / DAY_MS).toFixed(2)} days`} before, past Resend Everything Every ${everyDays} days`,
+				});
+		});
+	}
+	for (const key of acceptedNow) real.lastAccepted.set(key, real.stepStartedAt);
 }
 
 /** What a sequence tallies and keeps of its steps. */
 export interface SequenceReal {
+	schedule?: Schedule;
+	/**
+	 * When the platform last accepted each contact's attributes from this workflow, per workspace and
+	 * identifier (as Send Only Changes keeps them apart): "unchanged" is answered only within Resend
+	 * Everything Every (Days) of it.
+	 */
+	lastAccepted: Map<string, number>;
+	/** When the current step began, on the virtual clock. */
+	stepStartedAt: number;
 	workspaces: Workspace[];
 	workflowId: string;
 	/** Steps so far (a run, two overlapping runs, a sign-up). */
@@ -101,6 +209,8 @@ export interface SequenceReal {
 	/** Runs whose end n8n's store could not record (the node said so). */
 	crashes: number;
 	signUps: number;
+	/** Runs in which n8n ran the node several times (merged branches). */
+	severalRunsOfNode: number;
 	/** Each step's description, in order. */
 	log: string[];
 	/** Each run's plan, in order, with its name (a repeat run takes an earlier one's rows). */
@@ -169,6 +279,7 @@ const runSettings = {
 	batchSize: often(fc.integer({ min: 1, max: 3 })),
 	parallelRequests: fc.integer({ min: 1, max: 8 }),
 	crash,
+	runsOfNode: rarely(weighted<2 | 3>([2, 2], [3, 1])),
 };
 /** A crash means nothing without Send Only Changes (nothing is recorded). */
 const withoutIdleCrash = (plan: RunPlan): RunPlan =>
@@ -216,6 +327,7 @@ export function describePlan(plan: RunPlan): string {
 		`parallel ${plan.parallelRequests}`,
 		...(plan.fault ? [faultName(plan.fault)] : []),
 		...(plan.crash ? [`n8n's store gone after ${plan.crash} checks`] : []),
+		...(plan.runsOfNode ? [`the node run ${plan.runsOfNode} times (merged branches)`] : []),
 	];
 	const items = plan.items.map(
 		({ user: who, sets, updateOnly }, index) =>
@@ -244,9 +356,10 @@ function itemJson(plan: RunPlan, { user: who, sets, updateOnly }: ItemIntent): I
 	return { ...base, attrs, ...(updateOnly && { updateOnly }) };
 }
 
-function parameters(plan: RunPlan): INodeParameters {
+function parameters(plan: RunPlan, resendEveryDays: number): INodeParameters {
 	const options: INodeParameters = {
 		sendOnlyChanges: plan.sendOnlyChanges,
+		resendEveryDays,
 		parallelRequests: plan.parallelRequests,
 		...(plan.batchSize !== undefined && { batchSize: plan.batchSize }),
 	};
@@ -318,6 +431,7 @@ async function drainFaults(workspace: Workspace, path: string): Promise<void> {
 async function execute(plan: RunPlan, real: SequenceReal, label = ''): Promise<RunResult> {
 	real.runs++;
 	real.items += plan.items.length;
+	if (plan.runsOfNode && plan.items.length > 1) real.severalRunsOfNode++;
 	const node = NODES[plan.node];
 	const workspace = real.workspaces[plan.workspace];
 	if (plan.crash !== undefined) {
@@ -332,8 +446,12 @@ async function execute(plan: RunPlan, real: SequenceReal, label = ''): Promise<R
 			async () =>
 				await runWorkflow({
 					workflowId: real.workflowId,
-					nodes: [{ ...node, parameters: parameters(plan), continueOnFail: true }],
-					connections: { Start: { main: [[{ node: node.name, type: 'main', index: 0 }]] } },
+					...shapedWorkflow(
+						{ ...node, parameters: parameters(plan, real.schedule?.resendEveryDays ?? 0), continueOnFail: true },
+						plan.runsOfNode && plan.items.length > 1
+							? { kind: 'branches', branches: Math.min(plan.runsOfNode, plan.items.length) }
+							: { kind: 'once' },
+					),
 					items: plan.items.map((item) => itemJson(plan, item)),
 					credentials: workspace.credentials,
 				}),
@@ -373,10 +491,17 @@ interface Ran {
 async function settleStep(model: SequenceModel, real: SequenceReal, ran: Ran[]): Promise<void> {
 	const step = real.steps;
 	const violations: Violation[] = [];
-	const effects = ran.flatMap(({ plan, label, result }) => {
+	const answersOf = new Map<Ran, Array<Answer | undefined>>();
+	const effects = ran.flatMap((entry) => {
+		const { plan, label, result } = entry;
 		const node = NODES[plan.node];
 		if (result.error) violations.push({ kind: 'run', message: `${label}the run stopped: ${result.error.message}` });
-		const answers: Array<Answer | undefined> = readAnswers(plan.items, result.output(node.name), violations);
+		const answers: Array<Answer | undefined> = readAnswers(
+			plan.items,
+			answersAcrossRuns(result, node.name),
+			violations,
+		);
+		answersOf.set(entry, answers);
 		for (const answer of answers) {
 			const name = tallyName(answer);
 			real.answers[name] = (real.answers[name] ?? 0) + 1;
@@ -392,6 +517,7 @@ async function settleStep(model: SequenceModel, real: SequenceReal, ran: Ran[]):
 			others.some((other) => mayCreateFor(plan, other.plan)(user)),
 		);
 	});
+	checkFreshness(real, ran, answersOf, violations);
 	const setters = learn(effects);
 	real.states = await Promise.all(real.workspaces.map(async ({ client }) => await client.state()));
 	for (const index of WORKSPACES) compareWithPlatform(model.truth, index, real.states[index], setters, violations);
@@ -403,7 +529,7 @@ async function settleStep(model: SequenceModel, real: SequenceReal, ran: Ran[]):
 
 /** Runs one plan: the fault first, the workflow, then its answers checked and the truth compared with both workspaces. */
 async function runPlan(plan: RunPlan, model: SequenceModel, real: SequenceReal, description: string): Promise<void> {
-	const step = ++real.steps;
+	const step = beginStep(real);
 	real.plans.push({ plan, label: `step ${step}` });
 	real.log.push(description);
 	const workspace = real.workspaces[plan.workspace];
@@ -529,7 +655,7 @@ export class OverlappingRuns implements Command {
 
 	async run(model: SequenceModel, real: SequenceReal): Promise<void> {
 		const { first, second, hold, delayMs, gapMs } = this.overlap;
-		const step = ++real.steps;
+		const step = beginStep(real);
 		real.overlaps++;
 		real.plans.push({ plan: first, label: `step ${step}a` }, { plan: second, label: `step ${step}b` });
 		real.log.push(this.toString());
@@ -581,7 +707,7 @@ export class SignUp implements Command {
 	}
 
 	async run(model: SequenceModel, real: SequenceReal): Promise<void> {
-		real.steps++;
+		beginStep(real);
 		const index = this.workspace;
 		const before = real.states[index];
 		if (profileOf(before, NEWCOMER, 'external_id') || profileOf(before, NEWCOMER, 'email')) {

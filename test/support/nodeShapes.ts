@@ -113,10 +113,18 @@ export async function runNodeInShape(type: string, run: NodeRun, shape: RunShape
 export function answersAcrossRuns(result: RunResult, nodeName: string, output = 0): INodeExecutionData[] {
 	const runData = result.run.data.resultData.runData;
 	return (runData[nodeName] ?? []).flatMap((task, runIndex) =>
-		(task.data?.main?.[output] ?? []).map((answer) => ({
-			...answer,
-			pairedItem: { item: inputItemOf(runData, nodeName, runIndex, answer) },
-		})),
+		(task.data?.main?.[output] ?? []).map((answer) => {
+			// An answer naming another item of its run (`replacedBy`) names it by the run's own index.
+			const { replacedBy } = answer.json;
+			const json =
+				typeof replacedBy === 'number'
+					? {
+							...answer.json,
+							replacedBy: inputItemOf(runData, nodeName, runIndex, { json: {}, pairedItem: { item: replacedBy } }),
+						}
+					: answer.json;
+			return { ...answer, json, pairedItem: { item: inputItemOf(runData, nodeName, runIndex, answer) } };
+		}),
 	);
 }
 
