@@ -1,10 +1,9 @@
 /**
  * Send Only Changes on Set Group State, Subscribe and Unsubscribe: the subscription endpoint's answer
  * proves no state, so the option never leaves an item out. Version 2 does not offer it (nor reads it
- * from a node's parameters); version 1 keeps it and runs it as before: every state sent each run, the
- * node noting the group states it set in what the workflow remembers, so that another node's Send
- * Only Changes keeps what it remembered. A node that sets state without the option makes the workflow
- * forget, as README's Send Only Changes says, and so does version 2's.
+ * from a node's parameters); version 1 keeps it: every state sent each run. With or without it, the
+ * node notes the group states it set in what the workflow remembers, so that another node's Send Only
+ * Changes keeps what it remembered and still sees the states this node set.
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
@@ -100,14 +99,62 @@ test('version 1 keeps the option and runs it as before: every group state sent e
 	expect(store.calls.filter(({ method }) => method === 'clearAllProcessedItems')).toEqual([]);
 });
 
-test('version 2 does not read Send Only Changes from its parameters: it sets state as without the option, so the workflow forgets and the next run sends every attribute', async () => {
+test('version 2 has no option there and needs none: the group-state node notes the states it sets, as version 1 with the option did, so the attribute node’s Send Only Changes keeps what it remembered', async () => {
 	await nightlyRun(2);
 
 	const before = await lastSeq();
 	const second = await nightlyRun(2);
 
-	expect(await sentSince(before)).toEqual({ attributes: ids, groups: ids });
-	expect(second.output('Attributes').map(({ json }) => json.status)).toEqual(ids.map(() => 'processed'));
+	expect(await sentSince(before)).toEqual({ attributes: [], groups: ids });
+	expect(second.output('Attributes').map(({ json }) => json.status)).toEqual(ids.map(() => 'unchanged'));
 	expect(second.output('Newsletter').map(({ json }) => json.status)).toEqual(ids.map(() => 'set'));
-	expect(store.calls.some(({ method }) => method === 'clearAllProcessedItems')).toBe(true);
+	expect(store.calls.filter(({ method }) => method === 'clearAllProcessedItems')).toEqual([]);
+});
+
+test('without Send Only Changes on version 1 too: the group-state node notes what it sets instead of making the workflow forget', async () => {
+	const withoutOption = async () =>
+		await runWorkflow({
+			workflowId: WORKFLOW_ID,
+			nodes: [
+				{
+					id: 'a77f0000-0000-4000-8000-000000000001',
+					name: 'Attributes',
+					type: USER_NODE,
+					typeVersion: 2,
+					parameters: {
+						operation: 'updateAttributes',
+						identifyBy: 'external_id',
+						externalId: '={{ $json.id }}',
+						attributesInput: 'json',
+						attributesJson: '={{ { plan: $json.plan } }}',
+						options: { sendOnlyChanges: true, resendEveryDays: 0 },
+					},
+				},
+				{
+					id: 'a77f0000-0000-4000-8000-000000000002',
+					name: 'Newsletter',
+					type: SUBSCRIPTION_NODE,
+					typeVersion: 1,
+					parameters: {
+						operation: 'setGroupState',
+						subscriptionGroupId: 'newsletter',
+						subscriptionState: 'subscribed',
+						identifyBy: 'external_id',
+						externalId: "={{ $('Start').item.json.id }}",
+					},
+				},
+			],
+			connections: {
+				Start: { main: [[{ node: 'Attributes', type: 'main', index: 0 }]] },
+				Attributes: { main: [[{ node: 'Newsletter', type: 'main', index: 0 }]] },
+			},
+			items: contacts,
+			credentials: { engagementPlatformApi: { restEndpoint: sandbox().url, apiKey } },
+		});
+	await withoutOption();
+	const before = await lastSeq();
+	const second = await withoutOption();
+
+	expect(await sentSince(before)).toEqual({ attributes: [], groups: ids });
+	expect(second.output('Attributes').map(({ json }) => json.status)).toEqual(ids.map(() => 'unchanged'));
 });

@@ -48,7 +48,7 @@ const requestOptionFields = [maxRateLimitWaitField, parallelRequestsField, timeo
  * sends or leaves out (plus one per group state), for two executions, so 1,000,000 holds a nightly
  * sync of 250,000 contacts in a record of about 26 MB; older executions' entries go first.
  */
-const DEFAULT_HISTORY_SIZE = 1_000_000;
+export const DEFAULT_HISTORY_SIZE = 1_000_000;
 
 const historySizeField: INodeProperties = {
 	displayName: 'History Size',

@@ -5,6 +5,7 @@ import type { OperationSpec, Piece, PieceOutcome, SentBeforeSettings } from '../
 import { normalisedSecret } from '../send/secrets';
 import type { SentBeforeInput } from './sentBefore';
 import { checkSentBefore, forgetWhatWasSent } from './sentBefore';
+import { DEFAULT_HISTORY_SIZE } from '../runOptions';
 
 /**
  * What the workflow remembers of the state it set, around one run: with Send Only Changes on, the
@@ -28,6 +29,10 @@ export async function openMemory(
 			log('warn', `could not clear what Send Only Changes remembers for this workflow (${failure})`);
 	};
 
+	// A node none of whose state an answer can prove (the subscription endpoint) never leaves a piece out,
+	// with the option or without (version 2 does not offer it): it notes the states it sets, as with the
+	// option on, so that other nodes' Send Only Changes keep what they remembered and see those states.
+	if (!settings && provesNothing(spec)) settings = NOTE_ONLY;
 	if (!settings) {
 		if (!lastWord.setsState) return { ok: true, close: async () => {} };
 		forgetFailed(await forgetWhatWasSent(context));
@@ -69,6 +74,13 @@ export async function openMemory(
 			});
 		},
 	};
+}
+
+const NOTE_ONLY: SentBeforeSettings = { forget: false, historySize: DEFAULT_HISTORY_SIZE, resendEveryDays: 0 };
+
+function provesNothing(spec: OperationSpec): boolean {
+	const slots = Object.values(spec.stateSlots ?? {});
+	return slots.length > 0 && slots.every((slot) => !slot.provenByAcceptance);
 }
 
 /**
