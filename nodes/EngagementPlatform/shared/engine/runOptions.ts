@@ -57,7 +57,7 @@ const historySizeField: INodeProperties = {
 	typeOptions: { minValue: 1, maxValue: 5_000_000 },
 	default: DEFAULT_HISTORY_SIZE,
 	description:
-		"How many entries Send Only Changes keeps in n8n's database: about four per contact a run syncs (two for each of the last two executions), and up to eight more each time a contact is sent with Resend Everything Every on. Past that the oldest are forgotten and sent again once.",
+		"How many entries Send Only Changes keeps in n8n's database: about four per contact a run syncs (two for each of the last two executions), and up to four more each time a contact is sent with Resend Everything Every on. Past that the oldest are forgotten and sent again once.",
 };
 
 /** Every user is sent again, whatever the store says, within this many days of its last send, by default. */

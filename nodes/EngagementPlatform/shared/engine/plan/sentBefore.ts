@@ -110,6 +110,8 @@ async function check(
 	const claimed = new Set(checked.new.map(String));
 
 	const unchanged = new Set<Piece>();
+	/** Pieces sent only because Resend Everything Every says they are due (their values held). */
+	const resent = new Set<Piece>();
 	let conflict = false;
 	for (const { piece, now, was, writtenUser, watched, fresh } of planned) {
 		const heldNow = now !== undefined && seen.has(now);
@@ -120,7 +122,10 @@ async function check(
 		if (now === undefined) continue;
 		const heldBefore = previous !== undefined && was !== undefined && seen.has(was) && !writtenBefore;
 		const freshEnough = fresh === undefined || seen.has(fresh);
-		if ((heldNow || heldBefore) && freshEnough) unchanged.add(piece);
+		if (heldNow || heldBefore) {
+			if (freshEnough) unchanged.add(piece);
+			else resent.add(piece);
+		}
 	}
 
 	return {
@@ -148,7 +153,7 @@ async function check(
 					if (entry !== undefined && claimed.has(entry) && !unchanged.has(piece) && !accepted) takeBack.push(entry);
 					if (fresh === undefined || contact === undefined || freshness === undefined) continue;
 					// The probe of this slice's mark was written by the check: it stays only as part of a send's marks.
-					const sent = accepted ? freshness.marksOfSend(contact, now) : [];
+					const sent = accepted ? freshness.marksOfSend(contact, now, resent.has(piece)) : [];
 					if (claimed.has(fresh) && !sent.includes(fresh)) takeBack.push(fresh);
 					marks.push(...sent.filter((mark) => mark !== fresh));
 				}
