@@ -20,14 +20,17 @@ const WORKFLOW_ID = 'nightly-crm-sync';
 const contacts = ['crm-0', 'crm-1', 'crm-2'].map((id) => ({ id, plan: 'gold' }));
 
 /** The saved workflow: Start → Update Attributes (Send Only Changes) → Set Group State with Send Only Changes on. */
-async function nightlyRun(groupStateVersion: number) {
+async function nightlyRun(
+	groupStateVersion: number,
+	groupStateOptions: INodeParameters = { sendOnlyChanges: true, resendEveryDays: 0 },
+) {
 	const groupState: INodeParameters = {
 		operation: 'setGroupState',
 		subscriptionGroupId: 'newsletter',
 		subscriptionState: 'subscribed',
 		identifyBy: 'external_id',
 		externalId: "={{ $('Start').item.json.id }}",
-		options: { sendOnlyChanges: true, resendEveryDays: 0 },
+		options: groupStateOptions,
 	};
 	const result = await runWorkflow({
 		workflowId: WORKFLOW_ID,
@@ -112,45 +115,7 @@ test('version 2 has no option there and needs none: the group-state node notes t
 });
 
 test('without Send Only Changes on version 1 too: the group-state node notes what it sets instead of making the workflow forget', async () => {
-	const withoutOption = async () =>
-		await runWorkflow({
-			workflowId: WORKFLOW_ID,
-			nodes: [
-				{
-					id: 'a77f0000-0000-4000-8000-000000000001',
-					name: 'Attributes',
-					type: USER_NODE,
-					typeVersion: 2,
-					parameters: {
-						operation: 'updateAttributes',
-						identifyBy: 'external_id',
-						externalId: '={{ $json.id }}',
-						attributesInput: 'json',
-						attributesJson: '={{ { plan: $json.plan } }}',
-						options: { sendOnlyChanges: true, resendEveryDays: 0 },
-					},
-				},
-				{
-					id: 'a77f0000-0000-4000-8000-000000000002',
-					name: 'Newsletter',
-					type: SUBSCRIPTION_NODE,
-					typeVersion: 1,
-					parameters: {
-						operation: 'setGroupState',
-						subscriptionGroupId: 'newsletter',
-						subscriptionState: 'subscribed',
-						identifyBy: 'external_id',
-						externalId: "={{ $('Start').item.json.id }}",
-					},
-				},
-			],
-			connections: {
-				Start: { main: [[{ node: 'Attributes', type: 'main', index: 0 }]] },
-				Attributes: { main: [[{ node: 'Newsletter', type: 'main', index: 0 }]] },
-			},
-			items: contacts,
-			credentials: { engagementPlatformApi: { restEndpoint: sandbox().url, apiKey } },
-		});
+	const withoutOption = async () => await nightlyRun(1, {});
 	await withoutOption();
 	const before = await lastSeq();
 	const second = await withoutOption();
