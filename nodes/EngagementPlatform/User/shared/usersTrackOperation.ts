@@ -257,7 +257,8 @@ export function usersTrackOperation(
 		// Setting the same attributes twice leaves the same profile; events and purchases would be stored twice.
 		isSafeToResend: (request) => request.slots.size === 1 && request.slots.has('attributes'),
 		readResponse: readTrackResponse,
-		itemResult(itemIndex, pieces) {
+		itemResult(itemIndex, pieces, version) {
+			if (version >= 2) return [trackAnswer(pieces)];
 			const result: IDataObject = { status: 'processed', ...pieces[0]?.piece.subject };
 			for (let index = 0; index < pieces.length; index++) {
 				const { slot } = pieces[index].piece;
@@ -266,6 +267,37 @@ export function usersTrackOperation(
 			return [result];
 		},
 	});
+}
+
+/**
+ * Version 2's answer says what happened in a marketer's words: `tracked` when the item recorded an
+ * event or purchase, `updated` when it set attributes alone, with counts named for what they count
+ * (the attributes set, not the objects sent). Version 1 keeps 1.0's `processed` and objects per array.
+ */
+function trackAnswer(pieces: Array<{ piece: Piece }>): IDataObject {
+	const subject = pieces[0]?.piece.subject ?? {};
+	let attributes = 0;
+	let events = 0;
+	let purchases = 0;
+	for (const { piece } of pieces) {
+		if (piece.slot === 'events') events++;
+		else if (piece.slot === 'purchases') purchases++;
+		else attributes += attributeCount(piece.payload, subject);
+	}
+	return {
+		status: events + purchases > 0 ? 'tracked' : 'updated',
+		...subject,
+		...(attributes > 0 && { attributes_set: attributes }),
+		...(events > 0 && { events_tracked: events }),
+		...(purchases > 0 && { purchases_tracked: purchases }),
+	};
+}
+
+/** The attributes an attribute object sets: its fields but the user's identifier and the `_` switches. */
+function attributeCount(payload: IDataObject, subject: IDataObject): number {
+	let count = 0;
+	for (const key in payload) if (!(key in subject) && !key.startsWith('_')) count++;
+	return count;
 }
 
 /**

@@ -124,6 +124,11 @@ export interface PieceError {
 	delivery: 'not_applied' | 'maybe_applied';
 	httpCode?: number;
 	response?: IDataObject;
+	/**
+	 * The failure is the run's, not the item's (a refused key, a missing permission, an address not
+	 * allowed, a redirect): every request of the run meets it, so it is said once for the run.
+	 */
+	ofTheRun?: boolean;
 }
 
 export interface PlannedRequest<Group = unknown, Payload = IDataObject> {
@@ -214,8 +219,16 @@ export interface OperationSpec<Group = unknown, Payload = IDataObject> {
 		response: ApiResponse,
 		request: PlannedRequest<Group, Payload>,
 	): Map<Piece<Group, Payload>, PieceOutcome>;
-	/** The output item(s) of an input item whose pieces all succeeded. */
-	itemResult(itemIndex: number, pieces: Array<{ piece: Piece<Group, Payload>; outcome: PieceOutcome }>): IDataObject[];
+	/**
+	 * The output item(s) of an input item whose pieces all succeeded, in the words of the node's
+	 * version (`status` says what happened; version 1 keeps 1.0's words). From version 2 the engine
+	 * adds the input item's fields under them.
+	 */
+	itemResult(
+		itemIndex: number,
+		pieces: Array<{ piece: Piece<Group, Payload>; outcome: PieceOutcome }>,
+		version: number,
+	): IDataObject[];
 }
 
 /**

@@ -2,7 +2,8 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import type { NodeApiError } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { itemError } from './results/itemResults';
+import { itemError, runError } from './results/itemResults';
+import { ON_ERROR_CONTINUE, counted, countedWas } from './results/runWords';
 import type { ItemInputError } from './read/itemInputError';
 import type { ItemFailure } from './results/itemResults';
 import { collectItemResults, inputFailure } from './results/itemResults';
@@ -138,18 +139,21 @@ function finish(
 			: node.typeVersion >= 2
 				? { inputs: context.getInputData() }
 				: { errorOf: (failure: ItemFailure) => itemError(context, failure) };
-	const results = collectItemResults(spec, itemCount, pieces, report.outcomes, inputErrors, errorForm);
+	const results = collectItemResults(spec, itemCount, pieces, report.outcomes, inputErrors, errorForm, {
+		version: node.typeVersion,
+		inputs: node.typeVersion >= 2 ? context.getInputData() : undefined,
+	});
 
 	const summary =
-		`${itemCount} items → ${report.requestsSent} requests: ${results.succeeded} succeeded, ` +
+		`${counted(itemCount, 'item')} → ${counted(report.requestsSent, 'request')}: ${results.succeeded} succeeded, ` +
 		`${results.failures.length} failed` +
 		(results.unchanged > 0 ? `, ${results.unchanged} unchanged and not sent` : '') +
 		(results.replaced > 0 ? `, ${results.replaced} replaced by later items` : '') +
-		(report.requestsSkipped > 0 ? `, ${report.requestsSkipped} requests not sent` : '');
+		(report.requestsSkipped > 0 ? `, ${countedWas(report.requestsSkipped, 'request')} not sent` : '');
 	context.logger.info(`Engagement Platform ${spec.endpoint.path}: ${summary}`);
 	if (results.withWarnings > 0) {
 		context.addExecutionHints({
-			message: `${results.withWarnings} items succeeded with a warning from the platform: see "warnings" on those items.`,
+			message: `${counted(results.withWarnings, 'item')} succeeded with a warning from the platform: see "warnings" on ${results.withWarnings === 1 ? 'it' : 'those items'}.`,
 			type: 'warning',
 			location: 'outputPane',
 		});
@@ -157,7 +161,7 @@ function finish(
 
 	if (results.replaced > 0) {
 		context.addExecutionHints({
-			message: `${results.replaced} items were not sent: a later item of this run sets the same state of the same user, so the platform ends on that item's value (see "replacedBy").`,
+			message: `${countedWas(results.replaced, 'item')} not sent: a later item of this run sets the same state of the same user, so the platform ends on that item's value (see "replacedBy").`,
 			type: 'info',
 			location: 'outputPane',
 		});
@@ -165,7 +169,7 @@ function finish(
 
 	if (results.unchanged > 0) {
 		context.addExecutionHints({
-			message: `${results.unchanged} items were not sent: the platform holds their values already, as this workflow last had them accepted (Send Only Changes).`,
+			message: `${countedWas(results.unchanged, 'item')} not sent: the platform holds ${results.unchanged === 1 ? 'its values' : 'their values'} already, as this workflow last had them accepted (Send Only Changes).`,
 			type: 'info',
 			location: 'outputPane',
 		});
@@ -186,6 +190,7 @@ function storeUnavailable(pieces: Piece[], reason: string): SendReport {
 		description:
 			"The node keeps that in n8n's database. Check that n8n's database is reachable and run again, or turn off Send Only Changes in Options to send every item.",
 		delivery: 'not_applied' as const,
+		ofTheRun: true,
 	};
 	return {
 		outcomes: new Map(pieces.map((piece) => [piece, { ok: false, error }])),
@@ -200,22 +205,25 @@ function invalidInputError(
 	invalidCount: number,
 ): NodeOperationError | NodeApiError {
 	const more = invalidCount - 1;
-	const others = more > 0 ? ` ${more} more ${more === 1 ? 'item is' : 'items are'} invalid too.` : '';
+	const others = more > 0 ? ` ${counted(more, 'more item')} ${more === 1 ? 'is' : 'are'} invalid too.` : '';
 	return itemError(
 		context,
 		failure,
-		` Nothing was sent.${others} Turn on "Continue On Fail" to send the valid items and get an error item for each invalid one.`,
+		` Nothing was sent.${others} To send the valid items and get an error item for each invalid one, set ${ON_ERROR_CONTINUE}.`,
 	);
 }
 
+/** The error that stops the node: the run's own cause said once, or the first failed item's. */
 function sendError(
 	context: IExecuteFunctions,
 	failure: ItemFailure,
 	summary: string,
 ): NodeOperationError | NodeApiError {
+	// Going on past failed items would not help: every request of the run meets a refused key.
+	if (failure.ofTheRun) return runError(context, failure, ` (${summary}.)`);
 	return itemError(
 		context,
 		failure,
-		` (${summary}.) Turn on "Continue On Fail" to get a result or an error for every item.`,
+		` (${summary}.) To get a result or an error item for every item, set ${ON_ERROR_CONTINUE}.`,
 	);
 }

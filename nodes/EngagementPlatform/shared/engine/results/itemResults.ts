@@ -3,6 +3,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { InputProblem, ItemInputError } from '../read/itemInputError';
 import type { OperationSpec, Piece, PieceError, PieceOutcome } from '../operation';
+import { ON_ERROR_CONTINUE } from './runWords';
 
 /** Why an item did not succeed, in the form every error item and thrown error is built from. */
 export interface ItemFailure {
@@ -16,6 +17,8 @@ export interface ItemFailure {
 	problems?: InputProblem[];
 	httpCode?: number;
 	response?: IDataObject;
+	/** The failure is the run's (a refused key): said once, not pinned on an item. */
+	ofTheRun?: boolean;
 }
 
 export interface ItemResults {
@@ -57,7 +60,18 @@ export function collectItemResults(
 		| 'regular'
 		| { inputs: readonly INodeExecutionData[] }
 		| { errorOf: (failure: ItemFailure) => NodeApiError | NodeOperationError },
+	/**
+	 * How a succeeded item leaves: the node's version, whose words the operation's result uses, and
+	 * from version 2 the input items, whose fields each result keeps (the node's own words win a
+	 * clash), so that a row's answer can be written back where the row came from.
+	 */
+	resultForm: { version: number; inputs?: readonly INodeExecutionData[] } = { version: 1 },
 ): ItemResults {
+	const { version, inputs } = resultForm;
+	const answer = (itemIndex: number, json: IDataObject): IDataObject => {
+		const input = inputs?.[itemIndex]?.json;
+		return input ? { ...input, ...json } : json;
+	};
 	const byItem: Array<Array<Piece> | undefined> = new Array(itemCount);
 	for (let index = 0; index < pieces.length; index++) (byItem[pieces[index].itemIndex] ??= []).push(pieces[index]);
 
@@ -73,8 +87,9 @@ export function collectItemResults(
 		// An item refused on input has no pieces, so this is never one of those.
 		const sent = sentAsIs(byItem[itemIndex], outcomes);
 		if (sent) {
-			const results = spec.itemResult(itemIndex, [sent]);
-			for (let index = 0; index < results.length; index++) output.push({ json: results[index], pairedItem });
+			const results = spec.itemResult(itemIndex, [sent], version);
+			for (let index = 0; index < results.length; index++)
+				output.push({ json: answer(itemIndex, results[index]), pairedItem });
 			succeeded++;
 			continue;
 		}
@@ -98,10 +113,10 @@ export function collectItemResults(
 			const replacedBy = Math.max(-1, ...allPieces.map(({ outcome }) => (outcome.ok && outcome.replacedBy) || -1));
 			const subject = allPieces[0].piece.subject;
 			if (replacedBy >= 0) {
-				output.push({ json: { status: 'replaced', replacedBy, ...subject }, pairedItem });
+				output.push({ json: answer(itemIndex, { status: 'replaced', replacedBy, ...subject }), pairedItem });
 				replaced++;
 			} else {
-				output.push({ json: { status: 'unchanged', ...subject }, pairedItem });
+				output.push({ json: answer(itemIndex, { status: 'unchanged', ...subject }), pairedItem });
 				unchanged++;
 			}
 			continue;
@@ -110,13 +125,16 @@ export function collectItemResults(
 		if (warnings.length > 0) withWarnings++;
 		const unchangedParts = unchangedBySlot(allPieces);
 		const replacedParts = replacedPartsOf(allPieces);
-		for (const json of spec.itemResult(itemIndex, itemPieces)) {
+		for (const json of spec.itemResult(itemIndex, itemPieces, version)) {
 			const extra = {
 				...(warnings.length > 0 ? { warnings } : {}),
 				...(unchangedParts ? { unchanged: unchangedParts } : {}),
 				...(replacedParts ? { replaced: replacedParts } : {}),
 			};
-			output.push({ json: Object.keys(extra).length > 0 ? { ...json, ...extra } : json, pairedItem });
+			output.push({
+				json: answer(itemIndex, Object.keys(extra).length > 0 ? { ...json, ...extra } : json),
+				pairedItem,
+			});
 		}
 		succeeded++;
 	}
@@ -172,14 +190,14 @@ function piecesFailure(
 			delivery: error.delivery,
 			httpCode: error.httpCode,
 			response: error.response,
+			...(error.ofTheRun && { ofTheRun: true }),
 		};
 	}
 	if (itemOutcomes.every((outcome) => outcome !== undefined)) return undefined;
 	return {
 		itemIndex,
 		message: 'Not sent: the run stopped at an earlier failure',
-		description:
-			'Fix the failure reported for an earlier item, or turn on "Continue On Fail" to send the other items anyway.',
+		description: `Fix the failure reported for an earlier item, or set ${ON_ERROR_CONTINUE} to send the other items anyway.`,
 		delivery: 'not_sent',
 	};
 }
@@ -233,7 +251,8 @@ function errorBranchJson(failure: ItemFailure, input: IDataObject | undefined): 
 /**
  * n8n's error for one item, as n8n's own nodes carry it: an input the node refused is a
  * NodeOperationError, anything the platform or the connection did is a NodeApiError. On an item
- * it sends the item down the error branch of "Continue (using error output)".
+ * it sends the item down the error branch of "Continue (using error output)". The message does not
+ * name the item: n8n's editor adds "[item 2]" to it, counting as it counts items everywhere.
  */
 export function itemError(
 	context: IExecuteFunctions,
@@ -241,16 +260,30 @@ export function itemError(
 	note = '',
 ): NodeOperationError | NodeApiError {
 	const description = `${failure.description}${note}`;
+	const message = withoutItemNamed(failure);
 	if (failure.delivery === 'invalid') {
-		return new NodeOperationError(context.getNode(), failure.message, { itemIndex: failure.itemIndex, description });
+		return new NodeOperationError(context.getNode(), message, { itemIndex: failure.itemIndex, description });
 	}
 	const response: JsonObject = (failure.response as JsonObject | undefined) ?? { message: failure.message };
 	return new NodeApiError(context.getNode(), response, {
-		message: failure.message.startsWith(`Item ${failure.itemIndex}:`)
-			? failure.message
-			: `Item ${failure.itemIndex}: ${failure.message}`,
+		message,
 		description,
 		itemIndex: failure.itemIndex,
 		httpCode: failure.httpCode ? String(failure.httpCode) : undefined,
 	});
+}
+
+/** A failure that is the run's (a refused key): said once for the run, no item blamed. */
+export function runError(context: IExecuteFunctions, failure: ItemFailure, note = ''): NodeApiError {
+	const response: JsonObject = (failure.response as JsonObject | undefined) ?? { message: failure.message };
+	return new NodeApiError(context.getNode(), response, {
+		message: withoutItemNamed(failure),
+		description: `${failure.description}${note}`,
+		httpCode: failure.httpCode ? String(failure.httpCode) : undefined,
+	});
+}
+
+function withoutItemNamed(failure: ItemFailure): string {
+	const prefix = `Item ${failure.itemIndex}: `;
+	return failure.message.startsWith(prefix) ? failure.message.slice(prefix.length) : failure.message;
 }

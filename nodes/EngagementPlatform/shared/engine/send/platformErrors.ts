@@ -45,6 +45,17 @@ function redirectError(response: ApiResponse): PieceError {
 	};
 }
 
+/** A refusal every request of the run meets whatever it carries: the key, its permissions, n8n's address. */
+function isTheRuns(message: string, statusCode: number): boolean {
+	return (
+		statusCode === 401 ||
+		statusCode === 403 ||
+		message.includes('Error authenticating credentials') ||
+		message.includes('do not have permission') ||
+		message.includes('Invalid whitelisted IPs')
+	);
+}
+
 /** What the user should do about a failed request, by the platform's message or status. */
 function adviceFor(message: string, statusCode: number, endpoint: EndpointAccess): string {
 	const scim = endpoint.credentialType === 'engagementPlatformScimApi';
@@ -79,7 +90,7 @@ function adviceFor(message: string, statusCode: number, endpoint: EndpointAccess
  */
 export function responseError(response: ApiResponse, endpoint: EndpointAccess, maybeApplied: boolean): PieceError {
 	if (response.statusCode >= 300 && response.statusCode < 400) {
-		return maybeApplied ? mayHaveBeenApplied(redirectError(response)) : redirectError(response);
+		return maybeApplied ? mayHaveBeenApplied(redirectError(response)) : { ...redirectError(response), ofTheRun: true };
 	}
 	const message = platformMessage(response.body, response.statusCode);
 	const error: PieceError = {
@@ -89,7 +100,7 @@ export function responseError(response: ApiResponse, endpoint: EndpointAccess, m
 		httpCode: response.statusCode,
 		response: response.body,
 	};
-	if (!maybeApplied) return error;
+	if (!maybeApplied) return isTheRuns(message, response.statusCode) ? { ...error, ofTheRun: true } : error;
 	// The unclear outcome leads the error, where a user skimming failed items reads it.
 	if (response.statusCode >= 500 || response.statusCode < 300)
 		return { ...error, message: `${message}: this item may or may not have been applied`, delivery: 'maybe_applied' };

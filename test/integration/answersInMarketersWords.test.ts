@@ -1,0 +1,168 @@
+/**
+ * What a marketer reads after a run, from sheet rows: version 2's items say what happened (`updated`,
+ * `tracked`, `unsubscribed`, with counts named for what they count) and keep the row's own fields, so
+ * an answer can be written back where the row came from; version 1 answers as 1.0 did. A failure that
+ * is the run's (a refused key) is said once, not pinned on a row; an item's failure leaves naming the
+ * item to n8n's editor ("[item 2]"), and every advice to go on past failures names n8n's On Error
+ * setting, with counts in their singular where there is one.
+ */
+import type { INodeParameters } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import { SUBSCRIPTION, SUBSCRIPTION_NODE, USER, USER_NODE } from '../support/nodeTypes';
+import { runNode } from '../support/runNode';
+import { useSandbox } from './sandboxLifecycle';
+
+const { sandbox, client, apiKey } = useSandbox();
+
+const ROWS = [
+	{ external_id: 'c-1', first_name: 'Ada', email: 'ada@example.com', country: 'DE', sheet_row: 2, status: 'active' },
+	{ external_id: 'c-2', first_name: 'Grace', email: 'grace@example.com', country: 'US', sheet_row: 3, status: 'lead' },
+];
+
+const updateAttributes = (version: number): INodeParameters =>
+	version >= 2
+		? {
+				operation: 'updateAttributes',
+				externalId: '={{ $json.external_id }}',
+				attributesFields: {
+					assignments: [
+						{ id: '1', name: 'tier', value: 'gold', type: 'string' },
+						{ id: '2', name: 'row', value: '={{ $json.sheet_row }}', type: 'number' },
+					],
+				},
+			}
+		: {
+				operation: 'updateAttributes',
+				externalId: '={{ $json.external_id }}',
+				attributes: {
+					pairs: [
+						{ key: 'first_name', value: '={{ $json.first_name }}' },
+						{ key: 'tier', value: 'gold' },
+					],
+				},
+			};
+
+describe('answers in a marketer’s words', () => {
+	test('version 2: Update Attributes says "updated" and how many attributes it set, and keeps the row', async () => {
+		const result = await runNode(USER_NODE, {
+			items: ROWS,
+			parameters: updateAttributes(2),
+			endpoint: sandbox().url,
+			apiKey,
+		});
+
+		expect(result.error).toBeUndefined();
+		const answers = result.output(USER).map((item) => item.json);
+		// Map Automatically (the default) sets first_name, email and country; the list sets tier and row.
+		expect(answers).toEqual(
+			ROWS.map((row) => ({ ...row, status: 'updated', external_id: row.external_id, attributes_set: 5 })),
+		);
+		const stored = (await client().state()).profiles.find((profile) => profile.external_id === 'c-1');
+		expect(stored?.custom_attributes).toMatchObject({ tier: 'gold', row: 2 });
+	});
+
+	test('version 1 answers as 1.0 did: "processed", objects per array, no row fields', async () => {
+		const result = await runNode(USER_NODE, {
+			items: ROWS,
+			parameters: updateAttributes(1),
+			typeVersion: 1,
+			endpoint: sandbox().url,
+			apiKey,
+		});
+
+		expect(result.output(USER).map((item) => item.json)).toEqual([
+			{ status: 'processed', external_id: 'c-1', attributes: 1 },
+			{ status: 'processed', external_id: 'c-2', attributes: 1 },
+		]);
+	});
+
+	test('version 2: Track Purchase says "tracked" and keeps the order’s own fields', async () => {
+		const order = { order_id: 'o-1001', customer_id: 'c-1', sku: 'sku-9', price: '59.90', currency: 'eur' };
+		const result = await runNode(USER_NODE, {
+			items: [order],
+			parameters: {
+				operation: 'trackPurchase',
+				externalId: '={{ $json.customer_id }}',
+				productId: '={{ $json.sku }}',
+				price: '={{ $json.price }}',
+				currency: '={{ $json.currency }}',
+				time: '2026-12-01T10:00:00Z',
+			},
+			endpoint: sandbox().url,
+			apiKey,
+		});
+
+		expect(result.error).toBeUndefined();
+		expect(result.output(USER).map((item) => item.json)).toEqual([
+			{ ...order, status: 'tracked', external_id: 'c-1', purchases_tracked: 1 },
+		]);
+	});
+
+	test.each([
+		['unsubscribe', 'unsubscribed'],
+		['subscribe', 'subscribed'],
+	])('version 2: %s says "%s"', async (operation, status) => {
+		const result = await runNode(SUBSCRIPTION_NODE, {
+			items: [{ external_id: 'c-3', reason: 'newsletter opt-out' }],
+			parameters: { operation, subscriptionGroupId: 'newsletter', externalId: '={{ $json.external_id }}' },
+			endpoint: sandbox().url,
+			apiKey,
+		});
+
+		expect(result.error).toBeUndefined();
+		expect(result.output(SUBSCRIPTION).map((item) => item.json)).toEqual([
+			{
+				reason: 'newsletter opt-out',
+				status,
+				subscription_group_id: 'newsletter',
+				subscription_state: status,
+				external_id: 'c-3',
+			},
+		]);
+	});
+
+	test('a refused key is said once for the run, not pinned on a row, and counts in the singular', async () => {
+		const result = await runNode(USER_NODE, {
+			items: [...ROWS, { ...ROWS[0], external_id: 'c-9' }],
+			parameters: updateAttributes(2),
+			endpoint: sandbox().url,
+			apiKey: 'not-a-key',
+		});
+
+		expect(result.error).toBeInstanceOf(NodeApiError);
+		const error = result.error as NodeApiError;
+		expect(error.message).toBe('Error authenticating credentials');
+		expect(error.context.itemIndex).toBeUndefined();
+		expect(error.description).toContain('3 items → 1 request: 0 succeeded, 3 failed');
+		// Going on past failed items would not help: every request meets the refused key.
+		expect(error.description).not.toMatch(/On Error|Continue On Fail/);
+	});
+
+	test('an invalid row: the item named by n8n alone, the On Error setting by its name', async () => {
+		const result = await runNode(USER_NODE, {
+			items: [
+				{ customer_id: 'c-1', sku: 'sku-9', price: 'abc' },
+				{ customer_id: 'c-2', sku: 'sku-9', price: 'n/a' },
+			],
+			parameters: {
+				operation: 'trackPurchase',
+				externalId: '={{ $json.customer_id }}',
+				productId: '={{ $json.sku }}',
+				price: '={{ $json.price }}',
+				currency: 'EUR',
+			},
+			endpoint: sandbox().url,
+			apiKey,
+		});
+
+		const error = result.error as Error & { description?: string; context?: { itemIndex?: number } };
+		expect(error.message).toMatch(/^"Price" /);
+		expect(error.context?.itemIndex).toBe(0);
+		expect(error.description).toContain(
+			'Nothing was sent. 1 more item is invalid too. To send the valid items and get an error item for each invalid one, set Settings → On Error → "Continue (using error output)".',
+		);
+		expect(error.description).not.toContain('Continue On Fail');
+		expect(await client().requests()).toHaveLength(0);
+	});
+});
