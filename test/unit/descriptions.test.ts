@@ -69,4 +69,24 @@ describe('node descriptions', () => {
 			expect([tuning, offering(2, tuning, on)]).toEqual([tuning, attributes]);
 		}
 	});
+
+	test('Send Only Changes added from Add Option arrives on from version 2 (the value the editor gives an added option is its default), off in version 1 as 1.0 offered it', () => {
+		const { description } = loadPackageNodeTypes()['n8n-nodes-engagement-platform.engagementPlatformUser'] as INodeType;
+		/** The value the editor gives Send Only Changes when it is added to Update Attributes' Options in this version. */
+		const arrivesAs = (version: number) => {
+			const node = { typeVersion: version } as INode;
+			const options = description.properties.find(
+				(property) =>
+					property.name === 'options' &&
+					NodeHelpers.displayParameter({ operation: 'updateAttributes' }, property, node, description),
+			);
+			const shown = (options?.options as INodeProperties[]).filter(
+				(option) => option.name === 'sendOnlyChanges' && NodeHelpers.displayParameter({}, option, node, description),
+			);
+			return shown.map((option) => option.default);
+		};
+
+		expect(arrivesAs(1)).toEqual([false]);
+		expect(arrivesAs(2)).toEqual([true]);
+	});
 });

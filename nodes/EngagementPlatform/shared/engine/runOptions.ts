@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { forVersion1 } from '../fields/displayOptions';
+import { forVersion1, fromVersion2 } from '../fields/displayOptions';
 import type { OperationSpec, RunSettings } from './operation';
 import type { RequestShape } from './plan/planner';
 
@@ -73,30 +73,37 @@ const resendEveryField: INodeProperties = {
 		"Sends each user's values again at least once in this many days after they were last sent, even if unchanged, to correct what Send Only Changes cannot see (a change made outside this workflow, the same person under another identifier). Holds on any schedule whose runs come no further apart than they recently did; users take turns, so a run resends only a share of them. 0 never resends.",
 };
 
-/** The options of an operation whose pieces set state (see OperationSpec.stateSlots). */
-const sendOnlyChangesFields: INodeProperties[] = [
+const sendOnlyChangesSwitch: INodeProperties = {
+	displayName: 'Send Only Changes',
+	name: 'sendOnlyChanges',
+	type: 'boolean',
+	default: false,
+	description:
+		'Whether to leave out the values the platform holds already, as this workflow last had them accepted for the same user in the same workspace. An item left out entirely is answered with status "unchanged". What was accepted is kept in n8n\'s database for the workflow, across executions and shared by its nodes.',
+};
+
+/**
+ * Send Only Changes as 1.0 offered it: added from Add Option, it arrived off. From version 2 it
+ * arrives on, as the marketer who picks it means; not added, it is off in every version.
+ */
+const sendOnlyChangesSwitches: INodeProperties[] = [
+	...forVersion1([sendOnlyChangesSwitch]),
+	...fromVersion2([{ ...sendOnlyChangesSwitch, default: true }]),
+];
+
+/** Shown only with Send Only Changes on: they tune what it remembers. */
+const sendOnlyChangesTuning: INodeProperties[] = [
 	{
-		displayName: 'Send Only Changes',
-		name: 'sendOnlyChanges',
-		type: 'boolean',
+		displayName: 'Forget What Was Sent',
+		name: 'forgetSent',
+		type: 'boolean' as const,
 		default: false,
 		description:
-			'Whether to leave out the values the platform holds already, as this workflow last had them accepted for the same user in the same workspace. An item left out entirely is answered with status "unchanged". What was accepted is kept in n8n\'s database for the workflow, across executions and shared by its nodes.',
+			'Whether to clear what this workflow remembers before the run: every item is then sent, and remembered anew',
 	},
-	// Shown only with Send Only Changes on: they tune what it remembers.
-	...[
-		{
-			displayName: 'Forget What Was Sent',
-			name: 'forgetSent',
-			type: 'boolean' as const,
-			default: false,
-			description:
-				'Whether to clear what this workflow remembers before the run: every item is then sent, and remembered anew',
-		},
-		historySizeField,
-		resendEveryField,
-	].map((field) => ({ ...field, displayOptions: { show: { sendOnlyChanges: [true] } } })),
-];
+	historySizeField,
+	resendEveryField,
+].map((field) => ({ ...field, displayOptions: { show: { sendOnlyChanges: [true] } } }));
 
 /**
  * Whether Send Only Changes can leave anything out: only what an answer proves is remembered, so an
@@ -110,7 +117,9 @@ function canLeaveOut(spec: OperationSpec): boolean {
 /** Send Only Changes and its tuning, for an operation whose pieces set state. */
 function sendOnlyChangesOf(spec: OperationSpec): INodeProperties[] {
 	if (!spec.stateSlots) return [];
-	return canLeaveOut(spec) ? sendOnlyChangesFields : forVersion1(sendOnlyChangesFields);
+	return canLeaveOut(spec)
+		? [...sendOnlyChangesSwitches, ...sendOnlyChangesTuning]
+		: forVersion1([sendOnlyChangesSwitch, ...sendOnlyChangesTuning]);
 }
 
 /** The most pieces one request of this shape may pack, or undefined when each request is one piece. */
