@@ -20,7 +20,8 @@ export class EngagementPlatformSubscription implements INodeType {
 		version: [1, 2],
 		defaultVersion: 2,
 		subtitle: operationSubtitle(subscriptionOperations),
-		description: 'Subscribe and unsubscribe users from subscription groups, in batches',
+		description:
+			"Subscribe and unsubscribe users from subscription groups (newsletter and SMS lists), in batches; to opt out of all email, use the User node's Email Subscription",
 		defaults: { name: 'Engagement Platform Subscription' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

@@ -58,8 +58,23 @@ const subscriptionGroupIdField: INodeProperties = {
 	type: 'string',
 	default: '',
 	required: true,
-	placeholder: 'e.g. 8d2f9a0c-5b1e-4c7d-9e3f-1a2b3c4d5e6f',
-	description: "The group's ID from the platform's subscription group settings",
+	placeholder: 'e.g. 7f2c9a4e-5b1d-4c8e-9a3f-1d2b3c4e5f60',
+	description: 'The subscription group (one list, such as a newsletter or an SMS list) whose state the users get',
+	// Help text only, the same in both versions. The spec does not show the dashboard: Audience →
+	// Subscriptions is where the well-known engagement platforms keep their subscription groups and IDs.
+	hint: 'In the dashboard: Audience → Subscriptions, open the group and copy its Subscription Group ID (a UUID such as 7f2c9a4e-…)',
+};
+
+/**
+ * A subscription group is one list; the profile's own email subscription (all email) is another
+ * field, in the User node. Display only: the node reads no value of it, so it changes no saved workflow.
+ */
+const emailSubscriptionNotice: INodeProperties = {
+	displayName:
+		"A subscription group is one list (a newsletter, an SMS list). To opt someone out of all email, use the User node's Update Attributes → Additional Fields → Email Subscription instead.",
+	name: 'emailSubscriptionNotice',
+	type: 'notice',
+	default: '',
 };
 
 const stateField: INodeProperties = {
@@ -79,6 +94,7 @@ const stateField: INodeProperties = {
  */
 export function groupStateFields(fixedState?: GroupState): INodeProperties[] {
 	return [
+		emailSubscriptionNotice,
 		subscriptionGroupIdField,
 		...(fixedState ? [] : [stateField]),
 		...userIdentifierFields(['external_id', 'email', 'phone']),

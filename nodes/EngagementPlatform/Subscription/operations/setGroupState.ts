@@ -6,7 +6,8 @@ export const option: INodePropertyOptions = {
 	name: 'Set Group State',
 	value: 'setGroupState',
 	action: 'Set subscription group state',
-	description: 'Subscribe or unsubscribe users, by external ID, email or phone, from a subscription group',
+	description:
+		'Subscribe or unsubscribe users, by external ID, email or phone, from one subscription group (a newsletter, an SMS list)',
 };
 
 export const description = groupStateFields();

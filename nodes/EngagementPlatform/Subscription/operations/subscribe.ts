@@ -6,7 +6,7 @@ export const option: INodePropertyOptions = {
 	name: 'Subscribe',
 	value: 'subscribe',
 	action: 'Subscribe users to a subscription group',
-	description: 'Opt users in, by external ID, email or phone, to a subscription group',
+	description: 'Opt users in, by external ID, email or phone, to one subscription group (a newsletter, an SMS list)',
 };
 
 export const description = groupStateFields('subscribed');

@@ -6,7 +6,8 @@ export const option: INodePropertyOptions = {
 	name: 'Unsubscribe',
 	value: 'unsubscribe',
 	action: 'Unsubscribe users from a subscription group',
-	description: 'Opt users out, by external ID, email or phone, of a subscription group',
+	description:
+		'Opt users out, by external ID, email or phone, of one subscription group (a newsletter, an SMS list); to opt out of all email, use User → Update Attributes → Email Subscription',
 };
 
 export const description = groupStateFields('unsubscribed');

@@ -34,6 +34,8 @@ const additionalFields = additionalFieldsCollection([
 			{ name: 'Unsubscribed', value: 'unsubscribed' },
 		],
 		default: 'subscribed',
+		description:
+			"The profile's email subscription, for all email. For one list (a newsletter), use the Subscription node's Unsubscribe instead.",
 	},
 	{
 		displayName: 'Subscription Groups',

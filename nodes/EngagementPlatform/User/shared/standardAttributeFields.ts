@@ -79,7 +79,7 @@ export function standardAttributesField(show: Show): INodeProperties {
 		name: 'standardAttributes',
 		type: 'resourceMapper',
 		noDataExpression: true,
-		default: { mappingMode: 'defineBelow', value: null },
+		default: { mappingMode: 'autoMapInputData', value: null },
 		typeOptions: {
 			resourceMapper: {
 				resourceMapperMethod: 'getStandardAttributes',

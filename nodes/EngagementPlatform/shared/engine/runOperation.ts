@@ -138,7 +138,7 @@ function finish(
 			? 'regular'
 			: node.typeVersion >= 2
 				? { inputs: context.getInputData() }
-				: { errorOf: (failure: ItemFailure) => itemError(context, failure) };
+				: { errorOf: (failure: ItemFailure) => itemError(context, failure, '', true) };
 	const results = collectItemResults(spec, itemCount, pieces, report.outcomes, inputErrors, errorForm, {
 		version: node.typeVersion,
 		inputs: node.typeVersion >= 2 ? context.getInputData() : undefined,

@@ -252,15 +252,18 @@ function errorBranchJson(failure: ItemFailure, input: IDataObject | undefined): 
  * n8n's error for one item, as n8n's own nodes carry it: an input the node refused is a
  * NodeOperationError, anything the platform or the connection did is a NodeApiError. On an item
  * it sends the item down the error branch of "Continue (using error output)". The message does not
- * name the item: n8n's editor adds "[item 2]" to it, counting as it counts items everywhere.
+ * name the item: n8n's editor adds "[item 2]" to it, counting as it counts items everywhere. Version
+ * 1's items on the error branch keep 1.0's "Item 2: …": n8n hands their message on as the item's
+ * `error`, which a saved workflow may write somewhere.
  */
 export function itemError(
 	context: IExecuteFunctions,
 	failure: ItemFailure,
 	note = '',
+	namesItem = false,
 ): NodeOperationError | NodeApiError {
 	const description = `${failure.description}${note}`;
-	const message = withoutItemNamed(failure);
+	const message = namesItem ? withItemNamed(failure) : withoutItemNamed(failure);
 	if (failure.delivery === 'invalid') {
 		return new NodeOperationError(context.getNode(), message, { itemIndex: failure.itemIndex, description });
 	}
@@ -281,6 +284,11 @@ export function runError(context: IExecuteFunctions, failure: ItemFailure, note 
 		description: `${failure.description}${note}`,
 		httpCode: failure.httpCode ? String(failure.httpCode) : undefined,
 	});
+}
+
+function withItemNamed(failure: ItemFailure): string {
+	const prefix = `Item ${failure.itemIndex}: `;
+	return failure.message.startsWith(prefix) ? failure.message : `${prefix}${failure.message}`;
 }
 
 function withoutItemNamed(failure: ItemFailure): string {
