@@ -122,6 +122,30 @@ describe('answers in a marketer’s words', () => {
 		]);
 	});
 
+	test("version 2: Export answers with the platform's profiles as it holds them, without the row's fields", async () => {
+		const synced = await runNode(USER_NODE, {
+			items: ROWS,
+			parameters: updateAttributes(2),
+			endpoint: sandbox().url,
+			apiKey,
+		});
+		expect(synced.error).toBeUndefined();
+
+		const result = await runNode(USER_NODE, {
+			items: [{ external_id: 'c-1', sheet_row: 2 }],
+			parameters: {
+				operation: 'export',
+				identifyBy: 'external_id',
+				externalId: '={{ $json.external_id }}',
+				fieldsToExport: ['first_name'],
+			},
+			endpoint: sandbox().url,
+			apiKey,
+		});
+
+		expect(result.output(USER).map((item) => item.json)).toEqual([{ external_id: 'c-1', first_name: 'Ada' }]);
+	});
+
 	test('a refused key is said once for the run, not pinned on a row, and counts in the singular', async () => {
 		const result = await runNode(USER_NODE, {
 			items: [...ROWS, { ...ROWS[0], external_id: 'c-9' }],

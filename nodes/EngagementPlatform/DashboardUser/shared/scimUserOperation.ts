@@ -93,6 +93,7 @@ export function scimUserOperation({
 		readResponse: (response, request) => new Map([[onlyPiece(request), { ok: true, data: response.body }]]),
 		readErrorResponse: (response, request) =>
 			new Map([[onlyPiece(request), { ok: false, error: scimError(response, endpoint) }]]),
+		answersWithRecords: true,
 		itemResult: (_, [{ piece, outcome }]) => result(outcome.ok ? (outcome.data ?? {}) : {}, piece.subject ?? {}),
 	});
 }

@@ -93,6 +93,7 @@ export function translationLookupOperation({
 				: { ok: false, error: responseError(response, endpoint, false) };
 			return answerRemaining(request, outcome);
 		},
+		answersWithRecords: true,
 		itemResult: (_, [{ piece, outcome }]) => {
 			const all = (outcome.ok ? (outcome.data?.translations as IDataObject[] | undefined) : undefined) ?? [];
 			const asked = piece.payload.localeName?.toLowerCase();

@@ -169,6 +169,7 @@ export const operation = declareOperation<ExportGroup, ExportValue>({
 	},
 	isSafeToResend: () => true,
 	readResponse: pairUsersWithPieces,
+	answersWithRecords: true,
 	itemResult(_, [{ piece, outcome }]) {
 		const users = (outcome.ok && (outcome.data?.users as IDataObject[] | undefined)) || [];
 		if (users.length > 0) return users;

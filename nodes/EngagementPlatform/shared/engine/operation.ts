@@ -220,6 +220,12 @@ export interface OperationSpec<Group = unknown, Payload = IDataObject> {
 		request: PlannedRequest<Group, Payload>,
 	): Map<Piece<Group, Payload>, PieceOutcome>;
 	/**
+	 * The results are the platform's own records (an export's profiles, a lookup's translations, a
+	 * dashboard user), given as the platform holds them: from version 2 the input's fields are not
+	 * added to them, where they would read as the record's.
+	 */
+	answersWithRecords?: boolean;
+	/**
 	 * The output item(s) of an input item whose pieces all succeeded, in the words of the node's
 	 * version (`status` says what happened; version 1 keeps 1.0's words). From version 2 the engine
 	 * adds the input item's fields under them.

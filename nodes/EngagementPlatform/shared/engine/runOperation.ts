@@ -141,7 +141,7 @@ function finish(
 				: { errorOf: (failure: ItemFailure) => itemError(context, failure, '', true) };
 	const results = collectItemResults(spec, itemCount, pieces, report.outcomes, inputErrors, errorForm, {
 		version: node.typeVersion,
-		inputs: node.typeVersion >= 2 ? context.getInputData() : undefined,
+		inputs: node.typeVersion >= 2 && !spec.answersWithRecords ? context.getInputData() : undefined,
 	});
 
 	const summary =
