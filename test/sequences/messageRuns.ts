@@ -549,10 +549,11 @@ function serviceIdOf(state: StateView, externalId: string): string | undefined {
 function checkTrack({ intents, answers, after, violations }: Checks): void {
 	intents.forEach(({ json }, index) => {
 		const answer = answers[index];
-		checkEveryAnswerKnown(index, answer, ['processed', ...FAILED], violations);
+		// Version 2's word for an event the platform took.
+		checkEveryAnswerKnown(index, answer, ['tracked', ...FAILED], violations);
 		const stored = after.events.filter((event) => event.properties?.tag === json.tag).length;
-		if (answer.status === 'processed' && stored !== 1)
-			violations.push(`item ${index} answered processed, and its event is stored ${stored} times`);
+		if (answer.status === 'tracked' && stored !== 1)
+			violations.push(`item ${index} answered tracked, and its event is stored ${stored} times`);
 		if (saysSafeToRunAgain(answer) && stored !== 0)
 			violations.push(
 				`item ${index} says ${answer.delivery} (safe to run again), and its event is stored ${stored} times`,

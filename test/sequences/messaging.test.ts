@@ -5,7 +5,7 @@
  * network answers badly (./messageRuns.ts lists how). After every run, whatever the sequence:
  * - each recipient got at most one message from each item, whether n8n ran the node once, behind merged
  *   branches or in a loop (several runs of the node in one execution), with or without Retry On Fail; an item answered `sent` got exactly one,
- *   the one its dispatch_id names; `queued` was received exactly once; an event answered `processed`
+ *   the one its dispatch_id names; `queued` was received exactly once; an event answered `tracked`
  *   is stored once; `renamed` is renamed; `found` is the customer asked for, `not_found` nobody;
  * - an item that says running it again is safe (`not_applied`, `invalid`, `not_sent`) left nothing on
  *   the platform; one whose fate is unknown (`maybe_applied`) says so and says to check first;
@@ -138,7 +138,7 @@ async function freshWorkspace(): Promise<void> {
 
 describe('A marketer messages and tracks customers run after run, whatever the platform answers', () => {
 	test(
-		'every item says what became of it: sent once or said otherwise, received when queued, stored once when processed, nothing left where it says run again, no key leaves, no tight loop',
+		'every item says what became of it: sent once or said otherwise, received when queued, stored once when tracked, nothing left where it says run again, no key leaves, no tight loop',
 		async () => {
 			// Real time: Date reads the virtual clock.
 			const started = performance.now();

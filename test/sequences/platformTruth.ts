@@ -39,9 +39,14 @@ type Pieces = Record<PieceName, Held>;
 /** Per workspace, customer and identifier: the record of the profile it finds (the same object when one profile has both). */
 export type Truth = Record<WorkspaceIndex, Record<Person, Record<IdentifierKind, Pieces>>>;
 
-export const OK_STATUSES = ['processed', 'set', 'unchanged'] as const;
+/**
+ * The answers that say the platform holds the item's values: "applied" stands for the word the node
+ * says it in (version 2: "updated" for an attribute sync, the state set for a newsletter node, see
+ * readAnswers), and "unchanged".
+ */
+export const OK_STATUSES = ['applied', 'unchanged'] as const;
 export type AnswerStatus = (typeof OK_STATUSES)[number] | 'replaced' | 'error';
-/** An item's answer once "replaced" is followed; "warned": processed with `warnings`, proving nothing. */
+/** An item's answer once "replaced" is followed; "warned": updated with `warnings`, proving nothing. */
 export type SettledStatus = Exclude<AnswerStatus, 'replaced'> | 'warned';
 
 export interface Violation {
@@ -104,7 +109,9 @@ export function signedUp(truth: Truth, workspace: WorkspaceIndex, state: StateVi
 
 /** One item's answer, as far as the invariant cares. */
 export interface Answer {
+	/** "applied" when the item said so in its node's word, which `said` keeps. */
 	status: AnswerStatus | string;
+	said?: string;
 	replacedBy?: number;
 	/** Answered with `warnings`: the platform's answer proved nothing of it. */
 	warned?: boolean;
@@ -114,12 +121,14 @@ export interface Answer {
 
 /**
  * Checks that every item has exactly one answer paired to it, that an item answered "replaced" names a
- * later item of the same customer, and returns each item's answer.
+ * later item of the same customer, that an applied item says so in its node's word (`appliedWord`: what
+ * the node answers an item it had applied), and returns each item's answer.
  */
 export function readAnswers(
 	intents: ItemIntent[],
 	output: INodeExecutionData[],
 	violations: Violation[],
+	appliedWord: (intent: ItemIntent) => string | undefined,
 ): Array<Answer | undefined> {
 	const byItem: INodeExecutionData[][] = intents.map(() => []);
 	for (const entry of output) {
@@ -144,7 +153,8 @@ export function readAnswers(
 			json.error !== undefined
 				? { status: 'error', refused: JSON.stringify(json.error).includes('_update_existing_only is true') }
 				: {
-						status: String(json.status),
+						status: json.status === appliedWord(intents[index]) ? 'applied' : String(json.status),
+						said: String(json.status),
 						replacedBy: json.replacedBy as number | undefined,
 						warned: Array.isArray(json.warnings) && json.warnings.length > 0,
 					};
@@ -168,9 +178,12 @@ export function readAnswers(
 	});
 }
 
-/** How an answer is tallied: its status, "processed+warnings" for one in doubt. */
-export const tallyName = (answer: Answer | undefined): string =>
-	!answer ? 'none' : answer.warned ? `${answer.status}+warnings` : answer.refused ? 'error (refused)' : answer.status;
+/** How an answer is tallied: its word, "updated+warnings" for one in doubt. */
+export const tallyName = (answer: Answer | undefined): string => {
+	if (!answer) return 'none';
+	const word = answer.said ?? answer.status;
+	return answer.warned ? `${word}+warnings` : answer.refused ? 'error (refused)' : word;
+};
 
 /** An item's answer once "replaced" is followed to the item that replaced it. */
 function settledStatus(answers: Array<Answer | undefined>, index: number): SettledStatus | undefined {
@@ -216,7 +229,7 @@ interface Effect {
 	record: Pieces;
 	piece: PieceName;
 	value: string | undefined;
-	/** Answered processed, set or unchanged (through the item that replaced it too), without warnings. */
+	/** Answered as applied or unchanged (through the item that replaced it too), without warnings. */
 	applied: boolean;
 	setter: LastSetter;
 }

@@ -158,7 +158,7 @@ function checkFreshness(
 	for (const entry of attributeRuns)
 		entry.plan.items.forEach((item, index) => {
 			const answer = answersOf.get(entry)?.[index];
-			if (answer?.status === 'processed' && !answer.warned) acceptedNow.add(keyOf(entry.plan, item.user));
+			if (answer?.status === 'applied' && !answer.warned) acceptedNow.add(keyOf(entry.plan, item.user));
 		});
 	for (const entry of attributeRuns) {
 		entry.plan.items.forEach((item, index) => {
@@ -500,6 +500,8 @@ async function settleStep(model: SequenceModel, real: SequenceReal, ran: Ran[]):
 			plan.items,
 			answersAcrossRuns(result, node.name),
 			violations,
+			// Version 2's words: a newsletter node says the state it set, an attribute sync "updated".
+			plan.node === 'newsletter' ? (intent) => intent.sets[GROUP] : () => 'updated',
 		);
 		answersOf.set(entry, answers);
 		for (const answer of answers) {
