@@ -1,6 +1,6 @@
 /**
  * One conservation run: a fresh sandbox seeded so every item is valid, the operation run by n8n's
- * engine with Continue On Fail on, then the checks on what went over the wire.
+ * engine with On Error set to continue, then the checks on what went over the wire.
  */
 import type { IDataObject } from 'n8n-workflow';
 

@@ -21,7 +21,7 @@ interface NodeSettings {
 	items?: IDataObject[] | INodeExecutionData[];
 	parameters: INodeParameters;
 	continueOnFail?: boolean;
-	/** n8n's newer form of Continue On Fail, e.g. 'continueErrorOutput' */
+	/** n8n's On Error setting, e.g. 'continueErrorOutput' (Continue (using error output)) */
 	onError?: INode['onError'];
 	/** The node's version, as a saved workflow holds it; the newest when not given (what n8n adds). */
 	typeVersion?: number;
