@@ -1,7 +1,7 @@
 /** Reading what n8n's queue-mode processes logged (at info level) about the executions they handled. */
 
-/** Our engine's line at the end of every operation run: `Engagement Platform /users/track: 4 items → 1 requests: 4 succeeded, 0 failed`. */
-export const NODE_SUMMARY = /Engagement Platform \/\S+: \d+ items → \d+ requests: \d+ succeeded, \d+ failed/;
+/** Our engine's line at the end of every operation run: `Engagement Platform /users/track: 4 items → 1 request: 4 succeeded, 0 failed`. */
+export const NODE_SUMMARY = /Engagement Platform \/\S+: \d+ items? → \d+ requests?: \d+ succeeded, \d+ failed/;
 
 /**
  * What a worker logged from `Worker started execution <id>` to `Worker finished execution <id>`
