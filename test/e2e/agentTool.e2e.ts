@@ -347,7 +347,7 @@ describe.each(N8N_APPS.map((appFolder) => [pinnedN8nVersion(appFolder), appFolde
 			expect(chats).toHaveLength(3);
 			const [refusal, accepted] = toolMessages(chats[2]);
 			expect(JSON.parse(refusal.content as string)).toEqual([
-				{ error: 'Item 0: "State" must be subscribed or unsubscribed, got "yes please"' },
+				{ error: '"State" must be subscribed or unsubscribed, got "yes please"' },
 			]);
 			expect(JSON.parse(accepted.content as string)).toEqual([
 				expect.objectContaining({ status: 'set', subscription_state: 'subscribed' }),
