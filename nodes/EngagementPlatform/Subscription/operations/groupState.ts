@@ -151,7 +151,10 @@ export const groupStateOperation = (fixedState?: GroupState) =>
 		// Setting the same state twice leaves the same state.
 		isSafeToResend: () => true,
 		readResponse: (_, request) => answerRemaining(request, { ok: true }),
-		itemResult: (_, [{ piece }]) => [{ status: 'set', ...piece.subject }],
+		// Version 2 says which state was set (subscribed, unsubscribed); version 1 keeps 1.0's `set`.
+		itemResult: (_, [{ piece }], version) => [
+			{ status: version >= 2 ? piece.payload.subscription_state : 'set', ...piece.subject },
+		],
 	});
 
 function userOf({ idsField, id }: GroupStateChange): string {
