@@ -25,6 +25,19 @@ export interface MarketerTask {
 	/** What the sandbox stored, in the shape `expected` gives. */
 	stored(client: SandboxClient): Promise<Record<string, unknown>>;
 	expected(version: NodeVersion): Record<string, unknown>;
+	/** What the node's output item of the run holds (read from the execution through n8n's REST API). */
+	output(version: NodeVersion): ExpectedOutput;
+	/** A field whose help (hint or description) the panel shows after the drive, and what it says (version 2). */
+	help?: { parameter: string; says: string };
+}
+
+export interface ExpectedOutput {
+	/** Keys and values the item has (others may be there too). */
+	fields: Record<string, unknown>;
+	/** Keys the item has, whatever their value (the row's fields kept: the node's own keys win on a clash). */
+	keys?: string[];
+	/** A hint of the node's run (runData[node][0].hints) says this. */
+	hint?: RegExp;
 }
 
 const USER_NODE = 'Engagement Platform User';
@@ -35,13 +48,21 @@ function version1Node(type: string, name: string, operation: string) {
 	return { name, type, typeVersion: 1, parameters: { operation } };
 }
 
+/** An order as a shop's sheet exports it: the time with a space and no seconds, no zone. */
 const ORDER = {
+	order_id: 'o-1001',
 	customer_id: 'c-1',
 	sku: 'sku-9',
 	price: '59.90',
 	currency: 'eur',
-	ordered_at: '2026-12-01T10:00:00',
+	ordered_at: '2026-12-01 10:00',
 };
+/**
+ * Version 1's row keeps the ISO form with a T: its drive reads the time with the expression
+ * DateTime.fromISO, which does not read the sheet's space form (it gives null; version 1 does not
+ * change, and the space form is version 2's to read).
+ */
+const ORDER_V1 = { ...ORDER, ordered_at: '2026-12-01T10:00:00' };
 
 export const trackPurchase: MarketerTask = {
 	id: 'track-purchase',
@@ -50,7 +71,7 @@ export const trackPurchase: MarketerTask = {
 		taskWorkflow({
 			name: `Orders to purchases (node version ${version})`,
 			inputName: 'Orders',
-			rows: [ORDER],
+			rows: [version === 1 ? ORDER_V1 : ORDER],
 			timezone: TIMEZONE,
 			node: version === 1 ? version1Node(USER_NODE_TYPE, USER_NODE, 'trackPurchase') : undefined,
 		}),
@@ -101,11 +122,22 @@ export const trackPurchase: MarketerTask = {
 		price: 59.9,
 		currency: 'EUR',
 		quantity: 1,
-		// Version 1 sends what the expression gives (Luxon's toISO, with milliseconds).
+		// Version 1 sends what the expression gives (Luxon's toISO, with milliseconds); version 2 reads
+		// the sheet's "2026-12-01 10:00" in the workflow's timezone.
 		time: version === 1 ? '2026-12-01T10:00:00.000+01:00' : '2026-12-01T10:00:00+01:00',
 		// 10:00 in Berlin (UTC+1 in December).
 		instant: '2026-12-01T09:00:00.000Z',
 	}),
+	output: (version) =>
+		version === 2
+			? {
+					// Version 2's item keeps the order's fields and says what happened in words.
+					fields: { order_id: 'o-1001', status: 'tracked', purchases_tracked: 1 },
+					keys: Object.keys(ORDER),
+					// The time had no zone: the run says which zone it was read in, and where that is set.
+					hint: /Europe\/Berlin/,
+				}
+			: { fields: { status: 'processed' } },
 };
 
 const CONTACT = {
@@ -115,7 +147,11 @@ const CONTACT = {
 	country: 'DE',
 	lifetime_value: '120.5',
 	vip: 'true',
+	// As a sheet writes a date and time: dragged onto Custom Attributes, it stays a String entry.
+	signed_up: '2026-03-01 10:00',
 };
+/** What version 2 sets: first_name, email and country mapped automatically, lifetime_value, vip and signed_up dragged. */
+const ATTRIBUTES_SET = 6;
 
 export const syncAttributes: MarketerTask = {
 	id: 'sync-attributes',
@@ -133,11 +169,7 @@ export const syncAttributes: MarketerTask = {
 		if (version === 2) {
 			await driver.addNodeFromPanel('attribute', USER_NODE, 'Update user attributes');
 			await driver.drag('external_id', driver.parameter('externalId'), 'external_id onto External ID');
-			await driver.choose(
-				driver.page.locator('[data-test-id="mapping-mode-select"]'),
-				'Map Automatically',
-				'Mapping Column Mode',
-			);
+			// Standard Attributes map the input's fields automatically from the start: no Mapping Column Mode to pick.
 			const dropArea = driver.page.locator('[data-test-id="assignment-collection-drop-area"]').first();
 			const typeOf = (index: number) =>
 				driver.page
@@ -148,6 +180,8 @@ export const syncAttributes: MarketerTask = {
 			await driver.choose(typeOf(0), 'Number', 'type of lifetime_value');
 			await driver.drag('vip', dropArea, 'vip onto Custom Attributes');
 			await driver.choose(typeOf(1), 'Boolean', 'type of vip');
+			// Left String, as dragged: a text that is a date and time is sent as an instant in the workflow's timezone.
+			await driver.drag('signed_up', dropArea, 'signed_up onto Custom Attributes');
 			return;
 		}
 		await driver.openNode(USER_NODE);
@@ -181,16 +215,28 @@ export const syncAttributes: MarketerTask = {
 			country: profile?.standard_attributes.country,
 			lifetime_value: profile?.custom_attributes.lifetime_value,
 			vip: profile?.custom_attributes.vip,
+			signed_up: profile?.custom_attributes.signed_up,
 		};
 	},
-	expected: () => ({
+	expected: (version) => ({
 		found: true,
 		first_name: 'Ada',
 		email: 'ada@example.com',
 		country: 'DE',
 		lifetime_value: 120.5,
 		vip: true,
+		// Version 1's drive does not set it (the row carries the column, no pair is added for it).
+		signed_up: version === 2 ? '2026-03-01T10:00:00+01:00' : undefined,
 	}),
+	output: (version) =>
+		version === 2
+			? {
+					fields: { status: 'updated', attributes_set: ATTRIBUTES_SET },
+					keys: Object.keys(CONTACT),
+					// signed_up had no zone either.
+					hint: /Europe\/Berlin/,
+				}
+			: { fields: { status: 'processed' } },
 };
 
 const OPT_OUT = { external_id: 'c-3', email: 'grace@example.com', reason: 'newsletter opt-out' };
@@ -235,6 +281,12 @@ export const optOut: MarketerTask = {
 		};
 	},
 	expected: () => ({ profile: 'unsubscribed', group: 'unsubscribed' }),
+	output: (version) =>
+		version === 2
+			? { fields: { status: 'unsubscribed', reason: OPT_OUT.reason }, keys: Object.keys(OPT_OUT) }
+			: { fields: { status: 'set' } },
+	// Where the marketer finds the ID: the field says so (its hint under it, or its description on the (?)).
+	help: { parameter: 'subscriptionGroupId', says: 'Audience → Subscriptions' },
 };
 
 export const MARKETER_TASKS: MarketerTask[] = [trackPurchase, syncAttributes, optOut];

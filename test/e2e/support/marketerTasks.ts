@@ -19,7 +19,7 @@ export const SUBSCRIPTION_NODE_TYPE = 'n8n-nodes-engagement-platform.engagementP
 const SANDBOX_CREDENTIAL = {
 	engagementPlatformApi: { id: 'epSandboxCredential', name: 'Engagement Platform (sandbox)' },
 };
-const TRIGGER_NAME = 'When clicking ‘Execute workflow’';
+export const TRIGGER_NAME = 'When clicking ‘Execute workflow’';
 
 /** What one user action was: each counts 1 (picking from a dropdown is two: open it, pick). */
 export type ActionKind = 'click' | 'drag' | 'type' | 'clear';
@@ -206,9 +206,23 @@ export class MarketerDriver {
 	/** Closes the panel (2.x: its close button; 1.x: "Back to canvas") and executes the workflow. */
 	async run(): Promise<void> {
 		this.counter.phase = 'run';
+		await this.closePanel();
+		const outcome = await this.execute();
+		if (outcome !== 'success') throw new Error(`the workflow run ${outcome.replace(/\s+/g, ' ')}`);
+	}
+
+	/** Closes the open panel (2.x: its close button; 1.x: "Back to canvas"): one action. */
+	async closePanel(): Promise<void> {
 		const close = this.page.locator(`${SELECTORS.ndvClose}, [data-test-id="back-to-canvas"]`).filter({ visible: true });
 		await this.click(close.first(), 'close the panel');
 		await ndv(this.page).waitFor({ state: 'hidden' });
+	}
+
+	/**
+	 * Clicks "Execute workflow" (one action) and waits for the toast it brings: 'success', or
+	 * 'failed: <the error toast's text>'.
+	 */
+	async execute(): Promise<string> {
 		// Toasts of the previous task's run may still show: only one shown after this click tells.
 		await this.page
 			.locator(SELECTORS.notification)
@@ -231,7 +245,27 @@ export class MarketerDriver {
 				.waitFor({ timeout: 60_000 })
 				.then(async () => `failed: ${(await fresh.first().innerText()).trim()}`),
 		]);
-		if (outcome !== 'success') throw new Error(`the workflow run ${outcome.replace(/\s+/g, ' ')}`);
+		return outcome;
+	}
+
+	/**
+	 * What the open panel says about a parameter: the text of its item (a hint shows under the
+	 * field) and the description its label's (?) shows as a tooltip. Read by hovering, as a person
+	 * reads it: not a counted action.
+	 */
+	async helpOf(name: string): Promise<string> {
+		const item = this.parameter(name).locator('xpath=ancestor::*[@data-test-id="parameter-item"][1]');
+		const texts = [await item.innerText()];
+		const label = item.locator('label').first();
+		await label.hover();
+		const icon = label.locator('[class*="infoIcon"]').first();
+		if (await icon.count()) {
+			await icon.hover({ force: true });
+			const tooltip = this.page.locator(SELECTORS.tooltip).last();
+			if (await this.shows(tooltip)) texts.push(await tooltip.innerText());
+		}
+		await this.page.mouse.move(5, 5);
+		return texts.join('\n').replace(/[ \t]+/g, ' ');
 	}
 
 	/** The node version the open panel states (its Settings tab: "<node> node version 2 (Latest)"); not an action. */
@@ -281,7 +315,14 @@ export function taskWorkflow(options: {
 	inputName: string;
 	rows: Array<Record<string, string>>;
 	timezone: string;
-	node?: { name: string; type: string; typeVersion: number; parameters: Record<string, unknown> };
+	node?: {
+		name: string;
+		type: string;
+		typeVersion: number;
+		parameters: Record<string, unknown>;
+		/** Another credential than the sandbox's. */
+		credentials?: WorkflowNode['credentials'];
+	};
 }): TaskWorkflow {
 	const nodes: WorkflowNode[] = [
 		{
@@ -309,7 +350,7 @@ export function taskWorkflow(options: {
 			id: randomUUID(),
 			...options.node,
 			position: [440, 0],
-			credentials: SANDBOX_CREDENTIAL,
+			credentials: options.node.credentials ?? SANDBOX_CREDENTIAL,
 		});
 		connections[options.inputName] = { main: [[{ node: options.node.name, type: 'main', index: 0 }]] };
 	}

@@ -13,16 +13,25 @@ export interface ExecutionSummary {
 
 export type NodeItems = Array<{ json: Record<string, unknown> }>;
 
+/** An execution hint a node added (IExecuteFunctions.addExecutionHints): n8n keeps it in the run data. */
+export interface ExecutionHint {
+	message: string;
+	type?: string;
+	location?: string;
+}
+
 export interface FinishedExecution {
 	id: string;
 	status: string;
 	mode: string;
 	/** Node name → the items of its last run's first output. */
 	outputs: Record<string, NodeItems>;
+	/** Node name → the hints of its last run (runData[node][i].hints), empty when it added none. */
+	hints: Record<string, ExecutionHint[]>;
 	error?: { message: string; description?: string };
 }
 
-type RunData = Record<string, Array<{ data?: { main?: NodeItems[] } }>>;
+type RunData = Record<string, Array<{ data?: { main?: NodeItems[] }; hints?: ExecutionHint[] }>>;
 
 /** n8n's REST API as the owner uses it from the editor: run workflows, activate them, read executions. */
 export class N8nRestClient {
@@ -76,6 +85,23 @@ export class N8nRestClient {
 		return [...new Map(results.map((execution) => [execution.id, execution])).values()];
 	}
 
+	/**
+	 * The finished execution of a workflow that is not one of `known` (ids listed before it was
+	 * started, e.g. from the editor's Execute button): waits until n8n lists it and it has finished.
+	 */
+	async nextExecution(workflowId: string, known: string[], timeoutMs = 30_000): Promise<FinishedExecution> {
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			const fresh = (await this.executions(workflowId)).filter((execution) => !known.includes(execution.id));
+			if (fresh.length > 0) {
+				const newest = fresh.reduce((a, b) => (Number(b.id) > Number(a.id) ? b : a));
+				return await this.finishedExecution(newest.id, Math.max(deadline - Date.now(), 5_000));
+			}
+			if (Date.now() > deadline) throw new Error(`no new execution of ${workflowId} in ${timeoutMs / 1000} s`);
+			await new Promise((resolve) => setTimeout(resolve, 250));
+		}
+	}
+
 	/** Waits until the execution has finished (any way) and returns its outcome and outputs. */
 	async finishedExecution(id: string, timeoutMs = 60_000): Promise<FinishedExecution> {
 		const deadline = Date.now() + timeoutMs;
@@ -86,9 +112,12 @@ export class N8nRestClient {
 					resultData: { runData: RunData; error?: FinishedExecution['error'] };
 				};
 				const outputs: FinishedExecution['outputs'] = {};
-				for (const [node, runs] of Object.entries(data.resultData.runData))
+				const hints: FinishedExecution['hints'] = {};
+				for (const [node, runs] of Object.entries(data.resultData.runData)) {
 					outputs[node] = runs.at(-1)?.data?.main?.[0] ?? [];
-				return { id, status: execution.status, mode: execution.mode, outputs, error: data.resultData.error };
+					hints[node] = runs.at(-1)?.hints ?? [];
+				}
+				return { id, status: execution.status, mode: execution.mode, outputs, hints, error: data.resultData.error };
 			}
 			if (Date.now() > deadline)
 				throw new Error(`execution ${id} did not finish in ${timeoutMs / 1000} s: ${execution.status}`);
