@@ -65,7 +65,7 @@ describe("an accepted answer saying the window is spent, with a reset already pa
 			apiKey,
 			continueOnFail: true,
 		});
-		expect(result.output(USER).map(({ json }) => json.status)).toEqual(Array(4).fill('processed'));
+		expect(result.output(USER).map(({ json }) => json.status)).toEqual(Array(4).fill('tracked'));
 		const times = (await client().requests({ path: '/users/track' })).map((request) => request.receivedAt);
 		const gaps = times.slice(1).map((time, index) => time - times[index]);
 		for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(450);
@@ -93,7 +93,7 @@ describe('a 2xx is a success only when it says so (message "success")', () => {
 	];
 
 	for (const [name, answer, words] of answers) {
-		test(`${name}: events are not answered processed; the item says what the platform said and that it may not be stored`, async () => {
+		test(`${name}: events are not answered tracked; the item says what the platform said and that it may not be stored`, async () => {
 			await client().injectFaults([{ path: '/users/track', kind: 'answer', times: 1, ...answer }]);
 			const result = await run(trackEvent(), [{ id: 'u1' }, { id: 'u2' }]);
 			for (const { json } of result.output(USER)) {
@@ -104,12 +104,12 @@ describe('a 2xx is a success only when it says so (message "success")', () => {
 		});
 	}
 
-	test('attributes alone are safe to send again: resent after such an answer, then processed', async () => {
+	test('attributes alone are safe to send again: resent after such an answer, then updated', async () => {
 		await client().injectFaults([
 			{ path: '/users/track', kind: 'answer', times: 1, status: 200, answerBody: { message: 'Internal error' } },
 		]);
 		const result = await run(updateAttributes, [{ id: 'u1' }]);
-		expect(result.output(USER)[0].json.status).toBe('processed');
+		expect(result.output(USER)[0].json.status).toBe('updated');
 		expect(await client().requests({ path: '/users/track' })).toHaveLength(2);
 		const profile = (await client().state()).profiles.find((candidate) => candidate.external_id === 'u1');
 		expect(profile?.custom_attributes.tier).toBe('gold');

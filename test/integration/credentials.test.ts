@@ -39,7 +39,9 @@ describe('credentials', () => {
 			apiKey: secretKey,
 		});
 
-		expect(result.error?.message).toBe('Item 0: Error authenticating credentials');
+		// A refused key is the run's failure, said once: no item is blamed for it.
+		expect(result.error?.message).toBe('Error authenticating credentials');
+		expect((result.error as { context?: { itemIndex?: number } }).context?.itemIndex).toBeUndefined();
 		expect((result.error as { description?: string }).description).toContain('Open the credential and check the key');
 		const [request] = await client().requests();
 		expect(request.status).toBe(401);

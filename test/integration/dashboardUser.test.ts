@@ -355,7 +355,9 @@ describe('Dashboard User node (SCIM)', () => {
 			origin: 'elsewhere.example.com',
 		});
 
-		expect(result.error?.message).toBe('Item 0: Error authenticating credentials');
+		// A refused key is the run's failure, said once: no item is blamed for it.
+		expect(result.error?.message).toBe('Error authenticating credentials');
+		expect((result.error as { context?: { itemIndex?: number } }).context?.itemIndex).toBeUndefined();
 		expect((result.error as { description?: string }).description).toContain('SCIM token or the request origin');
 		expect(JSON.stringify({ run: result.run, logs: result.logs })).not.toContain(DEMO_SCIM_TOKEN);
 	});

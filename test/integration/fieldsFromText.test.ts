@@ -61,7 +61,7 @@ describe('version 2: an order row from a CSV becomes a purchase with the values 
 			csvRow(),
 			csvRow({ customer: 'crm-2', price: '1e3', ordered_at: '2026-07-01T10:00' }),
 		]);
-		expect(answers.map((answer) => answer.status)).toEqual(['processed', 'processed']);
+		expect(answers.map((answer) => answer.status)).toEqual(['tracked', 'tracked']);
 		const sent = await sentPurchases();
 		expect(sent).toEqual([
 			expect.objectContaining({ price: 59.9, quantity: 3, currency: 'EUR', time: '2026-12-01T10:00:00+01:00' }),
@@ -201,7 +201,7 @@ describe('version 2: Time starts empty, so a dragged field is not appended to an
 			},
 			[{ id: 'crm-1' }, { id: 'crm-2' }],
 		);
-		expect(answers.map((answer) => answer.status)).toEqual(['processed', 'processed']);
+		expect(answers.map((answer) => answer.status)).toEqual(['tracked', 'tracked']);
 		const [request] = await client().requests({ path: '/users/track' });
 		const sent = (request.body as { events: IDataObject[] }).events.map((event) => String(event.time));
 		// One time for the whole run, as {{ $now }} is, in ISO 8601.
@@ -228,7 +228,7 @@ describe('version 2: Time starts empty, so a dragged field is not appended to an
 
 describe('version 2: options inside a collection read text as their fields do', () => {
 	test('Update Existing Only "TRUE" and "false" from a sheet are true and false on the event, the purchase and the attributes', async () => {
-		// crm-1 exists, so "TRUE" is processed as "false" is; the wire shows which flag each carried.
+		// crm-1 exists, so "TRUE" is taken as "false" is; the wire shows which flag each carried.
 		await client().seed({ profiles: [{ external_id: 'crm-1' }] });
 		const updateExistingOnly = { additionalFields: { _update_existing_only: '={{ $json.existing_only }}' } };
 		const rows = [
@@ -267,7 +267,10 @@ describe('version 2: options inside a collection read text as their fields do', 
 			},
 			rows,
 		);
-		expect([...event, ...purchase, ...attributes].map((answer) => answer.status)).toEqual(Array(6).fill('processed'));
+		expect([...event, ...purchase, ...attributes].map((answer) => answer.status)).toEqual([
+			...Array(4).fill('tracked'),
+			...Array(2).fill('updated'),
+		]);
 		const flags = (await client().requests({ path: '/users/track' })).flatMap((request) => {
 			const body = request.body as Record<string, IDataObject[] | undefined>;
 			return [...(body.events ?? []), ...(body.purchases ?? []), ...(body.attributes ?? [])].map(
@@ -318,7 +321,7 @@ describe('version 2: the error branch carries the input and every problem of the
 			csvRow({ order_id: 'A-1001', price: 'abc', currency: 'euro' }),
 			csvRow({ order_id: 'A-1002', customer: 'crm-2' }),
 		]);
-		expect(success.map(({ json }) => json.status)).toEqual(['processed']);
+		expect(success.map(({ json }) => json.status)).toEqual(['tracked']);
 		expect(errors).toHaveLength(1);
 		const [{ json, pairedItem }] = errors;
 		expect(pairedItem).toEqual({ item: 0 });
@@ -429,7 +432,7 @@ describe('version 2: attributes and properties typed as n8n types them', () => {
 			},
 			[sheetRow],
 		);
-		expect(answer.status).toBe('processed');
+		expect(answer.status).toBe('updated');
 		expect(await sentAttributes()).toEqual([
 			{
 				external_id: 'crm-1',
@@ -499,7 +502,7 @@ describe('version 2: attributes and properties typed as n8n types them', () => {
 			},
 			[{ id: 'crm-1', total: '59.90', gift: 'false', delivery_by: '2026-12-03T12:00:00' }],
 		);
-		expect(answer.status).toBe('processed');
+		expect(answer.status).toBe('tracked');
 		const [request] = await client().requests({ path: '/users/track' });
 		expect((request.body as { events: IDataObject[] }).events[0].properties).toEqual({
 			total: 59.9,

@@ -110,7 +110,8 @@ test('version 2 has no option there and needs none: the group-state node notes t
 
 	expect(await sentSince(before)).toEqual({ attributes: [], groups: ids });
 	expect(second.output('Attributes').map(({ json }) => json.status)).toEqual(ids.map(() => 'unchanged'));
-	expect(second.output('Newsletter').map(({ json }) => json.status)).toEqual(ids.map(() => 'set'));
+	// Version 2 answers with the state set; version 1 keeps 1.0's "set".
+	expect(second.output('Newsletter').map(({ json }) => json.status)).toEqual(ids.map(() => 'subscribed'));
 	expect(store.calls.filter(({ method }) => method === 'clearAllProcessedItems')).toEqual([]);
 });
 

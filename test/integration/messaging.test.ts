@@ -36,7 +36,8 @@ describe('Message node: Trigger Campaign and Trigger Canvas', () => {
 	});
 
 	test('120 customers become 3 requests of 50, 50 and 20 recipients; each item gets its request’s dispatch_id', async () => {
-		const result = await run(users(120), triggerCampaign());
+		const customers = users(120);
+		const result = await run(customers, triggerCampaign());
 
 		expect(result.error).toBeUndefined();
 		const requests = await client().requests({ path: '/campaigns/trigger/send' });
@@ -49,8 +50,10 @@ describe('Message node: Trigger Campaign and Trigger Canvas', () => {
 		const dispatchOf = (item: number) => output[item].json.dispatch_id;
 		expect(dispatchOf(0)).toBe(dispatchOf(49));
 		expect(dispatchOf(50)).not.toBe(dispatchOf(49));
+		// Version 2 keeps the item's fields under the node's own.
 		expect(output[101]).toEqual({
 			json: {
+				...customers[101],
 				status: 'sent',
 				campaign_id: 'welcome-campaign',
 				external_user_id: 'crm-101',
@@ -170,7 +173,9 @@ describe('Message node: Send Now', () => {
 	test('an unknown channel in the messages is refused, naming it', async () => {
 		const result = await run(users(1), sendNow({ messages: '{"carrier_pigeon": {"body": "hi"}}' }));
 
-		expect(result.error?.message).toBe('Item 0: "Messages.carrier_pigeon" is not a channel the platform knows');
+		// The message leaves naming the item to n8n's editor ("[item 0]"), which reads it from the error's context.
+		expect(result.error?.message).toBe('"Messages.carrier_pigeon" is not a channel the platform knows');
+		expect((result.error as { context?: { itemIndex?: number } }).context?.itemIndex).toBe(0);
 		expect(await client().requests()).toHaveLength(0);
 	});
 });

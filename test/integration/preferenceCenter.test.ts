@@ -55,11 +55,12 @@ describe('Preference Center node', () => {
 	);
 
 	test('each item updates its preference center with one PUT; the sandbox holds the fields and the item the ids and times', async () => {
+		const centers = [
+			{ id: 'newsletter', title: 'Your newsletters' },
+			{ id: 'sms-alerts', title: 'Text alerts' },
+		];
 		const result = await run(
-			[
-				{ id: 'newsletter', title: 'Your newsletters' },
-				{ id: 'sms-alerts', title: 'Text alerts' },
-			],
+			centers,
 			update({
 				name: '={{ $json.id }} 2027',
 				preference_center_title: '={{ $json.title }}',
@@ -82,7 +83,9 @@ describe('Preference Center node', () => {
 			'PUT /preference_center/v1/sms-alerts',
 		]);
 		const [first] = result.output(PREFERENCE_CENTER);
+		// Version 2 keeps the item's fields under the node's own.
 		expect(first.json).toEqual({
+			...centers[0],
 			status: 'updated',
 			preference_center_id: 'newsletter',
 			preference_center_api_id: 'newsletter',
@@ -222,10 +225,12 @@ describe('Preference Center node', () => {
 		expect(result.output(PREFERENCE_CENTER)[1].pairedItem).toEqual({ item: 1 });
 	});
 
-	test('without Continue On Fail, the 404 stops the node with the item and the advice', async () => {
+	test('without On Error set to continue, the 404 stops the node on its item, with the advice', async () => {
 		const result = await run([{ id: 'no-such-center' }], update({ state: 'active' }));
 
-		expect(result.error?.message).toBe('Item 0: Preference center not found');
+		// The message leaves naming the item to n8n's editor ("[item 0]"), which reads it from the error's context.
+		expect(result.error?.message).toBe('Preference center not found');
+		expect((result.error as { context?: { itemIndex?: number } }).context?.itemIndex).toBe(0);
 		expect((result.error as { description?: string }).description).toContain('Check the IDs');
 	});
 });

@@ -181,7 +181,7 @@ describe('Finding 2: Set Group State names at most 50 users per call', () => {
 		for (const [index, item] of items.entries()) {
 			expect(answers[index]).toHaveLength(1);
 			expect(answers[index][0].json).toMatchObject({
-				status: 'set',
+				status: item.state,
 				subscription_group_id: item.group,
 				subscription_state: item.state,
 			});
@@ -265,9 +265,9 @@ describe('Finding 3: identifiers an object does not take', () => {
 		expect(
 			[0, 3, 4].map((index) => [index, answers[index].map((entry) => entry.json.error ?? entry.json.status)]),
 		).toEqual([
-			[0, ['processed']],
-			[3, ['processed']],
-			[4, ['processed']],
+			[0, ['tracked']],
+			[3, ['tracked']],
+			[4, ['tracked']],
 		]);
 
 		const { purchases } = await trackObjects();
@@ -317,10 +317,10 @@ describe('Finding 3: identifiers an object does not take', () => {
 		expect(answers[1]).toHaveLength(1);
 		expect(String(answers[1][0].json.error)).toMatch(/attribute/i);
 		expect(answers[2].map((entry) => entry.json)).toEqual([
-			expect.objectContaining({ status: 'processed', service_id: serviceB, events: 1 }),
+			{ ...items[2], status: 'tracked', service_id: serviceB, events_tracked: 1 },
 		]);
-		expect(answers[3].map((entry) => entry.json.status)).toEqual(['processed']);
-		expect(answers[4].map((entry) => entry.json.status)).toEqual(['processed']);
+		expect(answers[3].map((entry) => entry.json.status)).toEqual(['tracked']);
+		expect(answers[4].map((entry) => entry.json.status)).toEqual(['tracked']);
 
 		const sent = await trackObjects();
 		const all = [...sent.attributes, ...sent.events, ...sent.purchases];
@@ -367,7 +367,7 @@ describe('Finding 4: purchase and canvas schedule times go out in ISO 8601', () 
 		);
 
 		expect(result.output(USER).map((entry) => [itemOf(entry), entry.json.error ?? entry.json.status])).toEqual(
-			items.map((_, i) => [i, 'processed']),
+			items.map((_, i) => [i, 'tracked']),
 		);
 		const purchases = (await client().requests({ path: '/users/track' })).flatMap(
 			(request) => (request.body as { purchases?: IDataObject[] }).purchases ?? [],
@@ -556,7 +556,7 @@ describe('Finding 6: ambiguous readings, taking the one no platform refuses', ()
 			aliases_to_identify: [],
 			emails_to_identify: [expect.objectContaining({ external_id: 'crm-9', email: 'fan@example.com' })],
 		});
-		expect(result.output(USER).map((entry) => [itemOf(entry), entry.json.status])).toEqual([[0, 'processed']]);
+		expect(result.output(USER).map((entry) => [itemOf(entry), entry.json.status])).toEqual([[0, 'identified']]);
 	});
 
 	describe('c. Get Campaign Translations', () => {

@@ -75,7 +75,8 @@ describe('the same user twice in one run: the later item has the last word', () 
 				expect(Object.values(state)).toEqual([last]);
 				expect(result.output(SUBSCRIPTION).map(({ json }) => [json.status, json.replacedBy])).toEqual([
 					['replaced', 1],
-					['set', undefined],
+					// Version 2 answers with the state set.
+					[last, undefined],
 				]);
 				const sent = (await client().requests({ path: '/v2/subscription/status/set' })).flatMap((request) =>
 					(request.body as { subscription_groups: IDataObject[] }).subscription_groups.map(
@@ -96,7 +97,7 @@ describe('the same user twice in one run: the later item has the last word', () 
 		const result = await run(USER_NODE, USER, items, attributes());
 		expect(await attribute('x', 'city')).toBe('Porto');
 		expect(await attribute('x', 'tier')).toBe('silver');
-		expect(result.output(USER)[0].json).toMatchObject({ status: 'processed', replaced: { tier: 2 } });
+		expect(result.output(USER)[0].json).toMatchObject({ status: 'updated', replaced: { tier: 2 } });
 		const objects = (await client().requests({ path: '/users/track' })).flatMap(
 			(request) => (request.body as { attributes: IDataObject[] }).attributes,
 		);
@@ -140,7 +141,7 @@ describe('Send Only Changes remembers the last value accepted, per workspace, us
 				ids.map((id) => ({ id, attrs: { tier } })),
 				attributes(sendOnlyChanges),
 			);
-			expect(result.output(USER).map(({ json }) => json.status)).toEqual(ids.map(() => 'processed'));
+			expect(result.output(USER).map(({ json }) => json.status)).toEqual(ids.map(() => 'updated'));
 		}
 		for (const id of ids) expect(await attribute(id, 'tier')).toBe('gold');
 	});
@@ -159,11 +160,11 @@ describe('Send Only Changes remembers the last value accepted, per workspace, us
 	test('a 2xx whose error names no object proves nothing: the next run sends those contacts again', async () => {
 		await client().injectFaults([{ path: '/users/track', kind: 'unplaced-error', times: 1 }]);
 		const first = await run(USER_NODE, USER, [{ id: 'x', attrs: { tier: 'gold' } }], attributes(sendOnlyChanges));
-		expect(first.output(USER)[0].json).toMatchObject({ status: 'processed', warnings: [expect.any(String)] });
+		expect(first.output(USER)[0].json).toMatchObject({ status: 'updated', warnings: [expect.any(String)] });
 		expect(await attribute('x', 'tier')).toBeUndefined();
 
 		const next = await run(USER_NODE, USER, [{ id: 'x', attrs: { tier: 'gold' } }], attributes(sendOnlyChanges));
-		expect(next.output(USER)[0].json.status).toBe('processed');
+		expect(next.output(USER)[0].json.status).toBe('updated');
 		expect(await attribute('x', 'tier')).toBe('gold');
 	});
 
@@ -197,7 +198,7 @@ describe('Send Only Changes remembers the last value accepted, per workspace, us
 			const items = [{ id: 'x', attrs: { tier: 'gold' } }];
 			await run(USER_NODE, USER, items, attributes(sendOnlyChanges));
 			const switched = await run(USER_NODE, USER, items, attributes(sendOnlyChanges), { url: production.url });
-			expect(switched.output(USER)[0].json.status).toBe('processed');
+			expect(switched.output(USER)[0].json.status).toBe('updated');
 			const productionProfiles = (await new SandboxClient(production.url).state()).profiles;
 			expect(productionProfiles.find((candidate) => candidate.external_id === 'x')?.custom_attributes.tier).toBe(
 				'gold',
@@ -217,7 +218,7 @@ describe('Send Only Changes remembers the last value accepted, per workspace, us
 		expect(await attribute('x', 'tier')).toBe('gold');
 
 		const next = await run(USER_NODE, USER, [{ id: 'x', attrs: { tier: 'silver' } }], attributes(sendOnlyChanges));
-		expect(next.output(USER)[0].json.status).toBe('processed');
+		expect(next.output(USER)[0].json.status).toBe('updated');
 		expect(await attribute('x', 'tier')).toBe('silver');
 	});
 
@@ -236,7 +237,7 @@ describe('Send Only Changes remembers the last value accepted, per workspace, us
 		const again = await run(USER_NODE, USER, [{ id: 'u4', attrs: { city: 'Quito' } }], attributes(sendOnlyChanges), {
 			nodeId: 'crm',
 		});
-		expect(again.output(USER)[0].json.status).toBe('processed');
+		expect(again.output(USER)[0].json.status).toBe('updated');
 		expect(await attribute('u4', 'city')).toBe('Quito');
 	});
 

@@ -53,9 +53,11 @@ describe('Subscription node: Set Group State', () => {
 		const groups = (await client().state()).subscriptionGroups.newsletter;
 		expect(Object.values(groups).filter((state) => state === 'subscribed')).toHaveLength(130);
 		expect(Object.values(groups).filter((state) => state === 'unsubscribed')).toHaveLength(20);
+		// Version 2 says the state set and keeps the item's fields under the node's own.
 		expect(result.output(SUBSCRIPTION)[140]).toEqual({
 			json: {
-				status: 'set',
+				...items[140],
+				status: 'unsubscribed',
 				subscription_group_id: 'newsletter',
 				subscription_state: 'unsubscribed',
 				external_id: 'crm-140',
@@ -89,10 +91,10 @@ describe('Subscription node: Set Group State', () => {
 			],
 		]);
 		expect(result.output(SUBSCRIPTION).map((item) => item.json.status ?? item.json.error)).toEqual([
-			'set',
+			'subscribed',
 			expect.stringContaining('State'),
 			expect.stringContaining('must be subscribed or unsubscribed, got "Subscribed!"'),
-			'set',
+			'unsubscribed',
 		]);
 	});
 
@@ -134,7 +136,7 @@ describe('Subscription node: Set Group State', () => {
 
 		const result = await run(items, setState('phone', 'phone'), true);
 
-		expect(result.output(SUBSCRIPTION)[0].json.status).toBe('set');
+		expect(result.output(SUBSCRIPTION)[0].json.status).toBe('subscribed');
 		expect(result.output(SUBSCRIPTION)[1].json).toMatchObject({ field: 'Phone', delivery: 'invalid' });
 		expect((await client().requests({ path: '/v2/subscription/status/set' }))[0].body).toEqual({
 			subscription_groups: [
@@ -200,6 +202,6 @@ describe('Subscription node: Subscribe and Unsubscribe', () => {
 				],
 			},
 		]);
-		expect(result.output(SUBSCRIPTION).map(({ json }) => json.status)).toEqual(['set', 'set']);
+		expect(result.output(SUBSCRIPTION).map(({ json }) => json.status)).toEqual(['subscribed', 'subscribed']);
 	});
 });

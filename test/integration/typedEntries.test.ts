@@ -60,7 +60,7 @@ describe('version 2: an event property typed Date', () => {
 		[' 2026-12-03T12:00 ', '2026-12-03T12:00+01:00'],
 	])('%p is sent as the instant %p', async (written, sent) => {
 		const [answer] = await run(typedProperties, [{ id: 'crm-1', delivery_by: written, total: '59.90', gift: 'false' }]);
-		expect(answer).toMatchObject({ status: 'processed' });
+		expect(answer).toMatchObject({ status: 'tracked' });
 		const [event] = await sentEvents();
 		expect(event.properties).toEqual({ delivery_by: sent, total: 59.9, gift: false });
 		const [stored] = (await client().state()).events;
@@ -78,7 +78,7 @@ describe('version 2: an event property typed Date', () => {
 			expect(String(refused.error)).toContain(`"Event Properties.delivery_by" expects a date`);
 			expect(String(refused.error)).toContain(`'${written}'`);
 			expect(String(refused.error)).toContain('2026-12-03 12:00');
-			expect(good.status).toBe('processed');
+			expect(good.status).toBe('tracked');
 			expect((await sentEvents()).map((event) => event.external_id)).toEqual(['crm-2']);
 		},
 	);
@@ -100,7 +100,7 @@ describe('version 2: an event property typed Date', () => {
 			}),
 			[{ id: 'crm-1' }],
 		);
-		expect(answer).toMatchObject({ status: 'processed' });
+		expect(answer).toMatchObject({ status: 'tracked' });
 		const [event] = await sentEvents();
 		expect(event.properties).toEqual({
 			checked_at: '2026-12-03T12:00:00.000+01:00',
@@ -112,7 +112,7 @@ describe('version 2: an event property typed Date', () => {
 describe('version 2: a blank cell typed Number, Boolean or Date is not set', () => {
 	test('" " as Number, a tab as Boolean and " " as Date: the event goes out without those properties', async () => {
 		const [answer] = await run(typedProperties, [{ id: 'crm-1', delivery_by: ' ', total: ' ', gift: '\t' }]);
-		expect(answer).toMatchObject({ status: 'processed' });
+		expect(answer).toMatchObject({ status: 'tracked' });
 		const [event] = await sentEvents();
 		expect(event).not.toHaveProperty('properties');
 	});
@@ -137,7 +137,7 @@ describe('version 2: a blank cell typed Number, Boolean or Date is not set', () 
 			},
 			[{ id: 'crm-1', lifetime_value: ' ', vip: ' ', last_order: '  ', plan: 'gold' }],
 		);
-		expect(answer).toMatchObject({ status: 'processed' });
+		expect(answer).toMatchObject({ status: 'updated' });
 		const [request] = await client().requests({ path: '/users/track' });
 		expect((request.body as { attributes: IDataObject[] }).attributes).toEqual([
 			{ external_id: 'crm-1', plan: 'gold' },
@@ -183,7 +183,7 @@ describe('version 2: standard attributes mapped from a sheet', () => {
 		const [answer] = await run(standardAttributes, [
 			{ id: 'crm-1', first_name: 'Lena', tracking_off: ' ', first_session: '2026-03-05 14:30' },
 		]);
-		expect(answer).toMatchObject({ status: 'processed' });
+		expect(answer).toMatchObject({ status: 'updated' });
 		const [request] = await client().requests({ path: '/users/track' });
 		expect((request.body as { attributes: IDataObject[] }).attributes).toEqual([
 			{ external_id: 'crm-1', first_name: 'Lena', date_of_first_session: '2026-03-05T14:30+01:00' },
@@ -233,7 +233,7 @@ describe("Track Event's Time reads a date and time as the typed entries do", () 
 		['2026-03-05', '2026-03-05T00:00:00+01:00'],
 	])('version 2: %p is sent as %p', async (written, sent) => {
 		const [answer] = await run(trackEvent({ time: '={{ $json.when }}' }), [{ id: 'crm-1', when: written }]);
-		expect(answer).toMatchObject({ status: 'processed' });
+		expect(answer).toMatchObject({ status: 'tracked' });
 		expect((await sentEvents())[0].time).toBe(sent);
 	});
 

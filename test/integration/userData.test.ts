@@ -134,8 +134,10 @@ describe('User node: Identify', () => {
 				(r) => (r.body as { aliases_to_identify: unknown[] }).aliases_to_identify.length,
 			),
 		).toEqual([50, 10]);
+		// Version 2 says what happened and keeps the item's fields under the node's own.
 		expect(result.output(USER)[3].json).toEqual({
-			status: 'processed',
+			...items[3],
+			status: 'identified',
 			external_id: 'crm-3',
 			user_alias: { alias_name: 'visitor-3', alias_label: 'web_visitor' },
 			merge_behavior: 'merge',
@@ -233,7 +235,13 @@ describe('User node: Identify', () => {
 				{ external_id: 'crm-9', email: 'fan@example.com', prioritization: ['unidentified', 'most_recently_updated'] },
 			],
 		});
-		expect(result.output(USER)[0].json).toMatchObject({ status: 'processed', email: 'fan@example.com' });
+		expect(result.output(USER)[0].json).toEqual({
+			customer: 'crm-9',
+			status: 'identified',
+			external_id: 'crm-9',
+			email: 'fan@example.com',
+			merge_behavior: 'merge',
+		});
 		const { profiles } = await client().state();
 		expect(profiles).toEqual([
 			expect.objectContaining({ external_id: 'crm-9', custom_attributes: { source: 'newsletter' } }),
@@ -265,7 +273,13 @@ describe('User node: Rename External ID', () => {
 
 		expect(await client().requests({ path: '/users/external_ids/rename' })).toHaveLength(1);
 		const [renamed, deprecated, taken] = result.output(USER);
-		expect(renamed.json).toEqual({ status: 'renamed', current_external_id: 'a', new_external_id: 'a-new' });
+		expect(renamed.json).toEqual({
+			from: 'a',
+			to: 'a-new',
+			status: 'renamed',
+			current_external_id: 'a',
+			new_external_id: 'a-new',
+		});
 		expect(deprecated.json).toMatchObject({ delivery: 'not_applied', error: expect.stringContaining('deprecated') });
 		expect(taken.json).toMatchObject({ delivery: 'not_applied', error: expect.stringContaining('already in use') });
 		expect(taken.pairedItem).toEqual({ item: 2 });
@@ -294,7 +308,9 @@ describe('User node: Rename External ID', () => {
 	test('a rename to the same ID is refused before anything is sent', async () => {
 		const result = await run([{ from: 'x', to: 'x' }], rename);
 
-		expect(result.error?.message).toBe('Item 0: "New External ID" is the same as the current one');
+		// The message leaves naming the item to n8n's editor ("[item 0]"), which reads it from the error's context.
+		expect(result.error?.message).toBe('"New External ID" is the same as the current one');
+		expect((result.error as { context?: { itemIndex?: number } }).context?.itemIndex).toBe(0);
 		expect(await client().requests()).toHaveLength(0);
 	});
 });

@@ -14,8 +14,9 @@ const trackRequests = async () =>
 	(await client().requests({ path: '/users/track' })).map((r) => ({ ...r, body: r.body as TrackBody }));
 
 describe('User node: tracking through /users/track', () => {
-	test('1,000 orders become 14 requests and 1,000 stored events, one processed result per order', async () => {
-		const result = await run(orderEvents(1000));
+	test('1,000 orders become 14 requests and 1,000 stored events, one tracked result per order', async () => {
+		const orders = orderEvents(1000);
+		const result = await run(orders);
 
 		expect(result.error).toBeUndefined();
 		const requests = await trackRequests();
@@ -29,7 +30,13 @@ describe('User node: tracking through /users/track', () => {
 		expect(output).toHaveLength(1000);
 		output.forEach((item, index) => {
 			expect(item.pairedItem).toEqual({ item: index });
-			expect(item.json).toEqual({ status: 'processed', external_id: `customer-${index}`, events: 1 });
+			// Version 2 says what happened and keeps the order's fields under the node's own.
+			expect(item.json).toEqual({
+				...orders[index],
+				status: 'tracked',
+				external_id: `customer-${index}`,
+				events_tracked: 1,
+			});
 		});
 	});
 
@@ -64,12 +71,14 @@ describe('User node: tracking through /users/track', () => {
 		expect(state.profiles.find((p) => p.external_id === 'shopper-42')).toMatchObject({
 			custom_attributes: { lifetime_orders: 43 },
 		});
+		// Counts name what they count: the attributes set (first_name, lifetime_orders), not the objects sent.
 		expect(result.output(USER)[7].json).toEqual({
-			status: 'processed',
+			...orders[7],
+			status: 'tracked',
 			external_id: 'shopper-7',
-			attributes: 1,
-			events: 1,
-			purchases: 2,
+			attributes_set: 2,
+			events_tracked: 1,
+			purchases_tracked: 2,
 		});
 	});
 
@@ -139,12 +148,13 @@ describe('User node: tracking through /users/track', () => {
 			time: '2026-11-01T10:00:00Z',
 		});
 
-		expect(result.error?.message).toBe('Item 6: "Currency" must be a three-letter ISO 4217 code such as USD');
+		// The message leaves naming the item to n8n's editor ("[item 6]"), which reads it from the error's context.
+		expect(result.error?.message).toBe('"Currency" must be a three-letter ISO 4217 code such as USD');
 		expect((result.error as { context?: IDataObject }).context?.itemIndex).toBe(6);
 		expect(await client().requests()).toHaveLength(0);
 	});
 
-	test('with Continue On Fail, invalid items get their own error and their valid neighbours are still sent', async () => {
+	test('with On Error set to continue, invalid items get their own error and their valid neighbours are still sent', async () => {
 		const items = orderEvents(200);
 		(items[3].properties as IDataObject).$secret = 'x';
 		items[150].time = 'yesterday';
@@ -160,7 +170,7 @@ describe('User node: tracking through /users/track', () => {
 			delivery: 'invalid',
 		});
 		expect(output[150].json).toMatchObject({ field: 'Time', delivery: 'invalid' });
-		expect(output.filter((item) => item.json.status === 'processed')).toHaveLength(198);
+		expect(output.filter((item) => item.json.status === 'tracked')).toHaveLength(198);
 		expect(output.map((item) => item.pairedItem)).toEqual(items.map((_, item) => ({ item })));
 		expect(await trackRequests()).toHaveLength(3);
 		expect((await client().stats()).events).toBe(198);
@@ -196,18 +206,19 @@ describe('User node: tracking through /users/track', () => {
 		expect(String(output[80].json.error)).toContain(
 			"no profile has user_alias (alias_label 'web', alias_name 'visitor-never-seen')",
 		);
-		expect(output.filter((item) => item.json.status === 'processed')).toHaveLength(99);
+		expect(output.filter((item) => item.json.status === 'tracked')).toHaveLength(99);
 		expect((await client().stats()).events).toBe(99);
 	});
 
-	test('without Continue On Fail, a non-fatal error fails the node on that item and says what was stored', async () => {
+	test('without On Error set to continue, a non-fatal error fails the node on that item and says what was stored', async () => {
 		const items = await visitorEvents(10, 4);
 
 		const result = await run(items, byAlias);
 
-		expect(result.error?.message).toContain('Item 4: The platform refused this event: no profile has user_alias');
+		expect(result.error?.message).toMatch(/^The platform refused this event: no profile has user_alias/);
+		expect((result.error as { context?: IDataObject }).context?.itemIndex).toBe(4);
 		expect((result.error as { description?: string }).description).toContain(
-			'10 items → 1 requests: 9 succeeded, 1 failed',
+			'10 items → 1 request: 9 succeeded, 1 failed',
 		);
 	});
 
@@ -248,6 +259,6 @@ describe('User node: tracking through /users/track', () => {
 
 		expect(result.error).toBeUndefined();
 		expect((await client().stats()).events).toBe(375);
-		expect(result.output(USER).every((item) => item.json.status === 'processed')).toBe(true);
+		expect(result.output(USER).every((item) => item.json.status === 'tracked')).toBe(true);
 	});
 });

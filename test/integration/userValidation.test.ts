@@ -135,7 +135,8 @@ describe('User node: every item is checked against the spec before anything is s
 
 			expect(result.error).toBeUndefined();
 			const [first, second] = result.output(USER);
-			expect(first.json.status).toBe('processed');
+			// Version 2's words: attributes alone are "updated", an event or a purchase "tracked".
+			expect(first.json.status).toBe(parameters.operation === 'updateAttributes' ? 'updated' : 'tracked');
 			expect(second.json).toMatchObject({ field, delivery: 'invalid' });
 			expect(String(second.json.error)).toContain(`Item 1: "${field}"`);
 			expect(String(second.json.error)).toContain(rule);
@@ -160,7 +161,7 @@ describe('User node: every item is checked against the spec before anything is s
 		});
 
 		const [first, second] = result.output(USER);
-		expect(first.json.status).toBe('processed');
+		expect(first.json.status).toBe('tracked');
 		expect(second.json).toMatchObject({
 			field: 'Identify User By',
 			delivery: 'invalid',
