@@ -32,6 +32,7 @@ export interface BadInputCase {
 export const tally = { runs: 0, items: 0, bad: 0, refusedByNode: 0, sent: 0, disagreements: 0 };
 
 const N8N_ERRORS = ['NodeOperationError', 'NodeApiError'];
+const ON_ERROR_CONTINUE = 'Settings → On Error → "Continue (using error output)"';
 
 export async function checkBadInput(
 	client: SandboxClient,
@@ -49,8 +50,16 @@ export async function checkBadInput(
 	if (firstRefused >= 0) {
 		const stopped = await run(url, testCase, items, false);
 		expect(N8N_ERRORS).toContain(stopped.error?.name);
-		const named = Number(/^Item (\d+):/.exec(stopped.error?.message ?? '')?.[1]);
+		// The error names its item for n8n's editor ("[item 2]") in its context, not in its message.
+		const error = stopped.error as (Error & { context?: { itemIndex?: unknown }; description?: string }) | undefined;
+		const named = error?.context?.itemIndex;
+		expect(typeof named).toBe('number');
+		expect(named).toBeGreaterThanOrEqual(0);
 		expect(named).toBeLessThanOrEqual(firstRefused);
+		expect(error?.message).not.toMatch(/^Item \d+/);
+		// Going on past the invalid items is n8n's On Error setting, by its name.
+		expect(error?.description).toContain(ON_ERROR_CONTINUE);
+		expect(error?.description).not.toContain('Continue On Fail');
 		expect(await client.requests()).toEqual([]);
 	}
 

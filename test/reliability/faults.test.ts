@@ -36,7 +36,10 @@ describe.each(OPERATIONS_UNDER_FAULT)('$name', (operation) => {
 	);
 });
 
-/** With Continue On Fail off the node throws: a refused key or a server error, and what it throws holds no secret. */
+/**
+ * With Continue On Fail off the node throws, and what it throws holds no secret: a refused key once for
+ * the run (no item named), a server error on the faulted request's first item (named in its context).
+ */
 describe.each(OPERATIONS_UNDER_FAULT)('$name, Continue On Fail off', (operation) => {
 	test.concurrent.each([401, 503])(
 		'%i',
@@ -85,9 +88,24 @@ async function throwUnderFault(sandbox: Sandbox, operation: OperationUnderFault,
 		return;
 	}
 	expect(result.error?.name).toBe('NodeApiError');
-	expect(result.error?.message).toMatch(/^Item \d+: /);
-	if (status === 503) expect(result.error?.message).toMatch(/may or may not have been applied/);
+	const error = result.error as Error & { context?: { itemIndex?: unknown }; description?: string };
+	// No message names an item: n8n's editor adds "[item N]" from the error's itemIndex.
+	expect(error.message).not.toMatch(/^Item \d+/);
+	expect(error.description).toContain(`${operation.items.length} items → `);
+	if (status === 401) {
+		// A refused key is the run's failure, said once: no item blamed, no advice to go on past failed items.
+		expect(error.context?.itemIndex).toBeUndefined();
+		expect(error.description).not.toMatch(/On Error|Continue On Fail/);
+		return;
+	}
+	// A server error is the faulted request's: its first item (item 0, per item or batched) is named.
+	expect(error.context?.itemIndex).toBe(0);
+	expect(error.message).toMatch(/may or may not have been applied/);
+	expect(error.description).toContain(ON_ERROR_CONTINUE);
+	expect(error.description).not.toContain('Continue On Fail');
 }
+
+const ON_ERROR_CONTINUE = 'Settings → On Error → "Continue (using error output)"';
 
 async function runUnderFault(sandbox: Sandbox, operation: OperationUnderFault, fault: FaultKind): Promise<void> {
 	const { client, secret, before } = await prepare(sandbox, operation, fault.rules(operation.firstRequest));

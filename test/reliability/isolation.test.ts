@@ -11,7 +11,8 @@ import * as ts from 'typescript';
 import type { Sandbox } from '../../sandbox';
 import { SandboxClient, startSandbox } from '../../sandbox';
 import type { RunResult } from '../harness';
-import { USER } from '../support/nodeTypes';
+import { USER, USER_NODE } from '../support/nodeTypes';
+import { successStatus } from '../support/successWords';
 import { runUserNode, trackEventParameters } from '../support/userRuns';
 import { freshSecret, leakedSecrets } from './secrets';
 
@@ -73,9 +74,15 @@ describe('Two executions at once', () => {
 		] as const) {
 			const output = run.output(USER);
 			expect(output).toHaveLength(count);
+			// Each item tracked for its own user, keeping its own row's fields (version 2 keeps the input's).
+			const tracked = successStatus(USER_NODE, trackEventParameters());
 			expect(
 				output.every(
-					(item, index) => item.json.status === 'processed' && item.json.external_id === `${prefix}-${index}`,
+					(item, index) =>
+						item.json.status === tracked &&
+						item.json.external_id === `${prefix}-${index}` &&
+						item.json.userId === `${prefix}-${index}` &&
+						item.json.event === `${prefix}_event`,
 				),
 			).toBe(true);
 			const stored = (await client.state()).events;

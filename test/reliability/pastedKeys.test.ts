@@ -12,11 +12,20 @@ import { deduplicationStore } from '../harness/deduplicationStore';
 import { useSandbox } from '../integration/sandboxLifecycle';
 import { DASHBOARD_USER, DASHBOARD_USER_NODE, USER, USER_NODE } from '../support/nodeTypes';
 import { runNode } from '../support/runNode';
+import { successStatus } from '../support/successWords';
 import { ECHOES, ODD_CHARACTERS, PADS, headerCannotCarry, pastedKey } from './echoes';
 import { leakedSecrets } from './secrets';
 
 const { sandbox, client } = useSandbox();
 const ORIGIN = 'n8n.example.com';
+
+const TRACK_EVENT: INodeParameters = {
+	operation: 'trackEvent',
+	identifyBy: 'external_id',
+	externalId: 'u1',
+	eventName: 'visited',
+	time: '2026-11-24T02:00:00Z',
+};
 
 /** A node of each credential, with an operation whose first request the sandbox can answer with an echo. */
 const NODES = [
@@ -25,14 +34,9 @@ const NODES = [
 		type: USER_NODE,
 		name: USER,
 		path: '/users/track',
-		parameters: {
-			operation: 'trackEvent',
-			identifyBy: 'external_id',
-			externalId: 'u1',
-			eventName: 'visited',
-			time: '2026-11-24T02:00:00Z',
-		} as INodeParameters,
-		succeeded: (json: Record<string, unknown>) => json.status === 'processed',
+		parameters: TRACK_EVENT,
+		// Version 2's word for an event tracked ("tracked"; version 1's "processed").
+		succeeded: (json: Record<string, unknown>) => json.status === successStatus(USER_NODE, TRACK_EVENT),
 		register: async (key: string) => await client().addApiKey(key, '*'),
 		credentials: (key: string): Record<string, ICredentialDataDecryptedObject> => ({
 			engagementPlatformApi: { restEndpoint: sandbox().url, apiKey: key },

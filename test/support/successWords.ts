@@ -1,0 +1,88 @@
+/**
+ * The `status` a succeeded item carries, by node, operation and version. Version 2 says what happened
+ * in a marketer's words (Update Attributes `updated`, Track Event and Purchase `tracked`, Identify
+ * `identified`, Subscribe and Unsubscribe the state set); version 1 keeps 1.0's (`processed`, `set`).
+ * Only operations that answer with a status word are here: one that answers with the platform's own
+ * records (Export, the translation lookups, the dashboard users) has none, and asking for it throws,
+ * as does an operation not listed, so a test never accepts just any word.
+ *
+ *   expect(json.status).toBe(successStatus(USER_NODE, trackEventParameters()));
+ */
+import type { INodeParameters } from 'n8n-workflow';
+
+import { CATALOG_NODE, MESSAGE_NODE, PREFERENCE_CENTER_NODE, SUBSCRIPTION_NODE, USER_NODE } from './nodeTypes';
+
+type Word = (parameters: INodeParameters, version: number) => string;
+
+const always =
+	(word: string): Word =>
+	() =>
+		word;
+const since2 =
+	(word: string, version1: string): Word =>
+	(_, version) =>
+		version >= 2 ? word : version1;
+
+const WORDS: Record<string, Record<string, Word>> = {
+	[USER_NODE]: {
+		trackEvent: since2('tracked', 'processed'),
+		trackPurchase: since2('tracked', 'processed'),
+		updateAttributes: since2('updated', 'processed'),
+		// `tracked` when the item records an event or purchase, `updated` when it sets attributes alone.
+		trackUserData: (parameters, version) => (version < 2 ? 'processed' : tracksAny(parameters) ? 'tracked' : 'updated'),
+		identify: since2('identified', 'processed'),
+		renameExternalIds: always('renamed'),
+	},
+	[SUBSCRIPTION_NODE]: {
+		subscribe: since2('subscribed', 'set'),
+		unsubscribe: since2('unsubscribed', 'set'),
+		setGroupState: (parameters, version) => (version >= 2 ? literal(parameters, 'subscriptionState') : 'set'),
+	},
+	[MESSAGE_NODE]: {
+		triggerCampaign: always('sent'),
+		triggerCanvas: always('sent'),
+		sendNow: always('sent'),
+		// `queued` instead when the platform answers that it is queueing the email (a success too, said apart).
+		sendTransactionalEmail: always('sent'),
+		updateScheduledCanvas: always('updated'),
+		deleteScheduledCanvas: always('deleted'),
+	},
+	[CATALOG_NODE]: {
+		replaceItems: always('accepted'),
+		editItems: always('accepted'),
+		deleteItems: always('accepted'),
+	},
+	[PREFERENCE_CENTER_NODE]: {
+		update: always('updated'),
+	},
+};
+
+/** The `status` of an item the operation in `parameters` succeeded on, at `typeVersion` (the newest when not given). */
+export function successStatus(nodeType: string, parameters: INodeParameters, typeVersion = 2): string {
+	const operation = String(parameters.operation);
+	const word = WORDS[nodeType]?.[operation];
+	if (word === undefined) {
+		throw new Error(
+			`test support: ${nodeType} ${operation} answers with no status word known to test/support/successWords.ts`,
+		);
+	}
+	return word(parameters, typeVersion);
+}
+
+function tracksAny(parameters: INodeParameters): boolean {
+	return ['eventsJson', 'purchasesJson'].some((name) => {
+		const value = parameters[name];
+		if (value === undefined || value === '') return false;
+		const parsed: unknown = JSON.parse(literal(parameters, name));
+		return Array.isArray(parsed) ? parsed.length > 0 : parsed !== null;
+	});
+}
+
+/** A parameter's value as written: the word cannot be told from an expression, evaluated per item. */
+function literal(parameters: INodeParameters, name: string): string {
+	const value = parameters[name];
+	if (typeof value !== 'string' || value.startsWith('=')) {
+		throw new Error(`test support: successStatus needs "${name}" written out, not ${JSON.stringify(value)}`);
+	}
+	return value;
+}
