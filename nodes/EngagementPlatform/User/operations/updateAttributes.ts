@@ -49,7 +49,16 @@ const additionalFields = additionalFieldsCollection([
 				displayName: 'Group',
 				name: 'groups',
 				values: [
-					{ displayName: 'Subscription Group ID', name: 'subscription_group_id', type: 'string', default: '' },
+					{
+						displayName: 'Subscription Group ID',
+						name: 'subscription_group_id',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. 7f2c9a4e-5b1d-4c8e-9a3f-1d2b3c4e5f60',
+						// Help text only. The spec does not show the dashboard: Audience → Subscriptions is where the
+						// well-known engagement platforms keep their subscription groups and IDs.
+						hint: 'In the dashboard: Audience → Subscriptions, open the group and copy its Subscription Group ID',
+					},
 					{
 						displayName: 'State',
 						name: 'subscription_state',
