@@ -1,6 +1,7 @@
 import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { parseOrThrow } from '../../shared/schemas/parse';
+import { forVersion1, fromVersion2 } from '../../shared/fields/displayOptions';
 import { isoTime } from '../../shared/schemas/time';
 import { canvasScheduleOperation, scheduleIdFields } from '../shared/canvasScheduleOperation';
 
@@ -13,14 +14,27 @@ export const option: INodePropertyOptions = {
 
 export const description: INodeProperties[] = [
 	...scheduleIdFields(),
-	{
-		displayName: 'Send Time',
-		name: 'time',
-		type: 'string',
-		default: '',
-		required: true,
-		hint: 'ISO 8601, e.g. 2026-12-01T09:00:00Z (other datetimes are sent converted to it). The new schedule replaces the old one whole; changes near send time are best-effort.',
-	},
+	// Version 2 reads the dates and times sheets write, and says where a time without a zone is.
+	...forVersion1([
+		{
+			displayName: 'Send Time',
+			name: 'time',
+			type: 'string',
+			default: '',
+			required: true,
+			hint: 'ISO 8601, e.g. 2026-12-01T09:00:00Z (other datetimes are sent converted to it). The new schedule replaces the old one whole; changes near send time are best-effort.',
+		},
+	]),
+	...fromVersion2([
+		{
+			displayName: 'Send Time',
+			name: 'time',
+			type: 'string',
+			default: '',
+			required: true,
+			hint: "A date and time, e.g. 2026-12-01 09:00 or 2026-12-01T09:00:00Z; without a zone, the workflow's timezone (Workflow Settings → Timezone), or each user's with In Local Time. The new schedule replaces the old one whole; changes near send time are best-effort.",
+		},
+	]),
 	{
 		displayName: 'In Local Time',
 		name: 'inLocalTime',
@@ -41,10 +55,11 @@ export const operation = canvasScheduleOperation(
 	'canvas.trigger.schedule.update',
 	(item) => {
 		const inLocalTime = item.boolean('inLocalTime');
-		// In Local Time: a zoneless time is each user's own, so it is sent as written.
-		const time = inLocalTime ? item.raw('time') : item.time('time');
+		// In Local Time: a zoneless time is each user's own, so no zone is added (version 1: sent as written).
+		const time = inLocalTime ? item.wallTime('time', 'Send Time') : item.time('time', 'Send Time');
+		// A time version 2 refused (in no form it takes) is the item's problem already, named once.
 		const body: IDataObject = {
-			schedule: { time: parseOrThrow(isoTime, time, 'Send Time'), in_local_time: inLocalTime },
+			schedule: { time: parseOrThrow(isoTime, time, 'Send Time', {}, item.problems), in_local_time: inLocalTime },
 		};
 		const properties = item.jsonObject('triggerProperties');
 		if (properties && Object.keys(properties).length > 0) body.trigger_properties = properties;

@@ -22,7 +22,7 @@ export const timeField = (): { version1: INodeProperties; fromVersion2: INodePro
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. 2026-11-22T10:15:00Z',
-		hint: "ISO 8601, e.g. 2026-11-22 10:15 or 2026-11-22T10:15:00Z (or yyyy-MM-dd'T'HH:mm:ss:SSSZ); without a zone, the workflow's timezone. Empty: when the workflow runs.",
+		hint: "A date and time, e.g. 2026-11-22 10:15, 2026-11-22 or 2026-11-22T10:15:00Z (or yyyy-MM-dd'T'HH:mm:ss:SSSZ); without a zone, the workflow's timezone (Workflow Settings → Timezone). Empty: when the workflow runs.",
 	},
 });
 

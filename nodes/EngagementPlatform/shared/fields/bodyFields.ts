@@ -71,12 +71,13 @@ export function numberField(key: string, declared: Declared, example: string): B
 }
 
 /**
- * A date and time; from version 2 one without a zone is in the workflow's timezone, and with
- * `emptyIsNow` an empty one is the time of the run (an event's Time; a schedule's is required).
+ * A date and time; from version 2 one without a zone is in the workflow's timezone, one in no form it
+ * takes is refused naming the value and the forms, and with `emptyIsNow` an empty one is the time of
+ * the run (an event's Time; a schedule's is required).
  */
 export function timeBodyField(key: string, declared: Declared, { emptyIsNow = false } = {}): BodyField {
 	const { name, label, properties } = propertiesOf(declared);
-	const read = (item: ItemReader) => (emptyIsNow ? item.timeOrNow(name) : item.time(name));
+	const read = (item: ItemReader) => (emptyIsNow ? item.timeOrNow(name, label) : item.time(name, label));
 	return {
 		key,
 		label,
@@ -257,7 +258,7 @@ export function keyValueOrJsonFields({
 				type: 'assignmentCollection',
 				default: {},
 				placeholder: `Add ${noun}`,
-				hint: 'Drag an input field here, or add one and pick its type: text, number, boolean, array or object',
+				hint: "Drag an input field here, or add one and pick its type (text, number, boolean, array, object). Text written as a date (2026-03-01) or date and time (2026-03-01 14:30) is sent as a date, without a zone in the workflow's timezone (Workflow Settings → Timezone).",
 				displayOptions: input('fields'),
 			},
 		]),
@@ -317,9 +318,10 @@ interface Assignment {
  * n8n's assignment list as one object, each value converted to the type picked for it by
  * n8n-workflow's validateFieldType (as Edit Fields converts): "59.90" as a number is 59.9. A date is
  * read as the Time fields read one and sent as an ISO 8601 instant (schemas/time.ts, instantOf), where
- * validateFieldType would take "Dec 3, 2026" or "03/05/2026" and the text went out as written. A
- * value that does not convert is a problem of the item naming the entry, the value and the type; an
- * empty value, and a blank one of any type but text, is left out (not set).
+ * validateFieldType would take "Dec 3, 2026" or "03/05/2026" and the text went out as written. Text
+ * written as a date is sent as one too (the comment where it is done says why). A value that does not convert is a problem
+ * of the item naming the entry, the value and the type; an empty value, and a blank one of any type but
+ * text, is left out (not set).
  */
 export function readAssignments(item: ItemReader, parameter: string, label: string): IDataObject | undefined {
 	const assignments = ((item.raw(parameter, {}) as { assignments?: Assignment[] } | undefined)?.assignments ??
@@ -350,6 +352,23 @@ export function readAssignments(item: ItemReader, parameter: string, label: stri
 			else values[key] = instant;
 			continue;
 		}
+		// n8n's editor offers a list's entries the types String, Number, Boolean, Array and Object: no date.
+		// The platform stores an ISO 8601 string as a datetime, and a sheet writes its dates its own way
+		// (2026-03-01, 2026-03-01 10:00), which would be stored as text. So in version 2 (the list is
+		// version 2's) an entry of type String, the type a dragged sheet column gets, whose text is written
+		// as a date or a date and time in the forms the Time fields take (2026-03-01, 2026-03-01 10:00,
+		// 2026-03-01 10:00:00, ISO 8601 with or without a zone, a `T` or a space) is sent as the ISO 8601
+		// instant with offset the platform recognises as a date: exactly what the Date type gives
+		// (schemas/time.ts, instantOf), without a zone in the workflow's timezone, a date alone its
+		// midnight there. Any other text (abc 2026, 03/01/2026, 2026-02-30) stays text, as JSON mode's does;
+		// so does the date of birth, which the platform keeps as a calendar date. The list's hint says so.
+		if (type === 'string' && item.readsText && typeof value === 'string' && !KEPT_AS_TEXT.has(key)) {
+			const instant = item.instantOfText(value);
+			if (instant !== undefined) {
+				values[key] = instant;
+				continue;
+			}
+		}
 		const converted = validateFieldType(key, value, type as FieldType);
 		if (!converted.valid) {
 			item.problems.push({
@@ -363,6 +382,9 @@ export function readAssignments(item: ItemReader, parameter: string, label: stri
 	}
 	return Object.keys(values).length > 0 ? values : undefined;
 }
+
+/** Keys whose text stays text though written as a date: the date of birth, a calendar date (schemas/standardAttributes.ts). */
+const KEPT_AS_TEXT: ReadonlySet<string> = new Set(['dob']);
 
 function article(type: string): string {
 	return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;

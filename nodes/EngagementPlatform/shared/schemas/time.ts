@@ -104,13 +104,21 @@ const ZONELESS = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d
 const SPACE = ' '.charCodeAt(0);
 
 /**
+ * Where a run notes that it read a time without a zone in the workflow's timezone (the node then names
+ * the zone in the run's hints): ParameterReader, one per run, so that noting it costs an item nothing.
+ */
+export interface ZonelessNote {
+	zonelessRead: boolean;
+}
+
+/**
  * A date and time as version 2 reads one, as n8n's own date fields do: a space may stand for the `T`
  * (2026-12-01 10:00, as sheets write it); one without a zone is a time in the workflow's timezone, the
  * zone's offset at that moment added (2026-12-01T10:00:00 in Europe/Berlin becomes
- * 2026-12-01T10:00:00+01:00); a date alone is that day's midnight there (2026-12-01T00:00:00+01:00).
- * Any other value is returned as it came, for the schema to judge and name.
+ * 2026-12-01T10:00:00+01:00), and `note` is told; a date alone is that day's midnight there
+ * (2026-12-01T00:00:00+01:00). Any other value is returned as it came, for the schema to judge and name.
  */
-export function inTimezone(value: unknown, clock: Intl.DateTimeFormat): unknown {
+export function inTimezone(value: unknown, clock: Intl.DateTimeFormat, note?: ZonelessNote): unknown {
 	if (typeof value !== 'string') return value;
 	const trimmed = value.trim();
 	const text = trimmed.charCodeAt(10) === SPACE ? `${trimmed.slice(0, 10)}T${trimmed.slice(11)}` : trimmed;
@@ -123,19 +131,53 @@ export function inTimezone(value: unknown, clock: Intl.DateTimeFormat): unknown 
 	const wall = Date.UTC(+year, +month - 1, +day, +(hour ?? 0), +minute, +second);
 	// The offset at the instant the wall time names: found from a first guess, then checked there (DST).
 	const offset = offsetMinutes(clock, wall - offsetMinutes(clock, wall) * 60_000);
+	if (note) note.zonelessRead = true;
 	return `${hour === undefined ? `${text}T00:00:00` : text}${formatOffset(offset)}`;
 }
 
-/** How a typed date entry may be written, for its error. */
+/**
+ * A date and time as version 2 reads one where a time without a zone is each user's own (a canvas
+ * schedule In Local Time): the forms `inTimezone` reads, no zone added: 2026-12-01 10:00 is sent as
+ * 2026-12-01T10:00, a date alone as its midnight, 2026-12-01T00:00:00. Any other value as it came.
+ */
+export function asWallTime(value: unknown): unknown {
+	if (typeof value !== 'string') return value;
+	const trimmed = value.trim();
+	const text = trimmed.charCodeAt(10) === SPACE ? `${trimmed.slice(0, 10)}T${trimmed.slice(11)}` : trimmed;
+	const match = ZONELESS.exec(text);
+	const read = match && match[4] === undefined ? `${text}T00:00:00` : text;
+	return read !== value && isPlatformDatetime(read) ? read : value;
+}
+
+/** How a typed date entry or a version 2 time field may be written, for its error. */
 export const DATE_FORMS = 'a date (2026-12-03) or a date and time (2026-12-03 12:00, 2026-12-03T12:00:00Z)';
 
-/** A typed date entry's value that is no date: the problem names the entry, the value and the forms taken. */
-export function notADate(field: string, value: unknown): InputProblem {
+/** Where a time without a zone is, in an error's fix; a canvas schedule In Local Time says each user's. */
+export const WORKFLOW_ZONE = "the workflow's timezone (Workflow Settings → Timezone)";
+export const EACH_USERS_ZONE = "each user's own time";
+
+/**
+ * A typed date entry's or a version 2 time field's value that is no date: the problem names the
+ * field, the value and the forms taken, and how to write or convert it.
+ */
+export function notADate(field: string, value: unknown, zoneless = WORKFLOW_ZONE): InputProblem {
 	return {
 		field,
 		rule: `expects ${DATE_FORMS} but got ${shown(value)}`,
-		fix: "Write it in one of those forms (without a zone, it is in the workflow's timezone), or convert it with an expression such as {{ DateTime.fromFormat($json.date, 'MM/dd/yyyy') }}.",
+		fix: `Write it in one of those forms, or convert it with an expression such as {{ DateTime.fromFormat($json.date, 'MM/dd/yyyy') }}. Without a zone, it is in ${zoneless}.`,
 	};
+}
+
+/**
+ * Whether a version 2 time field's value, as its reading left it, is no date: neither empty (the field's
+ * own rule: required, or the time of the run), a datetime the platform recognises, nor a date from an
+ * expression ({{ $now }}, a Date), which the schema reads. 03/05/2026, 5.3.2026, Dec 3, 2026 are none.
+ */
+export function isNoTime(read: unknown): boolean {
+	if (read === undefined || read === null) return false;
+	if (typeof read === 'string') return read.trim() !== '' && !isPlatformDatetime(read);
+	const text = toTimeText(read);
+	return typeof text !== 'string' || !isPlatformDatetime(text);
 }
 
 /**
@@ -144,9 +186,20 @@ export function notADate(field: string, value: unknown): InputProblem {
  * expression ({{ $now }}, a Date) by its own instant. Undefined for anything else (Dec 3, 2026,
  * 03/05/2026, a number), which its reader refuses naming the value and DATE_FORMS.
  */
-export function instantOf(value: unknown, clock: Intl.DateTimeFormat): string | undefined {
-	const read = inTimezone(toTimeText(value), clock);
+export function instantOf(value: unknown, clock: Intl.DateTimeFormat, note?: ZonelessNote): string | undefined {
+	const read = inTimezone(toTimeText(value), clock, note);
 	return typeof read === 'string' && isPlatformDatetime(read) ? toIso8601(read) : undefined;
+}
+
+/** Text that starts as a date (2026-03-01…), perhaps after spaces: the only text `instantOf` may read as one. */
+const DATE_START = /^\s*\d{4}-\d{2}-\d{2}/;
+
+/**
+ * A typed list's text entry (version 2) written as a date or a date and time: its instant as `instantOf`
+ * gives it; undefined for any other text, which stays text.
+ */
+export function instantOfText(text: string, clock: Intl.DateTimeFormat, note?: ZonelessNote): string | undefined {
+	return DATE_START.test(text) ? instantOf(text, clock, note) : undefined;
 }
 
 /** Reads wall-clock parts of an instant in a zone; made once per run (ParameterReader.clock), it is not cheap. */

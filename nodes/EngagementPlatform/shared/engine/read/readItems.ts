@@ -1,4 +1,10 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties, INodeExecutionData } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeProperties,
+	INodeExecutionData,
+	NodeExecutionHint,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { InputProblem } from './itemInputError';
@@ -6,7 +12,17 @@ import { ItemInputError } from './itemInputError';
 import type { OperationSpec, Piece } from '../operation';
 import { booleanFromText, numberFromText } from '../../schemas/textValues';
 import { hasKeys, isJsonObject } from '../../schemas/parse';
-import { inTimezone, instantOf, zoneClock } from '../../schemas/time';
+import type { ZonelessNote } from '../../schemas/time';
+import {
+	asWallTime,
+	EACH_USERS_ZONE,
+	inTimezone,
+	instantOf,
+	instantOfText,
+	isNoTime,
+	notADate,
+	zoneClock,
+} from '../../schemas/time';
 import type { PlainItemReading } from './plainReading';
 import { copyOf, fieldOf, isAsGiven, NOT_PLAIN, PlainRun, textOf } from './plainReading';
 
@@ -48,6 +64,9 @@ export function readItems(
 			inputErrors.set(itemIndex, everyProblem(error.problems, reader.problems));
 		}
 	}
+	// Version 2 names the zone it read zoneless times in, once for the run: the panel's hints cannot show
+	// it. n8n's contexts (a node's run, an agent's tool) have hints; a reading outside a run has none.
+	if (parameters.zonelessRead) context.addExecutionHints?.(parameters.zonelessHint());
 	const acrossItems = spec.checkAcrossItems?.(pieces);
 	if (!acrossItems?.size) return { pieces, inputErrors };
 	for (const [itemIndex, error] of acrossItems) if (!inputErrors.has(itemIndex)) inputErrors.set(itemIndex, error);
@@ -140,15 +159,34 @@ export class ItemReader {
 
 	/**
 	 * A date and time: version 2 reads one without a zone in the workflow's timezone, a space for the
-	 * `T` and a date alone as its midnight there (schemas/time.ts, inTimezone).
+	 * `T` and a date alone as its midnight there (schemas/time.ts, inTimezone), and keeps a value in no
+	 * form it takes (03/05/2026, Dec 3, 2026) as a problem naming the field, the value and the forms.
 	 */
-	time(name: string): unknown {
-		return this.parameters.zoned(this.raw(name));
+	time(name: string, label?: string): unknown {
+		const value = this.raw(name);
+		return this.checkedTime(name, label, value, this.parameters.zoned(value));
 	}
 
 	/** A date and time where version 2 takes an empty field as the time of the run (an event's Time). */
-	timeOrNow(name: string): unknown {
-		return this.parameters.timeOrNow(this.raw(name));
+	timeOrNow(name: string, label?: string): unknown {
+		const value = this.raw(name);
+		return this.checkedTime(name, label, value, this.parameters.timeOrNow(value));
+	}
+
+	/**
+	 * A date and time that is each user's own when it has no zone (a canvas schedule In Local Time):
+	 * version 2 reads the same forms as `time`, no zone added (schemas/time.ts, asWallTime).
+	 */
+	wallTime(name: string, label?: string): unknown {
+		const value = this.raw(name);
+		if (!this.readsText) return value;
+		return this.checkedTime(name, label, value, asWallTime(value), EACH_USERS_ZONE);
+	}
+
+	/** Version 2's time as read, its value kept as a problem when it is no date (schemas/time.ts, isNoTime). */
+	private checkedTime(name: string, label: string | undefined, value: unknown, read: unknown, zoneless?: string) {
+		if (this.readsText && isNoTime(read)) this.problems.push(notADate(label ?? this.labelOf(name), value, zoneless));
+		return read;
 	}
 
 	/** The input item's own fields. */
@@ -167,7 +205,15 @@ export class ItemReader {
 	 * (schemas/time.ts, instantOf), which the entry's reader refuses naming the value.
 	 */
 	instant(value: unknown): string | undefined {
-		return instantOf(value, this.parameters.clock);
+		return instantOf(value, this.parameters.clock, this.parameters);
+	}
+
+	/**
+	 * A typed list's text entry (version 2): written as a date or a date and time, its instant as
+	 * `instant` gives it; undefined for any other text (schemas/time.ts, instantOfText).
+	 */
+	instantOfText(text: string): string | undefined {
+		return instantOfText(text, this.parameters.clock, this.parameters);
 	}
 
 	// A label or fix given to a reading is built only when it fails: readings run for every item.
@@ -287,7 +333,7 @@ const PATH_STEP = /\.([A-Za-z_$][\w$]*)|\[(?:"([^"\\]*)"|'([^'\\]*)'|(\d+))\]/g;
  * A constant object is copied for each item, so no item can change another's; a field is the
  * item's own value, which readers only read (schemas and bodies build new objects from it).
  */
-export class ParameterReader {
+export class ParameterReader implements ZonelessNote {
 	private readonly sources = new Map<string, Source>();
 	private readonly items: INodeExecutionData[];
 	/** The node's version as the workflow saved it. */
@@ -297,6 +343,8 @@ export class ParameterReader {
 	private workflowClock?: Intl.DateTimeFormat;
 	/** The time the run began reading its items, in ISO 8601: one for every item, as {{ $now }} is. */
 	readonly runTime = new Date().toISOString();
+	/** Whether the run read a time without a zone in the workflow's timezone (schemas/time.ts, inTimezone). */
+	zonelessRead = false;
 
 	/**
 	 * What the run's context gives once is read here, and every field of the operation is classified,
@@ -326,7 +374,19 @@ export class ParameterReader {
 
 	/** A time value as version 2 reads it: without a zone, in the workflow's timezone; version 1 as it came. */
 	zoned(value: unknown): unknown {
-		return this.version >= 2 ? inTimezone(value, this.clock) : value;
+		return this.version >= 2 ? inTimezone(value, this.clock, this) : value;
+	}
+
+	/**
+	 * The run's hint once it read a time without a zone: static hints cannot show the workflow's
+	 * timezone, so the output names it, and where it is set.
+	 */
+	zonelessHint(): NodeExecutionHint {
+		return {
+			message: `Times without a zone were read in ${this.timezone}, this workflow's timezone (Workflow Settings → Timezone).`,
+			type: 'info',
+			location: 'outputPane',
+		};
 	}
 
 	/** A time where version 2 takes an empty value as the time of the run (an event's Time). */
