@@ -51,7 +51,8 @@ const cases: Array<[string, INodeParameters, IDataObject, IDataObject, string, s
 		event(),
 		event({ time: '2026-13-01T00:00:00Z' }),
 		'Time',
-		'is not a datetime',
+		// Version 2 names the value and the forms a Time takes.
+		"expects a date (2026-12-03) or a date and time (2026-12-03 12:00, 2026-12-03T12:00:00Z) but got '2026-13-01T00:00:00Z'",
 	],
 	[
 		'a 300-character property',
