@@ -70,7 +70,7 @@ describe('node descriptions', () => {
 		}
 	});
 
-	test('Send Only Changes added from Add Option arrives on from version 2 (the value the editor gives an added option is its default), off in version 1 as 1.0 offered it', () => {
+	test('Send Only Changes added from Add Option arrives on, in either version, as the one option of its name (the editor gives an added option its default; n8n 1.x adds the first option of a name whatever its version)', () => {
 		const { description } = loadPackageNodeTypes()['n8n-nodes-engagement-platform.engagementPlatformUser'] as INodeType;
 		/** The value the editor gives Send Only Changes when it is added to Update Attributes' Options in this version. */
 		const arrivesAs = (version: number) => {
@@ -86,7 +86,16 @@ describe('node descriptions', () => {
 			return shown.map((option) => option.default);
 		};
 
-		expect(arrivesAs(1)).toEqual([false]);
+		expect(arrivesAs(1)).toEqual([true]);
 		expect(arrivesAs(2)).toEqual([true]);
+		// n8n 1.x's editor: the first option of the name, shown or not.
+		const options = description.properties.filter(
+			(property) =>
+				property.name === 'options' && property.displayOptions?.show?.operation?.includes('updateAttributes'),
+		);
+		for (const collection of options) {
+			const named = (collection.options as INodeProperties[]).filter((option) => option.name === 'sendOnlyChanges');
+			expect(named.map((option) => option.default)).toEqual([true]);
+		}
 	});
 });

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { forVersion1, fromVersion2 } from '../fields/displayOptions';
+import { forVersion1 } from '../fields/displayOptions';
 import type { OperationSpec, RunSettings } from './operation';
 import type { RequestShape } from './plan/planner';
 
@@ -73,23 +73,20 @@ const resendEveryField: INodeProperties = {
 		"Sends each user's values again at least once in this many days after they were last sent, even if unchanged, to correct what Send Only Changes cannot see (a change made outside this workflow, the same person under another identifier). Holds on any schedule whose runs come no further apart than they recently did; users take turns, so a run resends only a share of them. 0 never resends.",
 };
 
+/**
+ * Send Only Changes arrives on when added from Add Option: the marketer who picks it means it (1.0's
+ * arrived off). Not added, it is off. One option for every version: n8n 1.x's editor adds the first
+ * option of a name whatever its version, and a saved workflow keeps the value it holds either way
+ * (n8n saves a collection's values as they are, a default too).
+ */
 const sendOnlyChangesSwitch: INodeProperties = {
 	displayName: 'Send Only Changes',
 	name: 'sendOnlyChanges',
 	type: 'boolean',
-	default: false,
+	default: true,
 	description:
 		'Whether to leave out the values the platform holds already, as this workflow last had them accepted for the same user in the same workspace. An item left out entirely is answered with status "unchanged". What was accepted is kept in n8n\'s database for the workflow, across executions and shared by its nodes.',
 };
-
-/**
- * Send Only Changes as 1.0 offered it: added from Add Option, it arrived off. From version 2 it
- * arrives on, as the marketer who picks it means; not added, it is off in every version.
- */
-const sendOnlyChangesSwitches: INodeProperties[] = [
-	...forVersion1([sendOnlyChangesSwitch]),
-	...fromVersion2([{ ...sendOnlyChangesSwitch, default: true }]),
-];
 
 /** Shown only with Send Only Changes on: they tune what it remembers. */
 const sendOnlyChangesTuning: INodeProperties[] = [
@@ -118,7 +115,7 @@ function canLeaveOut(spec: OperationSpec): boolean {
 function sendOnlyChangesOf(spec: OperationSpec): INodeProperties[] {
 	if (!spec.stateSlots) return [];
 	return canLeaveOut(spec)
-		? [...sendOnlyChangesSwitches, ...sendOnlyChangesTuning]
+		? [sendOnlyChangesSwitch, ...sendOnlyChangesTuning]
 		: forVersion1([sendOnlyChangesSwitch, ...sendOnlyChangesTuning]);
 }
 
