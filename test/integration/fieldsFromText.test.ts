@@ -65,7 +65,7 @@ describe('version 2: an order row from a CSV becomes a purchase with the values 
 		const sent = await sentPurchases();
 		expect(sent).toEqual([
 			expect.objectContaining({ price: 59.9, quantity: 3, currency: 'EUR', time: '2026-12-01T10:00:00+01:00' }),
-			expect.objectContaining({ price: 1000, quantity: 3, currency: 'EUR', time: '2026-07-01T10:00+02:00' }),
+			expect.objectContaining({ price: 1000, quantity: 3, currency: 'EUR', time: '2026-07-01T10:00:00+02:00' }),
 		]);
 	});
 

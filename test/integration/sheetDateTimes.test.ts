@@ -122,13 +122,13 @@ describe('version 2: every kind of time field reads "2026-03-05 14:30" in the wo
 		const constant = await user(trackEvent({ time: '2026-03-05 14:30:00' }), [{ id: 'crm-2' }]);
 		expect([...mapped.answers, ...constant.answers].map(refusal)).toEqual([undefined, undefined]);
 		const stored = (await client().state()).events.map((event) => event.time);
-		expect(stored).toEqual(['2026-03-05T14:30+01:00', '2026-03-05T14:30:00+01:00']);
+		expect(stored).toEqual(['2026-03-05T14:30:00+01:00', '2026-03-05T14:30:00+01:00']);
 	});
 
 	test('Track Purchase Time', async () => {
 		const { answers } = await user(trackPurchase(), [{ id: 'crm-1', when: '2026-03-05 14:30' }]);
 		expect(refusal(answers[0])).toBeUndefined();
-		expect((await client().state()).purchases.map((purchase) => purchase.time)).toEqual(['2026-03-05T14:30+01:00']);
+		expect((await client().state()).purchases.map((purchase) => purchase.time)).toEqual(['2026-03-05T14:30:00+01:00']);
 	});
 
 	test("Track User Data: an event's and a purchase's time in the JSON", async () => {
@@ -144,8 +144,8 @@ describe('version 2: every kind of time field reads "2026-03-05 14:30" in the wo
 		);
 		expect(refusal(answers[0])).toBeUndefined();
 		const { events, purchases } = await client().state();
-		expect(events.map((event) => event.time)).toEqual(['2026-03-05T14:30+01:00']);
-		expect(purchases.map((purchase) => purchase.time)).toEqual(['2026-03-05T14:30+01:00']);
+		expect(events.map((event) => event.time)).toEqual(['2026-03-05T14:30:00+01:00']);
+		expect(purchases.map((purchase) => purchase.time)).toEqual(['2026-03-05T14:30:00+01:00']);
 	});
 
 	test("Update Scheduled Canvas's Send Time: in the workflow timezone; with In Local Time each user's, its T restored", async () => {
@@ -157,8 +157,8 @@ describe('version 2: every kind of time field reads "2026-03-05 14:30" in the wo
 		]);
 		expect(answers.map(refusal)).toEqual([undefined, undefined, undefined]);
 		expect(await storedSchedules()).toEqual({
-			's-1': { time: '2026-03-05T14:30+01:00', in_local_time: false },
-			's-2': { time: '2026-03-05T14:30', in_local_time: true },
+			's-1': { time: '2026-03-05T14:30:00+01:00', in_local_time: false },
+			's-2': { time: '2026-03-05T14:30:00', in_local_time: true },
 			's-3': { time: '2026-03-05T00:00:00', in_local_time: true },
 		});
 	});
@@ -172,8 +172,8 @@ describe('version 2: every kind of time field reads "2026-03-05 14:30" in the wo
 		);
 		expect(refusal(answers[0])).toBeUndefined();
 		const profile = (await client().state()).profiles.find((candidate) => candidate.external_id === 'crm-1');
-		expect(profile?.custom_attributes).toEqual({ renewal: '2026-03-05T14:30+01:00' });
-		expect(profile?.standard_attributes).toMatchObject({ date_of_last_session: '2026-03-05T14:30+01:00' });
+		expect(profile?.custom_attributes).toEqual({ renewal: '2026-03-05T14:30:00+01:00' });
+		expect(profile?.standard_attributes).toMatchObject({ date_of_last_session: '2026-03-05T14:30:00+01:00' });
 	});
 });
 
@@ -192,7 +192,7 @@ describe('version 2: an ambiguous or unknown form is refused, naming the field, 
 			"Without a zone, it is in the workflow's timezone (Workflow Settings → Timezone).",
 		);
 		expect(refusal(answers[1])).toBeUndefined();
-		expect((await client().state()).events.map((event) => event.time)).toEqual(['2026-03-05T14:30+01:00']);
+		expect((await client().state()).events.map((event) => event.time)).toEqual(['2026-03-05T14:30:00+01:00']);
 	});
 
 	test.each(WRITTEN)('Track Purchase Time %p', async (written) => {
@@ -230,7 +230,7 @@ describe('version 2: an ambiguous or unknown form is refused, naming the field, 
 
 describe('version 2: a typed list entry of type String written as a date is sent as a date', () => {
 	test.each([
-		['2026-03-01 10:00', '2026-03-01T10:00+01:00'],
+		['2026-03-01 10:00', '2026-03-01T10:00:00+01:00'],
 		['2026-03-01 10:00:00', '2026-03-01T10:00:00+01:00'],
 		['2026-03-01', '2026-03-01T00:00:00+01:00'],
 		['2026-03-01T10:00:00Z', '2026-03-01T10:00:00Z'],
@@ -269,7 +269,7 @@ describe('version 2: a typed list entry of type String written as a date is sent
 		);
 		const { events, purchases } = await client().state();
 		expect(events[0].properties).toEqual({ delivery_by: '2026-03-07T00:00:00+01:00', note: 'gift 2026' });
-		expect(purchases[0].properties).toEqual({ shipped: '2026-03-06T09:15+01:00' });
+		expect(purchases[0].properties).toEqual({ shipped: '2026-03-06T09:15:00+01:00' });
 	});
 
 	test('a date of birth (dob) stays the calendar date the platform keeps it as', async () => {

@@ -16,10 +16,10 @@ const berlin = zoneClock('Europe/Berlin');
 
 describe('asWallTime (In Local Time): the forms Time takes, no zone added', () => {
 	test.each([
-		['2026-03-05 14:30', '2026-03-05T14:30'],
+		['2026-03-05 14:30', '2026-03-05T14:30:00'],
 		['2026-03-05 14:30:00', '2026-03-05T14:30:00'],
 		['2026-03-05', '2026-03-05T00:00:00'],
-		[' 2026-03-05T14:30 ', '2026-03-05T14:30'],
+		[' 2026-03-05T14:30 ', '2026-03-05T14:30:00'],
 		['2026-03-05T14:30:00Z', '2026-03-05T14:30:00Z'],
 		['2026-03-05 14:30+01:00', '2026-03-05T14:30+01:00'],
 	])('%p is %p', (written, read) => expect(asWallTime(written)).toBe(read));
@@ -57,7 +57,7 @@ describe('isNoTime: what a version 2 time field refuses', () => {
 
 describe('instantOfText: a typed list entry of type String', () => {
 	test.each([
-		['2026-03-01 10:00', '2026-03-01T10:00+01:00'],
+		['2026-03-01 10:00', '2026-03-01T10:00:00+01:00'],
 		['2026-03-01', '2026-03-01T00:00:00+01:00'],
 		['2026-03-01T10:00:00Z', '2026-03-01T10:00:00Z'],
 		['abc 2026', undefined],

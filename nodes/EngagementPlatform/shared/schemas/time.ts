@@ -132,20 +132,30 @@ export function inTimezone(value: unknown, clock: Intl.DateTimeFormat, note?: Zo
 	// The offset at the instant the wall time names: found from a first guess, then checked there (DST).
 	const offset = offsetMinutes(clock, wall - offsetMinutes(clock, wall) * 60_000);
 	if (note) note.zonelessRead = true;
-	return `${hour === undefined ? `${text}T00:00:00` : text}${formatOffset(offset)}`;
+	return `${withSeconds(text, match)}${formatOffset(offset)}`;
+}
+
+/**
+ * A zoneless date and time with its seconds written out (2026-12-01T10:00 → 2026-12-01T10:00:00), a
+ * date alone as its midnight. ISO 8601 lets seconds out, but not every reader does (XML Schema's
+ * dateTime, which many platforms parse by, requires them): this is the reading none refuses.
+ */
+function withSeconds(text: string, match: RegExpExecArray): string {
+	if (match[4] === undefined) return `${text}T00:00:00`;
+	return match[6] === undefined ? `${text}:00` : text;
 }
 
 /**
  * A date and time as version 2 reads one where a time without a zone is each user's own (a canvas
  * schedule In Local Time): the forms `inTimezone` reads, no zone added: 2026-12-01 10:00 is sent as
- * 2026-12-01T10:00, a date alone as its midnight, 2026-12-01T00:00:00. Any other value as it came.
+ * 2026-12-01T10:00:00, a date alone as its midnight, 2026-12-01T00:00:00. Any other value as it came.
  */
 export function asWallTime(value: unknown): unknown {
 	if (typeof value !== 'string') return value;
 	const trimmed = value.trim();
 	const text = trimmed.charCodeAt(10) === SPACE ? `${trimmed.slice(0, 10)}T${trimmed.slice(11)}` : trimmed;
 	const match = ZONELESS.exec(text);
-	const read = match && match[4] === undefined ? `${text}T00:00:00` : text;
+	const read = match ? withSeconds(text, match) : text;
 	return read !== value && isPlatformDatetime(read) ? read : value;
 }
 
