@@ -99,3 +99,25 @@ describe('node descriptions', () => {
 		}
 	});
 });
+
+describe('options added from a collection', () => {
+	test('a yes/no option added from Add Option or Add Field arrives on: the user who picks it means it (not added, it is off)', () => {
+		const arrivingOff: string[] = [];
+		const visit = (node: string, path: string, properties: INodeProperties[]) => {
+			for (const property of properties) {
+				if (property.type !== 'collection') continue;
+				for (const option of (property.options ?? []) as INodeProperties[]) {
+					if (option.type === 'boolean' && option.default !== true)
+						arrivingOff.push(`${node}: ${path}${property.displayName} → ${option.displayName}`);
+				}
+				visit(node, `${path}${property.displayName} → `, (property.options ?? []) as INodeProperties[]);
+			}
+		};
+		for (const [type, nodeType] of Object.entries(loadPackageNodeTypes())) {
+			if (!type.includes('.')) continue;
+			visit(type.split('.').pop()!, '', (nodeType as INodeType).description.properties);
+		}
+
+		expect([...new Set(arrivingOff)]).toEqual([]);
+	});
+});

@@ -33,7 +33,7 @@ const additionalFields = additionalFieldsCollection([
 		displayName: 'Override Frequency Capping',
 		name: 'override_frequency_capping',
 		type: 'boolean',
-		default: false,
+		default: true,
 		description: 'Whether to ignore frequency capping for this send',
 	},
 	{

@@ -142,7 +142,7 @@ export const operation = declareOperation<ExportGroup, ExportValue>({
 				displayName: 'Drop Users Not Found',
 				name: 'dropNotFound',
 				type: 'boolean',
-				default: false,
+				default: true,
 				description:
 					'Whether to output nothing for an identifier that matches no user, instead of an item with status "not_found"',
 			},

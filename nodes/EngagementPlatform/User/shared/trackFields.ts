@@ -30,7 +30,7 @@ export const updateExistingOnlyField = (description: string): INodeProperties =>
 	displayName: 'Update Existing Only',
 	name: '_update_existing_only',
 	type: 'boolean',
-	default: false,
+	default: true,
 	description,
 });
 

@@ -70,7 +70,7 @@ const trackOptions = (sendsEvents: boolean): OperationOptions => ({
 			displayName: 'At Most 50 Objects per Request',
 			name: 'combinedLimit',
 			type: 'boolean',
-			default: false,
+			default: true,
 			description:
 				'Whether to send at most 50 attribute, event and purchase objects together per request, as the monthly-active-users plan requires',
 		},
@@ -81,7 +81,7 @@ const trackOptions = (sendsEvents: boolean): OperationOptions => ({
 						displayName: 'Resend Events on Server Errors',
 						name: 'resendEvents',
 						type: 'boolean' as const,
-						default: false,
+						default: true,
 						description:
 							'Whether to resend requests holding events or purchases after a server error, timeout or reset. The platform may have stored them already, so this can duplicate events and purchases. Attribute-only requests are resent either way.',
 					},

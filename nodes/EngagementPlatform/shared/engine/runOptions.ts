@@ -94,7 +94,7 @@ const sendOnlyChangesTuning: INodeProperties[] = [
 		displayName: 'Forget What Was Sent',
 		name: 'forgetSent',
 		type: 'boolean' as const,
-		default: false,
+		default: true,
 		description:
 			'Whether to clear what this workflow remembers before the run: every item is then sent, and remembered anew',
 	},
