@@ -6,7 +6,7 @@
  * item to n8n's editor ("[item 2]"), and every advice to go on past failures names n8n's On Error
  * setting, with counts in their singular where there is one.
  */
-import type { INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { SUBSCRIPTION, SUBSCRIPTION_NODE, USER, USER_NODE } from '../support/nodeTypes';
@@ -60,6 +60,35 @@ describe('answers in a marketer’s words', () => {
 		);
 		const stored = (await client().state()).profiles.find((profile) => profile.external_id === 'c-1');
 		expect(stored?.custom_attributes).toMatchObject({ tier: 'gold', row: 2 });
+	});
+
+	test('version 2: attributes_set counts attributes, not the subscription groups set beside them', async () => {
+		const result = await runNode(USER_NODE, {
+			items: [{ external_id: 'c-5' }],
+			parameters: {
+				operation: 'updateAttributes',
+				externalId: '={{ $json.external_id }}',
+				attributesFields: { assignments: [{ id: '1', name: 'tier', value: 'gold', type: 'string' }] },
+				additionalFields: {
+					subscription_groups: { groups: [{ subscription_group_id: 'newsletter', subscription_state: 'subscribed' }] },
+				},
+			},
+			endpoint: sandbox().url,
+			apiKey,
+		});
+
+		expect(result.error).toBeUndefined();
+		expect(result.output(USER).map((item) => item.json)).toEqual([
+			{ external_id: 'c-5', status: 'updated', attributes_set: 1 },
+		]);
+		const [request] = await client().requests({ path: '/users/track' });
+		expect((request.body as { attributes: IDataObject[] }).attributes).toEqual([
+			{
+				external_id: 'c-5',
+				tier: 'gold',
+				subscription_groups: [{ subscription_group_id: 'newsletter', subscription_state: 'subscribed' }],
+			},
+		]);
 	});
 
 	test('version 1 answers as 1.0 did: "processed", objects per array, no row fields', async () => {

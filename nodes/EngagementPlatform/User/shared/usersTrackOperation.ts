@@ -293,10 +293,10 @@ function trackAnswer(pieces: Array<{ piece: Piece }>): IDataObject {
 	};
 }
 
-/** The attributes an attribute object sets: its fields but the user's identifier and the `_` switches. */
+/** The attributes an attribute object sets: its state keys but the subscription groups, which are no attribute. */
 function attributeCount(payload: IDataObject, subject: IDataObject): number {
 	let count = 0;
-	for (const key in payload) if (!(key in subject) && !key.startsWith('_')) count++;
+	for (const key in payload) if (key !== 'subscription_groups' && isStateKey(key, subject as UserIdentifier)) count++;
 	return count;
 }
 
