@@ -12,26 +12,26 @@ export const option: INodePropertyOptions = {
 	description: 'Replace the schedule of a scheduled API-triggered canvas',
 };
 
+const sendTimeField: INodeProperties = {
+	displayName: 'Send Time',
+	name: 'time',
+	type: 'string',
+	default: '',
+	required: true,
+};
+
 export const description: INodeProperties[] = [
 	...scheduleIdFields(),
 	// Version 2 reads the dates and times sheets write, and says where a time without a zone is.
 	...forVersion1([
 		{
-			displayName: 'Send Time',
-			name: 'time',
-			type: 'string',
-			default: '',
-			required: true,
+			...sendTimeField,
 			hint: 'ISO 8601, e.g. 2026-12-01T09:00:00Z (other datetimes are sent converted to it). The new schedule replaces the old one whole; changes near send time are best-effort.',
 		},
 	]),
 	...fromVersion2([
 		{
-			displayName: 'Send Time',
-			name: 'time',
-			type: 'string',
-			default: '',
-			required: true,
+			...sendTimeField,
 			hint: "A date and time, e.g. 2026-12-01 09:00 or 2026-12-01T09:00:00Z; without a zone, the workflow's timezone (Workflow Settings → Timezone), or each user's with In Local Time. The new schedule replaces the old one whole; changes near send time are best-effort.",
 		},
 	]),

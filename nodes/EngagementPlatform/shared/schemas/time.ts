@@ -120,8 +120,7 @@ export interface ZonelessNote {
  */
 export function inTimezone(value: unknown, clock: Intl.DateTimeFormat, note?: ZonelessNote): unknown {
 	if (typeof value !== 'string') return value;
-	const trimmed = value.trim();
-	const text = trimmed.charCodeAt(10) === SPACE ? `${trimmed.slice(0, 10)}T${trimmed.slice(11)}` : trimmed;
+	const text = withT(value);
 	// A zone (Z) is the common case; it ends in no digit, so it cannot be zoneless.
 	const last = text.charCodeAt(text.length - 1) - 48;
 	const match = last >= 0 && last <= 9 ? ZONELESS.exec(text) : null;
@@ -133,6 +132,12 @@ export function inTimezone(value: unknown, clock: Intl.DateTimeFormat, note?: Zo
 	const offset = offsetMinutes(clock, wall - offsetMinutes(clock, wall) * 60_000);
 	if (note) note.zonelessRead = true;
 	return `${withSeconds(text, match)}${formatOffset(offset)}`;
+}
+
+/** A date and time trimmed, a space written as a sheet writes it for the `T` made the `T` (2026-12-01 10:00). */
+function withT(value: string): string {
+	const trimmed = value.trim();
+	return trimmed.charCodeAt(10) === SPACE ? `${trimmed.slice(0, 10)}T${trimmed.slice(11)}` : trimmed;
 }
 
 /**
@@ -152,8 +157,7 @@ function withSeconds(text: string, match: RegExpExecArray): string {
  */
 export function asWallTime(value: unknown): unknown {
 	if (typeof value !== 'string') return value;
-	const trimmed = value.trim();
-	const text = trimmed.charCodeAt(10) === SPACE ? `${trimmed.slice(0, 10)}T${trimmed.slice(11)}` : trimmed;
+	const text = withT(value);
 	const match = ZONELESS.exec(text);
 	const read = match ? withSeconds(text, match) : text;
 	return read !== value && isPlatformDatetime(read) ? read : value;

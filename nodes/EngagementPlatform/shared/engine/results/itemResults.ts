@@ -240,8 +240,7 @@ function errorJson(failure: ItemFailure): IDataObject {
  * input's that is empty (null, "") is the one field the node's words take: n8n routes by a set `error`.
  */
 function errorBranchJson(failure: ItemFailure, input: IDataObject | undefined): IDataObject {
-	const prefix = `Item ${failure.itemIndex}:`;
-	const what = failure.message.startsWith(prefix) ? failure.message : `${prefix} ${failure.message}`;
+	const what = withItemNamed(failure);
 	const todo = `${failure.delivery}: ${failure.description}`;
 	const hasMessage = input !== undefined && Object.prototype.hasOwnProperty.call(input, 'message');
 	if (input?.error) return hasMessage ? { error: input.error } : { error: input.error, message: `${what} — ${todo}` };
@@ -267,21 +266,27 @@ export function itemError(
 	if (failure.delivery === 'invalid') {
 		return new NodeOperationError(context.getNode(), message, { itemIndex: failure.itemIndex, description });
 	}
-	const response: JsonObject = (failure.response as JsonObject | undefined) ?? { message: failure.message };
-	return new NodeApiError(context.getNode(), response, {
-		message,
-		description,
-		itemIndex: failure.itemIndex,
-		httpCode: failure.httpCode ? String(failure.httpCode) : undefined,
-	});
+	return apiError(context, failure, message, description, failure.itemIndex);
 }
 
 /** A failure that is the run's (a refused key): said once for the run, no item blamed. */
 export function runError(context: IExecuteFunctions, failure: ItemFailure, note = ''): NodeApiError {
+	return apiError(context, failure, withoutItemNamed(failure), `${failure.description}${note}`);
+}
+
+/** What the platform or the connection did, as n8n's NodeApiError: of an item, or of the run without one. */
+function apiError(
+	context: IExecuteFunctions,
+	failure: ItemFailure,
+	message: string,
+	description: string,
+	itemIndex?: number,
+): NodeApiError {
 	const response: JsonObject = (failure.response as JsonObject | undefined) ?? { message: failure.message };
 	return new NodeApiError(context.getNode(), response, {
-		message: withoutItemNamed(failure),
-		description: `${failure.description}${note}`,
+		message,
+		description,
+		itemIndex,
 		httpCode: failure.httpCode ? String(failure.httpCode) : undefined,
 	});
 }
