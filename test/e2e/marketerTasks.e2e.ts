@@ -45,6 +45,34 @@ const NODE_VERSIONS: NodeVersion[] = [2, 1];
 // Reset before each task.
 const { sandbox, client } = useSandbox();
 
+/** A contact sync as a version 2 node added from the panel would hold it: Update Attributes setting `plan`. */
+function planSync(
+	name: string,
+	node: string,
+	rows: Array<Record<string, string>>,
+	credentials?: Record<string, { id: string; name: string }>,
+) {
+	return taskWorkflow({
+		name,
+		inputName: 'Contacts',
+		rows,
+		timezone: TIMEZONE,
+		node: {
+			name: node,
+			type: USER_NODE_TYPE,
+			typeVersion: 2,
+			parameters: {
+				operation: 'updateAttributes',
+				externalId: '={{ $json.external_id }}',
+				attributesFields: {
+					assignments: [{ id: randomUUID(), name: 'plan', value: '={{ $json.plan }}', type: 'string' }],
+				},
+			},
+			...(credentials && { credentials }),
+		},
+	});
+}
+
 describe.each(N8N_APPS.map((appFolder) => [pinnedN8nVersion(appFolder), appFolder] as const))(
 	"a marketer's tasks in the n8n %s editor",
 	(pinnedVersion, appFolder) => {
@@ -180,24 +208,7 @@ describe.each(N8N_APPS.map((appFolder) => [pinnedN8nVersion(appFolder), appFolde
 
 		test('Send Only Changes added from Add Option shows ON, is saved ON, and a second run is answered unchanged (node version 2, not counted)', async () => {
 			const node = 'Sync plans';
-			const workflow = taskWorkflow({
-				name: 'Send Only Changes from Add Option',
-				inputName: 'Contacts',
-				rows: [{ external_id: 'c-8', plan: 'gold' }],
-				timezone: TIMEZONE,
-				node: {
-					name: node,
-					type: USER_NODE_TYPE,
-					typeVersion: 2,
-					parameters: {
-						operation: 'updateAttributes',
-						externalId: '={{ $json.external_id }}',
-						attributesFields: {
-							assignments: [{ id: randomUUID(), name: 'plan', value: '={{ $json.plan }}', type: 'string' }],
-						},
-					},
-				},
-			});
+			const workflow = planSync('Send Only Changes from Add Option', node, [{ external_id: 'c-8', plan: 'gold' }]);
 			const driver = new MarketerDriver(page);
 			const workflowId = await createAndOpenWorkflow(page, editorUrl, cookie, workflow);
 			await driver.openNode(node);
@@ -245,25 +256,12 @@ describe.each(N8N_APPS.map((appFolder) => [pinnedN8nVersion(appFolder), appFolde
 				data: { restEndpoint: sandbox().url, apiKey: 'not-a-key-of-this-workspace' },
 			});
 			const node = 'Sync plans';
-			const workflow = taskWorkflow({
-				name: 'A refused key',
-				inputName: 'Contacts',
-				rows: ['c-11', 'c-12', 'c-13'].map((id) => ({ external_id: id, plan: 'gold' })),
-				timezone: TIMEZONE,
-				node: {
-					name: node,
-					type: USER_NODE_TYPE,
-					typeVersion: 2,
-					parameters: {
-						operation: 'updateAttributes',
-						externalId: '={{ $json.external_id }}',
-						attributesFields: {
-							assignments: [{ id: randomUUID(), name: 'plan', value: '={{ $json.plan }}', type: 'string' }],
-						},
-					},
-					credentials: { engagementPlatformApi: { id: credential.id, name: credential.name } },
-				},
-			});
+			const workflow = planSync(
+				'A refused key',
+				node,
+				['c-11', 'c-12', 'c-13'].map((id) => ({ external_id: id, plan: 'gold' })),
+				{ engagementPlatformApi: { id: credential.id, name: credential.name } },
+			);
 			const error = await failingRun(workflow, 'refused-key-v2-run.png');
 			const text = `${error.message}\n${error.description ?? ''}`;
 			expect({
