@@ -10,6 +10,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { SUBSCRIPTION, SUBSCRIPTION_NODE, USER, USER_NODE } from '../support/nodeTypes';
+import { runWorkflow } from '../harness';
 import { runNode } from '../support/runNode';
 import { useSandbox } from './sandboxLifecycle';
 
@@ -148,6 +149,47 @@ describe('answers in a marketer’s words', () => {
 				subscription_state: status,
 				external_id: 'c-3',
 			},
+		]);
+	});
+
+	test('a row with its own `error` column under Retry On Fail: n8n tries the run again, and nothing is stored twice', async () => {
+		const rows = [
+			{ external_id: 'c-21', error: 'Card declined at checkout', ticket: 'T-1' },
+			{ external_id: 'c-22', ticket: 'T-2' },
+		];
+		const result = await runWorkflow({
+			nodes: [
+				{
+					name: USER,
+					type: USER_NODE,
+					parameters: {
+						operation: 'trackEvent',
+						externalId: '={{ $json.external_id }}',
+						eventName: 'ticket_opened',
+						time: '2026-11-01T12:00:00Z',
+					},
+					retryOnFail: { maxTries: 3, waitBetweenTries: 0 },
+				},
+			],
+			connections: { Start: { main: [[{ node: USER, type: 'main', index: 0 }]] } },
+			items: rows,
+			credentials: { engagementPlatformApi: { restEndpoint: sandbox().url, apiKey } },
+		});
+
+		expect(result.error).toBeUndefined();
+		// The row's own `error` is kept, so n8n reads the first item as a failed try and runs the node again.
+		expect(result.output(USER).map((item) => item.json)).toEqual(
+			rows.map((row) => ({ ...row, status: 'tracked', external_id: row.external_id, events_tracked: 1 })),
+		);
+		const events = (await client().state()).events;
+		expect(events).toHaveLength(2);
+		expect(await client().requests({ path: '/users/track' })).toHaveLength(1);
+		// Each try logs its summary: the later ones answered from the first, sending nothing.
+		const tries = result.logs.filter((entry) => /Engagement Platform \/users\/track: /.test(entry.message));
+		expect(tries.map((entry) => entry.message.replace(/^.*: (\d+ items → \d+ requests?).*$/, '$1'))).toEqual([
+			'2 items → 1 request',
+			'2 items → 0 requests',
+			'2 items → 0 requests',
 		]);
 	});
 
