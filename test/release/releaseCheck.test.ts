@@ -1,0 +1,147 @@
+/**
+ * The release check (`npm run release:check`, the first step of .ci/run): the project's own
+ * package.json, publish workflow, .ci/run and CHANGELOG pass, and each thing provenance or n8n's
+ * verification needs, taken away from a copy of them, fails the check naming it.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+import { parseDocument } from 'yaml';
+
+import { type Manifest, type ReleaseFacts, releaseProblems } from '../../scripts/release/releaseProblems';
+
+const ROOT = path.resolve(__dirname, '../..');
+const read = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');
+const REPOSITORY = 'https://github.com/n8n-nodes-engagement-platform/n8n-nodes-engagement-platform';
+
+function facts(change: Partial<ReleaseFacts> = {}): ReleaseFacts {
+	return {
+		manifest: JSON.parse(read('package.json')) as Manifest,
+		workflow: read('.github/workflows/publish.yml'),
+		ciScript: read('.ci/run'),
+		changelog: read('CHANGELOG.md'),
+		sourceRepository: REPOSITORY,
+		tagsHere: [],
+		...change,
+	};
+}
+
+function withManifest(edit: (manifest: Manifest & Record<string, unknown>) => void): Partial<ReleaseFacts> {
+	const manifest = JSON.parse(read('package.json')) as Manifest & Record<string, unknown>;
+	edit(manifest);
+	return { manifest };
+}
+
+function withWorkflow(edit: (document: ReturnType<typeof parseDocument>) => void): Partial<ReleaseFacts> {
+	const document = parseDocument(read('.github/workflows/publish.yml'));
+	edit(document);
+	return { workflow: document.toString() };
+}
+
+const version = (JSON.parse(read('package.json')) as Manifest).version!;
+
+test('the project as it is passes, and so does npm run release:check', () => {
+	expect(releaseProblems(facts())).toEqual([]);
+	const printed = execFileSync('npm', ['run', '-s', 'release:check'], { cwd: ROOT, encoding: 'utf8' });
+	expect(printed).toContain(`n8n-nodes-engagement-platform@${version} from ${REPOSITORY} is ready to publish`);
+});
+
+test.each<[string, Partial<ReleaseFacts>, RegExp]>([
+	[
+		'no repository',
+		withManifest((manifest) => delete manifest.repository),
+		/no "repository": npm refuses the provenance statement \(E422\)/,
+	],
+	[
+		'an empty repository URL',
+		withManifest((manifest) => (manifest.repository = { type: 'git', url: '' })),
+		/no "repository"/,
+	],
+	[
+		'a repository other than the one the workflow runs in',
+		{ sourceRepository: 'https://github.com/someone/fork' },
+		/runs in https:\/\/github\.com\/someone\/fork: npm refuses the provenance statement \(E422\)/,
+	],
+	[
+		'a repository off GitHub',
+		withManifest((manifest) => (manifest.repository = 'https://gitlab.com/a/b')),
+		/from github\.com only/,
+	],
+	['no bugs', withManifest((manifest) => delete manifest.bugs), /no "bugs"/],
+	[
+		'the registry page as homepage',
+		withManifest((manifest) => (manifest.homepage = 'https://www.npmjs.com/package/x')),
+		/"homepage" .* is not the repository/,
+	],
+	[
+		'a runtime dependency',
+		withManifest((manifest) => (manifest.dependencies = { axios: '1.0.0' })),
+		/runtime dependencies \(axios\)/,
+	],
+	[
+		'no id-token permission',
+		withWorkflow((document) => document.deleteIn(['jobs', 'publish', 'permissions', 'id-token'])),
+		/lacks "permissions: id-token: write"/,
+	],
+	[
+		'publishing without --provenance',
+		withWorkflow((document) => {
+			const steps = document.getIn(['jobs', 'publish', 'steps']) as { items: unknown[] };
+			const index = steps.items.length - 1;
+			document.setIn(['jobs', 'publish', 'steps', index, 'run'], 'npm publish --access public');
+		}),
+		/without --provenance/,
+	],
+	[
+		'a self-hosted runner',
+		withWorkflow((document) => document.setIn(['jobs', 'publish', 'runs-on'], 'self-hosted')),
+		/GitHub-hosted runners only/,
+	],
+	[
+		'no registry URL',
+		withWorkflow((document) => document.deleteIn(['jobs', 'publish', 'steps', 1, 'with', 'registry-url'])),
+		/without registry-url/,
+	],
+	[
+		'publishing without the checks',
+		withWorkflow((document) => document.deleteIn(['jobs', 'publish', 'needs'])),
+		/does not need a job running \.ci\/run/,
+	],
+	[
+		'.ci/run without the release check',
+		{ ciScript: read('.ci/run').replace(/^npm run release:check\n/m, '') },
+		/\.ci\/run does not run "npm run release:check"/,
+	],
+	[
+		'a version with no CHANGELOG section',
+		withManifest((manifest) => (manifest.version = '9.9.9')),
+		/newest release is .*, package\.json says 9\.9\.9/,
+	],
+	[
+		'a version that is no semantic version',
+		withManifest((manifest) => (manifest.version = '1.1')),
+		/not a semantic version/,
+	],
+	[
+		'a pushed tag other than the version',
+		{ releaseTag: 'v0.0.1' },
+		/tag v0\.0\.1 does not match package\.json's version/,
+	],
+	['another version tag on the commit', { tagsHere: ['v2.0.0'] }, /tag v2\.0\.0 does not match/],
+])('%s fails the check, naming it', (_case, change, problem) => {
+	const problems = releaseProblems(facts(change));
+	expect(problems).toEqual(expect.arrayContaining([expect.stringMatching(problem)]));
+});
+
+test('the repository URL is compared in every form npm accepts', () => {
+	for (const url of [
+		`git+${REPOSITORY}.git`,
+		`${REPOSITORY}.git`,
+		`git@github.com:${REPOSITORY.slice(19)}.git`,
+		REPOSITORY.slice(19),
+	])
+		expect(releaseProblems(facts(withManifest((manifest) => (manifest.repository = { type: 'git', url }))))).toEqual(
+			[],
+		);
+});
