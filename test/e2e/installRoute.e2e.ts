@@ -1,4 +1,5 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -10,7 +11,7 @@ import { SandboxClient, startSandbox } from '../../sandbox';
 import { expectationProblems, loadExamples, prepareSandbox } from '../support/examples';
 import { sandboxCredentials } from '../support/sandboxCredentials';
 import { EditorBrowser } from './support/editorBrowser';
-import { LocalRegistry, packProject } from './support/localRegistry';
+import { LocalRegistry, packProject, scanCommunityPackage } from './support/localRegistry';
 import { N8N_APPS, N8N_APP_2X, PROJECT_ROOT, ensureN8nApp, pinnedN8nVersion } from './support/n8nApp';
 import { SELECTORS, dismissModals, openNewWorkflow, screenshotPanel } from './support/n8nEditor';
 import { N8nInstance } from './support/n8nInstance';
@@ -26,6 +27,9 @@ import { loadPackageNodes, packageName } from './support/packageNodes';
  * A custom registry is a licensed feature of n8n; n8n's own test mode (`E2E_TESTS=true`, then
  * `PATCH /rest/e2e/feature`) turns it on. `npm_config_registry` points n8n's other npm calls at the
  * local registry too (else `npm outdated` stalls trying the public one).
+ * Before n8n installs it, the package the registry serves goes through n8n's community-package scanner
+ * (its lint of the tarball and of the source) and the release check (what provenance needs of the
+ * published package.json), as n8n's verification would take it from npmjs.org.
  * Screenshots go to screenshots/install/<n8n version>/.
  */
 const PACKAGE_NAME = packageName();
@@ -74,6 +78,41 @@ afterAll(async () => {
 test('the package is on the local registry as packed', async () => {
 	expect(example).toBeDefined();
 	expect((await registry.packument(PACKAGE_NAME))['dist-tags']?.latest).toBe(PACKAGE_VERSION);
+});
+
+test("n8n's community-package scanner passes the package the registry serves, and its source", () => {
+	const started = Date.now();
+	const scan = scanCommunityPackage(registry, `${PACKAGE_NAME}@${PACKAGE_VERSION}`);
+	timings.push(`n8n's community-package scanner: ${seconds(started)}`);
+	expect(scan.tarball.details ?? '').toBe('');
+	expect(scan.tarball.passed).toBe(true);
+	expect(scan.tarball.files).toEqual(expect.arrayContaining(['dist', 'package.json']));
+	expect(scan.source.details ?? '').toBe('');
+	expect(scan.source.passed).toBe(true);
+	// The attestation is npmjs.org's to make, from the publish workflow's run; the local registry has none.
+	expect(scan.provenance).toEqual({
+		passed: false,
+		message: expect.stringMatching(/^Package was not published with npm provenance/),
+	});
+});
+
+test('the package.json the registry serves passes the release check (what the provenance statement needs)', async () => {
+	const served = (await registry.packument(PACKAGE_NAME)).versions?.[PACKAGE_VERSION];
+	const folder = mkdtempSync(path.join(os.tmpdir(), 'ep-served-'));
+	try {
+		writeFileSync(path.join(folder, 'package.json'), JSON.stringify(served));
+		const printed = execFileSync(
+			'npm',
+			['run', '-s', 'release:check', '--', '--manifest', path.join(folder, 'package.json')],
+			{
+				cwd: PROJECT_ROOT,
+				encoding: 'utf8',
+			},
+		);
+		expect(printed).toContain(`${PACKAGE_NAME}@${PACKAGE_VERSION} from https://github.com/`);
+	} finally {
+		rmSync(folder, { recursive: true, force: true });
+	}
 });
 
 describe.each(N8N_APPS.map((appFolder) => [pinnedN8nVersion(appFolder), appFolder] as const))(

@@ -138,6 +138,35 @@ export function packProject(destination: string): string {
 	return path.join(destination, packed.filename);
 }
 
+interface ScanLeg {
+	passed: boolean;
+	message?: string;
+	details?: string;
+}
+
+/** What n8n's community-package scanner said of a package on the registry (see communityPackageScan.mjs). */
+export interface CommunityPackageScan {
+	source: ScanLeg;
+	tarball: ScanLeg & { files: string[] };
+	provenance: ScanLeg;
+}
+
+/** n8n's community-package scanner on `<package>@<version>` as the registry serves it, with the project's own source. */
+export function scanCommunityPackage(registry: LocalRegistry, spec: string): CommunityPackageScan {
+	const output = execFileSync(
+		process.execPath,
+		[path.join(__dirname, 'communityPackageScan.mjs'), ensureInstalled(REGISTRY_APP), registry.url, spec, PROJECT_ROOT],
+		// Without jest's NODE_ENV=test: eslint-plugin-n8n-nodes-base takes it for its own test run and checks made-up file names.
+		{
+			encoding: 'utf8',
+			env: { ...npmEnv(), NODE_ENV: 'production' },
+			stdio: ['ignore', 'pipe', 'pipe'],
+			timeout: 180_000,
+		},
+	);
+	return JSON.parse(output.trim().split('\n').at(-1)!) as CommunityPackageScan;
+}
+
 /** This process's environment without the npm_config_* that `npm run` passes down. */
 function npmEnv(): NodeJS.ProcessEnv {
 	return Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key)));
