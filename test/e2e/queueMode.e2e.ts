@@ -179,7 +179,7 @@ describe('the Trigger on the webhook processor', () => {
 
 		// Each goes once the one before is stored: the webhook processor answers a moment before n8n
 		// saves the static data, and a postback sent in that moment reads it from before (CI once saw
-		// A, B, A started A twice: B's save, read before A's, overwrote it; the README's "Not atomic").
+		// A, B, A started A twice: B's save, read before A's, overwrote it; docs/operations.md's "Not atomic").
 		const answers: string[] = [];
 		let sightings = 0;
 		for (const dispatchId of ['queue-a', 'queue-b', 'queue-a', 'queue-b', 'queue-c', 'queue-c']) {

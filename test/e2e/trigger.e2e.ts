@@ -242,7 +242,7 @@ describe('Engagement Platform Trigger in n8n: postbacks on the production URL', 
 
 	// n8n saves a trigger's static data only when it sees it changed; a repeat of the first postback
 	// alone would not show that the later ones are remembered too. Each goes once the one before is
-	// stored: the answer comes a moment before n8n's save (the README's "Not atomic").
+	// stored: the answer comes a moment before n8n's save (docs/operations.md's "Not atomic").
 	test('later postbacks are remembered too: A, B, A, B, C, C start A, B and C once each', async () => {
 		const before = (await settledExecutions()).length;
 		let sightings = await storedSightings(rest, WORKFLOW_ID, TRIGGER);
@@ -259,7 +259,7 @@ describe('Engagement Platform Trigger in n8n: postbacks on the production URL', 
 		expect(await settledExecutions()).toHaveLength(before + 3);
 	});
 
-	// Not atomic, and the README says so: two requests at the same moment both read the static data
+	// Not atomic, and docs/operations.md says so: two requests at the same moment both read the static data
 	// before either saves it. Nothing is lost: each pair starts one execution or two, never none.
 	test('identical postbacks at the same moment: each pair starts one or two executions (measured)', async () => {
 		const before = new Set((await settledExecutions()).map((execution) => execution.id));

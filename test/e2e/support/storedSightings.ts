@@ -12,7 +12,7 @@ export async function storedSightings(read: RestRead, workflowId: string, trigge
 /**
  * Waits until n8n has stored `count` sightings. The trigger answers a postback just before n8n saves
  * its static data, so a postback sent the instant the previous one is answered can still read the
- * static data from before it (the README's "Not atomic"). A test of what a later postback finds
+ * static data from before it (docs/operations.md's "Not atomic"). A test of what a later postback finds
  * sends it once the earlier one is stored.
  */
 export async function untilStored(
