@@ -386,7 +386,7 @@ const exportProfiles: ConservationCase = {
 	name: 'User: Export by Identifier',
 	nodeType: USER_NODE,
 	operation: 'export',
-	parameters: { operation: 'export', ...identifierParameters, fieldsToExport: '={{ $json.fields }}' },
+	parameters: { operation: 'export', ...identifierParameters, simplify: false, fieldsToExport: '={{ $json.fields }}' },
 	items: batch(
 		fc.record({
 			idKind: EXPORT_KINDS,
@@ -430,6 +430,61 @@ const exportProfiles: ConservationCase = {
 	},
 };
 
+/** Simplify's fields (version 2's default), as the Export operation declares them. */
+const SIMPLE_FIELDS = [
+	'external_id',
+	'user_aliases',
+	'email',
+	'phone',
+	'first_name',
+	'last_name',
+	'country',
+	'language',
+	'time_zone',
+	'email_subscribe',
+	'push_subscribe',
+	'created_at',
+	'custom_attributes',
+];
+
+/** Export simplified: each user output is an answered user's Simplify fields, each present, null where the answer had none. */
+const exportSimplified: ConservationCase = {
+	...exportProfiles,
+	name: 'User: Export by Identifier, simplified',
+	parameters: { operation: 'export', ...identifierParameters },
+	expected: (json) => {
+		const [[field, id]] = Object.entries(identifierOf(json));
+		return [
+			{
+				key: userKey('export', field, id),
+				check(wire) {
+					const { id: sent, fields_to_export: fields } = wire as IDataObject;
+					if (!isDeepStrictEqual(sent, id)) return `identifier ${JSON.stringify(sent)}, not ${JSON.stringify(id)}`;
+					const missing = SIMPLE_FIELDS.filter(
+						(name) => !Array.isArray(fields) || !(fields as unknown[]).includes(name),
+					);
+					return missing.length > 0
+						? `fields_to_export ${JSON.stringify(fields)} lacks ${missing.join(', ')}`
+						: undefined;
+				},
+			},
+		];
+	},
+	answeredFrom(answers, request) {
+		const users = ((request.response as IDataObject | undefined)?.users ?? []) as IDataObject[];
+		const foreign = answers
+			.map(({ warnings: _warnings, ...user }) => user)
+			.filter(
+				(answer) =>
+					answer.status !== 'not_found' &&
+					!users.some((user) =>
+						isDeepStrictEqual(answer, Object.fromEntries(SIMPLE_FIELDS.map((name) => [name, user[name] ?? null]))),
+					),
+			);
+		return foreign.length > 0 ? `outputs ${foreign.length} user(s) not in the answer of its request` : undefined;
+	},
+};
+
 export const USER_CASES: ConservationCase[] = [
 	trackEvent,
 	trackPurchase,
@@ -438,4 +493,5 @@ export const USER_CASES: ConservationCase[] = [
 	identify,
 	renameExternalIds,
 	exportProfiles,
+	exportSimplified,
 ];

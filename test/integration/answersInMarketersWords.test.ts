@@ -208,6 +208,7 @@ describe('answers in a marketer’s words', () => {
 				operation: 'export',
 				identifyBy: 'external_id',
 				externalId: '={{ $json.external_id }}',
+				simplify: false,
 				fieldsToExport: ['first_name'],
 			},
 			endpoint: sandbox().url,

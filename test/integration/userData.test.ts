@@ -17,15 +17,102 @@ const customers = (count: number) =>
 		custom_attributes: { plan: i % 2 ? 'gold' : 'silver' },
 	}));
 
+/** The raw profile with the fields chosen (version 2's Simplify off; version 1 has only this). */
 const exportById = (options: INodeParameters = {}): INodeParameters => ({
 	operation: 'export',
 	identifyBy: 'external_id',
 	externalId: '={{ $json.id }}',
+	simplify: false,
 	fieldsToExport: ['first_name', 'custom_attributes'],
 	options,
 });
 
+const SIMPLE_FIELDS = [
+	'external_id',
+	'user_aliases',
+	'email',
+	'phone',
+	'first_name',
+	'last_name',
+	'country',
+	'language',
+	'time_zone',
+	'email_subscribe',
+	'push_subscribe',
+	'created_at',
+	'custom_attributes',
+];
+
 describe('User node: Export by Identifier', () => {
+	test('version 2 simplifies by default: the most used fields asked for, each present in every item, null where the profile has none', async () => {
+		await client().seed({
+			profiles: [
+				...customers(2),
+				{
+					external_id: 'crm-full',
+					email: 'full@example.com',
+					custom_attributes: { plan: 'gold' },
+				},
+			],
+		});
+
+		const result = await run([{ id: 'crm-0' }, { id: 'crm-full' }, { id: 'nobody' }], {
+			operation: 'export',
+			identifyBy: 'external_id',
+			externalId: '={{ $json.id }}',
+			// Left in the parameters from a switch: Simplify decides the fields.
+			fieldsToExport: ['custom_events'],
+		});
+
+		expect(result.error).toBeUndefined();
+		const [request] = await client().requests({ path: '/users/export/ids' });
+		expect((request.body as IDataObject).fields_to_export).toEqual([...SIMPLE_FIELDS].sort());
+		const output = result.output(USER);
+		expect(output.map((item) => Object.keys(item.json))).toEqual([
+			SIMPLE_FIELDS,
+			SIMPLE_FIELDS,
+			['status', 'external_id'],
+		]);
+		expect(output[0]).toMatchObject({
+			json: {
+				external_id: 'crm-0',
+				email: 'customer0@example.com',
+				first_name: 'Customer 0',
+				last_name: null,
+				phone: null,
+				custom_attributes: { plan: 'silver' },
+			},
+			pairedItem: { item: 0 },
+		});
+		expect(output[1]).toMatchObject({
+			json: { external_id: 'crm-full', first_name: null, custom_attributes: { plan: 'gold' } },
+			pairedItem: { item: 1 },
+		});
+		expect(output[2]).toMatchObject({ json: { status: 'not_found', external_id: 'nobody' }, pairedItem: { item: 2 } });
+	});
+
+	test('version 1 has no Simplify: the raw profile with the fields chosen, as 1.0 gave it', async () => {
+		await client().seed({ profiles: customers(1) });
+
+		const result = await runUserNode({
+			items: [{ id: 'crm-0' }],
+			parameters: {
+				operation: 'export',
+				identifyBy: 'external_id',
+				externalId: '={{ $json.id }}',
+				fieldsToExport: ['first_name'],
+			},
+			endpoint: sandbox().url,
+			apiKey,
+			typeVersion: 1,
+		});
+
+		expect((await client().requests({ path: '/users/export/ids' }))[0].body).toMatchObject({
+			fields_to_export: ['external_id', 'first_name', 'user_aliases'],
+		});
+		expect(result.output(USER)[0].json).toEqual({ external_id: 'crm-0', first_name: 'Customer 0' });
+	});
+
 	test('120 CRM IDs become 3 requests; found users come out paired to their item, unknown IDs as not_found', async () => {
 		await client().seed({ profiles: customers(100) });
 		const ids = Array.from({ length: 120 }, (_, i) => ({ id: `crm-${i}` }));

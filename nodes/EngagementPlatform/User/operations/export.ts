@@ -3,6 +3,7 @@ import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-wor
 import { ItemInputError } from '../../shared/engine/read/itemInputError';
 import type { Piece, PieceOutcome, PlannedRequest } from '../../shared/engine/operation';
 import { declareOperation } from '../../shared/engine/operation';
+import { forVersion1, fromVersion2 } from '../../shared/fields/displayOptions';
 import type { RequestShape } from '../../shared/engine/plan/planner';
 import type { IdentifierKind } from '../../shared/fields/userIdentifier';
 import { identifierKindOf, readUserIdentifier, userIdentifierFields } from '../../shared/fields/userIdentifier';
@@ -73,6 +74,26 @@ const DEFAULT_FIELDS = [
 ];
 /** Always exported: they pair each returned user with the item that asked for it. */
 const PAIRING_FIELDS = ['external_id', 'user_aliases'];
+/**
+ * Simplify's profile (version 2's default): the fields most workflows read, in this order, each one
+ * present so that a sheet or CRM node downstream sees the same columns for every user. The spec says a
+ * field missing from a profile means null, false or empty; it comes out as null.
+ */
+const SIMPLE_FIELDS = [
+	'external_id',
+	'user_aliases',
+	'email',
+	'phone',
+	'first_name',
+	'last_name',
+	'country',
+	'language',
+	'time_zone',
+	'email_subscribe',
+	'push_subscribe',
+	'created_at',
+	'custom_attributes',
+];
 
 /** external_ids and user_aliases pack 50 to a request, together; the other identifiers go one per request. */
 const SLOT_OF: Record<IdentifierKind, string> = {
@@ -85,9 +106,10 @@ const SLOT_OF: Record<IdentifierKind, string> = {
 };
 const BATCHED_SLOTS: ReadonlySet<string> = new Set(['external_ids', 'user_aliases']);
 
-/** What the items of one request share: the fields asked for and the drop option; a one-per-request identifier's item. */
+/** What the items of one request share: the fields asked for, the output's form and the drop option; a one-per-request identifier's item. */
 interface ExportGroup {
 	fields: string[];
+	simplify: boolean;
 	dropNotFound: boolean;
 	ownRequestOf?: number;
 }
@@ -105,24 +127,38 @@ const EXPORT_SHAPE: RequestShape<ExportGroup, ExportValue> = {
 	},
 	total: PER_REQUEST.exportIdsAndAliases,
 	batch: 'external IDs and user aliases',
-	groupKey: (group) => `${group.fields.join(',')} ${group.dropNotFound} ${group.ownRequestOf ?? ''}`,
+	groupKey: (group) => `${group.fields.join(',')} ${group.simplify} ${group.dropNotFound} ${group.ownRequestOf ?? ''}`,
 	groupBody: (group) => ({ fields_to_export: group.fields }),
+};
+
+const fieldsToExport: INodeProperties = {
+	displayName: 'Fields to Export',
+	name: 'fieldsToExport',
+	type: 'multiOptions',
+	options: [
+		{ name: 'All Fields', value: ALL_FIELDS },
+		...EXPORT_FIELDS.map((field) => ({ name: field, value: field })),
+	],
+	default: [...DEFAULT_FIELDS],
+	description:
+		'Which profile fields to return. Fewer fields answer faster. External ID and user aliases always come back, to pair users with items. A field missing from a profile means null, false or empty.',
 };
 
 export const description: INodeProperties[] = [
 	...userIdentifierFields(['external_id', 'user_alias', 'email', 'phone', 'device_id', 'service_id']),
-	{
-		displayName: 'Fields to Export',
-		name: 'fieldsToExport',
-		type: 'multiOptions',
-		options: [
-			{ name: 'All Fields', value: ALL_FIELDS },
-			...EXPORT_FIELDS.map((field) => ({ name: field, value: field })),
-		],
-		default: [...DEFAULT_FIELDS],
-		description:
-			'Which profile fields to return. Fewer fields answer faster. External ID and user aliases always come back, to pair users with items. A field missing from a profile means null, false or empty.',
-	},
+	...fromVersion2([
+		{
+			displayName: 'Simplify',
+			name: 'simplify',
+			type: 'boolean',
+			default: true,
+			description: `Whether to return each user's most used fields (${SIMPLE_FIELDS.join(', ')}), every one present, null where the profile has none, instead of the raw profile with the fields you choose`,
+		},
+	]),
+	// Version 1 shows it always, as 1.0 did; from version 2 it shows with Simplify off. (One field hidden by
+	// Simplify would be hidden in version 1 too: n8n reads a parameter a version does not show at its default.)
+	...forVersion1([fieldsToExport]),
+	...fromVersion2([{ ...fieldsToExport, displayOptions: { show: { simplify: [false] } } }]),
 ];
 
 export const operation = declareOperation<ExportGroup, ExportValue>({
@@ -152,7 +188,8 @@ export const operation = declareOperation<ExportGroup, ExportValue>({
 		const identifier = readUserIdentifier(item);
 		const kind = identifierKindOf(identifier);
 		const value = Object.values(identifier)[0] as ExportValue;
-		const chosen = item.raw('fieldsToExport', DEFAULT_FIELDS) as string[];
+		const simplify = item.nodeVersion >= 2 && item.raw('simplify', true) === true;
+		const chosen = simplify ? SIMPLE_FIELDS : (item.raw('fieldsToExport', DEFAULT_FIELDS) as string[]);
 		if (!Array.isArray(chosen) || chosen.length === 0) {
 			throw new ItemInputError('Fields to Export', 'is empty', 'Pick at least one field, or "All Fields".');
 		}
@@ -162,6 +199,7 @@ export const operation = declareOperation<ExportGroup, ExportValue>({
 		// since every user its answer returns is that item's.
 		const group: ExportGroup = {
 			fields,
+			simplify,
 			dropNotFound: (item.collection('options').dropNotFound as boolean) === true,
 			ownRequestOf: BATCHED_SLOTS.has(slot) ? undefined : item.itemIndex,
 		};
@@ -172,12 +210,18 @@ export const operation = declareOperation<ExportGroup, ExportValue>({
 	answersWithRecords: true,
 	itemResult(_, [{ piece, outcome }]) {
 		const users = (outcome.ok && (outcome.data?.users as IDataObject[] | undefined)) || [];
-		if (users.length > 0) return users;
+		if (users.length > 0) return piece.group.simplify ? users.map(simplified) : users;
 		return piece.group.dropNotFound ? [] : [{ status: 'not_found', ...piece.subject }];
 	},
 });
 
 type ExportPiece = Piece<ExportGroup, ExportValue>;
+
+function simplified(user: IDataObject): IDataObject {
+	const simple: IDataObject = {};
+	for (const field of SIMPLE_FIELDS) simple[field] = user[field] ?? null;
+	return simple;
+}
 
 /**
  * Gives each piece the exported users that answer it: by external ID or alias for batched

@@ -110,6 +110,11 @@ export class ItemReader {
 		return this.parameters.labelOf(name);
 	}
 
+	/** The node's version as the workflow saved it. */
+	get nodeVersion(): number {
+		return this.parameters.version;
+	}
+
 	/**
 	 * From node version 2 a field reads text as a marketer means it (shared/schemas/textValues.ts and
 	 * time.ts): "59.90" is a number, "false" is false, a time without a zone is in the workflow's timezone.
