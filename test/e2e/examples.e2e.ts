@@ -8,8 +8,8 @@ import { N8N_APPS, ensureN8nApp, pinnedN8nVersion } from './support/n8nApp';
 import { N8nInstance } from './support/n8nInstance';
 
 /**
- * Every workflow in examples/, imported into the real n8n application that loads the built
- * package from .n8n/nodes/node_modules, executed headlessly against the sandbox, and checked
+ * Every workflow in examples/, imported into the real n8n application that loads the package as
+ * `npm pack` makes it (this version's tarball, unpacked into .n8n/nodes/node_modules), executed headlessly against the sandbox, and checked
  * against what the example declares: on every n8n line the project supports (2.x and 1.x).
  */
 const examples = loadExamples();

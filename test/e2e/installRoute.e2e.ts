@@ -11,11 +11,12 @@ import { SandboxClient, startSandbox } from '../../sandbox';
 import { expectationProblems, loadExamples, prepareSandbox } from '../support/examples';
 import { sandboxCredentials } from '../support/sandboxCredentials';
 import { EditorBrowser } from './support/editorBrowser';
-import { LocalRegistry, packProject, scanCommunityPackage } from './support/localRegistry';
+import { LocalRegistry, scanCommunityPackage } from './support/localRegistry';
 import { N8N_APPS, N8N_APP_2X, PROJECT_ROOT, ensureN8nApp, pinnedN8nVersion } from './support/n8nApp';
 import { SELECTORS, dismissModals, openNewWorkflow, screenshotPanel } from './support/n8nEditor';
 import { N8nInstance } from './support/n8nInstance';
 import { setUpOwner, signIn } from './support/owner';
+import { packProject } from './support/packedPackage';
 import { loadPackageNodes, packageName } from './support/packageNodes';
 
 /**

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 import { PROJECT_ROOT, REGISTRY_APP, ensureInstalled } from './n8nApp';
+import { npmEnv } from './packedPackage';
 import { freePort } from './n8nInstance';
 
 /**
@@ -126,18 +127,6 @@ export class LocalRegistry {
 	}
 }
 
-/** `npm pack` of the project (run `npm run build` first): the tarball's path in `destination`. */
-export function packProject(destination: string): string {
-	const output = execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', destination], {
-		cwd: PROJECT_ROOT,
-		encoding: 'utf8',
-		env: npmEnv(),
-		stdio: ['ignore', 'pipe', 'pipe'],
-	});
-	const [packed] = JSON.parse(output) as Array<{ filename: string }>;
-	return path.join(destination, packed.filename);
-}
-
 interface ScanLeg {
 	passed: boolean;
 	message?: string;
@@ -165,9 +154,4 @@ export function scanCommunityPackage(registry: LocalRegistry, spec: string): Com
 		},
 	);
 	return JSON.parse(output.trim().split('\n').at(-1)!) as CommunityPackageScan;
-}
-
-/** This process's environment without the npm_config_* that `npm run` passes down. */
-function npmEnv(): NodeJS.ProcessEnv {
-	return Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key)));
 }

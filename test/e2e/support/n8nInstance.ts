@@ -6,6 +6,7 @@ import path from 'node:path';
 
 import type { N8nApp } from './n8nApp';
 import { PROJECT_ROOT } from './n8nApp';
+import { unpackedPackage } from './packedPackage';
 import { ServiceProcess } from './serviceProcess';
 
 const PACKAGE_NAME = 'n8n-nodes-engagement-platform';
@@ -43,7 +44,8 @@ export class N8nInstance {
 	) {}
 
 	/**
-	 * A fresh user folder with the package from `dist/` (run `npm run build` first), copied or linked.
+	 * A fresh user folder with the package as `npm pack` makes it (run `npm run build` first), or, with
+	 * `link`, the project's package.json and a link to its `dist/`.
 	 * With `package: false` the nodes folder stays empty (the package is installed later, as a user
 	 * would: from the Community Nodes screen). `env` adds to (or overrides) the environment of every
 	 * n8n process of this instance.
@@ -59,13 +61,13 @@ export class N8nInstance {
 		const packageFolder = path.join(userFolder, '.n8n/nodes/node_modules', PACKAGE_NAME);
 		rmSync(packageFolder, { recursive: true, force: true });
 		mkdirSync(path.dirname(packageFolder), { recursive: true });
-		mkdirSync(packageFolder);
-		cpSync(path.join(PROJECT_ROOT, 'package.json'), path.join(packageFolder, 'package.json'));
 		if (options.link) {
 			// npm run dev: n8n reads the dist/ that tsc --watch rewrites.
+			mkdirSync(packageFolder);
+			cpSync(path.join(PROJECT_ROOT, 'package.json'), path.join(packageFolder, 'package.json'));
 			symlinkSync(path.join(PROJECT_ROOT, 'dist'), path.join(packageFolder, 'dist'));
 		} else {
-			cpSync(path.join(PROJECT_ROOT, 'dist'), path.join(packageFolder, 'dist'), { recursive: true });
+			cpSync(unpackedPackage(), packageFolder, { recursive: true });
 		}
 		return instance;
 	}

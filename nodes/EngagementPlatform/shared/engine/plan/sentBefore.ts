@@ -24,7 +24,7 @@ import { freshnessOf, SCHEDULE_REGISTERS } from './freshness';
  * node or loop pass of the same execution set too, and every run of a node that writes the same state
  * without the option (at its start and at its end). Whichever run's requests landed last, nothing
  * written before the forgetting is trusted, and what is written after it was sent after it. Each of
- * n8n's store calls is taken as atomic; n8n does not promise that across processes (see README).
+ * n8n's store calls is taken as atomic; n8n does not promise that across processes (docs/delivery.md, Send Only Changes).
  *
  * Entries name the workspace by a keyed hash of the credential's endpoint (HMAC with the API key as
  * the key): another workspace or key is another memory, and the key itself is never stored.

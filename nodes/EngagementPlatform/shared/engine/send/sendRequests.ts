@@ -186,7 +186,7 @@ export type SendResult =
 	{ kind: 'response'; response: ApiResponse; maybeApplied: boolean } | { kind: 'failure'; error: PieceError };
 
 /**
- * Sends one request under the policy of the README's "Retries and pacing". A 429 is always resent (nothing was processed)
+ * Sends one request under the policy of "Retries and pacing" in docs/delivery.md. A 429 is always resent (nothing was processed)
  * until the wait budget is spent; a 5xx, reset or timeout is resent only when that cannot
  * duplicate data, and otherwise reported as "may or may not have been applied".
  */
