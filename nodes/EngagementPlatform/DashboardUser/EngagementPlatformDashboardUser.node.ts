@@ -25,6 +25,16 @@ export class EngagementPlatformDashboardUser implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
+		builderHint: {
+			searchHint:
+				"Use to manage the accounts of people who log in to the platform's dashboard (staff, agencies) over SCIM: create, get, find by email, update and delete them with their permissions. It never touches customer profiles: for those use the Engagement Platform User node.",
+			relatedNodes: [
+				{
+					nodeType: 'n8n-nodes-engagement-platform.engagementPlatformUser',
+					relationHint: 'Customer profiles, not dashboard accounts',
+				},
+			],
+		},
 		credentials: [{ name: 'engagementPlatformScimApi', required: true, testedBy: 'engagementPlatformScimApiTest' }],
 		properties: operationProperties(dashboardUserOperations, 'create'),
 	};

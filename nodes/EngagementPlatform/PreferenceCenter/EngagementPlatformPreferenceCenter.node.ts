@@ -25,6 +25,16 @@ export class EngagementPlatformPreferenceCenter implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
+		builderHint: {
+			searchHint:
+				"Use to change a preference center page itself: its name, title, page and confirmation HTML, state or icons; updates are paced at the platform's 10 per minute, so no Wait node is needed. It changes no user's subscriptions: use the Engagement Platform Subscription node for a group, or the User node for the all-email subscription.",
+			relatedNodes: [
+				{
+					nodeType: 'n8n-nodes-engagement-platform.engagementPlatformSubscription',
+					relationHint: "Changes users' subscription group states, which this node does not",
+				},
+			],
+		},
 		credentials: [{ name: 'engagementPlatformApi', required: true, testedBy: 'engagementPlatformApiTest' }],
 		properties: operationProperties(preferenceCenterOperations, 'update'),
 	};

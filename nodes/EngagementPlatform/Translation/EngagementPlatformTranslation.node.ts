@@ -25,6 +25,10 @@ export class EngagementPlatformTranslation implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
+		builderHint: {
+			searchHint:
+				"Use to read the translated texts of an email message: every locale (or one by name) of a campaign's message, or one locale of a canvas step's message, one output item per locale. It only reads; to send messages use the Engagement Platform Message node.",
+		},
 		credentials: [{ name: 'engagementPlatformApi', required: true, testedBy: 'engagementPlatformApiTest' }],
 		properties: operationProperties(translationOperations, 'getCampaignTranslations'),
 	};

@@ -26,6 +26,17 @@ export class EngagementPlatformTrigger implements INodeType {
 		defaults: { name: 'Engagement Platform Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
+		builderHint: {
+			searchHint:
+				'Use to start a workflow when the platform posts the status of a transactional email (sent, processed, delivered, bounced, aborted), for example to handle bounces of emails sent with the Engagement Platform Message node; each postback is one item with dispatch_id, status, external_send_id, campaign_api_id, status_time and reason. The platform has no API for the URL: the user pastes the Production URL into its email settings, so the workflow needs no registration step.',
+			relatedNodes: [
+				{
+					nodeType: 'n8n-nodes-engagement-platform.engagementPlatformMessage',
+					relationHint:
+						'Sends the transactional emails whose statuses arrive here; match them by dispatch_id or external_send_id',
+				},
+			],
+		},
 		credentials: [
 			{
 				// Not "…Api": see the credential (it authenticates requests to n8n, as HttpHeaderAuth does).

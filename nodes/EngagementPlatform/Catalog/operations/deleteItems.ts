@@ -7,6 +7,9 @@ export const option: INodePropertyOptions = {
 	value: 'deleteItems',
 	action: 'Delete catalog items',
 	description: 'Delete items from a catalog',
+	builderHint: {
+		propertyHint: 'Pick to remove items from a catalog by their IDs.',
+	},
 };
 
 export const description: INodeProperties[] = catalogItemFields('DELETE');

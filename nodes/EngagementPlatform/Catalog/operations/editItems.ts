@@ -7,6 +7,9 @@ export const option: INodePropertyOptions = {
 	value: 'editItems',
 	action: 'Edit catalog items',
 	description: 'Change fields of existing items; $add and $remove work on array fields',
+	builderHint: {
+		propertyHint: 'Pick to change only the fields given on items that exist; an array field can take $add or $remove.',
+	},
 };
 
 export const description: INodeProperties[] = catalogItemFields('PATCH');

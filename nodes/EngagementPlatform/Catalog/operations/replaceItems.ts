@@ -7,6 +7,10 @@ export const option: INodePropertyOptions = {
 	value: 'replaceItems',
 	action: 'Replace catalog items',
 	description: 'Replace whole items, creating those that do not exist',
+	builderHint: {
+		propertyHint:
+			'Pick to write whole items, creating those that do not exist; an existing item keeps none of the fields left out.',
+	},
 };
 
 export const description: INodeProperties[] = catalogItemFields('PUT');

@@ -50,6 +50,10 @@ export function catalogItemFields(method: CatalogMethod): INodeProperties[] {
 			default: '',
 			required: true,
 			placeholder: 'e.g. restaurants',
+			builderHint: {
+				propertyHint:
+					'The name of a catalog that exists in the platform, written exactly as it was created, usually the same for every item. Never invent one: if the user has not given it, use a placeholder for them to fill in.',
+			},
 		},
 		{
 			displayName: 'Item ID',
@@ -58,6 +62,10 @@ export function catalogItemFields(method: CatalogMethod): INodeProperties[] {
 			default: '',
 			required: true,
 			hint: 'Up to 250 letters, digits, hyphens and underscores',
+			builderHint: {
+				propertyHint:
+					"The item's ID in the catalog, usually mapped from the input's product ID or SKU; up to 250 letters, digits, hyphens and underscores, other characters fail the item.",
+			},
 		},
 	];
 	if (method === 'DELETE') return fields;

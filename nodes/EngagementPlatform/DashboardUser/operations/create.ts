@@ -9,6 +9,9 @@ export const option: INodePropertyOptions = {
 	value: 'create',
 	action: 'Create a dashboard user',
 	description: 'Create a dashboard user account with its permissions',
+	builderHint: {
+		propertyHint: 'Pick to create a dashboard login account, named by its email, with its permissions.',
+	},
 };
 
 export const description: INodeProperties[] = [emailField(), ...profileFields(false), ...permissionFields()];

@@ -9,6 +9,10 @@ export const option: INodePropertyOptions = {
 	value: 'delete',
 	action: 'Delete a dashboard user',
 	description: 'Delete a dashboard user account (standard SCIM 2.0 DELETE)',
+	builderHint: {
+		propertyHint:
+			'Pick to delete a dashboard account by its ID; when only the email is known, get the ID with findByEmail first.',
+	},
 };
 
 export const description: INodeProperties[] = [userIdField()];

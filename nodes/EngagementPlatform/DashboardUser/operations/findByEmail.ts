@@ -8,6 +8,10 @@ export const option: INodePropertyOptions = {
 	value: 'findByEmail',
 	action: 'Find a dashboard user by email',
 	description: 'Look a dashboard user up by email, e.g. to get the ID for Update or Delete (standard SCIM 2.0 filter)',
+	builderHint: {
+		propertyHint:
+			'Pick to look an account up by email, for example to get the ID that get, update and delete need; a miss outputs found false.',
+	},
 };
 
 export const description: INodeProperties[] = [emailField()];

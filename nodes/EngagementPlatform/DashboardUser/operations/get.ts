@@ -9,6 +9,9 @@ export const option: INodePropertyOptions = {
 	value: 'get',
 	action: 'Get a dashboard user',
 	description: 'Read a dashboard user account by its ID',
+	builderHint: {
+		propertyHint: 'Pick to read one dashboard account by its ID.',
+	},
 };
 
 export const description: INodeProperties[] = [userIdField()];

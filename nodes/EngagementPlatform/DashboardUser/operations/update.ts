@@ -11,6 +11,10 @@ export const option: INodePropertyOptions = {
 	value: 'update',
 	action: 'Update a dashboard user',
 	description: "Replace a dashboard user's name, department and permissions (the email cannot change)",
+	builderHint: {
+		propertyHint:
+			"Pick to replace an account's name, department and permissions whole (permissions not given are removed); the email cannot change.",
+	},
 };
 
 export const description: INodeProperties[] = [

@@ -14,6 +14,10 @@ export function userIdField(): INodeProperties {
 		default: '',
 		required: true,
 		description: 'The SCIM resource ID of the dashboard user (from Create or Find by Email)',
+		builderHint: {
+			propertyHint:
+				"The account's id from the output of Create or Find by Email, mapped from there; when only the email is known, run Find by Email first.",
+		},
 	};
 }
 
@@ -26,6 +30,10 @@ export function emailField(): INodeProperties {
 		default: '',
 		required: true,
 		description: "The user's email, their SCIM userName",
+		builderHint: {
+			propertyHint:
+				"The dashboard user's login email (their SCIM userName), mapped from the input item; an item whose value is not an email address fails.",
+		},
 	};
 }
 

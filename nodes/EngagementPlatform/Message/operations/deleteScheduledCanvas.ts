@@ -7,6 +7,10 @@ export const option: INodePropertyOptions = {
 	value: 'deleteScheduledCanvas',
 	action: 'Delete a scheduled canvas trigger',
 	description: 'Cancel a scheduled API-triggered canvas before it is sent',
+	builderHint: {
+		propertyHint:
+			'Pick to cancel a scheduled API-triggered canvas before it is sent; it needs the canvas ID and the schedule ID.',
+	},
 };
 
 export const description: INodeProperties[] = [...scheduleIdFields()];

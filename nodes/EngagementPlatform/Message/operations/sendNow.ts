@@ -15,6 +15,10 @@ export const option: INodePropertyOptions = {
 	value: 'sendNow',
 	action: 'Send a message now',
 	description: 'Send messages immediately to each item’s user, or to a segment or audience',
+	builderHint: {
+		propertyHint:
+			"Pick to send a message whose content is written in this node (Messages JSON, one object per channel) to each item's user or to a segment. For a campaign or canvas set up in the platform use triggerCampaign or triggerCanvas.",
+	},
 };
 
 /** /messages/send names users by external_user_ids and user_aliases only. */
@@ -64,6 +68,10 @@ export const description: INodeProperties[] = [
 			{ name: 'A Segment or Audience (Broadcast)', value: 'broadcast', description: 'Each item sends one broadcast' },
 		],
 		default: 'users',
+		builderHint: {
+			propertyHint:
+				'Keep users to send to the user of each input item. Pick broadcast only when the user asks for one: each item then sends to everyone in the Segment ID or Audience given, one of which is required.',
+		},
 	},
 	...userIdentifierFields(RECIPIENT_KINDS, { show: toUsers.show }),
 	{
@@ -80,6 +88,10 @@ export const description: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		description: 'Send to this segment; with users, only those users who are in it receive the message',
+		builderHint: {
+			propertyHint:
+				"The segment's API identifier from the platform; leave it empty to send to the items' users without a segment filter. Never invent one: if the user asked for a segment without giving its ID, use a placeholder for them to fill in.",
+		},
 	},
 	audienceField(),
 	additionalFields,

@@ -25,6 +25,10 @@ export const option: INodePropertyOptions = {
 	value: 'sendTransactionalEmail',
 	action: 'Send a transactional email',
 	description: 'Send a one-to-one transactional email (receipts, password resets), deduplicated on retry',
+	builderHint: {
+		propertyHint:
+			'Pick for a one-to-one transactional email (a receipt, a password reset) of a transactional campaign, one recipient per input item; a retry never sends it twice.',
+	},
 };
 
 /** "Exactly one user per request", by external user ID or alias. */
@@ -39,6 +43,10 @@ export const description: INodeProperties[] = [
 		default: '',
 		required: true,
 		description: 'A transactional email campaign',
+		builderHint: {
+			propertyHint:
+				'The API identifier of a transactional email campaign in the platform. Never invent one: if the user has not given it, use a placeholder for them to fill in.',
+		},
 	},
 	...userIdentifierFields(RECIPIENT_KINDS),
 	{
@@ -48,6 +56,10 @@ export const description: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. order-1001-receipt',
 		hint: 'Letters, digits and - _ + / =. The platform sends once per ID within 24 hours. Empty: an ID derived from this execution and item, so a retry never sends twice.',
+		builderHint: {
+			propertyHint:
+				'Leave empty for an ID derived per execution and item, so retries within the run never send twice. Map a stable key (for example the order ID plus -receipt) only when a new execution for the same email must not send it again within 24 hours.',
+		},
 	},
 	...keyValueOrJsonFields({
 		name: 'triggerProperties',

@@ -11,6 +11,10 @@ export const option: INodePropertyOptions = {
 	value: 'triggerCampaign',
 	action: 'Trigger an API-triggered campaign',
 	description: 'Send an API-triggered campaign to each item’s user, or broadcast it',
+	builderHint: {
+		propertyHint:
+			"Pick to send an API-triggered campaign set up in the platform to each item's user, up to 50 per request, or as a broadcast.",
+	},
 };
 
 export const description: INodeProperties[] = [
@@ -21,6 +25,10 @@ export const description: INodeProperties[] = [
 		default: '',
 		required: true,
 		description: 'The API identifier of a campaign created as API-triggered',
+		builderHint: {
+			propertyHint:
+				'The API identifier of a campaign created as API-triggered in the platform. Never invent one: if the user has not given it, use a placeholder for them to fill in.',
+		},
 	},
 	...recipientFields('Trigger Properties'),
 	additionalFieldsCollection([

@@ -10,12 +10,26 @@ export const option: INodePropertyOptions = {
 	value: 'triggerCanvas',
 	action: 'Trigger an API-triggered canvas',
 	description: 'Enter each item’s user into a canvas, or broadcast it',
+	builderHint: {
+		propertyHint:
+			"Pick to enter each item's user into an API-triggered canvas set up in the platform, or to broadcast it.",
+	},
 };
 
 const MAX_ENTRY_PROPERTIES_BYTES = 50_000;
 
 export const description: INodeProperties[] = [
-	{ displayName: 'Canvas ID', name: 'canvasId', type: 'string', default: '', required: true },
+	{
+		displayName: 'Canvas ID',
+		name: 'canvasId',
+		type: 'string',
+		default: '',
+		required: true,
+		builderHint: {
+			propertyHint:
+				'The API identifier of a canvas set up as API-triggered in the platform. Never invent one: if the user has not given it, use a placeholder for them to fill in.',
+		},
+	},
 	...recipientFields('Canvas Entry Properties'),
 	{
 		displayName: 'Shared Canvas Entry Properties (JSON)',

@@ -10,6 +10,10 @@ export const option: INodePropertyOptions = {
 	value: 'updateScheduledCanvas',
 	action: 'Update a scheduled canvas trigger',
 	description: 'Replace the schedule of a scheduled API-triggered canvas',
+	builderHint: {
+		propertyHint:
+			'Pick to move or change a scheduled API-triggered canvas; the new schedule replaces the old one whole.',
+	},
 };
 
 const sendTimeField: INodeProperties = {
@@ -27,12 +31,20 @@ export const description: INodeProperties[] = [
 		{
 			...sendTimeField,
 			hint: 'ISO 8601, e.g. 2026-12-01T09:00:00Z (other datetimes are sent converted to it). The new schedule replaces the old one whole; changes near send time are best-effort.',
+			builderHint: {
+				propertyHint:
+					"The new send time in ISO 8601 with a zone, e.g. 2026-12-01T09:00:00Z. Version 1 adds no zone to a time written without one, which with In Local Time on is each user's own time.",
+			},
 		},
 	]),
 	...fromVersion2([
 		{
 			...sendTimeField,
 			hint: "A date and time, e.g. 2026-12-01 09:00 or 2026-12-01T09:00:00Z; without a zone, the workflow's timezone (Workflow Settings → Timezone), or each user's with In Local Time. The new schedule replaces the old one whole; changes near send time are best-effort.",
+			builderHint: {
+				propertyHint:
+					"The new send time: ISO 8601 (2026-12-01T09:00:00Z), a date and time such as 2026-12-01 09:00, or a date alone. One without a zone is read in the workflow's timezone, or as each user's local time when In Local Time is on.",
+			},
 		},
 	]),
 	{
@@ -47,6 +59,10 @@ export const description: INodeProperties[] = [
 		name: 'triggerProperties',
 		type: 'json',
 		default: '{}',
+		builderHint: {
+			propertyHint:
+				'Trigger properties for the scheduled canvas as one JSON object, usually mapped from the input item; an empty object sends none.',
+		},
 	},
 ];
 

@@ -9,7 +9,17 @@ import { refuseRepeatedKeys } from '../../shared/engine/read/repeatedKeys';
 /** What update and delete of a scheduled API-triggered canvas share: the schedule's IDs, one request per item. */
 
 export const scheduleIdFields = (): INodeProperties[] => [
-	{ displayName: 'Canvas ID', name: 'canvasId', type: 'string', default: '', required: true },
+	{
+		displayName: 'Canvas ID',
+		name: 'canvasId',
+		type: 'string',
+		default: '',
+		required: true,
+		builderHint: {
+			propertyHint:
+				'The API identifier of the canvas whose schedule this is. Never invent one: if the user has not given it, use a placeholder for them to fill in.',
+		},
+	},
 	{
 		displayName: 'Schedule ID',
 		name: 'scheduleId',
@@ -17,6 +27,10 @@ export const scheduleIdFields = (): INodeProperties[] => [
 		default: '',
 		required: true,
 		description: 'From the response that created the schedule',
+		builderHint: {
+			propertyHint:
+				'The schedule_id the platform answered when the schedule was created (this node does not create schedules), mapped from where it was kept. Never invent one: if the user has not given it, use a placeholder for them to fill in.',
+		},
 	},
 ];
 

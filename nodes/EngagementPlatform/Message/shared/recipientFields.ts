@@ -46,6 +46,10 @@ export function recipientFields(propertiesLabel: string): INodeProperties[] {
 				},
 			],
 			default: 'recipients',
+			builderHint: {
+				propertyHint:
+					'Keep recipients to send to the user of each input item. Pick broadcast only when the user asks for one: each item then sends the campaign or canvas to its whole targeted segment.',
+			},
 		},
 		...userIdentifierFields(TRIGGER_RECIPIENT_KINDS, { show: perRecipient }),
 		prioritizationField(
@@ -75,6 +79,10 @@ export function recipientFields(propertiesLabel: string): INodeProperties[] {
 			description:
 				'Whether to send only to users who exist already. Off creates an unknown user from the Recipient Attributes first (they are required then); not possible with a user alias.',
 			displayOptions: { show: perRecipient },
+			builderHint: {
+				propertyHint:
+					'Keep on to message only users who exist already. Turn off only to create unknown users from Recipient Attributes (then required), which a user alias cannot do.',
+			},
 		},
 	];
 }

@@ -15,6 +15,10 @@ export const option: INodePropertyOptions = {
 	value: 'update',
 	action: 'Update a preference center',
 	description: 'Change the name, title, pages, state or icons of a preference center',
+	builderHint: {
+		propertyHint:
+			'The only operation: it changes the name, title, page and confirmation HTML, state or icons of one preference center per input item.',
+	},
 };
 
 /** UI name → body field, for the fields sent as they are. */
@@ -40,6 +44,10 @@ export const description: INodeProperties[] = [
 		required: true,
 		placeholder: 'e.g. newsletter-preferences',
 		description: "The preference center's API ID, as the platform lists it",
+		builderHint: {
+			propertyHint:
+				"The preference center's API ID as the platform lists it. Never invent one: if the user has not given it, use a placeholder for them to fill in.",
+		},
 	},
 	...collectionByVersion(
 		{

@@ -63,6 +63,10 @@ const subscriptionGroupIdField: INodeProperties = {
 	// Help text only, the same in both versions. The spec does not show the dashboard: Audience →
 	// Subscriptions is where the well-known engagement platforms keep their subscription groups and IDs.
 	hint: 'In the dashboard: Audience → Subscriptions, open the group and copy its Subscription Group ID (a UUID such as 7f2c9a4e-…)',
+	builderHint: {
+		propertyHint:
+			"The subscription group's ID (a UUID) from the dashboard, Audience → Subscriptions, usually the same for every item. Never invent one: if the user has not given it, use a placeholder for them to fill in.",
+	},
 };
 
 /**

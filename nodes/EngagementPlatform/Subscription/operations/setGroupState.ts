@@ -8,6 +8,9 @@ export const option: INodePropertyOptions = {
 	action: 'Set subscription group state',
 	description:
 		'Subscribe or unsubscribe users, by external ID, email or phone, from one subscription group (a newsletter, an SMS list)',
+	builderHint: {
+		propertyHint: 'Pick when each input item carries its own state for the group, subscribed or unsubscribed.',
+	},
 };
 
 export const description = groupStateFields();

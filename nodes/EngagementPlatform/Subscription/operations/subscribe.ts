@@ -7,6 +7,9 @@ export const option: INodePropertyOptions = {
 	value: 'subscribe',
 	action: 'Subscribe users to a subscription group',
 	description: 'Opt users in, by external ID, email or phone, to one subscription group (a newsletter, an SMS list)',
+	builderHint: {
+		propertyHint: "Pick to opt every input item's user in to the group.",
+	},
 };
 
 export const description = groupStateFields('subscribed');

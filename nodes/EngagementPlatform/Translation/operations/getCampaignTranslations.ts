@@ -7,6 +7,9 @@ export const option: INodePropertyOptions = {
 	value: 'getCampaignTranslations',
 	action: 'Get translations of a campaign message',
 	description: 'Read the translations of an email campaign message, one output item per locale',
+	builderHint: {
+		propertyHint: "Pick for an email campaign's message: every locale, or one by its name, one output item per locale.",
+	},
 };
 
 export const description: INodeProperties[] = [
@@ -17,6 +20,10 @@ export const description: INodeProperties[] = [
 		default: '',
 		required: true,
 		description: "The campaign's API identifier",
+		builderHint: {
+			propertyHint:
+				"The campaign's API identifier from the platform. Never invent one: if the user has not given it, use a placeholder for them to fill in.",
+		},
 	},
 	{
 		displayName: 'Message Variation ID',
@@ -26,6 +33,10 @@ export const description: INodeProperties[] = [
 		required: true,
 		placeholder: 'e.g. 3f2c8a1e-7b4d-4e9a-9c1f-2d5e6a7b8c9d',
 		description: "The email message's variation ID (a UUID), from the campaign's API identifiers",
+		builderHint: {
+			propertyHint:
+				"The email message's variation ID, a UUID listed with the campaign's API identifiers. Never invent one: if the user has not given it, use a placeholder for them to fill in.",
+		},
 	},
 	{
 		displayName: 'Locale Name',
@@ -35,6 +46,10 @@ export const description: INodeProperties[] = [
 		placeholder: 'e.g. de-DE',
 		description:
 			'Only the translation of this locale, by its name in the multi-language settings; empty gets every translation',
+		builderHint: {
+			propertyHint:
+				'Leave empty for every translation, one output item each; set a locale name from the multi-language settings (for example de-DE) only when the user asks for one language.',
+		},
 	},
 ];
 

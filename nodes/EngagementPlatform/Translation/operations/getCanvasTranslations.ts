@@ -7,6 +7,9 @@ export const option: INodePropertyOptions = {
 	value: 'getCanvasTranslations',
 	action: 'Get a translation of a canvas message',
 	description: "Read one locale's translation of a canvas step's email message",
+	builderHint: {
+		propertyHint: "Pick for a canvas step's email message: one locale, by its locale ID.",
+	},
 };
 
 const uuidHint = 'A UUID, e.g. 3f2c8a1e-7b4d-4e9a-9c1f-2d5e6a7b8c9d';
@@ -20,6 +23,10 @@ export const description: INodeProperties[] = [
 		required: true,
 		hint: uuidHint,
 		description: "The canvas step's API identifier",
+		builderHint: {
+			propertyHint:
+				"The canvas step's API identifier, a UUID. Never invent one: if the user has not given it, use a placeholder for them to fill in.",
+		},
 	},
 	{
 		displayName: 'Message Variation ID',
@@ -29,6 +36,10 @@ export const description: INodeProperties[] = [
 		required: true,
 		hint: uuidHint,
 		description: "The step's email message variation ID",
+		builderHint: {
+			propertyHint:
+				"The step's email message variation ID, a UUID. Never invent one: if the user has not given it, use a placeholder for them to fill in.",
+		},
 	},
 	{
 		displayName: 'Locale ID',
@@ -38,6 +49,10 @@ export const description: INodeProperties[] = [
 		required: true,
 		hint: uuidHint,
 		description: 'A locale from the multi-language settings',
+		builderHint: {
+			propertyHint:
+				'The ID (a UUID) of a locale from the multi-language settings, not its name such as de-DE. Never invent one: if the user has not given it, use a placeholder for them to fill in.',
+		},
 	},
 ];
 

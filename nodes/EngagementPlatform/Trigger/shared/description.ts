@@ -48,6 +48,10 @@ export const triggerProperties: INodeProperties[] = [
 		default: 'none',
 		description:
 			'How postbacks prove they come from the platform. A postback without the right secret is answered 401 and starts nothing.',
+		builderHint: {
+			propertyHint:
+				"Keep none unless the user asks to protect the URL; basicAuth and headerAuth need a credential holding the same secret that is set in the platform's postback settings.",
+		},
 	},
 	{
 		displayName: 'Statuses',
@@ -62,6 +66,10 @@ export const triggerProperties: INodeProperties[] = [
 		required: true,
 		description:
 			'The statuses that start the workflow. A postback with another status is answered 200 and starts nothing; with every status chosen, a status the platform adds later starts it too, as it came.',
+		builderHint: {
+			propertyHint:
+				'Keep every status unless the workflow acts on only some, for example bounced and aborted to handle failures; a postback with a status not chosen starts nothing.',
+		},
 	},
 	{
 		displayName: 'Drop Duplicates',
@@ -70,6 +78,10 @@ export const triggerProperties: INodeProperties[] = [
 		default: true,
 		description:
 			'Whether to start nothing for a postback whose dispatch ID and status already came in within the window (the platform may send one twice)',
+		builderHint: {
+			propertyHint:
+				'Keep it on: the platform may post a status twice, and a repeat of the same dispatch ID and status within the window then starts nothing.',
+		},
 	},
 	{
 		displayName:

@@ -15,6 +15,10 @@ export const option: INodePropertyOptions = {
 	value: 'identify',
 	action: 'Identify an anonymous user',
 	description: 'Merge an alias-only or email-only profile into the profile with an external ID',
+	builderHint: {
+		propertyHint:
+			"Pick to merge an alias-only or email-only profile (for example a guest checkout) into the profile with the user's external ID, once the user is known by it.",
+	},
 };
 
 /** "Up to 50 aliases per request" or emails: identify merges an alias-only or email-only profile. */
@@ -35,6 +39,10 @@ export const description: INodeProperties[] = [
 		required: true,
 		placeholder: 'e.g. user-1234',
 		description: 'The external ID of the identified profile that the anonymous profile merges into',
+		builderHint: {
+			propertyHint:
+				"The external ID (the user's ID in your own system) of the profile the anonymous one merges into, mapped from each input item. Stand-in values such as test, null, unknown or 0 are refused as dummy users.",
+		},
 	},
 	...userIdentifierFields(ANONYMOUS_KINDS, { label: ANONYMOUS_PROFILE_BY }),
 	prioritizationField(

@@ -10,6 +10,10 @@ export const option: INodePropertyOptions = {
 	value: 'renameExternalIds',
 	action: "Rename a user's external ID",
 	description: 'Give a user a new external ID; the old one stays usable as a deprecated ID',
+	builderHint: {
+		propertyHint:
+			"Pick to change a user's external ID, for example after a CRM migration; the old ID stays usable as a deprecated ID.",
+	},
 };
 
 export const description: INodeProperties[] = [
@@ -21,6 +25,9 @@ export const description: INodeProperties[] = [
 		required: true,
 		placeholder: 'e.g. crm-1001',
 		description: "The user's primary external ID (not a deprecated one)",
+		builderHint: {
+			propertyHint: "The user's current primary external ID (not a deprecated one), mapped from each input item.",
+		},
 	},
 	{
 		displayName: 'New External ID',
@@ -30,6 +37,10 @@ export const description: INodeProperties[] = [
 		required: true,
 		placeholder: 'e.g. 7f3c9a2e-1b4d-4c8e-9a6f-2d1e0b3c4a5f',
 		description: 'An ID no user has, as primary or deprecated ID',
+		builderHint: {
+			propertyHint:
+				'The new external ID, mapped from each input item; no user may have it yet as primary or deprecated ID, and stand-in values such as test or null are refused.',
+		},
 	},
 ];
 

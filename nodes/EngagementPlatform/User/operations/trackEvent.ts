@@ -11,6 +11,10 @@ export const option: INodePropertyOptions = {
 	value: 'trackEvent',
 	action: 'Track a custom event',
 	description: 'Record a custom event that a user performed',
+	builderHint: {
+		propertyHint:
+			'Pick to record one custom event per input item (for example form_submitted). For a purchase use trackPurchase, and for several events, purchases and attributes of one user at once trackUserData.',
+	},
 };
 
 /** An event object's fields, each declared once: its property, body key, reader and label. */

@@ -11,6 +11,10 @@ export const option: INodePropertyOptions = {
 	value: 'trackPurchase',
 	action: 'Track a purchase',
 	description: 'Record a purchase of one product by a user',
+	builderHint: {
+		propertyHint:
+			'Pick to record one product bought per input item, with its price and currency. An order of several products is one item per product here, or one item holding them all in trackUserData.',
+	},
 };
 
 /** A purchase object's fields, each declared once: its property, body key, reader and label. */

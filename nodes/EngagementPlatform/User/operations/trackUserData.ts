@@ -20,6 +20,10 @@ export const option: INodePropertyOptions = {
 	action: 'Track attributes events and purchases of a user',
 	description:
 		'Send any mix of attributes, events and purchases for one user per item, e.g. an order with several products',
+	builderHint: {
+		propertyHint:
+			'Pick when one input item holds several things for one user, attributes with events and purchases (for example an order with its line items); events and purchases are given as JSON arrays.',
+	},
 };
 
 export const description: INodeProperties[] = [

@@ -21,6 +21,10 @@ export const option: INodePropertyOptions = {
 	value: 'updateAttributes',
 	action: 'Update user attributes',
 	description: "Set attributes, email subscription and subscription groups on users' profiles",
+	builderHint: {
+		propertyHint:
+			'Pick to set profile attributes (standard ones such as first_name, and custom ones), the all-email subscription or subscription groups, one user per input item: the usual choice for a contact sync from a sheet or CRM.',
+	},
 };
 
 const additionalFields = additionalFieldsCollection([
@@ -58,6 +62,10 @@ const additionalFields = additionalFieldsCollection([
 						// Help text only. The spec does not show the dashboard: Audience → Subscriptions is where the
 						// well-known engagement platforms keep their subscription groups and IDs.
 						hint: 'In the dashboard: Audience → Subscriptions, open the group and copy its Subscription Group ID',
+						builderHint: {
+							propertyHint:
+								"The subscription group's ID (a UUID) from the dashboard, Audience → Subscriptions. Never invent one: if the user has not given it, use a placeholder for them to fill in.",
+						},
 					},
 					{
 						displayName: 'State',

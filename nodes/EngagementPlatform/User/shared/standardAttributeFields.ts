@@ -91,6 +91,10 @@ export function standardAttributesField(show: Show): INodeProperties {
 			},
 		},
 		displayOptions: { show },
+		builderHint: {
+			propertyHint:
+				'Keep mapping automatically when the input fields are named as the standard attributes (first_name, last_name, email, phone, country, language, dob, gender, time_zone...), else map them one by one under those IDs. Input fields of other names are not sent from here: put custom attributes in Custom Attributes.',
+		},
 	};
 }
 

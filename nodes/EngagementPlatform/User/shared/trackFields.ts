@@ -15,6 +15,10 @@ export const timeField = (): { version1: INodeProperties; fromVersion2: INodePro
 		default: '={{ $now.toISO() }}',
 		required: true,
 		hint: "ISO 8601, e.g. 2026-11-22T10:15:00Z (or yyyy-MM-dd'T'HH:mm:ss:SSSZ)",
+		builderHint: {
+			propertyHint:
+				'Keep the default, the time of the run, unless the input item holds when it happened; then map that as ISO 8601 with a zone, e.g. 2026-11-22T10:15:00Z. Version 1 adds no zone to a time written without one.',
+		},
 	},
 	fromVersion2: {
 		displayName: 'Time',
@@ -23,6 +27,10 @@ export const timeField = (): { version1: INodeProperties; fromVersion2: INodePro
 		default: '',
 		placeholder: 'e.g. 2026-11-22T10:15:00Z',
 		hint: "A date and time, e.g. 2026-11-22 10:15, 2026-11-22 or 2026-11-22T10:15:00Z (or yyyy-MM-dd'T'HH:mm:ss:SSSZ); without a zone, the workflow's timezone (Workflow Settings → Timezone). Empty: when the workflow runs.",
+		builderHint: {
+			propertyHint:
+				"Leave empty for the time of the run, or map when it happened: ISO 8601 (2026-11-22T10:15:00Z), a date and time such as 2026-11-22 10:15, or a date alone; one without a zone is read in the workflow's timezone. Other forms, such as 03/05/2026, fail the item.",
+		},
 	},
 });
 
