@@ -89,12 +89,6 @@ const KEY_PARAMETERS: Record<string, Array<string | KeyParameter>> = {
 	engagementPlatformDashboardUser: ['userId', 'email'],
 };
 
-/**
- * Operations whose entry has no hint yet: User's Export by Identifier is declared in a file being
- * changed in another piece of work; its hint is added there.
- */
-const OPERATIONS_WITHOUT_HINT_YET: Record<string, string[]> = { engagementPlatformUser: ['export'] };
-
 /** Each node's descriptions with the versions they serve: one per version for a versioned type. */
 function descriptionsOf(
 	type: INodeType | IVersionedNodeType,
@@ -190,7 +184,6 @@ describe('builderHint metadata for the AI workflow builder', () => {
 					if (property.builderHint)
 						problems.push(`${nodeName} v${version}: the ${property.name} list has a builderHint`);
 					for (const option of (property.options ?? []) as INodePropertyOptions[]) {
-						if ((OPERATIONS_WITHOUT_HINT_YET[nodeName] ?? []).includes(String(option.value))) continue;
 						if (!option.builderHint?.propertyHint?.trim())
 							problems.push(`${nodeName} v${version}: ${property.name} ${String(option.value)} has no propertyHint`);
 					}

@@ -1,22 +1,16 @@
-import type {
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-	INodeType,
-	INodeTypeDescription,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { operationProperties, operationSubtitle } from '../shared/engine/nodeOperations';
+import { withBuilderHints } from '../shared/fields/builderHints';
 import { executeChosenOperation } from '../shared/engine/runOperation';
 import { testApiKeyCredential } from '../shared/engine/send/credentialTest';
 import { catalogOperations } from './operations';
 
 /**
  * Hints for n8n's AI workflow builder on the parameters the shared builders declare (the item's
- * fields), by parameter name. Fields declared in this node's own files carry their hint where they
- * are declared, each operation's entry in the Operation list too (n8n refuses a hint on the list
- * itself).
+ * fields), by parameter name. Fields declared in this node's own files carry their hint where they are
+ * declared, each operation's entry in the Operation list too (n8n refuses a hint on the list itself).
  */
 const BUILDER_HINTS: Readonly<Record<string, string>> = {
 	fields:
@@ -24,14 +18,6 @@ const BUILDER_HINTS: Readonly<Record<string, string>> = {
 	fieldsFields:
 		"The catalog item's fields other than its ID, one entry per field with its name, value (usually mapped from the input item) and type. Replace Items writes the whole item, Edit Items only the fields given, where an array field can take an object with $add or $remove.",
 };
-
-/** The properties with the hints above added. */
-function withBuilderHints(properties: INodeProperties[]): INodeProperties[] {
-	return properties.map((property) => {
-		const propertyHint = BUILDER_HINTS[property.name];
-		return propertyHint && !property.builderHint ? { ...property, builderHint: { propertyHint } } : property;
-	});
-}
 
 export class EngagementPlatformCatalog implements INodeType {
 	description: INodeTypeDescription = {
@@ -57,7 +43,7 @@ export class EngagementPlatformCatalog implements INodeType {
 				'Use to write the items of a catalog kept in the platform (products, content): replace or create whole items, edit fields of existing ones, or delete them, one catalog item per input item, 50 to a request (no loop needed). It does not track purchases or user data: use the Engagement Platform User node for those.',
 		},
 		credentials: [{ name: 'engagementPlatformApi', required: true, testedBy: 'engagementPlatformApiTest' }],
-		properties: withBuilderHints(operationProperties(catalogOperations, 'replaceItems')),
+		properties: withBuilderHints(operationProperties(catalogOperations, 'replaceItems'), BUILDER_HINTS),
 	};
 
 	methods = { credentialTest: { engagementPlatformApiTest: testApiKeyCredential } };

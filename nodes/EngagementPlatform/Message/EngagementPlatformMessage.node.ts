@@ -1,33 +1,19 @@
-import type {
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-	INodeType,
-	INodeTypeDescription,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { operationProperties, operationSubtitle } from '../shared/engine/nodeOperations';
+import { withBuilderHints } from '../shared/fields/builderHints';
 import { executeChosenOperation } from '../shared/engine/runOperation';
 import { testApiKeyCredential } from '../shared/engine/send/credentialTest';
 import { messageOperations } from './operations';
 
 /**
- * Hints for n8n's AI workflow builder on the parameters the shared builders declare (the
- * recipient's identifier, the property and attribute lists), by parameter name. Fields declared in
- * this node's own files carry their hint where they are declared, each operation's entry in the
- * Operation list too (n8n refuses a hint on the list itself).
+ * Hints for n8n's AI workflow builder on the parameters the shared builders declare (the property and
+ * attribute lists), by parameter name. Fields declared in this node's own files carry their hint where
+ * they are declared, each operation's entry in the Operation list too (n8n refuses a hint on the list
+ * itself).
  */
 const BUILDER_HINTS: Readonly<Record<string, string>> = {
-	identifyBy:
-		"Pick the kind of identifier the input items carry, preferring external_id (the user's ID in your own system) where it is offered; the kinds listed are the ones this operation accepts.",
-	externalId:
-		"The user's ID in your own system (for example the CRM contact ID), mapped from each input item. Stand-in values such as test, null, unknown or 0 are refused as dummy users.",
-	aliasName:
-		"The user's ID under the alias label (for example a Shopify customer ID), mapped from each input item; it goes together with Alias Label.",
-	aliasLabel:
-		'The name of the ID system the alias comes from, the same for every user of that source (for example shopify_customer_id), usually fixed text.',
-	email: "The user's email address, mapped from each input item; an item whose value is not an email address fails.",
 	recipientProperties:
 		"Per-recipient personalization (a campaign's trigger properties, a canvas's entry properties) as name and value pairs; they win over the shared ones on conflicts.",
 	recipientPropertiesFields:
@@ -41,14 +27,6 @@ const BUILDER_HINTS: Readonly<Record<string, string>> = {
 	triggerPropertiesFields:
 		'Values the transactional email personalizes with (for example order_id and total), one entry per property with its name, value (usually mapped from the input item) and type.',
 };
-
-/** The properties with the hints above added. */
-function withBuilderHints(properties: INodeProperties[]): INodeProperties[] {
-	return properties.map((property) => {
-		const propertyHint = BUILDER_HINTS[property.name];
-		return propertyHint && !property.builderHint ? { ...property, builderHint: { propertyHint } } : property;
-	});
-}
 
 export class EngagementPlatformMessage implements INodeType {
 	description: INodeTypeDescription = {
@@ -85,7 +63,7 @@ export class EngagementPlatformMessage implements INodeType {
 			],
 		},
 		credentials: [{ name: 'engagementPlatformApi', required: true, testedBy: 'engagementPlatformApiTest' }],
-		properties: withBuilderHints(operationProperties(messageOperations, 'triggerCampaign')),
+		properties: withBuilderHints(operationProperties(messageOperations, 'triggerCampaign'), BUILDER_HINTS),
 	};
 
 	methods = { credentialTest: { engagementPlatformApiTest: testApiKeyCredential } };

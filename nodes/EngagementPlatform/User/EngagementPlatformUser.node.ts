@@ -1,36 +1,20 @@
-import type {
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-	INodeType,
-	INodeTypeDescription,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { operationProperties, operationSubtitle } from '../shared/engine/nodeOperations';
+import { withBuilderHints } from '../shared/fields/builderHints';
 import { executeChosenOperation } from '../shared/engine/runOperation';
 import { testApiKeyCredential } from '../shared/engine/send/credentialTest';
 import { userOperations } from './operations';
 import { getStandardAttributes } from './shared/standardAttributeFields';
 
 /**
- * Hints for n8n's AI workflow builder on the parameters the shared builders declare (the user
- * identifier, the attribute and property lists, Send Only Changes), by parameter name. Fields
- * declared in this node's own files carry their hint where they are declared, each operation's
- * entry in the Operation list too (n8n refuses a hint on the list itself).
+ * Hints for n8n's AI workflow builder on the parameters the shared builders declare (the attribute and
+ * property lists, Send Only Changes), by parameter name. Fields declared in this node's own files
+ * carry their hint where they are declared, each operation's entry in the Operation list too (n8n
+ * refuses a hint on the list itself).
  */
 const BUILDER_HINTS: Readonly<Record<string, string>> = {
-	identifyBy:
-		"Pick the kind of identifier the input items carry, preferring external_id (the user's ID in your own system) where it is offered; the kinds listed are the ones this operation accepts.",
-	externalId:
-		"The user's ID in your own system (for example the CRM contact ID), mapped from each input item. Stand-in values such as test, null, unknown or 0 are refused as dummy users.",
-	aliasName:
-		"The user's ID under the alias label (for example a Shopify customer ID), mapped from each input item; it goes together with Alias Label.",
-	aliasLabel:
-		'The name of the ID system the alias comes from, the same for every user of that source (for example shopify_customer_id), usually fixed text.',
-	email: "The user's email address, mapped from each input item; an item whose value is not an email address fails.",
-	phone:
-		"The user's phone number in E.164 form, a plus sign, the country code and the number (for example +14155552671), mapped from each input item; spaces, dashes and brackets are removed before it is checked.",
 	properties:
 		'Event or purchase properties as name and value pairs; a value is sent as text unless it is an expression giving a number, boolean or array.',
 	propertiesFields:
@@ -42,17 +26,6 @@ const BUILDER_HINTS: Readonly<Record<string, string>> = {
 	sendOnlyChanges:
 		'Turn on for a recurring sync of the same users (a scheduled sheet or CRM sync): attribute values the platform already accepted from this workflow are left out, and an item with nothing new comes out with status unchanged. Events and purchases are always sent.',
 };
-
-/** The properties with the hints above added; the Options collection's own options included. */
-function withBuilderHints(properties: INodeProperties[]): INodeProperties[] {
-	return properties.map((property) => {
-		const propertyHint = BUILDER_HINTS[property.name];
-		const hinted = propertyHint && !property.builderHint ? { ...property, builderHint: { propertyHint } } : property;
-		return property.name === 'options' && property.type === 'collection'
-			? { ...hinted, options: withBuilderHints(property.options as INodeProperties[]) }
-			: hinted;
-	});
-}
 
 export class EngagementPlatformUser implements INodeType {
 	description: INodeTypeDescription = {
@@ -96,7 +69,7 @@ export class EngagementPlatformUser implements INodeType {
 			],
 		},
 		credentials: [{ name: 'engagementPlatformApi', required: true, testedBy: 'engagementPlatformApiTest' }],
-		properties: withBuilderHints(operationProperties(userOperations, 'trackEvent')),
+		properties: withBuilderHints(operationProperties(userOperations, 'trackEvent'), BUILDER_HINTS),
 	};
 
 	methods = {

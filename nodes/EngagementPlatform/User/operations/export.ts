@@ -15,6 +15,10 @@ export const option: INodePropertyOptions = {
 	value: 'export',
 	action: 'Export users by identifier',
 	description: 'Get user profiles by external ID, alias, email, phone, device ID or service ID',
+	builderHint: {
+		propertyHint:
+			'Pick to read user profiles, one identifier per input item (external ID, alias, email, phone, device ID or service ID); version 2 simplifies by default to the most used fields, the same for every user.',
+	},
 };
 
 /** The fields of the spec's user export object. */
@@ -152,6 +156,10 @@ export const description: INodeProperties[] = [
 			name: 'simplify',
 			type: 'boolean',
 			default: true,
+			builderHint: {
+				propertyHint:
+					'Leave on to get each user as the same flat set of fields (for a sheet or CRM node after it); turn off only to pick other fields in Fields to Export.',
+			},
 			description: `Whether to return each user's most used fields (${SIMPLE_FIELDS.join(', ')}), every one present, null where the profile has none, instead of the raw profile with the fields you choose`,
 		},
 	]),

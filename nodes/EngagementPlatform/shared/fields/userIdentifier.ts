@@ -57,6 +57,10 @@ const FIELDS_BY_KIND: Record<IdentifierKind, INodeProperties[]> = {
 		{
 			displayName: 'External ID',
 			name: 'externalId',
+			builderHint: {
+				propertyHint:
+					"The user's ID in your own system (for example the CRM contact ID), mapped from each input item. Stand-in values such as test, null, unknown or 0 are refused as dummy users.",
+			},
 			type: 'string',
 			default: '',
 			required: true,
@@ -68,6 +72,10 @@ const FIELDS_BY_KIND: Record<IdentifierKind, INodeProperties[]> = {
 		{
 			displayName: 'Alias Name',
 			name: 'aliasName',
+			builderHint: {
+				propertyHint:
+					"The user's ID under the alias label (for example a Shopify customer ID), mapped from each input item; it goes together with Alias Label.",
+			},
 			type: 'string',
 			default: '',
 			required: true,
@@ -76,6 +84,10 @@ const FIELDS_BY_KIND: Record<IdentifierKind, INodeProperties[]> = {
 		{
 			displayName: 'Alias Label',
 			name: 'aliasLabel',
+			builderHint: {
+				propertyHint:
+					'The name of the ID system the alias comes from, the same for every user of that source (for example shopify_customer_id), usually fixed text.',
+			},
 			type: 'string',
 			default: '',
 			required: true,
@@ -86,6 +98,10 @@ const FIELDS_BY_KIND: Record<IdentifierKind, INodeProperties[]> = {
 		{
 			displayName: 'Email',
 			name: 'email',
+			builderHint: {
+				propertyHint:
+					"The user's email address, mapped from each input item; an item whose value is not an email address fails.",
+			},
 			type: 'string',
 			default: '',
 			required: true,
@@ -96,6 +112,10 @@ const FIELDS_BY_KIND: Record<IdentifierKind, INodeProperties[]> = {
 		{
 			displayName: 'Phone',
 			name: 'phone',
+			builderHint: {
+				propertyHint:
+					"The user's phone number in E.164 form, a plus sign, the country code and the number (for example +14155552671), mapped from each input item; spaces, dashes and brackets are removed before it is checked.",
+			},
 			type: 'string',
 			default: '',
 			required: true,
@@ -160,6 +180,10 @@ export function userIdentifierFields(
 		default: 'external_id',
 		displayOptions: { show },
 		description: label.description,
+		builderHint: {
+			propertyHint:
+				"Pick the kind of identifier the input items carry, preferring external_id (the user's ID in your own system) where it is offered; the kinds listed are the ones this operation accepts.",
+		},
 	};
 	return [
 		// The default is the first kind listed; the literal above is for n8n's linter, which cannot read it.
