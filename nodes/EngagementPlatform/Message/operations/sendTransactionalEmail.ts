@@ -193,7 +193,8 @@ function isQueued(response: ApiResponse): boolean {
  * both IF branches wired into it, an agent's tool calls), each run with its own run index and item
  * indexes from 0, so the run index is part of the ID. Stable within the run, so the engine's resends
  * and n8n's Retry On Fail (the same run tried again, same run index) reuse it and the platform sends
- * once. A new execution (a whole execution run again) derives new IDs: see README, "Retries and pacing".
+ * once. A new execution (a whole execution run again) derives new IDs: see "Retries and pacing" in
+ * docs/delivery.md.
  */
 function derivedSendId(context: IExecuteFunctions, itemIndex: number): string {
 	return createHash('sha256')
