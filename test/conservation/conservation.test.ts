@@ -1,5 +1,5 @@
 /**
- * Conservation (DESIGN.md, Tests): for every operation of every action node, seeded fast-check
+ * Conservation (CONTRIBUTING.md, Commands: `npm test`): for every operation of every action node, seeded fast-check
  * batches with every per-item field varying per item, run by n8n's engine against the sandbox with
  * On Error set to continue. No faults are injected, so each item answered as applied or sent must be in
  * exactly one accepted request, each piece on the wire must be its item's and answered to it, and no

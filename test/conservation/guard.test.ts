@@ -1,5 +1,5 @@
 /**
- * One table lists every operation (DESIGN.md, Tests): these tests fail when any action node has an
+ * One table lists every operation (CONTRIBUTING.md, Adding an operation): these tests fail when any action node has an
  * operation that the conservation table, the fault table or the bad-input tables lack, or when a
  * table names an operation no node has. The trigger has no operations and is skipped.
  */

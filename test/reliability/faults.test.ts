@@ -1,7 +1,7 @@
 /**
  * Every operation under every fault the sandbox can inject on its first request, run by n8n's
  * engine with Continue On Fail on, asserting item by item: nothing lost, nothing stored twice,
- * resent only where DESIGN.md allows, an unclear outcome reported as such, no secret anywhere.
+ * resent only where docs/delivery.md (Retries and pacing) allows, an unclear outcome reported as such, no secret anywhere.
  * Each case has its own sandbox and its own made-up key, so cases run side by side.
  */
 import type { ICredentialDataDecryptedObject, IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';

@@ -13,7 +13,7 @@ import {
 
 /**
  * Every operation, as the fault suite drives it: three valid items, what the sandbox must hold
- * first, where a fault hits the first request, whether DESIGN.md lets that request be resent,
+ * first, where a fault hits the first request, whether docs/delivery.md (Retries and pacing) lets it be resent,
  * and how much of the three items' work the sandbox holds afterwards (which must never exceed
  * three: a count past it is data stored twice).
  */
@@ -28,7 +28,7 @@ export interface OperationUnderFault {
 	firstRequest: { method: string; path: string };
 	/** Each item sends its own request (the fault then concerns item 0 alone); otherwise one request carries all three. */
 	requestPerItem: boolean;
-	/** DESIGN.md: resent after a 5xx, reset or timeout only where a resend cannot duplicate data. */
+	/** docs/delivery.md, Retries and pacing: resent after a 5xx, reset or timeout only where a resend cannot duplicate data. */
 	resendsAfterServerError: boolean;
 	/** How many of the items' changes the sandbox holds; absent for an operation that only reads. */
 	applied?(state: StateView): number;

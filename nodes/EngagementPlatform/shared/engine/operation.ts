@@ -102,7 +102,7 @@ export function canonicalValue(value: unknown): string {
 	return JSON.stringify(value) ?? 'null';
 }
 
-/** How the pieces of a slot set users' state (see DESIGN: the platform ends a run on each part's last word). */
+/** How the pieces of a slot set users' state (CONTRIBUTING.md, State converges to the last word). */
 export interface StateSlot<Payload = IDataObject> {
 	/** The user a piece is about, as StatePart.user names it. */
 	userOf(piece: Piece<unknown, Payload>): string;
