@@ -57,8 +57,8 @@ async function runOnce(sandboxUrl: string, trip: (typeof TRIPS)[string]): Promis
 	});
 	if (result.error) throw result.error;
 	const [answer] = result.output('Node');
-	if (answer?.json.status !== 'processed')
-		throw new Error(`the item was not processed: ${JSON.stringify(answer?.json)}`);
+	// Version 2's word for a tracked event or purchase (version 1 says `processed`).
+	if (answer?.json.status !== 'tracked') throw new Error(`the item was not tracked: ${JSON.stringify(answer?.json)}`);
 }
 
 async function main(): Promise<void> {

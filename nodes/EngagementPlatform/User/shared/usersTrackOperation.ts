@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { ItemInputError } from '../../shared/engine/read/itemInputError';
-import type { ItemReader } from '../../shared/engine/read/readItems';
+import type { ItemReader, RunReading } from '../../shared/engine/read/readItems';
 import type {
 	OperationOptions,
 	OperationSpec,
@@ -24,7 +24,7 @@ import {
 	userStateKey,
 } from '../../shared/fields/userIdentifier';
 import type { BodyFields } from '../../shared/fields/bodyFields';
-import type { PlainItemReading, PlainRun } from '../../shared/engine/read/plainReading';
+import type { PlainItemReading } from '../../shared/engine/read/plainReading';
 import { NOT_PLAIN } from '../../shared/engine/read/plainReading';
 import type { CheckedSchema } from '../../shared/schemas/parse';
 import { parseOrThrow } from '../../shared/schemas/parse';
@@ -211,7 +211,7 @@ function plainTrackObject(
 	slot: TrackSlot,
 	fields: BodyFields,
 	checked: CheckedSchema<object>,
-): (run: PlainRun) => PlainItemReading | undefined {
+): (run: RunReading) => PlainItemReading | undefined {
 	return (run) => {
 		const user = plainUser(run, TRACK_IDENTIFIERS[slot], 'external_id');
 		const object = fields.plain(run);

@@ -1,71 +1,15 @@
-import type { IDataObject, IHttpRequestMethods, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import type { RateLimitName } from '../limits/rateLimits';
-import type { ItemInputError } from './read/itemInputError';
-import type { ItemReader } from './read/readItems';
-import type { PlainItemReading, PlainRun } from './read/plainReading';
+import type { Endpoint } from './endpoint';
+import type { LoweredLimits, Piece, PieceOutcome, PlannedRequest } from './pieces';
+import type { ItemReading } from './read/readItems';
 import type { RequestShape } from './plan/planner';
 import type { ApiResponse } from './send/transport';
 
-/** Where a request goes and which of the spec's rate limits it counts against. */
-export interface Endpoint<Group = unknown, Payload = IDataObject> {
-	method: IHttpRequestMethods;
-	/** The path template, e.g. /catalogs/{catalog_name}/items: each {name} is filled from the request's group. */
-	path: string;
-	/** The Limits-table group every request counts against, or the declared rule that picks it per request. */
-	rateLimit: RateLimitName | ((request: PlannedRequest<Group, Payload>) => RateLimitName);
-	/** The API key permission the endpoint needs, named in errors. */
-	permission: string;
-	credentialType: 'engagementPlatformApi' | 'engagementPlatformScimApi';
-	/**
-	 * Where the platform's method is uncertain: the method to use for the rest of the run once
-	 * it answers 405 Method Not Allowed to `method`.
-	 */
-	fallbackMethod?: IHttpRequestMethods;
-	/**
-	 * The spec describes this endpoint's success as `message` = success: a 2xx saying anything else
-	 * (a fatal message, a proxy's page) is no success, and is read as a server error is.
-	 */
-	successSaysSo?: true;
-	/**
-	 * The spec's answer to a success carries this field (the messaging endpoints' `dispatch_id`): a 2xx
-	 * without it proves no send, and is read as a server error is.
-	 */
-	successCarries?: 'dispatch_id';
-}
-
-/**
- * One piece of a request contributed by one input item. An item may contribute several
- * pieces (an order with three products gives three purchase objects); pieces of one item
- * may travel in different requests.
- */
-export interface Piece<Group = unknown, Payload = IDataObject> {
-	itemIndex: number;
-	/** The declared slot the piece goes into, e.g. "events". */
-	slot: string;
-	/** What the whole request shares (a catalog, a message); pieces of unequal groups never share a request. */
-	group: Group;
-	payload: Payload;
-	/** Who or what the piece is about (a user's identifier, an item ID), echoed in the item's result. */
-	subject?: IDataObject;
-}
-
-/** What happened to one piece after its request was answered. */
-export type PieceOutcome = PieceSuccess | { ok: false; error: PieceError };
-
-export interface PieceSuccess {
-	ok: true;
-	warnings?: string[];
-	data?: IDataObject;
-	/** Not sent: the platform holds this value already, as this workflow last had it accepted (Send Only Changes). */
-	unchanged?: true;
-	/** Not sent: a later item of the run sets the same state of the same user; its index. */
-	replacedBy?: number;
-	/** Parts of the piece that a later item sets instead, each with that item's index, e.g. {tier: 7}. */
-	replacedParts?: Record<string, number>;
-	/** The answer accepted the piece without proving its state applied (an error it could not place, a user it may not know). */
-	unproven?: true;
-}
+// What travels (pieces, requests, endpoints) has files of its own, which the stages import without
+// importing the declaration; operations import it all from here.
+export type { Endpoint } from './endpoint';
+export type { LoweredLimits, Piece, PieceError, PieceOutcome, PieceSuccess, PlannedRequest } from './pieces';
 
 /**
  * One piece of a user's state that a state piece sets: an attribute, a group's state, the email
@@ -117,35 +61,6 @@ export interface StateSlot<Payload = IDataObject> {
 	provenByAcceptance: boolean;
 }
 
-export interface PieceError {
-	message: string;
-	description?: string;
-	/** not_applied: safe to send again. maybe_applied: the platform may or may not have stored it. */
-	delivery: 'not_applied' | 'maybe_applied';
-	httpCode?: number;
-	response?: IDataObject;
-	/**
-	 * The failure is the run's, not the item's (a refused key, a missing permission, an address not
-	 * allowed, a redirect): every request of the run meets it, so it is said once for the run.
-	 */
-	ofTheRun?: boolean;
-}
-
-export interface PlannedRequest<Group = unknown, Payload = IDataObject> {
-	group: Group;
-	/** Pieces by slot, in input order. */
-	slots: Map<string, Array<Piece<Group, Payload>>>;
-	pieceCount: number;
-}
-
-/** Limits a run may lower below the declared ones (Options such as Batch Size). */
-export interface LoweredLimits {
-	/** Most pieces of each list slot in one request. */
-	perSlot?: number;
-	/** Most pieces of all slots together in one request. */
-	total?: number;
-}
-
 /** "Send Only Changes", when on: see sentBefore.ts. */
 export interface SentBeforeSettings {
 	/** Clear what the workflow remembers before this run: every item is sent and remembered anew. */
@@ -181,7 +96,7 @@ export interface OperationOptions {
  * (its shape), and how a response maps back to pieces. The engine owns the loop, batching,
  * the request's path, body and query, pacing, retries and per-item results.
  */
-export interface OperationSpec<Group = unknown, Payload = IDataObject> {
+export interface OperationSpec<Group = unknown, Payload = IDataObject> extends ItemReading<Group, Payload> {
 	endpoint: Endpoint<Group, Payload>;
 	shape: RequestShape<Group, Payload>;
 	/**
@@ -192,16 +107,6 @@ export interface OperationSpec<Group = unknown, Payload = IDataObject> {
 	stateSlots?: Record<string, StateSlot<Payload>>;
 	/** Options of this operation's own; the engine adds Batch Size (from the shape) and the request options. */
 	options?: OperationOptions;
-	/** Reads and validates one item. Throws an ItemInputError naming the field when invalid. */
-	readItem(item: ItemReader): Array<Piece<Group, Payload>>;
-	/**
-	 * The run's plain reading (read/plainReading.ts): the pieces of an item whose values are plainly
-	 * valid, straight from its JSON, exactly as readItem would give them; undefined for the run where
-	 * its fields do not allow one. readItem reads every item it does not take.
-	 */
-	plainReading?(run: PlainRun): PlainItemReading | undefined;
-	/** Rules across items (e.g. IDs unique within a catalog); returns the items that break them. */
-	checkAcrossItems?(pieces: Array<Piece<Group, Payload>>): Map<number, ItemInputError>;
 	/** Whether resending this request after an unclear failure cannot duplicate data. */
 	isSafeToResend(request: PlannedRequest<Group, Payload>): boolean;
 	/**

@@ -1,10 +1,10 @@
 import type { IDataObject, INodeProperties, FieldType, IDisplayOptions } from 'n8n-workflow';
 import { validateFieldType } from 'n8n-workflow';
 
-import type { ItemReader } from '../engine/read/readItems';
+import type { ItemReader, RunReading } from '../engine/read/readItems';
 import { forVersion1, fromVersion2 } from './displayOptions';
 import { ItemInputError } from '../engine/read/itemInputError';
-import type { PlainRun, PlainValue } from '../engine/read/plainReading';
+import type { PlainValue } from '../engine/read/plainReading';
 import { copyOf, NOT_PLAIN, textOf } from '../engine/read/plainReading';
 import { hasKeys, isJsonObject } from '../schemas/parse';
 import { isBlank, numberFromText, shown } from '../schemas/textValues';
@@ -21,7 +21,7 @@ export interface BodyField {
 	properties: INodeProperties[];
 	read(item: ItemReader): unknown;
 	/** Its plain reading for a run (engine/read/plainReading.ts); undefined where only `read` can read it. */
-	plain(run: PlainRun): PlainValue | undefined;
+	plain(run: RunReading): PlainValue | undefined;
 }
 
 /** One property for every node version, or the ones version 1 (as 1.0 saved it) and version 2 show. */
@@ -128,7 +128,7 @@ export interface BodyFields {
 	/** The item's object, each field under its body key, then the collection's options under their names. */
 	read(item: ItemReader): IDataObject;
 	/** `read` as the run's plain reading (undefined for an item it cannot decide); undefined where a field has none. */
-	plain(run: PlainRun): ((json: IDataObject | undefined) => IDataObject | undefined) | undefined;
+	plain(run: RunReading): ((json: IDataObject | undefined) => IDataObject | undefined) | undefined;
 }
 
 /** The fields of one request object; a collection's options are named by their body keys (`app_id`). */

@@ -1,8 +1,8 @@
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
 import { ItemInputError } from '../engine/read/itemInputError';
-import type { ItemReader } from '../engine/read/readItems';
-import type { PlainRun, PlainValue } from '../engine/read/plainReading';
+import type { ItemReader, RunReading } from '../engine/read/readItems';
+import type { PlainValue } from '../engine/read/plainReading';
 import { NOT_PLAIN, textOf } from '../engine/read/plainReading';
 import type { UserIdentifier } from '../schemas/identifiers';
 import { E164, EMAIL } from '../schemas/identifiers';
@@ -233,7 +233,7 @@ export function readUser(
  * that is plainly valid (NOT_PLAIN otherwise, for readUser's words). Undefined for other ways.
  */
 export function plainUser(
-	run: PlainRun,
+	run: RunReading,
 	kinds: readonly IdentifierKind[],
 	fallbackKind: IdentifierKind,
 ): PlainValue | undefined {

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { LoweredLimits, Piece, PlannedRequest } from '../operation';
+import type { LoweredLimits, Piece, PlannedRequest } from '../pieces';
 
 /**
  * Packs pieces into the fewest requests the declared limits allow. Pieces of different groups

@@ -1,7 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Piece } from '../operation';
-import type { ItemReader, ParameterReader } from './readItems';
+import type { Piece } from '../pieces';
 
 /**
  * The plain reading: an item whose values are plainly valid is read straight from its JSON, by
@@ -21,12 +20,33 @@ export type PlainValue = (json: IDataObject | undefined) => unknown;
 /** An operation's pieces for one item, or undefined for the full reading. */
 export type PlainItemReading = (json: IDataObject | undefined, itemIndex: number) => Piece[] | undefined;
 
-/** What a field's plain reading is worked out from, once per run. */
-export class PlainRun {
+/** Where a parameter's value comes from for every item: one value for all, or a field of the item. */
+export type PlainSource = 'same' | { path: readonly string[] };
+
+/** What the plain reading needs of the run's parameters (readItems.ts's ParameterReader). */
+export interface PlainSources {
+	readonly version: number;
+	/** Undefined where only n8n's expression engine can tell (an expression other than a dragged field). */
+	plainSource(name: string): PlainSource | undefined;
+}
+
+/** What the plain reading needs of a full reader (readItems.ts's ItemReader). */
+export interface FullReader {
+	readonly problems: readonly unknown[];
+	raw(name: string, fallback?: unknown): unknown;
+}
+
+/**
+ * What a field's plain reading is worked out from, once per run. `Reader` and `Sources` are the
+ * readers the operations read with (ItemReader, ParameterReader: readItems.ts's RunReading); the
+ * plain reading only needs what FullReader and PlainSources name, so that it does not import the
+ * stage that uses it.
+ */
+export class PlainRun<Reader extends FullReader = FullReader, Sources extends PlainSources = PlainSources> {
 	constructor(
-		readonly parameters: ParameterReader,
+		readonly parameters: Sources,
 		/** A full reader of the run's first item, for values that are the same for every item. */
-		private readonly firstItem: () => ItemReader,
+		private readonly firstItem: () => Reader,
 	) {}
 
 	get readsText(): boolean {
@@ -38,14 +58,14 @@ export class PlainRun {
 	 * own full reading, and a copy given to each item. Undefined when a parameter differs per item or
 	 * the reading finds a problem (each item then gets it from the full reading).
 	 */
-	same(names: readonly string[], read: (item: ItemReader) => unknown): PlainValue | undefined {
+	same(names: readonly string[], read: (item: Reader) => unknown): PlainValue | undefined {
 		const value = this.once(names, read);
 		if (value === NOT_PLAIN) return undefined;
 		return value === null || typeof value !== 'object' ? () => value : () => copyOf(value);
 	}
 
 	/** What `read` gives every item when `names` are one value for all, read once; else NOT_PLAIN. */
-	once(names: readonly string[], read: (item: ItemReader) => unknown): unknown {
+	once(names: readonly string[], read: (item: Reader) => unknown): unknown {
 		for (const name of names) if (this.parameters.plainSource(name) !== 'same') return NOT_PLAIN;
 		const item = this.firstItem();
 		try {

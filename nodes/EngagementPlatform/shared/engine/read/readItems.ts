@@ -9,7 +9,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { InputProblem } from './itemInputError';
 import { ItemInputError } from './itemInputError';
-import type { OperationSpec, Piece } from '../operation';
+import type { Piece } from '../pieces';
 import { booleanFromText, numberFromText } from '../../schemas/textValues';
 import { hasKeys, isJsonObject } from '../../schemas/parse';
 import type { ZonelessNote } from '../../schemas/time';
@@ -23,8 +23,25 @@ import {
 	notADate,
 	zoneClock,
 } from '../../schemas/time';
-import type { PlainItemReading } from './plainReading';
+import type { PlainItemReading, PlainSource } from './plainReading';
 import { copyOf, fieldOf, isAsGiven, NOT_PLAIN, PlainRun, textOf } from './plainReading';
+
+/** The plain reading's run as operations see it, with the full readers (plainReading.ts). */
+export type RunReading = PlainRun<ItemReader, ParameterReader>;
+
+/** The reading part of an operation's declaration (OperationSpec extends it). */
+export interface ItemReading<Group = unknown, Payload = IDataObject> {
+	/** Reads and validates one item. Throws an ItemInputError naming the field when invalid. */
+	readItem(item: ItemReader): Array<Piece<Group, Payload>>;
+	/**
+	 * The run's plain reading (plainReading.ts): the pieces of an item whose values are plainly
+	 * valid, straight from its JSON, exactly as readItem would give them; undefined for the run where
+	 * its fields do not allow one. readItem reads every item it does not take.
+	 */
+	plainReading?(run: RunReading): PlainItemReading | undefined;
+	/** Rules across items (e.g. IDs unique within a catalog); returns the items that break them. */
+	checkAcrossItems?(pieces: Array<Piece<Group, Payload>>): Map<number, ItemInputError>;
+}
 
 export interface ReadItems {
 	pieces: Array<Piece>;
@@ -38,7 +55,7 @@ export interface ReadItems {
  */
 export function readItems(
 	context: IExecuteFunctions,
-	spec: OperationSpec,
+	spec: ItemReading,
 	itemCount: number,
 	fields: INodeProperties[] = [],
 ): ReadItems {
@@ -76,7 +93,7 @@ export function readItems(
 /** The operation's plain reading for this run (plainReading.ts), where it declares one and its fields allow it. */
 function plainReadingOf(
 	context: IExecuteFunctions,
-	spec: OperationSpec,
+	spec: ItemReading,
 	parameters: ParameterReader,
 	itemCount: number,
 ): PlainItemReading | undefined {
@@ -405,7 +422,7 @@ export class ParameterReader implements ZonelessNote {
 	 * constant, or absent), the path of the item's field when it is one, undefined when only n8n's
 	 * engine can work it out.
 	 */
-	plainSource(name: string): 'same' | { path: readonly string[] } | undefined {
+	plainSource(name: string): PlainSource | undefined {
 		const source = this.sources.get(name) ?? this.classify(name);
 		if (!source || source.kind === 'expression') return undefined;
 		return source.kind === 'field' ? source : 'same';

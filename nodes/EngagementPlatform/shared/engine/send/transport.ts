@@ -1,7 +1,7 @@
 import type { ICredentialTestFunctions, IDataObject, IExecuteFunctions, IHttpRequestMethods } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { Endpoint } from '../operation';
+import type { Endpoint } from '../endpoint';
 import { credentialSecretProblem, redactorFor, runSecrets, secretsOf } from './secrets';
 
 export interface ApiRequest {
