@@ -1,15 +1,44 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import type { Endpoint } from './endpoint';
-import type { LoweredLimits, Piece, PieceOutcome, PlannedRequest } from './pieces';
 import type { ItemReading } from './read/readItems';
-import type { RequestShape } from './plan/planner';
-import type { ApiResponse } from './send/transport';
+import type { LoweredLimits, Piece, PlannedRequest, RequestShape } from './plan/planner';
+import type { ApiResponse, Endpoint } from './send/transport';
 
-// What travels (pieces, requests, endpoints) has files of its own, which the stages import without
-// importing the declaration; operations import it all from here.
-export type { Endpoint } from './endpoint';
-export type { LoweredLimits, Piece, PieceError, PieceOutcome, PieceSuccess, PlannedRequest } from './pieces';
+// Pieces and planned requests are the planner's, endpoints the transport's, so that neither stage
+// imports the declaration; operations import them from here.
+export type { LoweredLimits, Piece, PlannedRequest } from './plan/planner';
+export type { Endpoint } from './send/transport';
+
+/** What happened to one piece after its request was answered. */
+export type PieceOutcome = PieceSuccess | { ok: false; error: PieceError };
+
+export interface PieceSuccess {
+	ok: true;
+	warnings?: string[];
+	data?: IDataObject;
+	/** Not sent: the platform holds this value already, as this workflow last had it accepted (Send Only Changes). */
+	unchanged?: true;
+	/** Not sent: a later item of the run sets the same state of the same user; its index. */
+	replacedBy?: number;
+	/** Parts of the piece that a later item sets instead, each with that item's index, e.g. {tier: 7}. */
+	replacedParts?: Record<string, number>;
+	/** The answer accepted the piece without proving its state applied (an error it could not place, a user it may not know). */
+	unproven?: true;
+}
+
+export interface PieceError {
+	message: string;
+	description?: string;
+	/** not_applied: safe to send again. maybe_applied: the platform may or may not have stored it. */
+	delivery: 'not_applied' | 'maybe_applied';
+	httpCode?: number;
+	response?: IDataObject;
+	/**
+	 * The failure is the run's, not the item's (a refused key, a missing permission, an address not
+	 * allowed, a redirect): every request of the run meets it, so it is said once for the run.
+	 */
+	ofTheRun?: boolean;
+}
 
 /**
  * One piece of a user's state that a state piece sets: an attribute, a group's state, the email

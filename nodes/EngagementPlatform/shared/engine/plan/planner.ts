@@ -1,6 +1,35 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { LoweredLimits, Piece, PlannedRequest } from '../pieces';
+/**
+ * One piece of a request contributed by one input item. An item may contribute several
+ * pieces (an order with three products gives three purchase objects); pieces of one item
+ * may travel in different requests.
+ */
+export interface Piece<Group = unknown, Payload = IDataObject> {
+	itemIndex: number;
+	/** The declared slot the piece goes into, e.g. "events". */
+	slot: string;
+	/** What the whole request shares (a catalog, a message); pieces of unequal groups never share a request. */
+	group: Group;
+	payload: Payload;
+	/** Who or what the piece is about (a user's identifier, an item ID), echoed in the item's result. */
+	subject?: IDataObject;
+}
+
+export interface PlannedRequest<Group = unknown, Payload = IDataObject> {
+	group: Group;
+	/** Pieces by slot, in input order. */
+	slots: Map<string, Array<Piece<Group, Payload>>>;
+	pieceCount: number;
+}
+
+/** Limits a run may lower below the declared ones (Options such as Batch Size). */
+export interface LoweredLimits {
+	/** Most pieces of each list slot in one request. */
+	perSlot?: number;
+	/** Most pieces of all slots together in one request. */
+	total?: number;
+}
 
 /**
  * Packs pieces into the fewest requests the declared limits allow. Pieces of different groups

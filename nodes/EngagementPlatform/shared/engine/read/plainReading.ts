@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Piece } from '../pieces';
+import type { Piece } from '../plan/planner';
 
 /**
  * The plain reading: an item whose values are plainly valid is read straight from its JSON, by

@@ -9,7 +9,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { InputProblem } from './itemInputError';
 import { ItemInputError } from './itemInputError';
-import type { Piece } from '../pieces';
+import type { Piece } from '../plan/planner';
 import { booleanFromText, numberFromText } from '../../schemas/textValues';
 import { hasKeys, isJsonObject } from '../../schemas/parse';
 import type { ZonelessNote } from '../../schemas/time';
