@@ -4,6 +4,7 @@
  * Run by bench/run.ts with --expose-gc; the sandbox is prepared by the caller.
  */
 import type { INodeType, IVersionedNodeType } from 'n8n-workflow';
+import { Expression } from 'n8n-workflow';
 
 import { DEMO_API_KEY } from '../sandbox';
 import { runWorkflow } from '../test/harness';
@@ -23,6 +24,19 @@ export interface RunFigures {
 	itemsMb: number;
 	peakRssMb: number;
 	retainedMb: number;
+	/** n8n expression evaluations per item during the measured run. */
+	expressionsPerItem: number;
+}
+
+/** Counts n8n's expression evaluations (each `={{ … }}` n8n works out), from when it is called. */
+function countExpressions(): () => number {
+	const resolve = Expression.prototype.resolveSimpleParameterValue;
+	let evaluations = 0;
+	Expression.prototype.resolveSimpleParameterValue = function (this: Expression, value, ...rest) {
+		if (typeof value === 'string' && value.startsWith('=')) evaluations++;
+		return resolve.call(this, value, ...rest);
+	};
+	return () => evaluations;
 }
 
 const MB = 1024 * 1024;
@@ -58,7 +72,13 @@ async function main(): Promise<void> {
 						parameters: httpRequestParameters(`${sandboxUrl}/users/track`, DEMO_API_KEY, TRACK_EVENT_PEER_BODY, 1000),
 						continueOnFail: true,
 					}
-				: { name: 'Node', type: operation.type, parameters: operation.parameters, continueOnFail: true };
+				: {
+						name: 'Node',
+						type: operation.type,
+						typeVersion: operation.typeVersion,
+						parameters: operation.parameters,
+						continueOnFail: true,
+					};
 
 	await warmUp(node, nodeTypes, operation);
 
@@ -69,6 +89,7 @@ async function main(): Promise<void> {
 	collectGarbage();
 	const itemsBytes = process.memoryUsage().heapUsed - heapBefore;
 
+	const evaluations = countExpressions();
 	const cpuBefore = process.cpuUsage();
 	const started = performance.now();
 	const result = await runWorkflow({
@@ -80,6 +101,7 @@ async function main(): Promise<void> {
 	});
 	const wallMs = performance.now() - started;
 	const cpu = process.cpuUsage(cpuBefore);
+	const expressions = evaluations();
 	if (result.error) throw result.error;
 
 	const output = result.output('Node');
@@ -95,6 +117,7 @@ async function main(): Promise<void> {
 		itemsMb: +(itemsBytes / MB).toFixed(1),
 		peakRssMb: Math.round((process.resourceUsage().maxRSS * 1024) / MB),
 		retainedMb: +(retainedBytes / MB).toFixed(1),
+		expressionsPerItem: +(expressions / count).toFixed(2),
 	};
 	process.stdout.write(`${JSON.stringify(figures)}\n`);
 }

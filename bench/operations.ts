@@ -6,6 +6,8 @@ import type { SeedData } from '../sandbox';
 export interface BenchOperation {
 	name: string;
 	type: string;
+	/** The node's version; the newest when not given. */
+	typeVersion?: number;
 	parameters: INodeParameters;
 	items(count: number): IDataObject[];
 	fewest(count: number): number;
@@ -152,6 +154,56 @@ export const BENCH_OPERATIONS: BenchOperation[] = [
 ];
 
 export const TRACK_EVENTS = BENCH_OPERATIONS[0];
+
+const STANDARD_COLUMNS = ['first_name', 'last_name', 'email', 'country', 'language'];
+
+/**
+ * The most common marketer workflow: contacts from a sheet (every cell text) to Update Attributes,
+ * version 2, the standard attributes mapped field by field and two typed custom attributes. Run by
+ * `npm run bench -- --only sheet` beside Track Event (bench/run.ts, section 1b).
+ */
+export const SHEET_SYNC: BenchOperation = {
+	name: 'sheet sync (Update Attributes v2: 5 standard attributes mapped one by one, 2 typed custom attributes)',
+	type: USER,
+	typeVersion: 2,
+	parameters: {
+		operation: 'updateAttributes',
+		identifyBy: 'external_id',
+		externalId: '={{ $json.crm_id }}',
+		standardAttributes: {
+			mappingMode: 'defineBelow',
+			value: Object.fromEntries(STANDARD_COLUMNS.map((column) => [column, `={{ $json.${column} }}`])),
+			matchingColumns: [],
+			schema: STANDARD_COLUMNS.map((id) => ({
+				id,
+				displayName: id,
+				type: 'string',
+				required: false,
+				defaultMatch: false,
+				display: true,
+			})),
+		},
+		attributesFields: {
+			assignments: [
+				{ id: '1', name: 'lifetime_value', value: '={{ $json.lifetime_value }}', type: 'number' },
+				{ id: '2', name: 'vip', value: '={{ $json.vip }}', type: 'boolean' },
+			],
+		},
+	},
+	items: (count) =>
+		Array.from({ length: count }, (_, i) => ({
+			crm_id: customer(i),
+			first_name: `Name${i}`,
+			last_name: 'Lovelace',
+			email: `customer${i}@example.com`,
+			country: i % 2 ? 'DE' : 'US',
+			language: i % 2 ? 'de' : 'en',
+			lifetime_value: String(19.9 + (i % 100)),
+			vip: i % 7 === 0 ? 'true' : 'false',
+		})),
+	fewest: perRequest(75),
+};
+BENCH_OPERATIONS.push(SHEET_SYNC);
 
 /** The peer's JSON body for one track-events item: what a user writes in the HTTP Request node. */
 export const TRACK_EVENT_PEER_BODY =

@@ -12,6 +12,7 @@
  *   npm run bench -- --only concurrency     section 5 alone: 1, 2, 4 and 8 executions at once against a 100-per-3 s limit
  *   npm run bench -- --only changes         section 6 alone: Send Only Changes on a 100,000-contact sync run twice
  *   npm run bench -- --only overhead        track events, the peer and the bare node (sections 1 to 3 for track events alone, with 2b)
+ *   npm run bench -- --only sheet           section 1b alone: the sheet sync (Update Attributes v2) beside Track Event, in one run
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -25,7 +26,7 @@ import { freshPairs } from './freshPairs';
 import { longRunningProcess } from './longRunning';
 import type { RunFigures } from './measureOne';
 import type { BenchOperation } from './operations';
-import { BENCH_OPERATIONS, TRACK_EVENTS } from './operations';
+import { BENCH_OPERATIONS, SHEET_SYNC, TRACK_EVENTS } from './operations';
 import type { RateLimits } from './prepareSandbox';
 import { noLimits, prepareSandbox } from './prepareSandbox';
 import type { SandboxProcess } from './sandboxProcess';
@@ -43,7 +44,9 @@ const only = argument('only', '');
 /** `--only concurrency` and `--only changes` name sections 5 and 6, not operations (no operation's name holds them). */
 const CONCURRENCY_SECTION = 'concurrency';
 const CHANGES_SECTION = 'changes';
-const SECTIONS = [CONCURRENCY_SECTION, CHANGES_SECTION];
+/** `--only sheet`: section 1b alone (the sheet sync beside Track Event). */
+const SHEET_SECTION = 'sheet';
+const SECTIONS = [CONCURRENCY_SECTION, CHANGES_SECTION, SHEET_SECTION];
 /** `--only overhead`: track events against the peer and the bare node, our own CPU per item; no other operation. */
 const OVERHEAD_SECTION = 'overhead';
 
@@ -83,6 +86,7 @@ async function row(
 		retainedMb: figures.retainedMb,
 		failed: figures.failedItems,
 		'429s': stats.responsesByStatus['429'] ?? 0,
+		expressionsPerItem: figures.expressionsPerItem,
 	};
 }
 
@@ -97,6 +101,7 @@ async function main(): Promise<void> {
 			results.operations = operations;
 			if (!only || only === OVERHEAD_SECTION) await peerOverheadAndLimit(client, sandbox, open, operations, results);
 		}
+		if (!only || only === SHEET_SECTION) results.sheetSync = await sheetSync(client, sandbox, open);
 		if (!only || only === CONCURRENCY_SECTION)
 			results.concurrency = await concurrentExecutions(client, sandbox.url, latencyMs, open);
 		if (!only || only === CHANGES_SECTION)
@@ -135,6 +140,50 @@ async function everyOperation(
 	}
 	console.table(operations);
 	return operations;
+}
+
+/**
+ * Section 1b: the sheet sync beside Track Event, one after the other in one run, and the bare node
+ * sending Track Event's requests (as many requests as the sheet sync's: 75 items each). The node's own
+ * CPU per row is each run's CPU less the bare node's.
+ */
+async function sheetSync(client: SandboxClient, sandbox: SandboxProcess, open: RateLimits): Promise<IDataObject[]> {
+	console.log(
+		`\n1b. The sheet sync (${SHEET_SYNC.name}) beside Track Event, ${latencyMs} ms latency, no limit enforced\n`,
+	);
+	const rows: IDataObject[] = [];
+	for (const count of sizes) {
+		const measured: IDataObject[] = [];
+		for (const [operation, name] of [
+			[TRACK_EVENTS, TRACK_EVENTS.name],
+			[SHEET_SYNC, SHEET_SYNC.name],
+			[TRACK_EVENTS, 'baseline'],
+		] as const) {
+			await prepare(client, operation, count, open);
+			measured.push(await row(client, sandbox, operation, count, name));
+		}
+		const [track, sheet, bare] = measured;
+		const own = (entry: IDataObject) => Number(entry.cpuMsPer1000) - Number(bare.cpuMsPer1000);
+		rows.push(track, sheet, { ...bare, operation: 'bare node: Track Event’s requests, nothing else' });
+		rows.push(
+			{
+				operation: 'sheet sync / Track Event, CPU per row in all',
+				items: count,
+				cpuMsPer1000: +(Number(sheet.cpuMsPer1000) / Number(track.cpuMsPer1000)).toFixed(1),
+				expressionsPerItem: `${String(sheet.expressionsPerItem)} vs ${String(track.expressionsPerItem)}`,
+			},
+			{
+				operation: 'sheet sync / Track Event, the node’s own CPU per row',
+				items: count,
+				cpuMsPer1000: +(own(sheet) / own(track)).toFixed(1),
+			},
+		);
+	}
+	console.table(rows);
+	console.log(
+		'   cpuMsPer1000 is µs per row; the ratio rows divide the sheet sync’s by Track Event’s, in all and less the bare node’s (the node’s own)',
+	);
+	return rows;
 }
 
 /** Sections 2 to 4: the peer, our own overhead at the largest size, and the enforced limit. */
