@@ -18,6 +18,7 @@ import {
 } from './batches';
 import type { ConservationCase } from './conservationCase';
 import { trackKey, userKey } from './wirePieces';
+import { SIMPLE_FIELDS } from '../../nodes/EngagementPlatform/User/operations/export';
 
 const MAX_ITEMS = 130;
 const RUNS = 4;
@@ -381,23 +382,6 @@ const EXPORT_KINDS = fc.oneof(
 	{ weight: 5, arbitrary: fc.constant('user_alias') },
 	{ weight: 1, arbitrary: fc.constantFrom('email', 'phone', 'device_id', 'service_id') },
 );
-
-/** Simplify's fields (version 2's default), as the Export operation declares them. */
-const SIMPLE_FIELDS = [
-	'external_id',
-	'user_aliases',
-	'email',
-	'phone',
-	'first_name',
-	'last_name',
-	'country',
-	'language',
-	'time_zone',
-	'email_subscribe',
-	'push_subscribe',
-	'created_at',
-	'custom_attributes',
-];
 
 const exportProfiles: ConservationCase = {
 	name: 'User: Export by Identifier',

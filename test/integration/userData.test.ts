@@ -3,6 +3,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { USER } from '../support/nodeTypes';
 import { runUserNode } from '../support/userRuns';
 import { useSandbox } from './sandboxLifecycle';
+import { SIMPLE_FIELDS } from '../../nodes/EngagementPlatform/User/operations/export';
 
 const { sandbox, client, apiKey } = useSandbox();
 
@@ -26,22 +27,6 @@ const exportById = (options: INodeParameters = {}): INodeParameters => ({
 	fieldsToExport: ['first_name', 'custom_attributes'],
 	options,
 });
-
-const SIMPLE_FIELDS = [
-	'external_id',
-	'user_aliases',
-	'email',
-	'phone',
-	'first_name',
-	'last_name',
-	'country',
-	'language',
-	'time_zone',
-	'email_subscribe',
-	'push_subscribe',
-	'created_at',
-	'custom_attributes',
-];
 
 describe('User node: Export by Identifier', () => {
 	test('version 2 simplifies by default: the most used fields asked for, each present in every item, null where the profile has none', async () => {
@@ -67,6 +52,7 @@ describe('User node: Export by Identifier', () => {
 		expect(result.error).toBeUndefined();
 		const [request] = await client().requests({ path: '/users/export/ids' });
 		expect((request.body as IDataObject).fields_to_export).toEqual([...SIMPLE_FIELDS].sort());
+		expect((request.body as IDataObject).fields_to_export).not.toContain('custom_events');
 		const output = result.output(USER);
 		expect(output.map((item) => Object.keys(item.json))).toEqual([
 			SIMPLE_FIELDS,

@@ -4,6 +4,7 @@ import { ItemInputError } from '../../shared/engine/read/itemInputError';
 import { PER_REQUEST } from '../../shared/limits/requestLimits';
 import { dispatchOperation, dispatchPiece, dispatchShape } from '../shared/dispatchOperation';
 import { audienceField, readAudience, readRecipient, recipientFields } from '../shared/recipientFields';
+import { canvasIdField } from '../shared/canvasIdField';
 
 export const option: INodePropertyOptions = {
 	name: 'Trigger Canvas',
@@ -19,17 +20,9 @@ export const option: INodePropertyOptions = {
 const MAX_ENTRY_PROPERTIES_BYTES = 50_000;
 
 export const description: INodeProperties[] = [
-	{
-		displayName: 'Canvas ID',
-		name: 'canvasId',
-		type: 'string',
-		default: '',
-		required: true,
-		builderHint: {
-			propertyHint:
-				'The API identifier of a canvas set up as API-triggered in the platform. Never invent one: if the user has not given it, use a placeholder for them to fill in.',
-		},
-	},
+	canvasIdField(
+		'The API identifier of a canvas set up as API-triggered in the platform. Never invent one: if the user has not given it, use a placeholder for them to fill in.',
+	),
 	...recipientFields('Canvas Entry Properties'),
 	{
 		displayName: 'Shared Canvas Entry Properties (JSON)',

@@ -5,21 +5,14 @@ import type { OperationSpec, Piece } from '../../shared/engine/operation';
 import { declareOperation } from '../../shared/engine/operation';
 import { answerRemaining } from '../../shared/engine/send/sendRequests';
 import { refuseRepeatedKeys } from '../../shared/engine/read/repeatedKeys';
+import { canvasIdField } from './canvasIdField';
 
 /** What update and delete of a scheduled API-triggered canvas share: the schedule's IDs, one request per item. */
 
 export const scheduleIdFields = (): INodeProperties[] => [
-	{
-		displayName: 'Canvas ID',
-		name: 'canvasId',
-		type: 'string',
-		default: '',
-		required: true,
-		builderHint: {
-			propertyHint:
-				'The API identifier of the canvas whose schedule this is. Never invent one: if the user has not given it, use a placeholder for them to fill in.',
-		},
-	},
+	canvasIdField(
+		'The API identifier of the canvas whose schedule this is. Never invent one: if the user has not given it, use a placeholder for them to fill in.',
+	),
 	{
 		displayName: 'Schedule ID',
 		name: 'scheduleId',

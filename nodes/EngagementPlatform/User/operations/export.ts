@@ -83,7 +83,7 @@ const PAIRING_FIELDS = ['external_id', 'user_aliases'];
  * present so that a sheet or CRM node downstream sees the same columns for every user. The spec says a
  * field missing from a profile means null, false or empty; it comes out as null.
  */
-const SIMPLE_FIELDS = [
+export const SIMPLE_FIELDS = [
 	'external_id',
 	'user_aliases',
 	'email',
