@@ -2,6 +2,7 @@ import type { IDataObject, INodeParameters, INodeType } from 'n8n-workflow';
 
 import { packageNodeTypes, runWorkflow } from '../harness';
 import { MESSAGE, MESSAGE_NODE, USER, USER_NODE } from '../support/nodeTypes';
+import { runNode } from '../support/runNode';
 import { useSandbox } from './sandboxLifecycle';
 
 /**
@@ -18,12 +19,14 @@ async function run(
 	items: IDataObject[],
 	{ typeVersion, timezone = 'Europe/Berlin' }: { typeVersion?: number; timezone?: string } = {},
 ) {
-	const result = await runWorkflow({
-		nodes: [{ name, type, typeVersion, parameters, continueOnFail: true }],
-		connections: { Start: { main: [[{ node: name, type: 'main', index: 0 }]] } },
+	const result = await runNode(type, {
 		items,
-		credentials: { engagementPlatformApi: { restEndpoint: sandbox().url, apiKey } },
-		settings: { executionOrder: 'v1', timezone },
+		parameters,
+		typeVersion,
+		timezone,
+		continueOnFail: true,
+		endpoint: sandbox().url,
+		apiKey,
 	});
 	return result.output(name).map(({ json }) => json);
 }

@@ -1,7 +1,8 @@
 import type { IDataObject, INodeParameters, INodeProperties, INodeType, NodeExecutionHint } from 'n8n-workflow';
 
-import { packageNodeTypes, runWorkflow } from '../harness';
+import { packageNodeTypes } from '../harness';
 import { MESSAGE, MESSAGE_NODE, USER, USER_NODE } from '../support/nodeTypes';
+import { runNode } from '../support/runNode';
 import { useSandbox } from './sandboxLifecycle';
 
 /**
@@ -27,12 +28,14 @@ async function run(
 	items: IDataObject[],
 	{ typeVersion, timezone = 'Europe/Berlin' }: { typeVersion?: number; timezone?: string } = {},
 ): Promise<Run> {
-	const result = await runWorkflow({
-		nodes: [{ name, type, typeVersion, parameters, continueOnFail: true }],
-		connections: { Start: { main: [[{ node: name, type: 'main', index: 0 }]] } },
+	const result = await runNode(type, {
 		items,
-		credentials: { engagementPlatformApi: { restEndpoint: sandbox().url, apiKey } },
-		settings: { executionOrder: 'v1', timezone },
+		parameters,
+		typeVersion,
+		timezone,
+		continueOnFail: true,
+		endpoint: sandbox().url,
+		apiKey,
 	});
 	return {
 		answers: result.output(name).map(({ json }) => json),

@@ -25,6 +25,8 @@ interface NodeSettings {
 	onError?: INode['onError'];
 	/** The node's version, as a saved workflow holds it; the newest when not given (what n8n adds). */
 	typeVersion?: number;
+	/** The workflow's timezone (Workflow Settings → Timezone); n8n's default when not given. */
+	timezone?: string;
 }
 
 /** The REST credential by its endpoint and key, or any credentials by type name (the SCIM one, several). */
@@ -33,11 +35,12 @@ export type NodeRun = NodeSettings &
 
 export async function runNode(type: string, run: NodeRun): Promise<RunResult> {
 	const name = nodeName(type);
-	const { items, parameters, continueOnFail, onError, typeVersion } = run;
+	const { items, parameters, continueOnFail, onError, typeVersion, timezone } = run;
 	return await runWorkflow({
 		nodes: [{ name, type, typeVersion, parameters, continueOnFail, onError }],
 		connections: { Start: { main: [[{ node: name, type: 'main', index: 0 }]] } },
 		items,
+		...(timezone ? { settings: { executionOrder: 'v1', timezone } } : {}),
 		credentials:
 			'credentials' in run
 				? run.credentials
