@@ -85,11 +85,14 @@ test("n8n's community-package scanner passes the package the registry serves, an
 	const started = Date.now();
 	const scan = scanCommunityPackage(registry, `${PACKAGE_NAME}@${PACKAGE_VERSION}`);
 	timings.push(`n8n's community-package scanner: ${seconds(started)}`);
+	// The scanner also passes a folder where it found nothing to lint ("No files found to analyze"): no message.
 	expect(scan.tarball.details ?? '').toBe('');
 	expect(scan.tarball.passed).toBe(true);
+	expect(scan.tarball.message).toBeUndefined();
 	expect(scan.tarball.files).toEqual(expect.arrayContaining(['dist', 'package.json']));
 	expect(scan.source.details ?? '').toBe('');
 	expect(scan.source.passed).toBe(true);
+	expect(scan.source.message).toBeUndefined();
 	// The attestation is npmjs.org's to make, from the publish workflow's run; the local registry has none.
 	expect(scan.provenance).toEqual({
 		passed: false,
