@@ -77,6 +77,34 @@ describe('User node: Export by Identifier', () => {
 		expect(output[2]).toMatchObject({ json: { status: 'not_found', external_id: 'nobody' }, pairedItem: { item: 2 } });
 	});
 
+	test('Simplify mapped from a sheet reads its text as a yes/no field does: "false" gives the raw profile, "true" the simplified one', async () => {
+		await client().seed({ profiles: customers(2) });
+
+		const result = await run(
+			[
+				{ id: 'crm-0', simple: 'false' },
+				{ id: 'crm-1', simple: 'true' },
+			],
+			{
+				operation: 'export',
+				identifyBy: 'external_id',
+				externalId: '={{ $json.id }}',
+				simplify: '={{ $json.simple }}',
+				fieldsToExport: ['first_name'],
+			},
+		);
+
+		expect(result.output(USER).map((item) => item.json)).toEqual([
+			{ external_id: 'crm-0', first_name: 'Customer 0' },
+			expect.objectContaining({
+				external_id: 'crm-1',
+				first_name: 'Customer 1',
+				last_name: null,
+				email: 'customer1@example.com',
+			}),
+		]);
+	});
+
 	test('version 1 has no Simplify: the raw profile with the fields chosen, as 1.0 gave it', async () => {
 		await client().seed({ profiles: customers(1) });
 

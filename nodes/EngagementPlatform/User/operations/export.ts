@@ -196,7 +196,8 @@ export const operation = declareOperation<ExportGroup, ExportValue>({
 		const identifier = readUserIdentifier(item);
 		const kind = identifierKindOf(identifier);
 		const value = Object.values(identifier)[0] as ExportValue;
-		const simplify = item.nodeVersion >= 2 && item.raw('simplify', true) === true;
+		// Read as a yes/no field reads it: a sheet's "true" / "false" from version 2 (version 1 has no Simplify).
+		const simplify = item.nodeVersion >= 2 && item.boolean('simplify', true);
 		const chosen = simplify ? SIMPLE_FIELDS : (item.raw('fieldsToExport', DEFAULT_FIELDS) as string[]);
 		if (!Array.isArray(chosen) || chosen.length === 0) {
 			throw new ItemInputError('Fields to Export', 'is empty', 'Pick at least one field, or "All Fields".');
