@@ -109,7 +109,10 @@ export class LocalRegistry {
 
 	/** The registry's metadata of a package (what `npm view` reads). */
 	async packument(name: string): Promise<{ 'dist-tags'?: Record<string, string>; versions?: Record<string, unknown> }> {
-		const response = await fetch(`${this.url}${name.replace('/', '%2f')}`);
+		const url = `${this.url}${name.replace('/', '%2f')}`;
+		// Once more on a dropped connection: fetch reuses a kept-alive socket verdaccio may have closed
+		// meanwhile (its keep-alive timeout is 5 s), which ends as "other side closed". A GET is safe to repeat.
+		const response = await fetch(url).catch(async () => await fetch(url));
 		if (!response.ok) throw new Error(`${name} is not on the local registry: ${response.status}`);
 		return (await response.json()) as { 'dist-tags'?: Record<string, string> };
 	}
