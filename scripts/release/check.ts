@@ -5,15 +5,15 @@
  * serves, given with --manifest), .github/workflows/publish.yml, .ci/run, CHANGELOG.md and the tags on
  * this commit, checked as npm's registry, npm and n8n's verification would. Exits 1 naming each problem.
  *
- * Where the publish workflow runs is known in GitHub Actions (GITHUB_SERVER_URL/GITHUB_REPOSITORY) and
- * from a GitHub `origin` remote; elsewhere the repository's form is checked and its match waits for
- * the workflow's own run of this check, before anything is published.
+ * Where the publish workflow runs is known in GitHub Actions and from a GitHub `origin` remote
+ * (workflowRepository); elsewhere the repository's form is checked and its match waits for the
+ * workflow's own run of this check, before anything is published.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { type Manifest, releaseProblems, repositoryOf } from './releaseProblems';
+import { type Manifest, releaseProblems, repositoryOf, workflowRepository } from './releaseProblems';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -25,18 +25,10 @@ function git(...args: string[]): string {
 	}
 }
 
-function sourceRepository(): string | undefined {
-	const { GITHUB_ACTIONS, GITHUB_SERVER_URL, GITHUB_REPOSITORY } = process.env;
-	if (GITHUB_ACTIONS === 'true' && GITHUB_SERVER_URL && GITHUB_REPOSITORY)
-		return `${GITHUB_SERVER_URL}/${GITHUB_REPOSITORY}`;
-	const origin = git('remote', 'get-url', 'origin');
-	return origin ? repositoryOf({ repository: origin }) : undefined;
-}
-
 const manifestArgument = process.argv.indexOf('--manifest');
 const manifestFile = manifestArgument > 0 ? process.argv[manifestArgument + 1] : path.join(ROOT, 'package.json');
 const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as Manifest;
-const source = sourceRepository();
+const source = workflowRepository(process.env, git('remote', 'get-url', 'origin'));
 const releaseTag = process.env.GITHUB_REF_TYPE === 'tag' ? process.env.GITHUB_REF_NAME : undefined;
 
 const problems = releaseProblems({

@@ -63,6 +63,19 @@ export function repositoryOf(manifest: Manifest): string | undefined {
 		.replace(/\/$/, '');
 }
 
+/**
+ * `https://github.com/<owner>/<repo>` the publish workflow runs in: GitHub Actions says so, and a clone
+ * whose `origin` is on GitHub runs it there. Any other origin (a folder CI cloned from, a mirror elsewhere)
+ * says nothing of it, and the match waits for the workflow's own run of the check.
+ */
+export function workflowRepository(env: NodeJS.ProcessEnv, origin: string): string | undefined {
+	const { GITHUB_ACTIONS, GITHUB_SERVER_URL, GITHUB_REPOSITORY: repositoryName } = env;
+	if (GITHUB_ACTIONS === 'true' && GITHUB_SERVER_URL && repositoryName) return `${GITHUB_SERVER_URL}/${repositoryName}`;
+	if (!/^(?:git\+)?(?:https|git|ssh):\/\/(?:git@)?github\.com[/:]|^git@github\.com:/.test(origin)) return undefined;
+	const repository = repositoryOf({ repository: origin });
+	return repository && GITHUB_REPOSITORY.test(repository) ? repository : undefined;
+}
+
 function manifestProblems({ manifest, sourceRepository }: ReleaseFacts): string[] {
 	const problems: string[] = [];
 	const repository = repositoryOf(manifest);

@@ -4,12 +4,18 @@
  * verification needs, taken away from a copy of them, fails the check naming it.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import { parseDocument } from 'yaml';
 
-import { type Manifest, type ReleaseFacts, releaseProblems } from '../../scripts/release/releaseProblems';
+import {
+	type Manifest,
+	type ReleaseFacts,
+	releaseProblems,
+	workflowRepository,
+} from '../../scripts/release/releaseProblems';
 
 const ROOT = path.resolve(__dirname, '../..');
 const read = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');
@@ -144,4 +150,39 @@ test('the repository URL is compared in every form npm accepts', () => {
 		expect(releaseProblems(facts(withManifest((manifest) => (manifest.repository = { type: 'git', url }))))).toEqual(
 			[],
 		);
+});
+
+test('where the workflow runs is read from GitHub Actions or a GitHub origin, never from a local path', () => {
+	const owner = REPOSITORY.slice(19);
+	expect(workflowRepository({}, `git@github.com:${owner}.git`)).toBe(REPOSITORY);
+	expect(workflowRepository({}, `${REPOSITORY}.git`)).toBe(REPOSITORY);
+	expect(
+		workflowRepository(
+			{ GITHUB_ACTIONS: 'true', GITHUB_SERVER_URL: 'https://github.com', GITHUB_REPOSITORY: 'someone/fork' },
+			`${REPOSITORY}.git`,
+		),
+	).toBe('https://github.com/someone/fork');
+	// A clone of a clone (CI clones the project from a folder) or a mirror elsewhere says nothing of where
+	// the publish workflow runs: the match waits for the workflow's own run.
+	expect(workflowRepository({}, '/check/repo')).toBeUndefined();
+	expect(workflowRepository({}, 'file:///check/repo')).toBeUndefined();
+	expect(workflowRepository({}, 'https://gitlab.com/a/b.git')).toBeUndefined();
+	expect(workflowRepository({}, '')).toBeUndefined();
+});
+
+test('a clean clone of a local clone, as CI makes, passes npm run release:check', () => {
+	const folder = mkdtempSync(path.join(tmpdir(), 'release-check-'));
+	try {
+		const clone = path.join(folder, 'repo');
+		execFileSync('git', ['clone', '--quiet', '--no-hardlinks', ROOT, clone]);
+		// The check reads the committed files; the working copy's (possibly uncommitted) ones are what is tested.
+		for (const file of ['package.json', 'CHANGELOG.md', '.ci/run', '.github/workflows/publish.yml', 'scripts'])
+			cpSync(path.join(ROOT, file), path.join(clone, file), { recursive: true });
+		symlinkSync(path.join(ROOT, 'node_modules'), path.join(clone, 'node_modules'));
+		const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('GITHUB_')));
+		const printed = execFileSync('npm', ['run', '-s', 'release:check'], { cwd: clone, encoding: 'utf8', env });
+		expect(printed).toContain('is ready to publish with provenance');
+	} finally {
+		rmSync(folder, { recursive: true, force: true });
+	}
 });
