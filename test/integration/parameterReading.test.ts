@@ -212,6 +212,79 @@ describe('reading parameters', () => {
 	});
 });
 
+/**
+ * A sheet synced with Update Attributes version 2: the standard attributes' mapper and the custom
+ * attributes' typed list, each entry dragged in (`{{ $json.email }}`), are built from the item; the
+ * same mapping that only n8n's engine can read (`{{ ($json.email) }}`) gives the same requests and items,
+ * rows with missing, blank, mistyped and nested values among them.
+ */
+describe('a resource mapper and an assignment list mapped entry by entry', () => {
+	const SHEET: IDataObject[] = [
+		{ crm_id: 'c-1', first_name: 'Ada', email: 'ada@example.com', gender: 'F', ltv: '59.90', vip: 'true' },
+		{ crm_id: 'c-2', first_name: '  ', email: 'b@example.com', gender: 'X', ltv: 'lots', vip: 'maybe' },
+		{ crm_id: 'c-3', email: 'c@example.com', ltv: 12, vip: false, signup: '2026-03-01 10:00' },
+		{ crm_id: 'c-4', first_name: { nested: true }, ltv: '', vip: ' ', signup: 'soon' },
+		{ crm_id: '', first_name: 'Nobody', ltv: '1', vip: 'false' },
+	];
+	const COLUMNS = ['first_name', 'email', 'gender'];
+
+	const sheetSync = (wrap: (path: string) => string): INodeParameters => ({
+		operation: 'updateAttributes',
+		identifyBy: 'external_id',
+		externalId: wrap('$json.crm_id'),
+		standardAttributes: {
+			mappingMode: 'defineBelow',
+			value: Object.fromEntries(COLUMNS.map((column) => [column, wrap(`$json.${column}`)])),
+			matchingColumns: [],
+			schema: COLUMNS.map((id) => ({ id, displayName: id, type: 'string', required: false, display: true })),
+		},
+		attributesFields: {
+			assignments: [
+				{ id: '1', name: 'lifetime_value', value: wrap('$json.ltv'), type: 'number' },
+				{ id: '2', name: 'vip', value: wrap('$json.vip'), type: 'boolean' },
+				{ id: '3', name: 'signed_up_at', value: wrap('$json["signup"]'), type: 'string' },
+			],
+		},
+		options: { parallelRequests: 1 },
+	});
+
+	async function syncWith(wrap: (path: string) => string, items = SHEET) {
+		await client().reset();
+		const result = await runUserNode({
+			items: structuredClone(items),
+			parameters: sheetSync(wrap),
+			typeVersion: 2,
+			endpoint: sandbox().url,
+			apiKey,
+			continueOnFail: true,
+		});
+		const bodies = (await client().requests()).map((request) => request.body);
+		return { output: result.output(USER).map((item) => ({ json: item.json, pairedItem: item.pairedItem })), bodies };
+	}
+
+	test('dragged entries read from the item give exactly what n8n’s expression engine gives', async () => {
+		const dragged = await syncWith((path) => `={{ ${path} }}`);
+		const throughEngine = await syncWith((path) => `={{ (${path}) }}`);
+
+		expect(dragged).toEqual(throughEngine);
+		expect(dragged.output.map((item) => item.json.error ?? item.json.status)).toEqual([
+			'updated',
+			expect.stringContaining('Standard Attributes'),
+			'updated',
+			expect.stringContaining('first_name'),
+			expect.stringContaining('External ID'),
+		]);
+		expect(dragged.bodies).toHaveLength(1);
+	});
+
+	test('a first row without a mapped field leaves the entries to n8n’s engine, with the same result', async () => {
+		const rows = [{ crm_id: 'c-0', ltv: '3', vip: 'true' }, ...SHEET];
+		expect(await syncWith((path) => `={{ ${path} }}`, rows)).toEqual(
+			await syncWith((path) => `={{ (${path}) }}`, rows),
+		);
+	});
+});
+
 describe('the parameter reader reads only constants and plain $json fields itself', () => {
 	const ITEMS = [{ json: { a: 'first', b: { c: 1 } } }, { json: { a: 'second', b: { c: 2 } } }];
 
@@ -286,6 +359,42 @@ describe('the parameter reader reads only constants and plain $json fields itsel
 			'engine:eventName:0',
 		]);
 		expect(calls).toEqual([['eventName', 0]]);
+	});
+
+	test('an object whose every expression is a plain $json field is built from each item, n8n asked once to check it', () => {
+		const mapper = {
+			mappingMode: 'defineBelow',
+			value: { first: '={{ $json.a }}', deep: '={{ $json.b.c }}' },
+			schema: [],
+		};
+		const context = {
+			getInputData: () => ITEMS,
+			getNode: () => ({ parameters: { standardAttributes: mapper }, typeVersion: 2 }) as unknown as INode,
+			getTimezone: () => 'UTC',
+			getNodeParameter: (name: string, itemIndex: number) => {
+				calls.push([name, itemIndex]);
+				const { a, b } = ITEMS[itemIndex].json;
+				return { mappingMode: 'defineBelow', value: { first: a, deep: b.c }, schema: [] };
+			},
+		} as unknown as IExecuteFunctions;
+		const calls: Array<[string, number]> = [];
+		const reader = new ParameterReader(context);
+
+		expect([reader.value('standardAttributes', 0), reader.value('standardAttributes', 1)]).toEqual([
+			{ mappingMode: 'defineBelow', value: { first: 'first', deep: 1 }, schema: [] },
+			{ mappingMode: 'defineBelow', value: { first: 'second', deep: 2 }, schema: [] },
+		]);
+		expect(calls).toEqual([['standardAttributes', 0]]);
+	});
+
+	test('an object whose expressions build other than n8n’s value for the first item is left to n8n for every item', () => {
+		const { reader, calls } = readerOver({ properties: { pairs: [{ key: 'plan', value: '={{ $json.a }}' }] } });
+
+		expect(reader.value('properties', 1)).toBe('engine:properties:1');
+		expect(calls).toEqual([
+			['properties', 0],
+			['properties', 1],
+		]);
 	});
 
 	test("given the operation's fields, each is classified before the first item, and reads as it did when classified at its first reading", () => {

@@ -25,6 +25,8 @@ import {
 } from '../../schemas/time';
 import type { PlainItemReading, PlainSource } from './plainReading';
 import { copyOf, fieldOf, isAsGiven, NOT_PLAIN, PlainRun, textOf } from './plainReading';
+import type { ParameterSource } from '../../fields/parameterSource';
+import { compileSource, savedParameter } from '../../fields/parameterSource';
 
 /** The plain reading's run as operations see it, with the full readers (plainReading.ts). */
 export type RunReading = PlainRun<ItemReader, ParameterReader>;
@@ -333,30 +335,20 @@ export function describeType(value: unknown): string {
 	return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
-/** How one parameter's value is had for each item. */
-type Source =
-	| { kind: 'constant'; value: unknown }
-	| { kind: 'field'; path: string[] }
-	| { kind: 'expression' }
-	/** Not in the node's parameters: the reading's fallback is its value. */
-	| { kind: 'absent' };
-
-/** `={{ $json.customer.id }}` or `={{ $json["first name"] }}`: the whole value is one field of the item. */
-const FIELD_REFERENCE = /^=\{\{\s*\$json((?:\.[A-Za-z_$][\w$]*|\[(?:"[^"\\]*"|'[^'\\]*'|\d+)\])+)\s*\}\}\s*$/;
-const PATH_STEP = /\.([A-Za-z_$][\w$]*)|\[(?:"([^"\\]*)"|'([^'\\]*)'|(\d+))\]/g;
-
 /**
  * Reads node parameters for every item of a run at the cost of few expression evaluations,
  * which are most of n8n's time per item on large inputs:
  * - a parameter without expressions is the same for every item: read once per run;
  * - one that is exactly a field of the item (`{{ $json.email }}`, the mapping n8n's editor writes
  *   when a field is dragged in) is read from the item, as n8n's engine would resolve it;
+ * - an object or list whose every expression is such a field (a resource mapper or an assignment list
+ *   mapped from a sheet, entry by entry) is built from the item;
  * - anything else, or a field that is absent or not plain JSON, goes through n8n's engine.
  * A constant object is copied for each item, so no item can change another's; a field is the
  * item's own value, which readers only read (schemas and bodies build new objects from it).
  */
 export class ParameterReader implements ZonelessNote {
-	private readonly sources = new Map<string, Source>();
+	private readonly sources = new Map<string, ParameterSource>();
 	private readonly items: INodeExecutionData[];
 	/** The node's version as the workflow saved it. */
 	readonly version: number;
@@ -424,7 +416,7 @@ export class ParameterReader implements ZonelessNote {
 	 */
 	plainSource(name: string): PlainSource | undefined {
 		const source = this.sources.get(name) ?? this.classify(name);
-		if (!source || source.kind === 'expression') return undefined;
+		if (!source || source.kind === 'expression' || source.kind === 'template') return undefined;
 		return source.kind === 'field' ? source : 'same';
 	}
 
@@ -434,6 +426,9 @@ export class ParameterReader implements ZonelessNote {
 			const json = this.items[itemIndex]?.json;
 			const value = source.path.length === 1 && json ? json[source.path[0]] : fieldOf(json, source.path);
 			if (isAsGiven(value)) return value;
+		} else if (source.kind === 'template') {
+			const value = source.read(this.items[itemIndex]?.json);
+			if (value !== NOT_PLAIN) return value;
 		} else if (source.kind === 'constant' || (source.kind === 'absent' && fallback !== undefined)) {
 			const value = source.kind === 'constant' ? source.value : fallback;
 			return value === null || typeof value !== 'object' ? value : copyOf(value);
@@ -453,7 +448,7 @@ export class ParameterReader implements ZonelessNote {
 		} catch (error) {
 			refusal = error as Error;
 		}
-		if (rawParameter(this.context.getNode().parameters, name) === undefined)
+		if (savedParameter(this.context.getNode().parameters, name) === undefined)
 			throw new NodeOperationError(this.context.getNode(), refusal, { itemIndex });
 		throw new ItemInputError(
 			this.labelOf(name),
@@ -463,28 +458,20 @@ export class ParameterReader implements ZonelessNote {
 	}
 
 	/** How a parameter's value is had, for one the operation does not declare (worked out at its first reading). */
-	private sourceOf(name: string, fallback: unknown): Source {
+	private sourceOf(name: string, fallback: unknown): ParameterSource {
 		const source = this.classify(name) ?? { kind: 'constant', value: this.engineValue(name, 0, fallback) };
 		this.sources.set(name, source);
 		return source;
 	}
 
-	/** A parameter's source, kept for the run; undefined for a constant n8n refuses (its reading then fails the item). */
-	private classify(name: string): Source | undefined {
-		const raw = rawParameter(this.context.getNode().parameters, name);
-		const reference = typeof raw === 'string' ? FIELD_REFERENCE.exec(raw) : null;
-		let source: Source;
-		if (raw === undefined) source = { kind: 'absent' };
-		else if (reference) source = { kind: 'field', path: pathSteps(reference[1]) };
-		else if (hasExpression(raw)) source = { kind: 'expression' };
-		else {
-			try {
-				source = { kind: 'constant', value: this.context.getNodeParameter(name, 0) };
-			} catch {
-				return undefined;
-			}
-		}
-		this.sources.set(name, source);
+	/** A parameter's source, kept for the run (shared/fields/parameterSource.ts); undefined for a constant n8n refuses. */
+	private classify(name: string): ParameterSource | undefined {
+		const source = compileSource(
+			savedParameter(this.context.getNode().parameters, name),
+			() => this.context.getNodeParameter(name, 0),
+			this.items[0]?.json,
+		);
+		if (source) this.sources.set(name, source);
 		return source;
 	}
 }
@@ -513,24 +500,6 @@ function shownInVersion(property: INodeProperties, version: number): boolean {
 			? allowed === version
 			: version >= Number((allowed as { _cnd?: { gte?: number } })._cnd?.gte),
 	);
-}
-
-function rawParameter(parameters: IDataObject, name: string): unknown {
-	let value: unknown = parameters;
-	for (const key of name.split('.'))
-		value = value && typeof value === 'object' ? (value as IDataObject)[key] : undefined;
-	return value;
-}
-
-function hasExpression(value: unknown): boolean {
-	if (typeof value === 'string') return value.startsWith('=');
-	if (Array.isArray(value)) return value.some(hasExpression);
-	if (value && typeof value === 'object') return Object.values(value).some(hasExpression);
-	return false;
-}
-
-function pathSteps(path: string): string[] {
-	return [...path.matchAll(PATH_STEP)].map((step) => step[1] ?? step[2] ?? step[3] ?? step[4]);
 }
 
 /**

@@ -1,0 +1,133 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { copyOf, fieldOf, isAsGiven, NOT_PLAIN } from '../engine/read/plainReading';
+
+/**
+ * How one parameter's value is had for every item of a run, decided once from the form the workflow
+ * saved it in:
+ * - `constant`: no expression anywhere in it, one value for every item (n8n's, read once);
+ * - `field`: exactly one field of the item (`{{ $json.email }}`, what n8n's editor writes when a field
+ *   is dragged in), read from the item's JSON;
+ * - `template`: an object or list whose expressions are each exactly a field of the item (a resource
+ *   mapper or an assignment list whose entries were dragged in), built from the item's JSON;
+ * - `expression`: anything else, which only n8n's expression engine can work out;
+ * - `absent`: not in the node's parameters.
+ * A `field` or `template` whose field is missing or not plain JSON for an item gives NOT_PLAIN for
+ * it: n8n's engine works that item out, as it would have without this reading.
+ */
+export type ParameterSource =
+	| { kind: 'constant'; value: unknown }
+	| { kind: 'field'; path: string[] }
+	| { kind: 'template'; read: (json: IDataObject | undefined) => unknown }
+	| { kind: 'expression' }
+	| { kind: 'absent' };
+
+/** `={{ $json.customer.id }}` or `={{ $json["first name"] }}`: the whole value is one field of the item. */
+const FIELD_REFERENCE = /^=\{\{\s*\$json((?:\.[A-Za-z_$][\w$]*|\[(?:"[^"\\]*"|'[^'\\]*'|\d+)\])+)\s*\}\}\s*$/;
+const PATH_STEP = /\.([A-Za-z_$][\w$]*)|\[(?:"([^"\\]*)"|'([^'\\]*)'|(\d+))\]/g;
+
+/**
+ * A parameter's source for the run. `engineValue` is n8n's value of it for the run's first item
+ * (getNodeParameter), asked only where the saved form has no expression, or to check a template:
+ * a template is kept only where it builds exactly n8n's value for that item, so that any working-out
+ * n8n does beyond evaluating the expressions leaves the parameter to n8n. Undefined for a constant n8n
+ * refuses (its reading then fails the item, naming the field).
+ */
+export function compileSource(
+	saved: unknown,
+	engineValue: () => unknown,
+	firstItem?: IDataObject,
+): ParameterSource | undefined {
+	if (saved === undefined) return { kind: 'absent' };
+	const reference = typeof saved === 'string' ? FIELD_REFERENCE.exec(saved) : null;
+	if (reference) return { kind: 'field', path: pathSteps(reference[1]) };
+	if (!hasExpression(saved)) {
+		const value = attempt(engineValue);
+		return value === REFUSED ? undefined : { kind: 'constant', value };
+	}
+	const read = typeof saved === 'object' && saved !== null ? templateOf(saved) : undefined;
+	if (!read) return { kind: 'expression' };
+	const built = read(firstItem);
+	const expected = built === NOT_PLAIN ? REFUSED : attempt(engineValue);
+	return expected !== REFUSED && sameJson(built, expected) ? { kind: 'template', read } : { kind: 'expression' };
+}
+
+type Build = (json: IDataObject | undefined) => unknown;
+
+/** A builder of the saved object or list for an item, each expression read as its field; undefined when one is no field. */
+function templateOf(saved: unknown): Build | undefined {
+	if (typeof saved === 'string' && saved.startsWith('=')) {
+		const reference = FIELD_REFERENCE.exec(saved);
+		if (!reference) return undefined;
+		const path = pathSteps(reference[1]);
+		return (json) => {
+			const value = fieldOf(json, path);
+			return isAsGiven(value) ? value : NOT_PLAIN;
+		};
+	}
+	if (!hasExpression(saved)) return saved === null || typeof saved !== 'object' ? () => saved : () => copyOf(saved);
+	if (Array.isArray(saved)) {
+		const entries = saved.map(templateOf);
+		if (entries.some((entry) => !entry)) return undefined;
+		return (json) => {
+			const list: unknown[] = [];
+			for (const entry of entries as Build[]) {
+				const value = entry(json);
+				if (value === NOT_PLAIN) return NOT_PLAIN;
+				list.push(value);
+			}
+			return list;
+		};
+	}
+	const keys = Object.keys(saved as IDataObject);
+	const builds = keys.map((key) => templateOf((saved as IDataObject)[key]));
+	if (builds.some((build) => !build)) return undefined;
+	return (json) => {
+		const object: IDataObject = {};
+		for (let index = 0; index < keys.length; index++) {
+			const value = (builds[index] as Build)(json);
+			if (value === NOT_PLAIN) return NOT_PLAIN;
+			object[keys[index]] = value as IDataObject[string];
+		}
+		return object;
+	};
+}
+
+const REFUSED: unique symbol = Symbol('refused');
+
+function attempt(read: () => unknown): unknown {
+	try {
+		return read();
+	} catch {
+		return REFUSED;
+	}
+}
+
+/** Equal as JSON values, keys in any order. */
+function sameJson(left: unknown, right: unknown): boolean {
+	if (left === right) return true;
+	if (left === null || right === null || typeof left !== 'object' || typeof right !== 'object') return false;
+	if (Array.isArray(left) !== Array.isArray(right)) return false;
+	const leftKeys = Object.keys(left);
+	if (leftKeys.length !== Object.keys(right).length) return false;
+	return leftKeys.every((key) => sameJson((left as IDataObject)[key], (right as IDataObject)[key]));
+}
+
+/** A saved parameter's value at a dotted name (`additionalFields.send_id`). */
+export function savedParameter(parameters: IDataObject, name: string): unknown {
+	let value: unknown = parameters;
+	for (const key of name.split('.'))
+		value = value && typeof value === 'object' ? (value as IDataObject)[key] : undefined;
+	return value;
+}
+
+function hasExpression(value: unknown): boolean {
+	if (typeof value === 'string') return value.startsWith('=');
+	if (Array.isArray(value)) return value.some(hasExpression);
+	if (value && typeof value === 'object') return Object.values(value).some(hasExpression);
+	return false;
+}
+
+function pathSteps(path: string): string[] {
+	return [...path.matchAll(PATH_STEP)].map((step) => step[1] ?? step[2] ?? step[3] ?? step[4]);
+}
