@@ -1,16 +1,11 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { ItemReader } from '../../shared/engine/read/readItems';
-import { ItemInputError } from '../../shared/engine/read/itemInputError';
 import { declareOperation, groupStateKey, groupStateLabel } from '../../shared/engine/operation';
 import { answerRemaining } from '../../shared/engine/send/sendRequests';
 import type { RequestShape } from '../../shared/engine/plan/planner';
-import {
-	identifierKindOf,
-	readUserIdentifier,
-	userIdentifierFields,
-	userStateKey,
-} from '../../shared/fields/userIdentifier';
+import { requiredText, user } from '../../shared/fields/inputs';
+import { userStateKey } from '../../shared/fields/userIdentifier';
 import type { UserIdentifier } from '../../shared/schemas/identifiers';
 import { PER_REQUEST } from '../../shared/limits/requestLimits';
 import type { GroupState } from '../../shared/schemas/standardAttributes';
@@ -52,7 +47,7 @@ const SUBSCRIPTION_SHAPE: RequestShape<undefined, GroupStateChange> = {
 	batch: 'users',
 };
 
-const subscriptionGroupIdField: INodeProperties = {
+const GROUP = requiredText({
 	displayName: 'Subscription Group ID',
 	name: 'subscriptionGroupId',
 	type: 'string',
@@ -67,7 +62,7 @@ const subscriptionGroupIdField: INodeProperties = {
 		propertyHint:
 			"The subscription group's ID (a UUID) from the dashboard, Audience → Subscriptions, usually the same for every item. Never invent one: if the user has not given it, use a placeholder for them to fill in.",
 	},
-};
+});
 
 /**
  * A subscription group is one list; the profile's own email subscription (all email) is another
@@ -81,28 +76,30 @@ const emailSubscriptionNotice: INodeProperties = {
 	default: '',
 };
 
-const stateField: INodeProperties = {
-	displayName: 'State',
-	name: 'subscriptionState',
-	type: 'options',
-	options: [
-		{ name: 'Subscribed', value: 'subscribed' },
-		{ name: 'Unsubscribed', value: 'unsubscribed' },
-	],
-	default: 'subscribed',
-};
+const STATE_FIX =
+	'Map "subscribed" or "unsubscribed" into this field, e.g. {{ $json.newsletter ? "subscribed" : "unsubscribed" }}.';
+const STATE = requiredText(
+	{
+		displayName: 'State',
+		name: 'subscriptionState',
+		type: 'options',
+		options: [
+			{ name: 'Subscribed', value: 'subscribed' },
+			{ name: 'Unsubscribed', value: 'unsubscribed' },
+		],
+		default: 'subscribed',
+	},
+	STATE_FIX,
+);
+
+const USER = user(['external_id', 'email', 'phone']);
 
 /**
  * The fields of a subscription group operation: the group, the state unless the operation is one
  * state's own (Subscribe, Unsubscribe), and the user.
  */
 export function groupStateFields(fixedState?: GroupState): INodeProperties[] {
-	return [
-		emailSubscriptionNotice,
-		subscriptionGroupIdField,
-		...(fixedState ? [] : [stateField]),
-		...userIdentifierFields(['external_id', 'email', 'phone']),
-	];
+	return [emailSubscriptionNotice, ...GROUP.properties, ...(fixedState ? [] : STATE.properties), ...USER.properties];
 }
 
 /**
@@ -138,16 +135,16 @@ export const groupStateOperation = (fixedState?: GroupState) =>
 			},
 		},
 		readItem(item) {
-			const subscription_group_id = item.string('subscriptionGroupId');
+			const subscription_group_id = GROUP.read(item);
 			const subscription_state = fixedState ?? readGroupState(item);
-			const identifier = readUserIdentifier(item);
+			const { kind, identifier } = USER.read(item);
 			const id = Object.values(identifier)[0] as string;
 			return [
 				{
 					itemIndex: item.itemIndex,
 					slot: 'subscription_groups',
 					group: undefined,
-					payload: { subscription_group_id, subscription_state, idsField: IDS_FIELD[identifierKindOf(identifier)], id },
+					payload: { subscription_group_id, subscription_state, idsField: IDS_FIELD[kind], id },
 					subject: { subscription_group_id, subscription_state, ...(identifier as IDataObject) },
 				},
 			];
@@ -170,10 +167,8 @@ function userOf({ idsField, id }: GroupStateChange): string {
  * `$fromAI`) may give any value or none, and the platform refuses the whole request for one wrong state.
  */
 function readGroupState(item: ItemReader): string {
-	const fix =
-		'Map "subscribed" or "unsubscribed" into this field, e.g. {{ $json.newsletter ? "subscribed" : "unsubscribed" }}.';
-	const state = item.string('subscriptionState', 'State', fix);
+	const state = STATE.read(item);
 	if (!(GROUP_STATES as readonly string[]).includes(state))
-		throw new ItemInputError('State', `must be subscribed or unsubscribed, got "${state}"`, fix);
+		throw STATE.problem(`must be subscribed or unsubscribed, got "${state}"`, STATE_FIX);
 	return state;
 }

@@ -1,0 +1,163 @@
+import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow';
+
+import { ItemInputError } from '../engine/read/itemInputError';
+import type { ItemReader } from '../engine/read/readItems';
+import { forVersion1, fromVersion2 } from './displayOptions';
+import { readPathSegment } from './pathSegment';
+import type { IdentifierKind, IdentifyByLabel, ItemUser } from './userIdentifier';
+import { readUser, userIdentifierFields } from './userIdentifier';
+
+/**
+ * An operation's input, declared once: the properties the panel shows, the parameter it reads, the
+ * label its errors name it by (the property's display name), and its reading of an item, typed. An
+ * operation declares its inputs with `defineInputs` and reads them with `input.read(item)`; it never
+ * names a parameter or types a label again (CONTRIBUTING.md, "Adding an operation").
+ */
+export interface Input<T> {
+	/** The parameter read (version 2's name, where version 1 saved another). */
+	readonly name: string;
+	readonly label: string;
+	readonly properties: INodeProperties[];
+	read(item: ItemReader): T;
+	/**
+	 * The item's problem with this input's value, worded with its label: `rule` is what the value
+	 * breaks, `fix` what to do. For rules across inputs, checked by the operation.
+	 */
+	problem(rule: string, fix: string): ItemInputError;
+}
+
+/** What an input gives, for an operation's own types. */
+export type InputValue<I> = I extends Input<infer T> ? T : never;
+
+/** One property for every node version, or the ones version 1 (as 1.0 saved it) and version 2 show. */
+export type Declared = INodeProperties | { version1: INodeProperties; fromVersion2: INodeProperties };
+
+/**
+ * An input of a kind of its own: `read` is given the parameter's name and label, to read it with
+ * ItemReader's readers and word its problems. The kinds below are made with it.
+ */
+export function inputField<T>(
+	declared: Declared,
+	read: (item: ItemReader, name: string, label: string) => T,
+): Input<T> {
+	const current = 'version1' in declared ? declared.fromVersion2 : declared;
+	const properties =
+		'version1' in declared
+			? [...forVersion1([declared.version1]), ...fromVersion2([declared.fromVersion2])]
+			: [declared];
+	return inputOf(current.name, labelOf(current), properties, read);
+}
+
+/** An input whose properties are made elsewhere (several of them, or a generated set such as the user's). */
+export function inputOf<T>(
+	name: string,
+	label: string,
+	properties: INodeProperties[],
+	read: (item: ItemReader, name: string, label: string) => T,
+): Input<T> {
+	return {
+		name,
+		label,
+		properties,
+		read: (item) => read(item, name, label),
+		problem: (rule, fix) => new ItemInputError(label, rule, fix),
+	};
+}
+
+/** A property's label as errors name it: without the "(JSON)" that tells the panel's input kind. */
+function labelOf(property: INodeProperties): string {
+	return property.displayName.replace(/ \(JSON\)$/, '');
+}
+
+/**
+ * An operation's inputs, each under the name its reading is had by. The record's order is the
+ * order of their properties in the panel.
+ */
+export function defineInputs<Inputs extends Record<string, Input<unknown>>>(inputs: Inputs): Inputs {
+	return inputs;
+}
+
+/** The properties of inputs, in order, for an operation's description. */
+export function propertiesOf(inputs: Record<string, Input<unknown>>): INodeProperties[] {
+	return Object.values(inputs).flatMap((declared) => declared.properties);
+}
+
+/** Required text, trimmed; empty is refused with `fix`, or "Fill in <label>." */
+export const requiredText = (declared: Declared, fix?: string) =>
+	inputField(declared, (item, name, label) => item.string(name, label, fix));
+
+/** Text, trimmed; undefined when empty. */
+export const optionalText = (declared: Declared) =>
+	inputField(declared, (item, name, label) => item.optionalString(name, label));
+
+/** Required text that goes into the request's URL path (pathSegment.ts). */
+export const pathSegment = (declared: Declared) => inputField(declared, (item, name) => readPathSegment(item, name));
+
+/** One of the property's options, as the panel saved it or an expression gave it (checked by the operation's schema). */
+export const choice = <T extends string = string>(declared: Declared) =>
+	inputField(declared, (item, name) => item.raw(name) as T);
+
+/** A yes/no; from version 2 "true" and "false" text read as the panel's switch. */
+export const yesNo = (declared: Declared) =>
+	inputField(declared, (item, name, label) => {
+		const fallback = ('version1' in declared ? declared.fromVersion2 : declared).default;
+		return item.boolean(name, typeof fallback === 'boolean' ? fallback : false, label);
+	});
+
+/** A number; from version 2 a text that is exactly one (`example` shows one). Version 1 gives the value as it came. */
+export const number = (declared: Declared, example: string) =>
+	inputField(declared, (item, name, label) => {
+		const fallback = ('version1' in declared ? declared.fromVersion2 : declared).default;
+		return item.number(name, label, example, typeof fallback === 'number' ? fallback : undefined);
+	});
+
+/** A date and time; from version 2 one without a zone is in the workflow's timezone (ItemReader.time). */
+export const time = (declared: Declared) => inputField(declared, (item, name, label) => item.time(name, label));
+
+/** A date and time each user has in their own zone when it has none (ItemReader.wallTime). */
+export const wallTime = (declared: Declared) => inputField(declared, (item, name, label) => item.wallTime(name, label));
+
+/** A JSON object, given as an object (an expression) or as JSON text; undefined when empty. */
+export const jsonObject = (declared: Declared) =>
+	inputField(declared, (item, name, label) => item.jsonObject(name, label));
+
+/** A JSON array, given as an array (an expression) or as JSON text; undefined when empty. */
+export const jsonArray = (declared: Declared) =>
+	inputField(declared, (item, name, label) => item.jsonArray(name, label));
+
+/**
+ * A collection's values (Additional Fields): from version 2 its boolean and number options read text
+ * as the fields `yesNo` and `number` do. With `namesIn1` (today's option name → 1.0's), a version 1
+ * workflow's options, saved under 1.0's names, are given under today's.
+ */
+export const collection = (declared: Declared, namesIn1: Readonly<Record<string, string>> = {}) =>
+	inputField(declared, (item, name) => {
+		const current = 'version1' in declared ? declared.fromVersion2 : declared;
+		const values = item.collection(name, current);
+		if (item.nodeVersion >= 2) return values;
+		for (const [today, in1] of Object.entries(namesIn1))
+			if (values[in1] !== undefined && values[today] === undefined) {
+				values[today] = values[in1];
+				delete values[in1];
+			}
+		return values;
+	});
+
+/** The parameter as n8n gives it (a fixed collection's entries, a resource mapper), shaped by the operation. */
+export const asGiven = <T = IDataObject>(declared: Declared, fallback?: T) =>
+	inputField(declared, (item, name) => item.raw(name, fallback) as T);
+
+/**
+ * The item's user: "Identify User By" and the field(s) of each of `kinds` (userIdentifier.ts), read
+ * as the kind chosen and its identifier, checked per the spec. Its properties are
+ * userIdentifierFields'.
+ */
+export function user(
+	kinds: readonly IdentifierKind[],
+	options: { label?: IdentifyByLabel; show?: IDisplayOptions['show'] } = {},
+): Input<ItemUser> {
+	const properties = userIdentifierFields(kinds, options);
+	return inputOf('identifyBy', options.label?.displayName ?? properties[0].displayName, properties, (item) =>
+		readUser(item, { kinds, label: options.label }),
+	);
+}
