@@ -49,7 +49,7 @@ export function readAttributes(
 			const groups = readSubscriptionGroups(value);
 			if (!groups.ok) return groups;
 			update.subscriptionGroups = groups.value;
-		} else if (key in STANDARD_ATTRIBUTES) {
+		} else if (Object.hasOwn(STANDARD_ATTRIBUTES, key)) {
 			const problem = value === null ? undefined : STANDARD_ATTRIBUTES[key](value);
 			if (problem) return refuse(`${key} ${problem}`);
 			update.standard[key] = value;

@@ -630,3 +630,20 @@ describe('Finding 6: ambiguous readings, taking the one no platform refuses', ()
 		});
 	});
 });
+
+describe('Finding 7: custom attributes named as a JavaScript object’s own keys', () => {
+	test('constructor, toString and valueOf are custom attributes like any other: sent and stored', async () => {
+		const attributes = { constructor: 'Ada', toString: 'gold', valueOf: 3 };
+		const result = await run(USER_NODE, [{ id: 'crm-7', attributes }], {
+			operation: 'updateAttributes',
+			identifyBy: 'external_id',
+			externalId: '={{ $json.id }}',
+			attributesInput: 'json',
+			attributesJson: '={{ $json.attributes }}',
+		});
+
+		expect(result.output(USER).map((entry) => entry.json.status)).toEqual(['updated']);
+		const [request] = (await client().requests()).filter((request) => request.path === '/users/track');
+		expect(request.body).toEqual({ attributes: [{ external_id: 'crm-7', ...attributes }] });
+	});
+});

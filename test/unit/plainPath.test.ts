@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 
 import type { CheckedSchema } from '../../nodes/EngagementPlatform/shared/schemas/parse';
-import { trackEvent, trackPurchase } from '../../nodes/EngagementPlatform/shared/schemas/trackObjects';
+import { trackAttributes, trackEvent, trackPurchase } from '../../nodes/EngagementPlatform/shared/schemas/trackObjects';
 
 /**
  * The plain path (CheckedSchema.asIs) takes an event or purchase without its schema's work. It may
@@ -64,6 +64,29 @@ const purchaseLike = fc.record(
 	{ requiredKeys: [] },
 );
 
+const attributesLike = fc.record(
+	{
+		first_name: fc.oneof(text, value),
+		email: fc.oneof(fc.constantFrom('ada@example.com', 'not an email', 'ADA@EXAMPLE.COM'), value),
+		country: fc.oneof(fc.constantFrom('DE', 'de', 'DEU'), value),
+		gender: fc.oneof(fc.constantFrom('F', 'f', 'X'), value),
+		dob: fc.oneof(fc.constantFrom('1990-04-21', '1990-02-30', '21.04.1990'), value),
+		time_zone: fc.oneof(fc.constantFrom('Europe/Berlin', 'Mars/Base'), value),
+		date_of_last_session: fc.oneof(time, value),
+		email_subscribe: fc.oneof(fc.constantFrom('subscribed', 'opted_in', 'maybe'), value),
+		subscription_groups: fc.oneof(
+			fc.constant([{ subscription_group_id: 'g', subscription_state: 'subscribed' }]),
+			value,
+		),
+		_update_existing_only: value,
+		lifetime_value: value,
+		[`$custom`]: value,
+		[`constructor`]: value,
+		[`toString`]: value,
+	},
+	{ requiredKeys: [] },
+);
+
 /**
  * Generated objects alone, over a plainly valid core (the generated values win), or under it (the
  * core's win, so the other keys' values meet the plain path often).
@@ -115,6 +138,11 @@ describe('the plain path of /users/track objects', () => {
 	test('a purchase it takes is one the schema accepts, sent the same', () => {
 		const core = { product_id: 'sku-9', currency: 'EUR', price: 59.9, time: '2026-11-22T10:15:00+0100' };
 		expect(checkAgainstSchema(trackPurchase, withCore(purchaseLike, core), core)).toBeGreaterThan(0);
+	});
+
+	test('an attribute object it takes is one the schema accepts, sent the same', () => {
+		const core = { first_name: 'Ada', email: 'ada@example.com', country: 'DE', lifetime_value: 59.9, vip: true };
+		expect(checkAgainstSchema(trackAttributes, withCore(attributesLike, core), core)).toBeGreaterThan(0);
 	});
 
 	test('the common item takes the plain path', () => {

@@ -216,7 +216,7 @@ export const subscriptionGroupState = z
  * Attribute objects: the three documented fields, standard attributes (first_name, email,
  * country, ...) under their own rules, and custom attributes under the attribute value rules.
  */
-export const trackAttributes = z
+const trackAttributesSchema = z
 	.object({
 		email_subscribe: z.enum(SUBSCRIBE_STATES).optional(),
 		subscription_groups: z.array(subscriptionGroupState).optional(),
@@ -227,7 +227,7 @@ export const trackAttributes = z
 		const { email_subscribe, subscription_groups, _update_existing_only, ...rest } = value;
 		const custom: Record<string, unknown> = {};
 		for (const [name, entry] of Object.entries(rest)) {
-			const standardRule = STANDARD_ATTRIBUTE_RULES[name];
+			const standardRule = standardRuleOf(name);
 			if (!standardRule) custom[name] = entry;
 			else if (entry !== null) {
 				const problem = standardRule(entry);
@@ -237,6 +237,11 @@ export const trackAttributes = z
 		}
 		checkPropertyRules(custom, ctx, attributeValueRules);
 	});
+
+/** A standard attribute's rule; undefined for a custom attribute, `constructor` and `toString` among them. */
+function standardRuleOf(name: string) {
+	return Object.hasOwn(STANDARD_ATTRIBUTE_RULES, name) ? STANDARD_ATTRIBUTE_RULES[name] : undefined;
+}
 
 export type TrackEvent = z.infer<typeof trackEventSchema>;
 export type TrackPurchase = z.infer<typeof trackPurchaseSchema>;
@@ -330,4 +335,34 @@ export const trackPurchase: CheckedSchema<TrackPurchase> = {
 		return value as TrackPurchase;
 	},
 };
-export type TrackAttributes = z.infer<typeof trackAttributes>;
+export type TrackAttributes = z.infer<typeof trackAttributesSchema>;
+
+/**
+ * An attribute object is taken as it is when its three documented fields are plainly valid or
+ * absent, each standard attribute meets its own rule (STANDARD_ATTRIBUTE_RULES) and each custom one
+ * has a plain name and a scalar value within the attribute value rules: the schema's own rules, run
+ * without its work. Subscription groups and arrays go through the schema.
+ */
+export const trackAttributes: CheckedSchema<TrackAttributes> = {
+	schema: trackAttributesSchema,
+	asIs(value) {
+		if (value === null || typeof value !== 'object' || Object.getPrototypeOf(value) !== Object.prototype)
+			return undefined;
+		for (const name in value) {
+			const entry = (value as Record<string, unknown>)[name];
+			if (!isPlainAttribute(name, entry)) return undefined;
+		}
+		return value as TrackAttributes;
+	},
+};
+
+function isPlainAttribute(name: string, entry: unknown): boolean {
+	if (name === 'email_subscribe')
+		return entry === undefined || (SUBSCRIBE_STATES as readonly unknown[]).includes(entry);
+	if (name === '_update_existing_only') return isOptionalFlag(entry);
+	if (name === 'subscription_groups') return entry === undefined;
+	const standardRule = standardRuleOf(name);
+	if (standardRule) return entry === null || standardRule(entry) === undefined;
+	if (name.length === 0 || name.length > MAX_NAME_LENGTH || name.charCodeAt(0) === DOLLAR) return false;
+	return (entry === null || typeof entry !== 'object') && attributeValueRules(entry) === undefined;
+}
