@@ -1,5 +1,6 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
+import { defineInputs, optionalText, propertiesOf, requiredText } from '../../shared/fields/inputs';
 import { translationLookupOperation } from '../shared/translationLookupOperation';
 
 export const option: INodePropertyOptions = {
@@ -12,8 +13,8 @@ export const option: INodePropertyOptions = {
 	},
 };
 
-export const description: INodeProperties[] = [
-	{
+const INPUT = defineInputs({
+	campaignId: requiredText({
 		displayName: 'Campaign ID',
 		name: 'campaignId',
 		type: 'string',
@@ -24,8 +25,8 @@ export const description: INodeProperties[] = [
 			propertyHint:
 				"The campaign's API identifier from the platform. Never invent one: if the user has not given it, use a placeholder for them to fill in.",
 		},
-	},
-	{
+	}),
+	messageVariationId: requiredText({
 		displayName: 'Message Variation ID',
 		name: 'messageVariationId',
 		type: 'string',
@@ -37,8 +38,8 @@ export const description: INodeProperties[] = [
 			propertyHint:
 				"The email message's variation ID, a UUID listed with the campaign's API identifiers. Never invent one: if the user has not given it, use a placeholder for them to fill in.",
 		},
-	},
-	{
+	}),
+	localeName: optionalText({
 		displayName: 'Locale Name',
 		name: 'localeName',
 		type: 'string',
@@ -50,8 +51,10 @@ export const description: INodeProperties[] = [
 			propertyHint:
 				'Leave empty for every translation, one output item each; set a locale name from the multi-language settings (for example de-DE) only when the user asks for one language.',
 		},
-	},
-];
+	}),
+});
+
+export const description: INodeProperties[] = propertiesOf(INPUT);
 
 // The spec's heading and permission say /campaigns/translations; a sample writes /campaign/translations.
 // The heading is taken, as it matches the permission name and the canvas endpoint.
@@ -61,16 +64,10 @@ export const operation = translationLookupOperation({
 	rateLimit: 'translations.campaigns',
 	parameters: [
 		// Campaign IDs are API identifiers of the platform's own format (not necessarily UUIDs).
-		{ name: 'campaign_id', field: 'campaignId', label: 'Campaign ID', uuid: false, required: true },
-		{
-			name: 'message_variation_id',
-			field: 'messageVariationId',
-			label: 'Message Variation ID',
-			uuid: true,
-			required: true,
-		},
+		{ name: 'campaign_id', input: INPUT.campaignId, uuid: false },
+		{ name: 'message_variation_id', input: INPUT.messageVariationId, uuid: true },
 	],
 	// locale_id is not a parameter of this endpoint (the canvas endpoint's alone): every translation is
 	// asked for, and the item keeps its locale's, matched by the name each translation carries.
-	localeFilter: { field: 'localeName', label: 'Locale Name' },
+	localeFilter: INPUT.localeName,
 });

@@ -1,5 +1,6 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
+import { defineInputs, propertiesOf, requiredText } from '../../shared/fields/inputs';
 import { translationLookupOperation } from '../shared/translationLookupOperation';
 
 export const option: INodePropertyOptions = {
@@ -14,8 +15,8 @@ export const option: INodePropertyOptions = {
 
 const uuidHint = 'A UUID, e.g. 3f2c8a1e-7b4d-4e9a-9c1f-2d5e6a7b8c9d';
 
-export const description: INodeProperties[] = [
-	{
+const INPUT = defineInputs({
+	stepId: requiredText({
 		displayName: 'Step ID',
 		name: 'stepId',
 		type: 'string',
@@ -27,8 +28,8 @@ export const description: INodeProperties[] = [
 			propertyHint:
 				"The canvas step's API identifier, a UUID. Never invent one: if the user has not given it, use a placeholder for them to fill in.",
 		},
-	},
-	{
+	}),
+	messageVariationId: requiredText({
 		displayName: 'Message Variation ID',
 		name: 'messageVariationId',
 		type: 'string',
@@ -40,8 +41,8 @@ export const description: INodeProperties[] = [
 			propertyHint:
 				"The step's email message variation ID, a UUID. Never invent one: if the user has not given it, use a placeholder for them to fill in.",
 		},
-	},
-	{
+	}),
+	localeId: requiredText({
 		displayName: 'Locale ID',
 		name: 'localeId',
 		type: 'string',
@@ -53,8 +54,10 @@ export const description: INodeProperties[] = [
 			propertyHint:
 				'The ID (a UUID) of a locale from the multi-language settings, not its name such as de-DE. Never invent one: if the user has not given it, use a placeholder for them to fill in.',
 		},
-	},
-];
+	}),
+});
+
+export const description: INodeProperties[] = propertiesOf(INPUT);
 
 // The spec places locale_id in the query and does not say where step_id and message_variation_id
 // go: a GET has no body, so they are query parameters too.
@@ -63,14 +66,8 @@ export const operation = translationLookupOperation({
 	permission: 'canvas.translations.get',
 	rateLimit: 'translations.canvas',
 	parameters: [
-		{ name: 'step_id', field: 'stepId', label: 'Step ID', uuid: true, required: true },
-		{
-			name: 'message_variation_id',
-			field: 'messageVariationId',
-			label: 'Message Variation ID',
-			uuid: true,
-			required: true,
-		},
-		{ name: 'locale_id', field: 'localeId', label: 'Locale ID', uuid: true, required: true },
+		{ name: 'step_id', input: INPUT.stepId, uuid: true },
+		{ name: 'message_variation_id', input: INPUT.messageVariationId, uuid: true },
+		{ name: 'locale_id', input: INPUT.localeId, uuid: true },
 	],
 });

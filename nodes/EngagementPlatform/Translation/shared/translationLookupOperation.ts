@@ -1,30 +1,28 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ItemReader } from '../../shared/engine/read/readItems';
-import { ItemInputError } from '../../shared/engine/read/itemInputError';
 import type { Endpoint, OperationSpec, Piece, PieceOutcome } from '../../shared/engine/operation';
 import { declareOperation } from '../../shared/engine/operation';
 import { answerRemaining } from '../../shared/engine/send/sendRequests';
 import { responseError } from '../../shared/engine/send/platformErrors';
 import type { RequestShape } from '../../shared/engine/plan/planner';
+import type { Input } from '../../shared/fields/inputs';
 import type { RateLimitName } from '../../shared/limits/rateLimits';
 import { UUID } from '../../shared/schemas/identifiers';
 import { translationErrorOf } from './translationErrors';
 
-/** A query parameter: its name, its field in the node, and whether the spec says it is a UUID. */
+/** A query parameter: its name, the input that gives it (undefined: not asked), and whether the spec says it is a UUID. */
 export interface LookupParameter {
 	name: string;
-	field: string;
-	label: string;
+	input: Input<string | undefined>;
 	uuid: boolean;
-	required: boolean;
 }
 
-/** A translation kept only when its locale's name is the one asked for, where the endpoint cannot filter. */
-export interface LocaleFilter {
-	field: string;
-	label: string;
-}
+/**
+ * The input naming the locale a translation is kept for, by its name, where the endpoint cannot
+ * filter; empty keeps every translation.
+ */
+export type LocaleFilter = Input<string | undefined>;
 
 interface LookupEndpoint {
 	path: string;
@@ -114,22 +112,20 @@ function readLookup(
 	localeFilter: LocaleFilter | undefined,
 ): Piece<Lookup, Asked> {
 	const query: IDataObject = {};
-	for (const { name, field, label, uuid, required } of parameters) {
-		const value = required ? item.string(field, label) : item.optionalString(field, label);
+	for (const { name, input, uuid } of parameters) {
+		const value = input.read(item);
 		if (value === undefined) continue;
 		if (uuid && !UUID.test(value)) {
-			throw new ItemInputError(
-				label,
+			throw input.problem(
 				`"${value.slice(0, 60)}" is not a UUID`,
 				'Copy the ID from the API identifiers in the platform, e.g. 3f2c8a1e-7b4d-4e9a-9c1f-2d5e6a7b8c9d.',
 			);
 		}
 		query[name] = value;
 	}
-	const localeName = localeFilter && item.optionalString(localeFilter.field, localeFilter.label);
+	const localeName = localeFilter?.read(item);
 	if (localeName !== undefined && UUID.test(localeName)) {
-		throw new ItemInputError(
-			localeFilter!.label,
+		throw localeFilter!.problem(
 			`"${localeName}" is a locale ID; this endpoint is asked by locale name`,
 			'Give the locale name the multi-language settings show, e.g. de-DE.',
 		);
