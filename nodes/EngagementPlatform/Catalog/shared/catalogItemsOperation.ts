@@ -9,10 +9,10 @@ import { responseError } from '../../shared/engine/send/platformErrors';
 import type { ApiResponse } from '../../shared/engine/send/transport';
 import { refuseRepeatedKeys } from '../../shared/engine/read/repeatedKeys';
 import type { RequestShape } from '../../shared/engine/plan/planner';
-import { keyValueOrJsonFields, readKeyValueOrJson } from '../../shared/fields/bodyFields';
-import { readPathSegment } from '../../shared/fields/pathSegment';
+import { defineInputs, pathSegment, propertiesOf, requiredText } from '../../shared/fields/inputs';
 import { PER_REQUEST } from '../../shared/limits/requestLimits';
 import { characterCount, exceedsCharacters } from '../../shared/schemas/textValues';
+import { namedValues } from './namedValues';
 
 /**
  * /catalogs/{catalog_name}/items as a declaration for the three methods: 50 items per request
@@ -20,7 +20,7 @@ import { characterCount, exceedsCharacters } from '../../shared/schemas/textValu
  * the items they name.
  */
 
-const ITEM_ID = /^[A-Za-z0-9_-]{1,250}$/;
+const ITEM_ID_FORM = /^[A-Za-z0-9_-]{1,250}$/;
 /** "Item values at most 5,000 characters": counted as code points, as every character limit of the spec is. */
 const MAX_VALUE_CHARACTERS = 5000;
 const MAX_DEPTH = 50;
@@ -41,39 +41,51 @@ const CATALOG_SHAPE: RequestShape<Catalog> = {
 	pathParams: (group) => ({ catalog_name: group.catalog_name }),
 };
 
+const CATALOG = pathSegment({
+	displayName: 'Catalog Name',
+	name: 'catalogName',
+	type: 'string',
+	default: '',
+	required: true,
+	placeholder: 'e.g. restaurants',
+	builderHint: {
+		propertyHint:
+			'The name of a catalog that exists in the platform, written exactly as it was created, usually the same for every item. Never invent one: if the user has not given it, use a placeholder for them to fill in.',
+	},
+});
+
+const ITEM_ID = requiredText({
+	displayName: 'Item ID',
+	name: 'itemId',
+	type: 'string',
+	default: '',
+	required: true,
+	hint: 'Up to 250 letters, digits, hyphens and underscores',
+	builderHint: {
+		propertyHint:
+			"The item's ID in the catalog, usually mapped from the input's product ID or SKU; up to 250 letters, digits, hyphens and underscores, other characters fail the item.",
+	},
+});
+
+/** The item's fields other than its ID, for the methods that write them; the example shows what each takes. */
+const fieldsShowing = (example: string) =>
+	namedValues({ name: 'fields', displayName: 'Fields', noun: 'Field', example });
+const FIELDS = {
+	PATCH: fieldsShowing('{"rating": 4.5, "tags": {"$add": ["vegan"]}}'),
+	PUT: fieldsShowing('{"name": "Pizza Place", "rating": 4.5, "tags": ["pizza"]}'),
+};
+
+/** The inputs of a method: the catalog and the item, and its fields unless it deletes it. */
+function catalogItemInputs(method: CatalogMethod) {
+	return defineInputs({
+		catalog: CATALOG,
+		itemId: ITEM_ID,
+		...(method === 'DELETE' ? {} : { fields: FIELDS[method] }),
+	});
+}
+
 export function catalogItemFields(method: CatalogMethod): INodeProperties[] {
-	const fields: INodeProperties[] = [
-		{
-			displayName: 'Catalog Name',
-			name: 'catalogName',
-			type: 'string',
-			default: '',
-			required: true,
-			placeholder: 'e.g. restaurants',
-			builderHint: {
-				propertyHint:
-					'The name of a catalog that exists in the platform, written exactly as it was created, usually the same for every item. Never invent one: if the user has not given it, use a placeholder for them to fill in.',
-			},
-		},
-		{
-			displayName: 'Item ID',
-			name: 'itemId',
-			type: 'string',
-			default: '',
-			required: true,
-			hint: 'Up to 250 letters, digits, hyphens and underscores',
-			builderHint: {
-				propertyHint:
-					"The item's ID in the catalog, usually mapped from the input's product ID or SKU; up to 250 letters, digits, hyphens and underscores, other characters fail the item.",
-			},
-		},
-	];
-	if (method === 'DELETE') return fields;
-	const example =
-		method === 'PATCH'
-			? '{"rating": 4.5, "tags": {"$add": ["vegan"]}}'
-			: '{"name": "Pizza Place", "rating": 4.5, "tags": ["pizza"]}';
-	return [...fields, ...keyValueOrJsonFields({ name: 'fields', displayName: 'Fields', noun: 'Field', example })];
+	return propertiesOf(catalogItemInputs(method));
 }
 
 export function catalogItemsOperation(method: CatalogMethod, status: string): OperationSpec {
@@ -104,28 +116,29 @@ export function catalogItemsOperation(method: CatalogMethod, status: string): Op
 }
 
 function readCatalogItem(item: ItemReader, method: CatalogMethod): CatalogPiece {
-	const catalog = readPathSegment(item, 'catalogName');
-	const id = item.string('itemId');
-	if (!ITEM_ID.test(id)) {
-		throw new ItemInputError(
-			'Item ID',
+	const catalog = CATALOG.read(item);
+	const id = ITEM_ID.read(item);
+	if (!ITEM_ID_FORM.test(id)) {
+		throw ITEM_ID.problem(
 			`"${id.slice(0, 60)}" must be 1 to 250 letters, digits, hyphens or underscores`,
 			'Remove other characters, or shorten it.',
 		);
 	}
 	const payload: IDataObject = { id };
 	if (method !== 'DELETE') {
-		const fields = readKeyValueOrJson(item, 'fields', 'Fields') ?? {};
-		if ('id' in fields) throw new ItemInputError('Fields.id', 'is set in Item ID', 'Remove "id" from the fields.');
+		const fieldsInput = FIELDS[method];
+		const fields = fieldsInput.read(item) ?? {};
+		if ('id' in fields)
+			throw new ItemInputError(`${fieldsInput.label}.id`, `is set in ${ITEM_ID.label}`, 'Remove "id" from the fields.');
 		for (const [name, value] of Object.entries(fields)) {
 			if (name.includes('.') || name.includes('$')) {
 				throw new ItemInputError(
-					`Fields.${name}`,
+					`${fieldsInput.label}.${name}`,
 					'is a field name with "." or "$", which the platform refuses',
 					'Rename the field.',
 				);
 			}
-			checkValue(value, `Fields.${name}`, method, 1);
+			checkValue(value, `${fieldsInput.label}.${name}`, method, 1);
 		}
 		Object.assign(payload, fields);
 	}
@@ -178,8 +191,7 @@ function uniqueIdsPerCatalog(pieces: CatalogPiece[]): Map<number, ItemInputError
 		pieces,
 		(piece) => JSON.stringify([piece.group.catalog_name, piece.payload.id]),
 		(piece, first) =>
-			new ItemInputError(
-				'Item ID',
+			ITEM_ID.problem(
 				`"${String(piece.payload.id)}" is also given by item ${first} for this catalog`,
 				'Merge the two items into one, or remove one.',
 			),
