@@ -1,8 +1,8 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { isEmptyPermissions, permissionFields, readPermissions } from '../shared/permissionFields';
+import { isEmptyPermissions, PERMISSIONS } from '../shared/permissionFields';
 import { SCIM_USER_SCHEMA, scimUserOperation } from '../shared/scimUserOperation';
-import { emailField, profileFields, readEmail, readProfile } from '../shared/userFields';
+import { profile, USER_EMAIL } from '../shared/userFields';
 
 export const option: INodePropertyOptions = {
 	name: 'Create',
@@ -14,7 +14,13 @@ export const option: INodePropertyOptions = {
 	},
 };
 
-export const description: INodeProperties[] = [emailField(), ...profileFields(false), ...permissionFields()];
+const PROFILE = profile(false);
+
+export const description: INodeProperties[] = [
+	...USER_EMAIL.properties,
+	...PROFILE.properties,
+	...PERMISSIONS.properties,
+];
 
 export const operation = scimUserOperation({
 	method: 'POST',
@@ -22,17 +28,17 @@ export const operation = scimUserOperation({
 	// A second create after a lost answer would be refused as a duplicate (409): not resent.
 	safeToResend: false,
 	read(item) {
-		const userName = readEmail(item);
-		const permissions = readPermissions(item);
+		const userName = USER_EMAIL.read(item);
+		const { permissions } = PERMISSIONS.read(item);
 		const body = {
 			schemas: [SCIM_USER_SCHEMA],
 			userName,
-			...readProfile(item, false),
+			...PROFILE.read(item),
 			...(isEmptyPermissions(permissions) ? {} : { permissions }),
 		};
 		return { call: { body }, subject: { userName } };
 	},
 	result: (user) => [user],
 	// userName is unique without regard to case (RFC 7643).
-	oneItemPerUser: { field: 'Email', keyOf: (subject) => String(subject.userName).toLowerCase() },
+	oneItemPerUser: { input: USER_EMAIL, keyOf: (subject) => String(subject.userName).toLowerCase() },
 });

@@ -1,8 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { scimUserOperation } from '../shared/scimUserOperation';
-import { userIdField } from '../shared/userFields';
-import { readPathSegment } from '../../shared/fields/pathSegment';
+import { USER_ID } from '../shared/userFields';
 
 export const option: INodePropertyOptions = {
 	name: 'Delete',
@@ -15,7 +14,7 @@ export const option: INodePropertyOptions = {
 	},
 };
 
-export const description: INodeProperties[] = [userIdField()];
+export const description: INodeProperties[] = USER_ID.properties;
 
 export const operation = scimUserOperation({
 	method: 'DELETE',
@@ -23,9 +22,9 @@ export const operation = scimUserOperation({
 	// A resend after a lost answer would get 404 for a user it did delete: reported as "may have been applied" instead.
 	safeToResend: false,
 	read: (item) => {
-		const id = readPathSegment(item, 'userId');
+		const id = USER_ID.read(item);
 		return { call: { id }, subject: { id } };
 	},
 	result: (_, subject) => [{ deleted: true, ...subject }],
-	oneItemPerUser: { field: 'User ID', keyOf: (subject) => String(subject.id) },
+	oneItemPerUser: { input: USER_ID, keyOf: (subject) => String(subject.id) },
 });

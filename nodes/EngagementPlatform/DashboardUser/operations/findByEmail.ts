@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { scimUserOperation } from '../shared/scimUserOperation';
-import { emailField, readEmail } from '../shared/userFields';
+import { USER_EMAIL } from '../shared/userFields';
 
 export const option: INodePropertyOptions = {
 	name: 'Find by Email',
@@ -14,14 +14,14 @@ export const option: INodePropertyOptions = {
 	},
 };
 
-export const description: INodeProperties[] = [emailField()];
+export const description: INodeProperties[] = USER_EMAIL.properties;
 
 export const operation = scimUserOperation({
 	method: 'GET',
 	byId: false,
 	safeToResend: true,
 	read(item) {
-		const userName = readEmail(item);
+		const userName = USER_EMAIL.read(item);
 		// RFC 7644 §3.4.2.2: the compared value is a JSON string, so quotes and backslashes are escaped.
 		return { call: { query: { filter: `userName eq ${JSON.stringify(userName)}` } }, subject: { userName } };
 	},

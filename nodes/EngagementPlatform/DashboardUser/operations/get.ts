@@ -1,8 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { scimUserOperation } from '../shared/scimUserOperation';
-import { userIdField } from '../shared/userFields';
-import { readPathSegment } from '../../shared/fields/pathSegment';
+import { USER_ID } from '../shared/userFields';
 
 export const option: INodePropertyOptions = {
 	name: 'Get',
@@ -14,14 +13,14 @@ export const option: INodePropertyOptions = {
 	},
 };
 
-export const description: INodeProperties[] = [userIdField()];
+export const description: INodeProperties[] = USER_ID.properties;
 
 export const operation = scimUserOperation({
 	method: 'GET',
 	byId: true,
 	safeToResend: true,
 	read: (item) => {
-		const id = readPathSegment(item, 'userId');
+		const id = USER_ID.read(item);
 		return { call: { id }, subject: { id } };
 	},
 	result: (user) => [user],

@@ -1,10 +1,8 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { ItemInputError } from '../../shared/engine/read/itemInputError';
-import { isEmptyPermissions, permissionFields, readPermissions } from '../shared/permissionFields';
+import { isEmptyPermissions, PERMISSIONS } from '../shared/permissionFields';
 import { SCIM_USER_SCHEMA, scimUserOperation } from '../shared/scimUserOperation';
-import { profileFields, readProfile, userIdField } from '../shared/userFields';
-import { readPathSegment } from '../../shared/fields/pathSegment';
+import { profile, USER_ID } from '../shared/userFields';
 
 export const option: INodePropertyOptions = {
 	name: 'Update',
@@ -17,16 +15,18 @@ export const option: INodePropertyOptions = {
 	},
 };
 
+const PROFILE = profile(true);
+
 export const description: INodeProperties[] = [
-	userIdField(),
+	...USER_ID.properties,
 	{
 		displayName: 'Update replaces the name, department and permissions whole: permissions not given here are removed',
 		name: 'replaceNotice',
 		type: 'notice',
 		default: '',
 	},
-	...profileFields(true),
-	...permissionFields(),
+	...PROFILE.properties,
+	...PERMISSIONS.properties,
 ];
 
 export const operation = scimUserOperation({
@@ -35,21 +35,20 @@ export const operation = scimUserOperation({
 	// The same replacement twice leaves the same user.
 	safeToResend: true,
 	read(item) {
-		const id = readPathSegment(item, 'userId');
-		const permissions = readPermissions(item);
+		const id = USER_ID.read(item);
+		const { permissions, givenAsFields } = PERMISSIONS.read(item);
 		// Empty fields most likely mean none were filled in, not "remove every permission".
-		if (isEmptyPermissions(permissions) && item.raw('permissionsInput', 'fields') === 'fields') {
-			throw new ItemInputError(
-				'Permissions',
+		if (isEmptyPermissions(permissions) && givenAsFields) {
+			throw PERMISSIONS.problem(
 				'are empty, and Update replaces them whole, so the user would lose every permission',
 				'Add the permissions the user keeps. To remove them all on purpose, set Permissions Input to JSON and give {}.',
 			);
 		}
 		return {
-			call: { id, body: { schemas: [SCIM_USER_SCHEMA], ...readProfile(item, true), permissions } },
+			call: { id, body: { schemas: [SCIM_USER_SCHEMA], ...PROFILE.read(item), permissions } },
 			subject: { id },
 		};
 	},
 	result: (user) => [user],
-	oneItemPerUser: { field: 'User ID', keyOf: (subject) => String(subject.id) },
+	oneItemPerUser: { input: USER_ID, keyOf: (subject) => String(subject.id) },
 });

@@ -1,6 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { ItemReader } from '../../shared/engine/read/readItems';
+import { asGiven, inputOf, jsonObject } from '../../shared/fields/inputs';
 import { parseOrThrow } from '../../shared/schemas/parse';
 import type { ScimPermissions } from './scimPermissions';
 import { scimPermissions } from './scimPermissions';
@@ -14,119 +15,148 @@ const commaList = (displayName: string, name: string, example: string): INodePro
 	description: 'Comma-separated',
 });
 
-/** Permissions as structured fields (company permissions, roles, app groups with teams and permission sets) or as JSON. */
-export function permissionFields(): INodeProperties[] {
-	const asFields = { show: { permissionsInput: ['fields'] } };
-	return [
-		{
-			displayName: 'Permissions Input',
-			name: 'permissionsInput',
-			type: 'options',
-			options: [
-				{ name: 'Fields Below', value: 'fields' },
-				{ name: 'JSON', value: 'json' },
-			],
-			default: 'fields',
-		},
-		{
-			...commaList('Company Permissions', 'companyPermissions', 'basic_access, publish_cards'),
-			displayOptions: asFields,
-		},
-		{
-			displayName: 'Roles',
-			name: 'roles',
-			type: 'fixedCollection',
-			typeOptions: { multipleValues: true },
-			placeholder: 'Add Role',
-			default: {},
-			displayOptions: asFields,
-			options: [
-				{
-					displayName: 'Role',
-					name: 'role',
-					values: [
-						{ displayName: 'Role Name', name: 'roleName', type: 'string', default: '' },
-						{
-							displayName: 'Role ID',
-							name: 'roleId',
-							type: 'string',
-							default: '',
-							description: 'Instead of, or with, the name',
-						},
-					],
-				},
-			],
-		},
-		{
-			displayName: 'App Groups',
-			name: 'appGroups',
-			type: 'fixedCollection',
-			typeOptions: { multipleValues: true },
-			placeholder: 'Add App Group',
-			default: {},
-			displayOptions: asFields,
-			options: [
-				{
-					displayName: 'App Group',
-					name: 'appGroup',
-					values: [
-						{ displayName: 'App Group Name', name: 'appGroupName', type: 'string', default: '' },
-						commaList('App Group Permissions', 'appGroupPermissions', 'view_campaigns, edit_campaigns'),
-						{
-							displayName: 'Permission Set',
-							name: 'permissionSet',
-							type: 'string',
-							default: '',
-							placeholder: 'e.g. Email Editors',
-							description: 'A named set of app group permissions',
-						},
-						{
-							displayName: 'Teams',
-							name: 'teams',
-							type: 'fixedCollection',
-							typeOptions: { multipleValues: true },
-							placeholder: 'Add Team',
-							default: {},
-							options: [
-								{
-									displayName: 'Team',
-									name: 'team',
-									values: [
-										{ displayName: 'Team Name', name: 'teamName', type: 'string', default: '' },
-										commaList('Team Permissions', 'teamPermissions', 'view_campaigns'),
-									],
-								},
-							],
-						},
-					],
-				},
-			],
-		},
-		{
-			displayName: 'Permissions (JSON)',
-			name: 'permissionsJson',
-			type: 'json',
-			default: '{}',
-			hint: 'The SCIM permissions object: companyPermissions, roles, appGroup',
-			displayOptions: { show: { permissionsInput: ['json'] } },
-		},
-	];
+const asFields = { show: { permissionsInput: ['fields'] } };
+
+const GIVEN_AS = asGiven<unknown>(
+	{
+		displayName: 'Permissions Input',
+		name: 'permissionsInput',
+		type: 'options',
+		options: [
+			{ name: 'Fields Below', value: 'fields' },
+			{ name: 'JSON', value: 'json' },
+		],
+		default: 'fields',
+	},
+	'fields',
+);
+
+const COMPANY_PERMISSIONS = asGiven<unknown>(
+	{
+		...commaList('Company Permissions', 'companyPermissions', 'basic_access, publish_cards'),
+		displayOptions: asFields,
+	},
+	'',
+);
+
+const ROLES = asGiven<IDataObject>(
+	{
+		displayName: 'Roles',
+		name: 'roles',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		placeholder: 'Add Role',
+		default: {},
+		displayOptions: asFields,
+		options: [
+			{
+				displayName: 'Role',
+				name: 'role',
+				values: [
+					{ displayName: 'Role Name', name: 'roleName', type: 'string', default: '' },
+					{
+						displayName: 'Role ID',
+						name: 'roleId',
+						type: 'string',
+						default: '',
+						description: 'Instead of, or with, the name',
+					},
+				],
+			},
+		],
+	},
+	{},
+);
+
+const APP_GROUPS = asGiven<IDataObject>(
+	{
+		displayName: 'App Groups',
+		name: 'appGroups',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		placeholder: 'Add App Group',
+		default: {},
+		displayOptions: asFields,
+		options: [
+			{
+				displayName: 'App Group',
+				name: 'appGroup',
+				values: [
+					{ displayName: 'App Group Name', name: 'appGroupName', type: 'string', default: '' },
+					commaList('App Group Permissions', 'appGroupPermissions', 'view_campaigns, edit_campaigns'),
+					{
+						displayName: 'Permission Set',
+						name: 'permissionSet',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. Email Editors',
+						description: 'A named set of app group permissions',
+					},
+					{
+						displayName: 'Teams',
+						name: 'teams',
+						type: 'fixedCollection',
+						typeOptions: { multipleValues: true },
+						placeholder: 'Add Team',
+						default: {},
+						options: [
+							{
+								displayName: 'Team',
+								name: 'team',
+								values: [
+									{ displayName: 'Team Name', name: 'teamName', type: 'string', default: '' },
+									commaList('Team Permissions', 'teamPermissions', 'view_campaigns'),
+								],
+							},
+						],
+					},
+				],
+			},
+		],
+	},
+	{},
+);
+
+const PERMISSIONS_JSON = jsonObject({
+	displayName: 'Permissions (JSON)',
+	name: 'permissionsJson',
+	type: 'json',
+	default: '{}',
+	hint: 'The SCIM permissions object: companyPermissions, roles, appGroup',
+	displayOptions: { show: { permissionsInput: ['json'] } },
+});
+
+/** An item's permissions, and whether they were given as the fields (Permissions Input set to Fields Below). */
+export interface GivenPermissions {
+	permissions: ScimPermissions;
+	givenAsFields: boolean;
 }
 
-/** The permissions of one item, checked against the spec's shape. */
-export function readPermissions(item: ItemReader): ScimPermissions {
-	if (item.raw('permissionsInput', 'fields') === 'json') {
-		const label = item.labelOf('permissionsJson');
-		return parseOrThrow(scimPermissions, item.jsonObject('permissionsJson') ?? {}, label);
-	}
+/**
+ * The user's permissions, as structured fields (company permissions, roles, app groups with teams
+ * and permission sets) or as JSON, checked against the spec's shape. Its problems are named by the
+ * JSON field's label, Permissions, in either form.
+ */
+export const PERMISSIONS = inputOf(
+	GIVEN_AS.name,
+	PERMISSIONS_JSON.label,
+	[GIVEN_AS, COMPANY_PERMISSIONS, ROLES, APP_GROUPS, PERMISSIONS_JSON].flatMap((input) => input.properties),
+	(item, _, label): GivenPermissions => {
+		const givenAs = GIVEN_AS.read(item);
+		return { permissions: readPermissions(item, givenAs, label), givenAsFields: givenAs === 'fields' };
+	},
+);
+
+function readPermissions(item: ItemReader, givenAs: unknown, label: string): ScimPermissions {
+	if (givenAs === 'json') return parseOrThrow(scimPermissions, PERMISSIONS_JSON.read(item) ?? {}, label);
 	const permissions: IDataObject = {};
-	const companyPermissions = splitList(item.raw('companyPermissions', ''));
+	const companyPermissions = splitList(COMPANY_PERMISSIONS.read(item));
 	if (companyPermissions.length > 0) permissions.companyPermissions = companyPermissions;
-	const roles = entries(item.raw('roles', {}), 'role').map((role) =>
+	const roles = entries(ROLES.read(item), 'role').map((role) =>
 		dropEmpty({ roleName: role.roleName, roleId: role.roleId }),
 	);
 	if (roles.length > 0) permissions.roles = roles;
-	const appGroups = entries(item.raw('appGroups', {}), 'appGroup').map((group) =>
+	const appGroups = entries(APP_GROUPS.read(item), 'appGroup').map((group) =>
 		dropEmpty({
 			appGroupName: group.appGroupName,
 			appGroupPermissions: nonEmpty(splitList(group.appGroupPermissions)),
@@ -141,7 +171,7 @@ export function readPermissions(item: ItemReader): ScimPermissions {
 		}),
 	);
 	if (appGroups.length > 0) permissions.appGroup = appGroups;
-	return parseOrThrow(scimPermissions, permissions, 'Permissions');
+	return parseOrThrow(scimPermissions, permissions, label);
 }
 
 export function isEmptyPermissions(permissions: ScimPermissions): boolean {

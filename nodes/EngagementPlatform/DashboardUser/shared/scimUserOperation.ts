@@ -1,6 +1,5 @@
 import type { IDataObject, IHttpRequestMethods } from 'n8n-workflow';
 
-import { ItemInputError } from '../../shared/engine/read/itemInputError';
 import type { ItemReader } from '../../shared/engine/read/readItems';
 import type { Endpoint, OperationSpec, PieceError } from '../../shared/engine/operation';
 import { declareOperation } from '../../shared/engine/operation';
@@ -9,6 +8,7 @@ import { responseError } from '../../shared/engine/send/platformErrors';
 import { refuseRepeatedKeys } from '../../shared/engine/read/repeatedKeys';
 import type { RequestShape } from '../../shared/engine/plan/planner';
 import type { ApiResponse } from '../../shared/engine/send/transport';
+import type { Input } from '../../shared/fields/inputs';
 
 export const SCIM_USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
 
@@ -30,9 +30,10 @@ interface ScimUserOperation {
 	result(body: IDataObject, subject: IDataObject): IDataObject[];
 	/**
 	 * Where two items of one run may not name the same user: a second create meets 409, a second
-	 * delete 404, and two updates race (each replaces the user whole).
+	 * delete 404, and two updates race (each replaces the user whole). `input` is the one naming the
+	 * user, whose label the problem gives.
 	 */
-	oneItemPerUser?: { field: string; keyOf(subject: IDataObject): string };
+	oneItemPerUser?: { input: Input<unknown>; keyOf(subject: IDataObject): string };
 }
 
 /** The user a request names in its path, when it names one. */
@@ -82,8 +83,7 @@ export function scimUserOperation({
 						pieces,
 						(piece) => oneItemPerUser.keyOf(piece.subject ?? {}),
 						(_, first) =>
-							new ItemInputError(
-								oneItemPerUser.field,
+							oneItemPerUser.input.problem(
 								`names the same user as item ${first}`,
 								'Merge the two items into one, or remove one.',
 							),
