@@ -6,9 +6,8 @@ import type { Piece } from '../../shared/engine/operation';
 import { declareOperation } from '../../shared/engine/operation';
 import { onlyPiece } from '../../shared/engine/send/sendRequests';
 import { refuseRepeatedKeys } from '../../shared/engine/read/repeatedKeys';
-import { collectionByVersion } from '../../shared/fields/displayOptions';
+import { collection, pathSegment } from '../../shared/fields/inputs';
 import { linkTagsField, readLinkTags } from '../shared/linkTags';
-import { readPathSegment } from '../../shared/fields/pathSegment';
 
 export const option: INodePropertyOptions = {
 	name: 'Update',
@@ -21,13 +20,8 @@ export const option: INodePropertyOptions = {
 	},
 };
 
-/** UI name → body field, for the fields sent as they are. */
-const TEXT_FIELDS: Record<string, string> = {
-	name: 'Name',
-	preference_center_title: 'Title',
-	preference_center_page_html: 'Page HTML',
-	confirmation_page_html: 'Confirmation Page HTML',
-};
+/** The fields sent as they are, under their names, in the order they are checked. */
+const TEXT_FIELDS = ['name', 'preference_center_title', 'preference_center_page_html', 'confirmation_page_html'];
 
 /** 1.0 saved two of the collection's fields under other names; version 1 keeps showing and reading them. */
 const NAMES_IN_1_0: Readonly<Record<string, string>> = {
@@ -35,77 +29,96 @@ const NAMES_IN_1_0: Readonly<Record<string, string>> = {
 	links_tags: 'linkTags',
 };
 
-export const description: INodeProperties[] = [
-	{
-		displayName: 'Preference Center ID',
-		name: 'preferenceCenterId',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: 'e.g. newsletter-preferences',
-		description: "The preference center's API ID, as the platform lists it",
-		builderHint: {
-			propertyHint:
-				"The preference center's API ID as the platform lists it. Never invent one: if the user has not given it, use a placeholder for them to fill in.",
-		},
+const ID = pathSegment({
+	displayName: 'Preference Center ID',
+	name: 'preferenceCenterId',
+	type: 'string',
+	default: '',
+	required: true,
+	placeholder: 'e.g. newsletter-preferences',
+	description: "The preference center's API ID, as the platform lists it",
+	builderHint: {
+		propertyHint:
+			"The preference center's API ID as the platform lists it. Never invent one: if the user has not given it, use a placeholder for them to fill in.",
 	},
-	...collectionByVersion(
+});
+
+const updateFields: INodeProperties = {
+	displayName: 'Update Fields',
+	name: 'updateFields',
+	type: 'collection',
+	placeholder: 'Add Field',
+	default: {},
+	options: [
 		{
-			displayName: 'Update Fields',
-			name: 'updateFields',
-			type: 'collection',
-			placeholder: 'Add Field',
-			default: {},
-			options: [
-				{
-					displayName: 'Confirmation Page HTML',
-					name: 'confirmation_page_html',
-					type: 'string',
-					typeOptions: { rows: 6 },
-					default: '',
-					description: 'HTML of the page shown after saving',
-				},
-				linkTagsField,
-				{
-					displayName: 'Meta Viewport Content',
-					name: 'meta_viewport_content',
-					type: 'string',
-					default: '',
-					placeholder: 'width=device-width, initial-scale=1',
-					description: 'Only the content value of the viewport meta tag',
-				},
-				{ displayName: 'Name', name: 'name', type: 'string', default: '' },
-				{
-					displayName: 'Page HTML',
-					name: 'preference_center_page_html',
-					type: 'string',
-					typeOptions: { rows: 6 },
-					default: '',
-					description: 'HTML of the preference center page',
-				},
-				{
-					displayName: 'State',
-					name: 'state',
-					type: 'options',
-					// The spec shows only "active"; "draft" is the platform's other state for a preference center.
-					options: [
-						{ name: 'Active', value: 'active' },
-						{ name: 'Draft', value: 'draft' },
-					],
-					default: 'active',
-				},
-				{
-					displayName: 'Title',
-					name: 'preference_center_title',
-					type: 'string',
-					default: '',
-					description: 'Title of the page',
-				},
-			],
+			displayName: 'Confirmation Page HTML',
+			name: 'confirmation_page_html',
+			type: 'string',
+			typeOptions: { rows: 6 },
+			default: '',
+			description: 'HTML of the page shown after saving',
 		},
-		NAMES_IN_1_0,
-	),
-];
+		linkTagsField,
+		{
+			displayName: 'Meta Viewport Content',
+			name: 'meta_viewport_content',
+			type: 'string',
+			default: '',
+			placeholder: 'width=device-width, initial-scale=1',
+			description: 'Only the content value of the viewport meta tag',
+		},
+		{ displayName: 'Name', name: 'name', type: 'string', default: '' },
+		{
+			displayName: 'Page HTML',
+			name: 'preference_center_page_html',
+			type: 'string',
+			typeOptions: { rows: 6 },
+			default: '',
+			description: 'HTML of the preference center page',
+		},
+		{
+			displayName: 'State',
+			name: 'state',
+			type: 'options',
+			// The spec shows only "active"; "draft" is the platform's other state for a preference center.
+			options: [
+				{ name: 'Active', value: 'active' },
+				{ name: 'Draft', value: 'draft' },
+			],
+			default: 'active',
+		},
+		{
+			displayName: 'Title',
+			name: 'preference_center_title',
+			type: 'string',
+			default: '',
+			description: 'Title of the page',
+		},
+	],
+};
+
+/** Version 1 shows the collection with 1.0's names, which its saved workflows hold; it reads them under today's. */
+const UPDATE_FIELDS = collection(
+	{
+		version1: {
+			...updateFields,
+			options: (updateFields.options as INodeProperties[]).map((option) => ({
+				...option,
+				name: NAMES_IN_1_0[option.name] ?? option.name,
+			})),
+		},
+		fromVersion2: updateFields,
+	},
+	NAMES_IN_1_0,
+);
+
+/** The label of each of the collection's fields (its display name), and as errors name it: "Update Fields.Title". */
+const LABELS: Readonly<Record<string, string>> = Object.fromEntries(
+	(updateFields.options as INodeProperties[]).map((option) => [option.name, option.displayName]),
+);
+const inUpdateFields = (name: string) => `${UPDATE_FIELDS.label}.${LABELS[name]}`;
+
+export const description: INodeProperties[] = [...ID.properties, ...UPDATE_FIELDS.properties];
 
 /** The preference center a request updates: the path's. */
 interface PreferenceCenter {
@@ -155,40 +168,40 @@ export const operation = declareOperation<PreferenceCenter, IDataObject>({
 });
 
 function readUpdate(item: ItemReader): Piece<PreferenceCenter> {
-	const id = readPathSegment(item, 'preferenceCenterId');
-	const fields = item.collection('updateFields');
+	const id = ID.read(item);
+	const fields = UPDATE_FIELDS.read(item);
 	const body: IDataObject = {};
-	for (const [name, label] of Object.entries(TEXT_FIELDS)) {
+	for (const name of TEXT_FIELDS) {
 		const value = fields[name];
 		if (value === undefined || value === '') continue;
 		if (typeof value !== 'string')
-			throw new ItemInputError(`Update Fields.${label}`, 'must be text', 'Map a text value into this field.');
+			throw new ItemInputError(inUpdateFields(name), 'must be text', 'Map a text value into this field.');
 		body[name] = value;
 	}
 	if (fields.state !== undefined) body.state = fields.state;
 	const options: IDataObject = {};
-	// Version 1 saved these two under 1.0's names (metaViewportContent, linkTags).
-	const viewportValue = fields.meta_viewport_content ?? fields.metaViewportContent;
+	const viewportValue = fields.meta_viewport_content;
 	const viewport = typeof viewportValue === 'string' ? viewportValue.trim() : '';
 	if (viewport) options['meta-viewport-content'] = viewport;
-	const linkTags = readLinkTags(fields.links_tags ?? fields.linkTags);
+	const linkTags = readLinkTags(fields.links_tags);
 	if (linkTags) options['links-tags'] = linkTags;
 	// The platform replaces Options whole: one part sent alone clears the other (the stored favicons).
 	// The spec has no way to read the preference center first, so a part alone is refused, saying so.
 	if (Object.keys(options).length === 1) {
-		const [given, missing] = viewport ? ['Meta Viewport Content', 'Link Tags'] : ['Link Tags', 'Meta Viewport Content'];
+		const [given, missing] = viewport
+			? ['meta_viewport_content', 'links_tags']
+			: ['links_tags', 'meta_viewport_content'];
 		throw new ItemInputError(
-			`Update Fields.${missing}`,
-			`is needed with ${given}: the platform replaces the options as a whole, so ${missing} would be cleared`,
-			`Add ${missing} with the value it should keep (its current one if it does not change), or leave both out.`,
+			inUpdateFields(missing),
+			`is needed with ${LABELS[given]}: the platform replaces the options as a whole, so ${LABELS[missing]} would be cleared`,
+			`Add ${LABELS[missing]} with the value it should keep (its current one if it does not change), or leave both out.`,
 		);
 	}
 	if (Object.keys(options).length > 0) body.options = options;
 	if (Object.keys(body).length === 0) {
-		throw new ItemInputError(
-			'Update Fields',
+		throw UPDATE_FIELDS.problem(
 			'is empty, so there is nothing to update',
-			'Add at least one field under "Update Fields".',
+			`Add at least one field under "${UPDATE_FIELDS.label}".`,
 		);
 	}
 	return {
@@ -206,8 +219,7 @@ function onePerPreferenceCenter(pieces: Array<Piece<PreferenceCenter>>): Map<num
 		pieces,
 		(piece) => piece.group.preference_center_id,
 		(piece, first) =>
-			new ItemInputError(
-				'Preference Center ID',
+			ID.problem(
 				`"${piece.group.preference_center_id}" is also updated by item ${first}, and the two updates would race`,
 				'Merge the two items into one.',
 			),

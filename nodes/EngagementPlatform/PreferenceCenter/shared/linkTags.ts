@@ -1,4 +1,4 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties, INodePropertyCollection } from 'n8n-workflow';
 
 import { ItemInputError } from '../../shared/engine/read/itemInputError';
 
@@ -49,32 +49,39 @@ export const linkTagsField: INodeProperties = {
 	],
 };
 
+/** A link tag's values by name → their labels, as errors name them (Link Tags[0].Href). */
+const VALUE_LABELS: Readonly<Record<string, string>> = Object.fromEntries(
+	((linkTagsField.options as INodePropertyCollection[])[0].values ?? []).map((value) => [
+		value.name,
+		value.displayName,
+	]),
+);
+
 /** The link tags as the platform takes them; each checked against the spec's allowed values. */
 export function readLinkTags(value: unknown): IDataObject[] | undefined {
 	const tags = ((value as { tag?: IDataObject[] } | undefined)?.tag ?? []) as IDataObject[];
 	if (tags.length === 0) return undefined;
 	return tags.map((tag, index) => {
-		const field = `Link Tags[${index}]`;
+		const field = (name: string) => `${linkTagsField.displayName}[${index}].${VALUE_LABELS[name]}`;
 		const text = (name: string) => (typeof tag[name] === 'string' ? (tag[name] as string).trim() : '');
 		const [rel, href, type, sizes, color] = ['rel', 'href', 'type', 'sizes', 'color'].map(text);
 		if (!RELS.includes(rel))
 			throw new ItemInputError(
-				`${field}.Rel`,
+				field('rel'),
 				`"${rel}" is not one of ${RELS.join(', ')}`,
 				'Pick one of the listed values.',
 			);
-		if (href === '')
-			throw new ItemInputError(`${field}.Href`, 'is required and was empty', 'Enter the URL of the icon.');
+		if (href === '') throw new ItemInputError(field('href'), 'is required and was empty', 'Enter the URL of the icon.');
 		if (type !== '' && !TYPES.includes(type)) {
 			throw new ItemInputError(
-				`${field}.Type`,
+				field('type'),
 				`"${type}" is not one of ${TYPES.join(', ')}`,
 				'Pick one of the listed values, or none.',
 			);
 		}
 		if (color !== '' && type !== 'mask-icon') {
 			throw new ItemInputError(
-				`${field}.Color`,
+				field('color'),
 				'applies only to link tags of type mask-icon',
 				'Set Type to mask-icon, or remove the color.',
 			);
