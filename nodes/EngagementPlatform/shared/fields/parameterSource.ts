@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { copyOf, fieldOf, isAsGiven, NOT_PLAIN } from '../engine/read/plainReading';
+import { copyOf, isAsGiven, NOT_PLAIN } from '../engine/read/plainReading';
 
 /**
  * How one parameter's value is had for every item of a run, decided once from the form the workflow
@@ -60,10 +60,7 @@ function templateOf(saved: unknown): Build | undefined {
 		const reference = FIELD_REFERENCE.exec(saved);
 		if (!reference) return undefined;
 		const path = pathSteps(reference[1]);
-		return (json) => {
-			const value = fieldOf(json, path);
-			return isAsGiven(value) ? value : NOT_PLAIN;
-		};
+		return (json) => fieldValue(json, path);
 	}
 	if (!hasExpression(saved)) return saved === null || typeof saved !== 'object' ? () => saved : () => copyOf(saved);
 	if (Array.isArray(saved)) {
@@ -111,6 +108,26 @@ function sameJson(left: unknown, right: unknown): boolean {
 	const leftKeys = Object.keys(left);
 	if (leftKeys.length !== Object.keys(right).length) return false;
 	return leftKeys.every((key) => sameJson((left as IDataObject)[key], (right as IDataObject)[key]));
+}
+
+/**
+ * A dragged field's value for an item, as n8n's expression engine gives it: the field's JSON value, or
+ * undefined where the object holding it has no such key. NOT_PLAIN where only the engine can tell: a
+ * step through a value that is no object (n8n throws on null, and reads a text's own properties), a
+ * key of an object's prototype, or a value that is no plain JSON.
+ */
+export function fieldValue(json: IDataObject | undefined, path: readonly string[]): unknown {
+	let holder: unknown = json;
+	const last = path.length - 1;
+	for (let step = 0; step < last; step++) {
+		if (holder === null || typeof holder !== 'object') return NOT_PLAIN;
+		holder = (holder as IDataObject)[path[step]];
+	}
+	if (holder === null || typeof holder !== 'object') return NOT_PLAIN;
+	const key = path[last];
+	const value = (holder as IDataObject)[key];
+	if (value === undefined) return Object.hasOwn(holder, key) || !(key in holder) ? undefined : NOT_PLAIN;
+	return isAsGiven(value) ? value : NOT_PLAIN;
 }
 
 /** A saved parameter's value at a dotted name (`additionalFields.send_id`). */

@@ -24,9 +24,9 @@ import {
 	zoneClock,
 } from '../../schemas/time';
 import type { PlainItemReading, PlainSource } from './plainReading';
-import { copyOf, fieldOf, isAsGiven, NOT_PLAIN, PlainRun, textOf } from './plainReading';
+import { copyOf, NOT_PLAIN, PlainRun, textOf } from './plainReading';
 import type { ParameterSource } from '../../fields/parameterSource';
-import { compileSource, savedParameter } from '../../fields/parameterSource';
+import { compileSource, fieldValue, savedParameter } from '../../fields/parameterSource';
 
 /** The plain reading's run as operations see it, with the full readers (plainReading.ts). */
 export type RunReading = PlainRun<ItemReader, ParameterReader>;
@@ -423,9 +423,8 @@ export class ParameterReader implements ZonelessNote {
 	value(name: string, itemIndex: number, fallback?: unknown): unknown {
 		const source = this.sources.get(name) ?? this.sourceOf(name, fallback);
 		if (source.kind === 'field') {
-			const json = this.items[itemIndex]?.json;
-			const value = source.path.length === 1 && json ? json[source.path[0]] : fieldOf(json, source.path);
-			if (isAsGiven(value)) return value;
+			const value = fieldValue(this.items[itemIndex]?.json, source.path);
+			if (value !== NOT_PLAIN) return value;
 		} else if (source.kind === 'template') {
 			const value = source.read(this.items[itemIndex]?.json);
 			if (value !== NOT_PLAIN) return value;

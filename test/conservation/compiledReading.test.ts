@@ -1,0 +1,162 @@
+/**
+ * The compiled reading (fields/parameterSource.ts, the run's parameter sources): for every operation
+ * of the conservation table, in node versions 1 and 2, a batch run with each field dragged in
+ * (`{{ $json.event }}`, as n8n's editor maps one) gives the same requests and the same items as the
+ * same batch with each field written so that only n8n's expression engine can work it out
+ * (`{{ ($json.event) }}`); and n8n evaluates no dragged field, which it does for every item where the
+ * reading leaves them to it (seen: the counter's figure for the engine's form).
+ */
+import fc from 'fast-check';
+import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import { Expression } from 'n8n-workflow';
+
+import type { RecordedRequest } from '../../sandbox';
+import { DEFAULT_RATE_LIMITS } from '../../sandbox';
+import { useSandbox } from '../integration/sandboxLifecycle';
+import { nodeName } from '../support/nodeTypes';
+import { runNode } from '../support/runNode';
+import { sandboxCredentialsByType } from '../support/sandboxCredentials';
+import type { ConservationCase } from './conservationCase';
+import { CONSERVATION_OPERATIONS } from './operationsTable';
+
+const RUNS = Number(process.env.COMPILED_READING_RUNS ?? 1);
+const SEED = 20_261_127;
+const NO_RATE_LIMITS = Object.fromEntries(Object.keys(DEFAULT_RATE_LIMITS).map((group) => [group, null]));
+
+/** `={{ $json.a.b }}` or `={{ $json["a b"] }}`: exactly one field of the item, as a dragged field is written. */
+const DRAGGED = /^=\{\{\s*\$json((?:\.[A-Za-z_$][\w$]*|\[(?:"[^"\\]*"|'[^'\\]*'|\d+)\])+)\s*\}\}\s*$/;
+
+/** The parameters with every dragged field written for n8n's engine alone; the count of fields rewritten. */
+function forEngineAlone(value: unknown): { value: unknown; dragged: number } {
+	if (typeof value === 'string') {
+		const match = DRAGGED.exec(value);
+		return match ? { value: `={{ ($json${match[1]}) }}`, dragged: 1 } : { value, dragged: 0 };
+	}
+	if (Array.isArray(value)) {
+		const entries = value.map(forEngineAlone);
+		return {
+			value: entries.map((entry) => entry.value),
+			dragged: entries.reduce((sum, entry) => sum + entry.dragged, 0),
+		};
+	}
+	if (value && typeof value === 'object') {
+		const entries = Object.entries(value).map(([key, entry]) => [key, forEngineAlone(entry)] as const);
+		return {
+			value: Object.fromEntries(entries.map(([key, entry]) => [key, entry.value])),
+			dragged: entries.reduce((sum, [, entry]) => sum + entry.dragged, 0),
+		};
+	}
+	return { value, dragged: 0 };
+}
+
+/**
+ * A template is checked against n8n's value for the run's first item (parameterSource.ts), once for
+ * its parameter and once more where it is a collection's option (Additional Fields' Subscription
+ * Groups): n8n evaluates a dragged field that often per run, never once per item.
+ */
+const CHECKS_PER_RUN = 2;
+
+/** Dragged fields n8n evaluated more often per run than its checks of them. */
+function overOnce(evaluated: string[], appearances: Map<string, number>): string[] {
+	const counts = new Map<string, number>();
+	for (const expression of evaluated)
+		if (DRAGGED.test(expression)) counts.set(expression, (counts.get(expression) ?? 0) + 1);
+	return [...counts]
+		.filter(([expression, count]) => count > (appearances.get(expression) ?? 0) * CHECKS_PER_RUN)
+		.map(([expression, count]) => `${expression} ×${count}`);
+}
+
+/** Each dragged field of the parameters, with how many times it appears. */
+function draggedIn(value: unknown, counts = new Map<string, number>()): Map<string, number> {
+	if (typeof value === 'string' && DRAGGED.test(value)) counts.set(value, (counts.get(value) ?? 0) + 1);
+	else if (value && typeof value === 'object') for (const entry of Object.values(value)) draggedIn(entry, counts);
+	return counts;
+}
+
+/** The expressions n8n's engine works out, recorded while `counting` is on. */
+const evaluated: string[] = [];
+let counting = false;
+const resolve = Expression.prototype.resolveSimpleParameterValue;
+beforeAll(() => {
+	Expression.prototype.resolveSimpleParameterValue = function (this: Expression, value, ...rest) {
+		if (counting && typeof value === 'string' && value.startsWith('=')) evaluated.push(value);
+		return resolve.call(this, value, ...rest);
+	};
+});
+afterAll(() => {
+	Expression.prototype.resolveSimpleParameterValue = resolve;
+});
+
+/**
+ * What a run gave, with what differs between two runs of the same batch named by its order of
+ * appearance: the sandbox's own IDs (a profile's service ID, a dispatch ID, a dashboard user's UUID)
+ * and the node's own send IDs; and the sandbox's clock (a time it stamps today) as one word.
+ */
+function comparable(output: INodeExecutionData[], requests: RecordedRequest[]): unknown {
+	const seen = new Map<string, string>();
+	const named = (id: string) => {
+		if (!seen.has(id)) seen.set(id, `#${seen.size}`);
+		return seen.get(id)!;
+	};
+	const today = new Date().toISOString().slice(0, 10);
+	const text = JSON.stringify({
+		items: output.map((item) => ({ json: item.json, pairedItem: item.pairedItem })),
+		requests: requests.map((request) => ({ method: request.method, path: request.path, body: request.body })),
+	})
+		.replace(/\b[0-9a-f]{24}\b|\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g, named)
+		.replace(/("external_send_id":")([^"]+)/g, (_, key: string, id: string) => key + named(id))
+		.replaceAll(new RegExp(`${today}T[0-9:.]+(?:Z|[+-]\\d{2}:\\d{2})`, 'g'), 'today');
+	return JSON.parse(text) as unknown;
+}
+
+const { sandbox, client } = useSandbox();
+
+async function runOnce(
+	testCase: ConservationCase,
+	generated: IDataObject[],
+	parameters: INodeParameters,
+	typeVersion: number,
+) {
+	await client().reset();
+	await client().configure({ ...testCase.config, rateLimits: NO_RATE_LIMITS });
+	const seeded = await client().seed(testCase.seed(generated));
+	const items = testCase.complete?.(generated, seeded) ?? generated;
+	evaluated.length = 0;
+	counting = true;
+	const result = await runNode(testCase.nodeType, {
+		// A copy made in this realm: structuredClone's objects have another realm's prototype under jest.
+		items: JSON.parse(JSON.stringify(items)) as IDataObject[],
+		parameters,
+		typeVersion,
+		continueOnFail: true,
+		credentials: sandboxCredentialsByType(sandbox().url),
+	});
+	counting = false;
+	if (result.error) throw result.error;
+	return {
+		compared: comparable(result.output(nodeName(testCase.nodeType)), await client().requests()),
+		evaluated: [...evaluated],
+		items: items.length,
+	};
+}
+
+const CASES = CONSERVATION_OPERATIONS.flatMap((testCase) => [1, 2].map((typeVersion) => ({ testCase, typeVersion })));
+
+describe.each(CASES)('$testCase.name, version $typeVersion', ({ testCase, typeVersion }) => {
+	test('dragged fields read by the node give what n8n’s engine gives, and n8n evaluates none of them', async () => {
+		const engineAlone = { ...forEngineAlone(testCase.parameters), appearances: draggedIn(testCase.parameters) };
+		expect(engineAlone.dragged).toBeGreaterThan(0);
+		await fc.assert(
+			fc.asyncProperty(testCase.items, async (generated) => {
+				const compiled = await runOnce(testCase, generated, testCase.parameters, typeVersion);
+				const engine = await runOnce(testCase, generated, engineAlone.value as INodeParameters, typeVersion);
+
+				expect(compiled.compared).toEqual(engine.compared);
+				expect(overOnce(compiled.evaluated, engineAlone.appearances)).toEqual([]);
+				// The counter sees the engine's work: where it reads the fields, it evaluates them for the items.
+				expect(engine.evaluated.length).toBeGreaterThan(compiled.evaluated.length);
+			}),
+			{ seed: SEED, numRuns: RUNS, endOnFailure: true },
+		);
+	});
+});
