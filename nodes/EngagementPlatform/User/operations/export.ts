@@ -1,13 +1,13 @@
 import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { ItemInputError } from '../../shared/engine/read/itemInputError';
 import type { Piece, PieceOutcome, PlannedRequest } from '../../shared/engine/operation';
 import { declareOperation } from '../../shared/engine/operation';
-import { forVersion1, fromVersion2 } from '../../shared/fields/displayOptions';
+import { fromVersion2 } from '../../shared/fields/displayOptions';
 import type { RequestShape } from '../../shared/engine/plan/planner';
 import type { IdentifierKind } from '../../shared/fields/userIdentifier';
-import { identifierKindOf, readUserIdentifier, userIdentifierFields } from '../../shared/fields/userIdentifier';
+import { user, yesNo } from '../../shared/fields/inputs';
 import { PER_REQUEST } from '../../shared/limits/requestLimits';
+import { givenOrDefault, operationOption } from '../shared/userInputs';
 import type { UserAlias } from '../../shared/schemas/identifiers';
 
 export const option: INodePropertyOptions = {
@@ -135,6 +135,18 @@ const EXPORT_SHAPE: RequestShape<ExportGroup, ExportValue> = {
 	groupBody: (group) => ({ fields_to_export: group.fields }),
 };
 
+const USER = user(['external_id', 'user_alias', 'email', 'phone', 'device_id', 'service_id']);
+const SIMPLIFY = yesNo({
+	displayName: 'Simplify',
+	name: 'simplify',
+	type: 'boolean',
+	default: true,
+	builderHint: {
+		propertyHint:
+			'Leave on to get each user as the same flat set of fields (for a sheet or CRM node after it); turn off only to pick other fields in Fields to Export.',
+	},
+	description: `Whether to return each user's most used fields (${SIMPLE_FIELDS.join(', ')}), every one present, null where the profile has none, instead of the raw profile with the fields you choose`,
+});
 const fieldsToExport: INodeProperties = {
 	displayName: 'Fields to Export',
 	name: 'fieldsToExport',
@@ -147,26 +159,25 @@ const fieldsToExport: INodeProperties = {
 	description:
 		'Which profile fields to return. Fewer fields answer faster. External ID and user aliases always come back, to pair users with items. A field missing from a profile means null, false or empty.',
 };
+// Version 1 shows it always, as 1.0 did; from version 2 it shows with Simplify off. (One field hidden by
+// Simplify would be hidden in version 1 too: n8n reads a parameter a version does not show at its default.)
+const FIELDS_TO_EXPORT = givenOrDefault<string[]>({
+	version1: fieldsToExport,
+	fromVersion2: { ...fieldsToExport, displayOptions: { show: { [SIMPLIFY.name]: [false] } } },
+});
+const DROP_NOT_FOUND = operationOption({
+	displayName: 'Drop Users Not Found',
+	name: 'dropNotFound',
+	type: 'boolean',
+	default: true,
+	description:
+		'Whether to output nothing for an identifier that matches no user, instead of an item with status "not_found"',
+});
 
 export const description: INodeProperties[] = [
-	...userIdentifierFields(['external_id', 'user_alias', 'email', 'phone', 'device_id', 'service_id']),
-	...fromVersion2([
-		{
-			displayName: 'Simplify',
-			name: 'simplify',
-			type: 'boolean',
-			default: true,
-			builderHint: {
-				propertyHint:
-					'Leave on to get each user as the same flat set of fields (for a sheet or CRM node after it); turn off only to pick other fields in Fields to Export.',
-			},
-			description: `Whether to return each user's most used fields (${SIMPLE_FIELDS.join(', ')}), every one present, null where the profile has none, instead of the raw profile with the fields you choose`,
-		},
-	]),
-	// Version 1 shows it always, as 1.0 did; from version 2 it shows with Simplify off. (One field hidden by
-	// Simplify would be hidden in version 1 too: n8n reads a parameter a version does not show at its default.)
-	...forVersion1([fieldsToExport]),
-	...fromVersion2([{ ...fieldsToExport, displayOptions: { show: { simplify: [false] } } }]),
+	...USER.properties,
+	...fromVersion2(SIMPLIFY.properties),
+	...FIELDS_TO_EXPORT.properties,
 ];
 
 export const operation = declareOperation<ExportGroup, ExportValue>({
@@ -180,27 +191,15 @@ export const operation = declareOperation<ExportGroup, ExportValue>({
 		successSaysSo: true,
 	},
 	shape: EXPORT_SHAPE,
-	options: {
-		fields: [
-			{
-				displayName: 'Drop Users Not Found',
-				name: 'dropNotFound',
-				type: 'boolean',
-				default: true,
-				description:
-					'Whether to output nothing for an identifier that matches no user, instead of an item with status "not_found"',
-			},
-		],
-	},
+	options: { fields: DROP_NOT_FOUND.properties },
 	readItem(item) {
-		const identifier = readUserIdentifier(item);
-		const kind = identifierKindOf(identifier);
+		const { kind, identifier } = USER.read(item);
 		const value = Object.values(identifier)[0] as ExportValue;
 		// Read as a yes/no field reads it: a sheet's "true" / "false" from version 2 (version 1 has no Simplify).
-		const simplify = item.nodeVersion >= 2 && item.boolean('simplify', true);
-		const chosen = simplify ? SIMPLE_FIELDS : (item.raw('fieldsToExport', DEFAULT_FIELDS) as string[]);
+		const simplify = item.nodeVersion >= 2 && SIMPLIFY.read(item);
+		const chosen = simplify ? SIMPLE_FIELDS : FIELDS_TO_EXPORT.read(item);
 		if (!Array.isArray(chosen) || chosen.length === 0) {
-			throw new ItemInputError('Fields to Export', 'is empty', 'Pick at least one field, or "All Fields".');
+			throw FIELDS_TO_EXPORT.problem('is empty', 'Pick at least one field, or "All Fields".');
 		}
 		const fields = chosen.includes(ALL_FIELDS) ? EXPORT_FIELDS : [...new Set([...PAIRING_FIELDS, ...chosen])].sort();
 		const slot = SLOT_OF[kind];
@@ -209,7 +208,7 @@ export const operation = declareOperation<ExportGroup, ExportValue>({
 		const group: ExportGroup = {
 			fields,
 			simplify,
-			dropNotFound: (item.collection('options').dropNotFound as boolean) === true,
+			dropNotFound: DROP_NOT_FOUND.read(item) === true,
 			ownRequestOf: BATCHED_SLOTS.has(slot) ? undefined : item.itemIndex,
 		};
 		return [{ itemIndex: item.itemIndex, slot, group, payload: value, subject: identifier as IDataObject }];

@@ -4,11 +4,11 @@ import type { Piece, PieceOutcome, PlannedRequest } from '../../shared/engine/op
 import { declareOperation } from '../../shared/engine/operation';
 import { answerRemaining } from '../../shared/engine/send/sendRequests';
 import type { RequestShape } from '../../shared/engine/plan/planner';
-import { prioritizationField, readPrioritization } from '../../shared/fields/prioritization';
+import { prioritizationField } from '../../shared/fields/prioritization';
 import { PER_REQUEST } from '../../shared/limits/requestLimits';
-import { readExternalId } from '../../shared/fields/userIdentifier';
 import type { IdentifierKind, IdentifyByLabel } from '../../shared/fields/userIdentifier';
-import { readUserIdentifier, userIdentifierFields } from '../../shared/fields/userIdentifier';
+import { user } from '../../shared/fields/inputs';
+import { externalId, givenOrDefault, prioritization } from '../shared/userInputs';
 
 export const option: INodePropertyOptions = {
 	name: 'Identify',
@@ -23,52 +23,58 @@ export const option: INodePropertyOptions = {
 
 /** "Up to 50 aliases per request" or emails: identify merges an alias-only or email-only profile. */
 const ANONYMOUS_KINDS: readonly IdentifierKind[] = ['user_alias', 'email'];
-const whenEmail = { show: { identifyBy: ['email'] } };
 const ANONYMOUS_PROFILE_BY: IdentifyByLabel = {
 	displayName: 'Anonymous Profile By',
 	description:
 		'How the platform finds the alias-only or email-only profile that merges into the one with the external ID',
 };
 
-export const description: INodeProperties[] = [
-	{
-		displayName: 'External ID',
-		name: 'externalId',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: 'e.g. user-1234',
-		description: 'The external ID of the identified profile that the anonymous profile merges into',
-		builderHint: {
-			propertyHint:
-				"The external ID (the user's ID in your own system) of the profile the anonymous one merges into, mapped from each input item. Stand-in values such as test, null, unknown or 0 are refused as dummy users.",
-		},
+const EXTERNAL_ID = externalId({
+	displayName: 'External ID',
+	name: 'externalId',
+	type: 'string',
+	default: '',
+	required: true,
+	placeholder: 'e.g. user-1234',
+	description: 'The external ID of the identified profile that the anonymous profile merges into',
+	builderHint: {
+		propertyHint:
+			"The external ID (the user's ID in your own system) of the profile the anonymous one merges into, mapped from each input item. Stand-in values such as test, null, unknown or 0 are refused as dummy users.",
 	},
-	...userIdentifierFields(ANONYMOUS_KINDS, { label: ANONYMOUS_PROFILE_BY }),
+});
+const ANONYMOUS = user(ANONYMOUS_KINDS, { label: ANONYMOUS_PROFILE_BY });
+const PRIORITIZATION = prioritization(
 	prioritizationField(
-		whenEmail,
+		{ show: { [ANONYMOUS.name]: ['email'] } },
 		'unidentifiedThenRecent',
 		'Which profile with this email to merge when several have it. If several still match, nothing is merged.',
 	),
-	{
-		displayName: 'Merge Behavior',
-		name: 'mergeBehavior',
-		type: 'options',
-		options: [
-			{
-				name: 'Merge',
-				value: 'merge',
-				description: 'The identified profile takes the anonymous profile’s names, attributes, events and purchases',
-			},
-			{
-				name: 'None',
-				value: 'none',
-				description:
-					'Keep only push tokens and message history; the anonymous attributes, events and purchases are orphaned',
-			},
-		],
-		default: 'merge',
-	},
+);
+const MERGE_BEHAVIOR = givenOrDefault<string>({
+	displayName: 'Merge Behavior',
+	name: 'mergeBehavior',
+	type: 'options',
+	options: [
+		{
+			name: 'Merge',
+			value: 'merge',
+			description: 'The identified profile takes the anonymous profile’s names, attributes, events and purchases',
+		},
+		{
+			name: 'None',
+			value: 'none',
+			description:
+				'Keep only push tokens and message history; the anonymous attributes, events and purchases are orphaned',
+		},
+	],
+	default: 'merge',
+});
+
+export const description: INodeProperties[] = [
+	...EXTERNAL_ID.properties,
+	...ANONYMOUS.properties,
+	...PRIORITIZATION.properties,
+	...MERGE_BEHAVIOR.properties,
 ];
 
 interface IdentifyGroup {
@@ -101,17 +107,13 @@ export const operation = declareOperation<IdentifyGroup, IDataObject>({
 	},
 	shape: IDENTIFY_SHAPE,
 	readItem(item) {
-		const external_id = readExternalId(item, 'externalId');
-		const mergeBehavior = item.raw('mergeBehavior', 'merge') as string;
-		const anonymous = readUserIdentifier(item, ANONYMOUS_KINDS, ANONYMOUS_PROFILE_BY);
-		if ('email' in anonymous) {
-			const prioritization = readPrioritization(item, 'unidentifiedThenRecent');
+		const external_id = EXTERNAL_ID.read(item);
+		const mergeBehavior = MERGE_BEHAVIOR.read(item);
+		const { kind, identifier: anonymous } = ANONYMOUS.read(item);
+		if (kind === 'email') {
+			const prioritization = PRIORITIZATION.read(item);
 			return [
-				piece(item.itemIndex, 'emails_to_identify', mergeBehavior, {
-					external_id,
-					email: anonymous.email,
-					prioritization,
-				}),
+				piece(item.itemIndex, 'emails_to_identify', mergeBehavior, { external_id, ...anonymous, prioritization }),
 			];
 		}
 		return [piece(item.itemIndex, 'aliases_to_identify', mergeBehavior, { external_id, ...anonymous })];

@@ -1,9 +1,9 @@
 import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { ItemInputError } from '../../shared/engine/read/itemInputError';
 import type { OperationSpec, Piece, PieceOutcome, PlannedRequest } from '../../shared/engine/operation';
 import { PER_REQUEST } from '../../shared/limits/requestLimits';
-import { readExternalId } from '../../shared/fields/userIdentifier';
+import { requiredText } from '../../shared/fields/inputs';
+import { externalId } from '../shared/userInputs';
 
 export const option: INodePropertyOptions = {
 	name: 'Rename External ID',
@@ -16,33 +16,33 @@ export const option: INodePropertyOptions = {
 	},
 };
 
-export const description: INodeProperties[] = [
-	{
-		displayName: 'Current External ID',
-		name: 'currentExternalId',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: 'e.g. crm-1001',
-		description: "The user's primary external ID (not a deprecated one)",
-		builderHint: {
-			propertyHint: "The user's current primary external ID (not a deprecated one), mapped from each input item.",
-		},
+const CURRENT = requiredText({
+	displayName: 'Current External ID',
+	name: 'currentExternalId',
+	type: 'string',
+	default: '',
+	required: true,
+	placeholder: 'e.g. crm-1001',
+	description: "The user's primary external ID (not a deprecated one)",
+	builderHint: {
+		propertyHint: "The user's current primary external ID (not a deprecated one), mapped from each input item.",
 	},
-	{
-		displayName: 'New External ID',
-		name: 'newExternalId',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: 'e.g. 7f3c9a2e-1b4d-4c8e-9a6f-2d1e0b3c4a5f',
-		description: 'An ID no user has, as primary or deprecated ID',
-		builderHint: {
-			propertyHint:
-				'The new external ID, mapped from each input item; no user may have it yet as primary or deprecated ID, and stand-in values such as test or null are refused.',
-		},
+});
+const NEW = externalId({
+	displayName: 'New External ID',
+	name: 'newExternalId',
+	type: 'string',
+	default: '',
+	required: true,
+	placeholder: 'e.g. 7f3c9a2e-1b4d-4c8e-9a6f-2d1e0b3c4a5f',
+	description: 'An ID no user has, as primary or deprecated ID',
+	builderHint: {
+		propertyHint:
+			'The new external ID, mapped from each input item; no user may have it yet as primary or deprecated ID, and stand-in values such as test or null are refused.',
 	},
-];
+});
+
+export const description: INodeProperties[] = [...CURRENT.properties, ...NEW.properties];
 
 export const operation: OperationSpec = {
 	endpoint: {
@@ -59,10 +59,10 @@ export const operation: OperationSpec = {
 		batch: 'renames',
 	},
 	readItem(item) {
-		const current_external_id = item.string('currentExternalId');
-		const new_external_id = readExternalId(item, 'newExternalId');
+		const current_external_id = CURRENT.read(item);
+		const new_external_id = NEW.read(item);
 		if (current_external_id === new_external_id) {
-			throw new ItemInputError('New External ID', 'is the same as the current one', 'Give a different new ID.');
+			throw NEW.problem('is the same as the current one', 'Give a different new ID.');
 		}
 		const payload = { current_external_id, new_external_id };
 		return [{ itemIndex: item.itemIndex, slot: 'external_id_renames', group: undefined, payload, subject: payload }];
