@@ -1,10 +1,9 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { bodyFields, namedValuesField, textField, timeBodyField } from '../../shared/fields/bodyFields';
-import { userIdentifierFields } from '../../shared/fields/userIdentifier';
 import { trackEvent } from '../../shared/schemas/trackObjects';
 import { occurrenceAdditionalFields, timeField } from '../shared/trackFields';
-import { TRACK_IDENTIFIERS, trackObjectOperation } from '../shared/usersTrackOperation';
+import { trackObjectOperation, trackUser } from '../shared/usersTrackOperation';
 
 export const option: INodePropertyOptions = {
 	name: 'Track Event',
@@ -16,6 +15,8 @@ export const option: INodePropertyOptions = {
 			'Pick to record one custom event per input item (for example form_submitted). For a purchase use trackPurchase, and for several events, purchases and attributes of one user at once trackUserData.',
 	},
 };
+
+const USER = trackUser('events');
 
 /** An event object's fields, each declared once: its property, body key, reader and label. */
 const EVENT = bodyFields(
@@ -39,6 +40,6 @@ const EVENT = bodyFields(
 	occurrenceAdditionalFields('event'),
 );
 
-export const description: INodeProperties[] = [...userIdentifierFields(TRACK_IDENTIFIERS.events), ...EVENT.properties];
+export const description: INodeProperties[] = [...USER.properties, ...EVENT.properties];
 
-export const operation = trackObjectOperation('events', EVENT, trackEvent);
+export const operation = trackObjectOperation('events', USER, EVENT, trackEvent);

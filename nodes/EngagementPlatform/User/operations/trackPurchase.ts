@@ -1,10 +1,9 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { bodyFields, namedValuesField, numberField, textField, timeBodyField } from '../../shared/fields/bodyFields';
-import { userIdentifierFields } from '../../shared/fields/userIdentifier';
 import { trackPurchase } from '../../shared/schemas/trackObjects';
 import { occurrenceAdditionalFields, timeField } from '../shared/trackFields';
-import { TRACK_IDENTIFIERS, trackObjectOperation } from '../shared/usersTrackOperation';
+import { trackObjectOperation, trackUser } from '../shared/usersTrackOperation';
 
 export const option: INodePropertyOptions = {
 	name: 'Track Purchase',
@@ -16,6 +15,8 @@ export const option: INodePropertyOptions = {
 			'Pick to record one product bought per input item, with its price and currency. An order of several products is one item per product here, or one item holding them all in trackUserData.',
 	},
 };
+
+const USER = trackUser('purchases');
 
 /** A purchase object's fields, each declared once: its property, body key, reader and label. */
 const PURCHASE = bodyFields(
@@ -98,9 +99,6 @@ const PURCHASE = bodyFields(
 	occurrenceAdditionalFields('purchase'),
 );
 
-export const description: INodeProperties[] = [
-	...userIdentifierFields(TRACK_IDENTIFIERS.purchases),
-	...PURCHASE.properties,
-];
+export const description: INodeProperties[] = [...USER.properties, ...PURCHASE.properties];
 
-export const operation = trackObjectOperation('purchases', PURCHASE, trackPurchase);
+export const operation = trackObjectOperation('purchases', USER, PURCHASE, trackPurchase);

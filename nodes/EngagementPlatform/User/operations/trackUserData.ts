@@ -3,16 +3,11 @@ import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-wor
 import { ItemInputError } from '../../shared/engine/read/itemInputError';
 import type { ItemReader } from '../../shared/engine/read/readItems';
 import type { Piece } from '../../shared/engine/operation';
-import { keyValueOrJsonFields, readKeyValueOrJson } from '../../shared/fields/bodyFields';
-import { readUser, userIdentifierFields } from '../../shared/fields/userIdentifier';
+import { jsonArray } from '../../shared/fields/inputs';
 import { parseOrThrow } from '../../shared/schemas/parse';
 import { trackAttributes, trackEvent, trackPurchase } from '../../shared/schemas/trackObjects';
-import {
-	ATTRIBUTES_SET_STATE,
-	TRACK_IDENTIFIERS,
-	trackPiece,
-	usersTrackOperation,
-} from '../shared/usersTrackOperation';
+import { namedValues } from '../shared/namedValues';
+import { ATTRIBUTES_SET_STATE, trackPiece, trackUser, usersTrackOperation } from '../shared/usersTrackOperation';
 
 export const option: INodePropertyOptions = {
 	name: 'Track User Data',
@@ -26,61 +21,64 @@ export const option: INodePropertyOptions = {
 	},
 };
 
+// Events take every identifier; an item whose identifier its purchases or attributes do not take is refused.
+const USER = trackUser();
+const ATTRIBUTES = namedValues({
+	name: 'attributes',
+	displayName: 'Attributes',
+	noun: 'Attribute',
+	example: '{"last_order_total": 59.9}',
+});
+const EVENTS = jsonArray({
+	displayName: 'Events (JSON)',
+	name: 'eventsJson',
+	type: 'json',
+	default: '[]',
+	hint: 'An array of events, e.g. [{"name": "order_placed", "time": "2026-11-22T10:15:00Z", "properties": {"items": 2}}]',
+});
+const PURCHASES = jsonArray({
+	displayName: 'Purchases (JSON)',
+	name: 'purchasesJson',
+	type: 'json',
+	default: '[]',
+	hint: 'An array of purchases, e.g. {{ $json.line_items.map(l => ({product_id: l.sku, currency: "USD", price: l.price, quantity: l.quantity, time: $json.created_at})) }}',
+});
+
 export const description: INodeProperties[] = [
-	// Events take every identifier; an item whose identifier its purchases or attributes do not take is refused.
-	...userIdentifierFields(TRACK_IDENTIFIERS.events),
+	...USER.properties,
 	{
 		displayName: 'Purchases take an external ID, a user alias or an email; attributes any identifier but a service ID',
 		name: 'identifierNotice',
 		type: 'notice',
 		default: '',
 	},
-	...keyValueOrJsonFields({
-		name: 'attributes',
-		displayName: 'Attributes',
-		noun: 'Attribute',
-		example: '{"last_order_total": 59.9}',
-	}),
-	{
-		displayName: 'Events (JSON)',
-		name: 'eventsJson',
-		type: 'json',
-		default: '[]',
-		hint: 'An array of events, e.g. [{"name": "order_placed", "time": "2026-11-22T10:15:00Z", "properties": {"items": 2}}]',
-	},
-	{
-		displayName: 'Purchases (JSON)',
-		name: 'purchasesJson',
-		type: 'json',
-		default: '[]',
-		hint: 'An array of purchases, e.g. {{ $json.line_items.map(l => ({product_id: l.sku, currency: "USD", price: l.price, quantity: l.quantity, time: $json.created_at})) }}',
-	},
+	...ATTRIBUTES.properties,
+	...EVENTS.properties,
+	...PURCHASES.properties,
 ];
+
+/** The inputs that can each give the item something to send. */
+const GIVING = [ATTRIBUTES, EVENTS, PURCHASES].map((input) => input.label).join(', ');
 
 export const operation = usersTrackOperation(
 	(item) => {
-		const user = readUser(item);
+		const user = USER.read(item);
 		const pieces: Piece[] = [];
-		const attributes = readKeyValueOrJson(item, 'attributes', 'Attributes');
+		const attributes = ATTRIBUTES.read(item);
 		if (attributes) {
-			pieces.push(
-				trackPiece(item.itemIndex, 'attributes', user, parseOrThrow(trackAttributes, attributes, 'Attributes')),
-			);
+			const object = parseOrThrow(trackAttributes, attributes, ATTRIBUTES.label);
+			pieces.push(trackPiece(item.itemIndex, 'attributes', USER.takenBy('attributes', user), object));
 		}
-		for (const [index, event] of (item.jsonArray('eventsJson') ?? []).entries()) {
-			const read = parseOrThrow(trackEvent, withZonedTime(item, event), `Events[${index}]`);
-			pieces.push(trackPiece(item.itemIndex, 'events', user, read));
+		for (const [index, event] of (EVENTS.read(item) ?? []).entries()) {
+			const read = parseOrThrow(trackEvent, withZonedTime(item, event), `${EVENTS.label}[${index}]`);
+			pieces.push(trackPiece(item.itemIndex, 'events', USER.takenBy('events', user), read));
 		}
-		for (const [index, purchase] of (item.jsonArray('purchasesJson') ?? []).entries()) {
-			const read = parseOrThrow(trackPurchase, withZonedTime(item, purchase), `Purchases[${index}]`);
-			pieces.push(trackPiece(item.itemIndex, 'purchases', user, read));
+		for (const [index, purchase] of (PURCHASES.read(item) ?? []).entries()) {
+			const read = parseOrThrow(trackPurchase, withZonedTime(item, purchase), `${PURCHASES.label}[${index}]`);
+			pieces.push(trackPiece(item.itemIndex, 'purchases', USER.takenBy('purchases', user), read));
 		}
 		if (pieces.length === 0) {
-			throw new ItemInputError(
-				'Attributes, Events, Purchases',
-				'are all empty',
-				'Give at least one attribute, event or purchase.',
-			);
+			throw new ItemInputError(GIVING, 'are all empty', 'Give at least one attribute, event or purchase.');
 		}
 		return pieces;
 	},

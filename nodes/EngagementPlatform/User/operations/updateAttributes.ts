@@ -1,20 +1,14 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { ItemInputError } from '../../shared/engine/read/itemInputError';
-import { collectionByVersion, FROM_VERSION_2 } from '../../shared/fields/displayOptions';
-import { additionalFieldsCollection, keyValueOrJsonFields, readKeyValueOrJson } from '../../shared/fields/bodyFields';
-import { userIdentifierFields } from '../../shared/fields/userIdentifier';
+import { collectionByVersion } from '../../shared/fields/displayOptions';
+import { additionalFieldsCollection } from '../../shared/fields/bodyFields';
+import { collection } from '../../shared/fields/inputs';
 import { parseOrThrow } from '../../shared/schemas/parse';
 import { trackAttributes } from '../../shared/schemas/trackObjects';
-import { readStandardAttributes, standardAttributesField } from '../shared/standardAttributeFields';
+import { standardAttributes } from '../shared/standardAttributeFields';
 import { updateExistingOnlyField } from '../shared/trackFields';
-import {
-	ATTRIBUTES_SET_STATE,
-	readTrackUser,
-	TRACK_IDENTIFIERS,
-	trackPiece,
-	usersTrackOperation,
-} from '../shared/usersTrackOperation';
+import { namedValues } from '../shared/namedValues';
+import { ATTRIBUTES_SET_STATE, trackPiece, trackUser, usersTrackOperation } from '../shared/usersTrackOperation';
 
 export const option: INodePropertyOptions = {
 	name: 'Update Attributes',
@@ -86,37 +80,37 @@ const additionalFields = additionalFieldsCollection([
 	),
 ]);
 
-export const description: INodeProperties[] = [
-	...userIdentifierFields(TRACK_IDENTIFIERS.attributes),
-	// Version 2: the standard attributes' mapper first, then the custom attributes' typed list.
-	...keyValueOrJsonFields({
+/** 1.0 saved Subscription Groups as subscriptionGroups; version 1 keeps showing and reading that name. */
+const NAMES_IN_1 = { subscription_groups: 'subscriptionGroups' };
+
+const USER = trackUser('attributes');
+// Version 2: the standard attributes' mapper first, then the custom attributes' typed list.
+const ATTRIBUTES = namedValues(
+	{
 		name: 'attributes',
 		displayName: 'Attributes',
 		noun: 'Attribute',
 		example: '{"first_name": "Ada", "plan": "gold"}',
 		fieldsDisplayName: 'Custom Attributes',
-	}).flatMap((property) =>
-		property.name === 'attributesFields'
-			? [standardAttributesField({ ...FROM_VERSION_2, attributesInput: ['fields'] }), property]
-			: [property],
-	),
-	// 1.0 saved Subscription Groups as subscriptionGroups; version 1 keeps showing and reading that name.
-	...collectionByVersion(additionalFields, { subscription_groups: 'subscriptionGroups' }),
+	},
+	standardAttributes,
+);
+const ADDITIONAL = collection(additionalFields, NAMES_IN_1);
+
+export const description: INodeProperties[] = [
+	...USER.properties,
+	...ATTRIBUTES.properties,
+	...collectionByVersion(additionalFields, NAMES_IN_1),
 ];
 
 export const operation = usersTrackOperation(
 	(item) => {
 		// Every problem of the item is listed: the identifier's are kept while its attributes are read.
-		const user = item.kept(() => readTrackUser(item, 'attributes'));
-		const typed = item.readsText && item.raw('attributesInput', 'fields') === 'fields';
-		const attributes = {
-			...(typed ? readStandardAttributes(item) : {}),
-			...(readKeyValueOrJson(item, 'attributes', typed ? 'Custom Attributes' : 'Attributes') ?? {}),
-		};
-		const additional = item.collection('additionalFields', additionalFields);
-		// Version 1 saved the groups under 1.0's name, subscriptionGroups.
-		const groupsValue = (additional.subscription_groups ?? additional.subscriptionGroups) as
-			{ groups?: unknown[] } | undefined;
+		const user = item.kept(() => USER.read(item));
+		const attributes = ATTRIBUTES.read(item);
+		// Version 1's options as 1.0 saved them are given under today's names.
+		const additional = ADDITIONAL.read(item);
+		const groupsValue = additional.subscription_groups as { groups?: unknown[] } | undefined;
 		const groups = (groupsValue?.groups ?? []) as unknown[];
 		const object = parseOrThrow(
 			trackAttributes,
@@ -128,13 +122,12 @@ export const operation = usersTrackOperation(
 					_update_existing_only: additional._update_existing_only,
 				}),
 			},
-			'Attributes',
+			ATTRIBUTES.label,
 			{},
 			item.problems,
 		);
 		if (Object.keys(object).every((key) => key === '_update_existing_only')) {
-			throw new ItemInputError(
-				'Attributes',
+			throw ATTRIBUTES.problem(
 				'has nothing to update',
 				'Add at least one attribute, an email subscription or a subscription group.',
 			);

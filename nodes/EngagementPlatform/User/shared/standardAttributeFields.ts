@@ -2,6 +2,8 @@ import type { FieldType, IDataObject, INodeProperties, ResourceMapperField, Reso
 import { validateFieldType } from 'n8n-workflow';
 
 import type { ItemReader } from '../../shared/engine/read/readItems';
+import type { Input } from '../../shared/fields/inputs';
+import { inputField } from '../../shared/fields/inputs';
 import { isBlank, shown } from '../../shared/schemas/textValues';
 import { notADate } from '../../shared/schemas/time';
 
@@ -73,7 +75,7 @@ export async function getStandardAttributes(): Promise<ResourceMapperFields> {
 }
 
 /** The resource mapper for a node's methods.resourceMapping, shown where `show` says (version 2). */
-export function standardAttributesField(show: Show): INodeProperties {
+function standardAttributesField(show: Show): INodeProperties {
 	return {
 		displayName: 'Standard Attributes',
 		name: 'standardAttributes',
@@ -98,6 +100,10 @@ export function standardAttributesField(show: Show): INodeProperties {
 	};
 }
 
+/** The standard attributes the resource mapper sets, shown where `show` says (version 2). */
+export const standardAttributes = (show: Show): Input<IDataObject> =>
+	inputField(standardAttributesField(show), readStandardAttributes);
+
 /**
  * The standard attributes an item sets: the mapped values, or with "Map Automatically" the input's
  * fields named as the attributes are, each converted here as n8n converts a typed field
@@ -106,9 +112,8 @@ export function standardAttributesField(show: Show): INodeProperties {
  * resource mapper converted them: it refuses a blank cell typed Boolean before the node could leave
  * it out. An empty value, and a blank one of any attribute but text, is not set.
  */
-export function readStandardAttributes(item: ItemReader): IDataObject {
-	const mapping = item.raw('standardAttributes', {}) as
-		{ mappingMode?: string; value?: IDataObject | null } | undefined;
+function readStandardAttributes(item: ItemReader, name: string, label: string): IDataObject {
+	const mapping = item.raw(name, {}) as { mappingMode?: string; value?: IDataObject | null } | undefined;
 	const values = (mapping?.mappingMode === 'autoMapInputData' ? item.input() : mapping?.value) ?? {};
 	const attributes: IDataObject = {};
 	for (const [id, value] of Object.entries(values)) {
@@ -117,17 +122,17 @@ export function readStandardAttributes(item: ItemReader): IDataObject {
 		// Here a blank cell (spaces alone) of a yes/no, choice or date attribute is "not set": it is left
 		// out of the request, and the profile keeps the value it holds.
 		if (isBlank(value) && (field.type !== 'string' || DATES.has(id))) continue;
-		const label = `Standard Attributes.${field.displayName}`;
+		const entry = `${label}.${field.displayName}`;
 		if (TIMES.has(id)) {
 			const instant = item.instant(value);
-			if (instant === undefined) item.problems.push(notADate(label, value));
+			if (instant === undefined) item.problems.push(notADate(entry, value));
 			else attributes[id] = instant;
 			continue;
 		}
 		const converted = validateFieldType(field.displayName, value, field.type, { valueOptions: field.options });
 		if (!converted.valid) {
 			item.problems.push({
-				field: label,
+				field: entry,
 				rule: `expects ${field.type === 'options' ? 'one of its options' : `a ${field.type}`} but got ${shown(value)}`,
 				fix: 'Map a value of that type, or leave the field out of the input.',
 			});

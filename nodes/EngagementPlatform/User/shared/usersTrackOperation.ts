@@ -1,6 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { ItemInputError } from '../../shared/engine/read/itemInputError';
 import type { ItemReader, RunReading } from '../../shared/engine/read/readItems';
 import type {
 	OperationOptions,
@@ -23,6 +22,8 @@ import {
 	readUser,
 	userStateKey,
 } from '../../shared/fields/userIdentifier';
+import type { Input } from '../../shared/fields/inputs';
+import { inputOf, user } from '../../shared/fields/inputs';
 import type { BodyFields } from '../../shared/fields/bodyFields';
 import type { PlainItemReading } from '../../shared/engine/read/plainReading';
 import { NOT_PLAIN } from '../../shared/engine/read/plainReading';
@@ -100,8 +101,7 @@ const trackOptions = (sendsEvents: boolean): OperationOptions => ({
  * schema's output is this item's own copy, so it is extended in place: a spread into a third
  * object would be held, per item, until the whole run is answered.
  */
-export function trackPiece(itemIndex: number, slot: TrackSlot, { kind, identifier }: ItemUser, object: object): Piece {
-	refuseUntakenIdentifier(kind, slot);
+export function trackPiece(itemIndex: number, slot: TrackSlot, { identifier }: ItemUser, object: object): Piece {
 	return {
 		itemIndex,
 		slot,
@@ -111,18 +111,41 @@ export function trackPiece(itemIndex: number, slot: TrackSlot, { kind, identifie
 	};
 }
 
-/** The item's user, read once, when its kind is one the slot's objects take (a workflow may hold a kind the field no longer offers). */
-export function readTrackUser(item: ItemReader, slot: TrackSlot): ItemUser {
-	const kind = item.raw('identifyBy', 'external_id') as IdentifierKind;
-	refuseUntakenIdentifier(kind, slot);
-	return readUser(item, { kind });
+/** The item's user for /users/track objects. */
+export interface TrackUser extends Input<ItemUser> {
+	/**
+	 * The user, where `slot`'s objects take the kind it is identified by; otherwise the item's problem,
+	 * worded with this input's label.
+	 */
+	takenBy(slot: TrackSlot, itemUser: ItemUser): ItemUser;
 }
 
-function refuseUntakenIdentifier(kind: IdentifierKind, slot: TrackSlot): void {
-	// A value that is no kind at all is readUserIdentifier's to refuse, naming what was given.
+/**
+ * "Identify User By" and the fields of the kinds `slot`'s objects take (userIdentifierFields), read as
+ * the kind chosen and the identifier. A kind they do not take (a workflow may hold a kind the field no
+ * longer offers) is refused before the identifier is read. Without `slot` (an item of several objects,
+ * Track User Data) the field offers what an event takes and any kind is read: each object's slot refuses
+ * the kinds it does not take (`takenBy`).
+ */
+export function trackUser(slot?: TrackSlot): TrackUser {
+	const kinds = TRACK_IDENTIFIERS[slot ?? 'events'];
+	const offered = user(kinds);
+	const takenBy = (objects: TrackSlot, itemUser: ItemUser) => {
+		refuseUntakenIdentifier(itemUser.kind, objects, offered);
+		return itemUser;
+	};
+	const read = inputOf(offered.name, offered.label, offered.properties, (item, name) => {
+		const kind = item.raw(name, kinds[0]) as IdentifierKind;
+		if (slot) refuseUntakenIdentifier(kind, slot, offered);
+		return readUser(item, { kind });
+	});
+	return { ...read, takenBy };
+}
+
+function refuseUntakenIdentifier(kind: IdentifierKind, slot: TrackSlot, identifyBy: Input<ItemUser>): void {
+	// A value that is no kind at all is readUser's to refuse, naming what was given.
 	if (TRACK_IDENTIFIERS[slot].includes(kind) || !isIdentifierKind(kind)) return;
-	throw new ItemInputError(
-		'Identify User By',
+	throw identifyBy.problem(
 		`is ${identifierLabels([kind])}, but ${OBJECTS[slot]} take only ${identifierLabels(TRACK_IDENTIFIERS[slot])}`,
 		'Identify the user by one of those, or send this data with an operation whose objects take this identifier.',
 	);
@@ -188,13 +211,14 @@ function isStateKey(key: string, identifier: UserIdentifier): boolean {
  */
 export function trackObjectOperation(
 	slot: TrackSlot,
+	identifyBy: TrackUser,
 	fields: BodyFields,
 	checked: CheckedSchema<object>,
 ): OperationSpec {
 	return usersTrackOperation(
 		(item) => {
 			// Every problem of the item is listed: the identifier's are kept while its object is read.
-			const user = item.kept(() => readTrackUser(item, slot));
+			const user = item.kept(() => identifyBy.read(item));
 			const object = parseOrThrow(checked, fields.read(item), '', fields.labels, item.problems);
 			// Without a user the item had a problem, and the schema's reading above refused it.
 			return user ? [trackPiece(item.itemIndex, slot, user, object)] : [];
