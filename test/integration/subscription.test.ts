@@ -98,6 +98,41 @@ describe('Subscription node: Set Group State', () => {
 		]);
 	});
 
+	test('Identify User By mapped to a way the endpoint does not take is the item’s error, naming the ways; nothing of it is sent', async () => {
+		await client().seed({ profiles: [{ external_id: 'crm-1' }] });
+		const items = [
+			{ by: 'external_id', id: 'crm-1', group: 'newsletter', state: 'subscribed' },
+			{ by: 'user_alias', id: 'visitor-9', group: 'newsletter', state: 'subscribed' },
+		];
+
+		const result = await run(
+			items,
+			{
+				...setState('={{ $json.by }}', 'externalId'),
+				// An expression in Identify User By shows, and so requires, every way's field.
+				email: '={{ $json.id }}',
+				phone: '={{ $json.id }}',
+				aliasName: '={{ $json.id }}',
+				aliasLabel: 'web',
+			},
+			true,
+		);
+
+		const output = result.output(SUBSCRIPTION).map((item) => item.json.error ?? item.json.status);
+		expect(output[0]).toBe('subscribed');
+		expect(output[1]).toMatch(
+			/Identify User By.*User Alias, but this operation takes only External ID, Email or Phone/,
+		);
+		const requests = await client().requests({ path: '/v2/subscription/status/set' });
+		expect(requests.map((request) => request.body)).toEqual([
+			{
+				subscription_groups: [
+					{ subscription_group_id: 'newsletter', subscription_state: 'subscribed', external_ids: ['crm-1'] },
+				],
+			},
+		]);
+	});
+
 	test('an email updates every profile that shares it', async () => {
 		await client().seed({
 			profiles: [

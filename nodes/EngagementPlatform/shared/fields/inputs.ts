@@ -133,8 +133,10 @@ export const jsonArray = (declared: Declared) =>
 export const collection = (declared: Declared, namesIn1: Readonly<Record<string, string>> = {}) =>
 	inputField(declared, (item, name) => {
 		const current = 'version1' in declared ? declared.fromVersion2 : declared;
-		const values = item.collection(name, current);
-		if (item.nodeVersion >= 2) return values;
+		const read = item.collection(name, current);
+		if (item.nodeVersion >= 2) return read;
+		// A collection mapped whole from a field is the item's own object: renamed in a copy.
+		const values = { ...read };
 		for (const [today, in1] of Object.entries(namesIn1))
 			if (values[in1] !== undefined && values[today] === undefined) {
 				values[today] = values[in1];
