@@ -1,13 +1,12 @@
 import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { ItemInputError } from '../../shared/engine/read/itemInputError';
+import { asGiven, collection, inputField, optionalText, user } from '../../shared/fields/inputs';
 import type { IdentifierKind } from '../../shared/fields/userIdentifier';
-import { readUserIdentifier, userIdentifierFields } from '../../shared/fields/userIdentifier';
 import { channelMessages, CHANNEL_KEYS } from '../../shared/schemas/channelMessages';
 import { parseOrThrow } from '../../shared/schemas/parse';
 import { PER_REQUEST } from '../../shared/limits/requestLimits';
 import { dispatchOperation, dispatchPiece, dispatchShape } from '../shared/dispatchOperation';
-import { audienceField, readAudience, recipientOf } from '../shared/recipientFields';
+import { AUDIENCE, recipientOf } from '../shared/recipientFields';
 import { additionalFieldsCollection } from '../../shared/fields/bodyFields';
 
 export const option: INodePropertyOptions = {
@@ -25,55 +24,30 @@ export const option: INodePropertyOptions = {
 const RECIPIENT_KINDS: readonly IdentifierKind[] = ['external_id', 'user_alias'];
 const toUsers = { show: { sendTo: ['users'] } };
 
-const additionalFields = additionalFieldsCollection([
-	{
-		displayName: 'Campaign ID',
-		name: 'campaign_id',
-		type: 'string',
-		default: '',
-		description: 'Needed to track campaign statistics',
-	},
-	{
-		displayName: 'Override Frequency Capping',
-		name: 'override_frequency_capping',
-		type: 'boolean',
-		default: true,
-		description: 'Whether to ignore frequency capping for this send',
-	},
-	{
-		displayName: 'Recipient Subscription State',
-		name: 'recipient_subscription_state',
-		type: 'options',
-		options: [
-			{ name: 'All', value: 'all' },
-			{ name: 'Opted In', value: 'opted_in' },
-			{ name: 'Subscribed', value: 'subscribed' },
-		],
-		default: 'subscribed',
-	},
-	{ displayName: 'Send ID', name: 'send_id', type: 'string', default: '' },
-]);
-
-export const description: INodeProperties[] = [
-	{
-		displayName: 'Send To',
-		name: 'sendTo',
-		type: 'options',
-		options: [
-			{
-				name: 'The User of Each Item',
-				value: 'users',
-				description: 'Items with the same message share requests, 50 users each',
-			},
-			{ name: 'A Segment or Audience (Broadcast)', value: 'broadcast', description: 'Each item sends one broadcast' },
-		],
-		default: 'users',
-		builderHint: {
-			propertyHint:
-				'Keep users to send to the user of each input item. Pick broadcast only when the user asks for one: each item then sends to everyone in the Segment ID or Audience given, one of which is required.',
+const sendTo = {
+	displayName: 'Send To',
+	name: 'sendTo',
+	type: 'options',
+	options: [
+		{
+			name: 'The User of Each Item',
+			value: 'users',
+			description: 'Items with the same message share requests, 50 users each',
 		},
+		{ name: 'A Segment or Audience (Broadcast)', value: 'broadcast', description: 'Each item sends one broadcast' },
+	],
+	default: 'users',
+	builderHint: {
+		propertyHint:
+			'Keep users to send to the user of each input item. Pick broadcast only when the user asks for one: each item then sends to everyone in the Segment ID or Audience given, one of which is required.',
 	},
-	...userIdentifierFields(RECIPIENT_KINDS, { show: toUsers.show }),
+} satisfies INodeProperties;
+// Read with its default where the item has none, as the panel shows it.
+const SEND_TO = asGiven<string>(sendTo, sendTo.default);
+
+const USER = user(RECIPIENT_KINDS, { show: toUsers.show });
+
+const MESSAGES = inputField(
 	{
 		displayName: 'Messages (JSON)',
 		name: 'messages',
@@ -82,19 +56,60 @@ export const description: INodeProperties[] = [
 		required: true,
 		hint: `One message object per channel: ${CHANNEL_KEYS.join(', ')}`,
 	},
-	{
-		displayName: 'Segment ID',
-		name: 'segmentId',
-		type: 'string',
-		default: '',
-		description: 'Send to this segment; with users, only those users who are in it receive the message',
-		builderHint: {
-			propertyHint:
-				"The segment's API identifier from the platform; leave it empty to send to the items' users without a segment filter. Never invent one: if the user asked for a segment without giving its ID, use a placeholder for them to fill in.",
-		},
+	// Checked against the spec's message objects, one per channel.
+	(item, name, label) => parseOrThrow(channelMessages, item.jsonObject(name, label), label) as IDataObject,
+);
+
+const SEGMENT = optionalText({
+	displayName: 'Segment ID',
+	name: 'segmentId',
+	type: 'string',
+	default: '',
+	description: 'Send to this segment; with users, only those users who are in it receive the message',
+	builderHint: {
+		propertyHint:
+			"The segment's API identifier from the platform; leave it empty to send to the items' users without a segment filter. Never invent one: if the user asked for a segment without giving its ID, use a placeholder for them to fill in.",
 	},
-	audienceField(),
-	additionalFields,
+});
+
+const ADDITIONAL = collection(
+	additionalFieldsCollection([
+		{
+			displayName: 'Campaign ID',
+			name: 'campaign_id',
+			type: 'string',
+			default: '',
+			description: 'Needed to track campaign statistics',
+		},
+		{
+			displayName: 'Override Frequency Capping',
+			name: 'override_frequency_capping',
+			type: 'boolean',
+			default: true,
+			description: 'Whether to ignore frequency capping for this send',
+		},
+		{
+			displayName: 'Recipient Subscription State',
+			name: 'recipient_subscription_state',
+			type: 'options',
+			options: [
+				{ name: 'All', value: 'all' },
+				{ name: 'Opted In', value: 'opted_in' },
+				{ name: 'Subscribed', value: 'subscribed' },
+			],
+			default: 'subscribed',
+		},
+		{ displayName: 'Send ID', name: 'send_id', type: 'string', default: '' },
+	]),
+);
+
+export const description: INodeProperties[] = [
+	...SEND_TO.properties,
+	...USER.properties,
+	...MESSAGES.properties,
+	...SEGMENT.properties,
+	...AUDIENCE.properties,
+	...ADDITIONAL.properties,
 ];
 
 const max = PER_REQUEST.messagingRecipients;
@@ -107,27 +122,23 @@ export const operation = dispatchOperation(
 		user_aliases: { form: 'list', field: 'user_aliases', max },
 	}),
 	(item) => {
-		const request: IDataObject = {
-			messages: parseOrThrow(channelMessages, item.jsonObject('messages'), 'Messages') as IDataObject,
-		};
-		const segmentId = item.optionalString('segmentId');
+		const request: IDataObject = { messages: MESSAGES.read(item) };
+		const segmentId = SEGMENT.read(item);
 		if (segmentId) request.segment_id = segmentId;
-		const audience = readAudience(item);
+		const audience = AUDIENCE.read(item);
 		if (audience) request.audience = audience;
-		for (const [key, value] of Object.entries(item.collection('additionalFields', additionalFields)))
-			if (value !== '') request[key] = value;
+		for (const [key, value] of Object.entries(ADDITIONAL.read(item))) if (value !== '') request[key] = value;
 
-		if (item.raw('sendTo', 'users') === 'broadcast') {
+		if (SEND_TO.read(item) === 'broadcast') {
 			if (!segmentId && !audience) {
-				throw new ItemInputError(
-					'Segment ID',
+				throw SEGMENT.problem(
 					'or an audience is needed for a broadcast',
 					'Give a segment ID or an audience, or send to the user of each item.',
 				);
 			}
 			return [dispatchPiece(item.itemIndex, request, undefined, { broadcast: true })];
 		}
-		const recipient = recipientOf(readUserIdentifier(item, RECIPIENT_KINDS));
+		const recipient = recipientOf(USER.read(item));
 		const slot =
 			'user_alias' in recipient
 				? { slot: 'user_aliases', value: recipient.user_alias as IDataObject }

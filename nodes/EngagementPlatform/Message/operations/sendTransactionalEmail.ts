@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 
 import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { ItemInputError } from '../../shared/engine/read/itemInputError';
 import type { Endpoint } from '../../shared/engine/operation';
 import { declareOperation } from '../../shared/engine/operation';
 import { runIndexOf } from '../../shared/engine/runIndex';
@@ -11,13 +10,12 @@ import type { ApiResponse } from '../../shared/engine/send/transport';
 import { onlyPiece } from '../../shared/engine/send/sendRequests';
 import { refuseRepeatedKeys } from '../../shared/engine/read/repeatedKeys';
 import type { RequestShape } from '../../shared/engine/plan/planner';
-import { keyValueOrJsonFields, readKeyValueOrJson } from '../../shared/fields/bodyFields';
-import { readPathSegment } from '../../shared/fields/pathSegment';
+import { optionalText, pathSegment, user } from '../../shared/fields/inputs';
 import type { IdentifierKind } from '../../shared/fields/userIdentifier';
-import { readUserIdentifier, userIdentifierFields } from '../../shared/fields/userIdentifier';
 import { PER_REQUEST } from '../../shared/limits/requestLimits';
 import { parseOrThrow } from '../../shared/schemas/parse';
 import { trackAttributes } from '../../shared/schemas/trackObjects';
+import { namedValues } from '../shared/namedValues';
 import { recipientOf } from '../shared/recipientFields';
 
 export const option: INodePropertyOptions = {
@@ -35,45 +33,59 @@ export const option: INodePropertyOptions = {
 const RECIPIENT_KINDS: readonly IdentifierKind[] = ['external_id', 'user_alias'];
 const EXTERNAL_SEND_ID = /^[A-Za-z0-9+/=_-]+$/;
 
+const CAMPAIGN = pathSegment({
+	displayName: 'Campaign ID',
+	name: 'campaignId',
+	type: 'string',
+	default: '',
+	required: true,
+	description: 'A transactional email campaign',
+	builderHint: {
+		propertyHint:
+			'The API identifier of a transactional email campaign in the platform. Never invent one: if the user has not given it, use a placeholder for them to fill in.',
+	},
+});
+
+const USER = user(RECIPIENT_KINDS);
+
+const SEND_ID = optionalText({
+	displayName: 'External Send ID',
+	name: 'externalSendId',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. order-1001-receipt',
+	hint: 'Letters, digits and - _ + / =. The platform sends once per ID within 24 hours. Empty: an ID derived from this execution and item, so a retry never sends twice.',
+	builderHint: {
+		propertyHint:
+			'Leave empty for an ID derived per execution and item, so retries within the run never send twice. Map a stable key (for example the order ID plus -receipt) only when a new execution for the same email must not send it again within 24 hours.',
+	},
+});
+
+const TRIGGER_PROPERTIES = namedValues({
+	name: 'triggerProperties',
+	displayName: 'Trigger Properties',
+	noun: 'Property',
+	example: '{"order_id": "1001", "total": "59.90"}',
+});
+
+const ATTRIBUTES = namedValues({
+	name: 'recipientAttributes',
+	displayName: 'Recipient Attributes',
+	noun: 'Attribute',
+	example: '{"first_name": "Ada", "email": "ada@example.com"}',
+});
+
 export const description: INodeProperties[] = [
-	{
-		displayName: 'Campaign ID',
-		name: 'campaignId',
-		type: 'string',
-		default: '',
-		required: true,
-		description: 'A transactional email campaign',
-		builderHint: {
-			propertyHint:
-				'The API identifier of a transactional email campaign in the platform. Never invent one: if the user has not given it, use a placeholder for them to fill in.',
-		},
-	},
-	...userIdentifierFields(RECIPIENT_KINDS),
-	{
-		displayName: 'External Send ID',
-		name: 'externalSendId',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. order-1001-receipt',
-		hint: 'Letters, digits and - _ + / =. The platform sends once per ID within 24 hours. Empty: an ID derived from this execution and item, so a retry never sends twice.',
-		builderHint: {
-			propertyHint:
-				'Leave empty for an ID derived per execution and item, so retries within the run never send twice. Map a stable key (for example the order ID plus -receipt) only when a new execution for the same email must not send it again within 24 hours.',
-		},
-	},
-	...keyValueOrJsonFields({
-		name: 'triggerProperties',
-		displayName: 'Trigger Properties',
-		noun: 'Property',
-		example: '{"order_id": "1001", "total": "59.90"}',
-	}),
-	...keyValueOrJsonFields({
-		name: 'recipientAttributes',
-		displayName: 'Recipient Attributes',
-		noun: 'Attribute',
-		example: '{"first_name": "Ada", "email": "ada@example.com"}',
-	}),
+	...CAMPAIGN.properties,
+	...USER.properties,
+	...SEND_ID.properties,
+	...TRIGGER_PROPERTIES.properties,
+	...ATTRIBUTES.properties,
 ];
+
+/** One email per External Send ID: the fix where one is given twice. */
+const ONE_EMAIL_PER_ID =
+	'Give each email its own ID, e.g. {{ $json.order_id }}-receipt, or leave the field empty for one derived per item.';
 
 interface TransactionalCampaign {
 	campaign_id: string;
@@ -100,17 +112,15 @@ export const operation = declareOperation<TransactionalCampaign, IDataObject>({
 	endpoint: TRANSACTIONAL_ENDPOINT,
 	shape: TRANSACTIONAL_SHAPE,
 	readItem(item) {
-		const campaignId = readPathSegment(item, 'campaignId');
-		const recipient: IDataObject = { ...recipientOf(readUserIdentifier(item, RECIPIENT_KINDS)) };
+		const campaignId = CAMPAIGN.read(item);
+		const recipient: IDataObject = { ...recipientOf(USER.read(item)) };
 		const subject = { campaign_id: campaignId, ...recipient };
-		const attributes = readKeyValueOrJson(item, 'recipientAttributes', 'Recipient Attributes');
-		if (attributes)
-			recipient.attributes = parseOrThrow(trackAttributes, attributes, 'Recipient Attributes') as IDataObject;
+		const attributes = ATTRIBUTES.read(item);
+		if (attributes) recipient.attributes = parseOrThrow(trackAttributes, attributes, ATTRIBUTES.label) as IDataObject;
 
-		const given = item.optionalString('externalSendId');
+		const given = SEND_ID.read(item);
 		if (given && !EXTERNAL_SEND_ID.test(given)) {
-			throw new ItemInputError(
-				'External Send ID',
+			throw SEND_ID.problem(
 				`"${given}" has characters other than letters, digits and - _ + / =`,
 				'Remove the other characters, e.g. spaces or dots.',
 			);
@@ -120,7 +130,7 @@ export const operation = declareOperation<TransactionalCampaign, IDataObject>({
 			external_send_id: given ?? derivedSendId(item.context, item.itemIndex),
 			recipient,
 		};
-		const properties = readKeyValueOrJson(item, 'triggerProperties', 'Trigger Properties');
+		const properties = TRIGGER_PROPERTIES.read(item);
 		if (properties) body.trigger_properties = properties;
 		const group = { campaign_id: campaignId };
 		return [
@@ -140,10 +150,9 @@ export const operation = declareOperation<TransactionalCampaign, IDataObject>({
 			pieces,
 			(piece) => String(piece.payload.external_send_id),
 			(piece, first) =>
-				new ItemInputError(
-					'External Send ID',
+				SEND_ID.problem(
 					`"${String(piece.payload.external_send_id)}" is item ${first}'s too, and the platform sends once per ID`,
-					'Give each email its own ID, e.g. {{ $json.order_id }}-receipt, or leave the field empty for one derived per item.',
+					ONE_EMAIL_PER_ID,
 				),
 		),
 	// The external_send_id makes the platform send once however often the request arrives.
@@ -218,10 +227,9 @@ function claimSendId(context: IExecuteFunctions, id: string, recipient: string, 
 	const run = runIndexOf(context);
 	const earlier = claims[id];
 	if (earlier && earlier.run !== run && earlier.recipient !== recipient) {
-		throw new ItemInputError(
-			'External Send ID',
+		throw SEND_ID.problem(
 			`"${id}" went to another recipient in an earlier run of this node in this execution (item ${earlier.item} of run ${earlier.run + 1}), and the platform sends once per ID`,
-			'Give each email its own ID, e.g. {{ $json.order_id }}-receipt, or leave the field empty for one derived per item.',
+			ONE_EMAIL_PER_ID,
 		);
 	}
 	if (!earlier || earlier.run === run) claims[id] = { recipient, run, item: itemIndex };

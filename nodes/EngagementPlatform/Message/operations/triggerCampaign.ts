@@ -3,8 +3,10 @@ import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-wor
 import { ItemInputError } from '../../shared/engine/read/itemInputError';
 import { PER_REQUEST } from '../../shared/limits/requestLimits';
 import { dispatchOperation, dispatchPiece, dispatchShape } from '../shared/dispatchOperation';
-import { audienceField, readAudience, readRecipient, recipientFields } from '../shared/recipientFields';
+import { AUDIENCE, recipientInput } from '../shared/recipientFields';
+import { collectionOption, labelOfOption } from '../shared/collectionOption';
 import { additionalFieldsCollection } from '../../shared/fields/bodyFields';
+import { collection, requiredText } from '../../shared/fields/inputs';
 
 export const option: INodePropertyOptions = {
 	name: 'Trigger Campaign',
@@ -17,51 +19,63 @@ export const option: INodePropertyOptions = {
 	},
 };
 
-export const description: INodeProperties[] = [
-	{
-		displayName: 'Campaign ID',
-		name: 'campaignId',
-		type: 'string',
-		default: '',
-		required: true,
-		description: 'The API identifier of a campaign created as API-triggered',
-		builderHint: {
-			propertyHint:
-				'The API identifier of a campaign created as API-triggered in the platform. Never invent one: if the user has not given it, use a placeholder for them to fill in.',
-		},
+const CAMPAIGN = requiredText({
+	displayName: 'Campaign ID',
+	name: 'campaignId',
+	type: 'string',
+	default: '',
+	required: true,
+	description: 'The API identifier of a campaign created as API-triggered',
+	builderHint: {
+		propertyHint:
+			'The API identifier of a campaign created as API-triggered in the platform. Never invent one: if the user has not given it, use a placeholder for them to fill in.',
 	},
-	...recipientFields('Trigger Properties'),
-	additionalFieldsCollection([
+});
+
+const RECIPIENT = recipientInput('Trigger Properties', 'trigger_properties');
+
+const attachmentsOption: INodeProperties = {
+	displayName: 'Attachments',
+	name: 'attachments',
+	type: 'fixedCollection',
+	typeOptions: { multipleValues: true },
+	placeholder: 'Add Attachment',
+	default: {},
+	options: [
 		{
-			displayName: 'Attachments',
-			name: 'attachments',
-			type: 'fixedCollection',
-			typeOptions: { multipleValues: true },
-			placeholder: 'Add Attachment',
-			default: {},
-			options: [
+			displayName: 'Attachment',
+			name: 'attachment',
+			values: [
 				{
-					displayName: 'Attachment',
-					name: 'attachment',
-					values: [
-						{
-							displayName: 'File Name',
-							name: 'file_name',
-							type: 'string',
-							default: '',
-							description: 'Without extension',
-						},
-						{
-							displayName: 'URL',
-							name: 'url',
-							type: 'string',
-							default: '',
-							description: 'Where the file is (up to 2 MB); its extension comes from the URL',
-						},
-					],
+					displayName: 'File Name',
+					name: 'file_name',
+					type: 'string',
+					default: '',
+					description: 'Without extension',
+				},
+				{
+					displayName: 'URL',
+					name: 'url',
+					type: 'string',
+					default: '',
+					description: 'Where the file is (up to 2 MB); its extension comes from the URL',
 				},
 			],
 		},
+	],
+};
+
+const sharedPropertiesOption: INodeProperties = {
+	displayName: 'Shared Trigger Properties (JSON)',
+	name: 'trigger_properties',
+	type: 'json',
+	default: '{}',
+	description: 'Personalization for every recipient of the request; per-recipient properties win on conflicts',
+};
+
+const ADDITIONAL = collection(
+	additionalFieldsCollection([
+		attachmentsOption,
 		{
 			displayName: 'Send ID',
 			name: 'send_id',
@@ -69,15 +83,20 @@ export const description: INodeProperties[] = [
 			default: '',
 			description: 'Groups sends for reporting',
 		},
-		{
-			displayName: 'Shared Trigger Properties (JSON)',
-			name: 'trigger_properties',
-			type: 'json',
-			default: '{}',
-			description: 'Personalization for every recipient of the request; per-recipient properties win on conflicts',
-		},
+		sharedPropertiesOption,
 	]),
-	audienceField(),
+);
+
+/** The shared trigger properties, read on their own as a JSON object. */
+const SHARED_PROPERTIES = collectionOption(ADDITIONAL, sharedPropertiesOption, (item, name, label) =>
+	item.jsonObject(name, label),
+);
+
+export const description: INodeProperties[] = [
+	...CAMPAIGN.properties,
+	...RECIPIENT.properties,
+	...ADDITIONAL.properties,
+	...AUDIENCE.properties,
 ];
 
 export const operation = dispatchOperation(
@@ -89,16 +108,16 @@ export const operation = dispatchOperation(
 	},
 	dispatchShape({ recipients: { form: 'list', field: 'recipients', max: PER_REQUEST.messagingRecipients } }),
 	(item) => {
-		const additional = item.collection('additionalFields');
-		const request: IDataObject = { campaign_id: item.string('campaignId') };
+		const additional = ADDITIONAL.read(item);
+		const request: IDataObject = { campaign_id: CAMPAIGN.read(item) };
 		if (additional.send_id) request.send_id = String(additional.send_id);
-		const shared = item.jsonObject('additionalFields.trigger_properties');
+		const shared = SHARED_PROPERTIES.read(item);
 		if (shared && Object.keys(shared).length > 0) request.trigger_properties = shared;
 		const attachments = ((additional.attachments as { attachment?: IDataObject[] } | undefined)?.attachment ?? []).map(
 			(attachment, index) => {
 				if (!attachment.file_name || !attachment.url) {
 					throw new ItemInputError(
-						`Attachments[${index}]`,
+						`${labelOfOption(attachmentsOption)}[${index}]`,
 						'needs a file name and a URL',
 						'Fill in both, or remove the attachment.',
 					);
@@ -107,9 +126,9 @@ export const operation = dispatchOperation(
 			},
 		);
 		if (attachments.length > 0) request.attachments = attachments;
-		const audience = readAudience(item);
+		const audience = AUDIENCE.read(item);
 		if (audience) request.audience = audience;
-		const { recipient, subject } = readRecipient(item, 'trigger_properties', 'Trigger Properties');
+		const { recipient, subject } = RECIPIENT.read(item);
 		return [
 			dispatchPiece(item.itemIndex, request, recipient && { slot: 'recipients', value: recipient }, {
 				campaign_id: request.campaign_id,

@@ -1,10 +1,11 @@
 import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { ItemInputError } from '../../shared/engine/read/itemInputError';
+import type { Input } from '../../shared/fields/inputs';
+import { jsonObject } from '../../shared/fields/inputs';
 import { PER_REQUEST } from '../../shared/limits/requestLimits';
 import { dispatchOperation, dispatchPiece, dispatchShape } from '../shared/dispatchOperation';
-import { audienceField, readAudience, readRecipient, recipientFields } from '../shared/recipientFields';
-import { canvasIdField } from '../shared/canvasIdField';
+import { AUDIENCE, recipientInput } from '../shared/recipientFields';
+import { canvasIdInput } from '../shared/canvasIdField';
 
 export const option: INodePropertyOptions = {
 	name: 'Trigger Canvas',
@@ -19,19 +20,25 @@ export const option: INodePropertyOptions = {
 
 const MAX_ENTRY_PROPERTIES_BYTES = 50_000;
 
+const CANVAS = canvasIdInput(
+	'The API identifier of a canvas set up as API-triggered in the platform. Never invent one: if the user has not given it, use a placeholder for them to fill in.',
+);
+
+const RECIPIENT = recipientInput('Canvas Entry Properties', 'canvas_entry_properties');
+
+const SHARED_PROPERTIES = jsonObject({
+	displayName: 'Shared Canvas Entry Properties (JSON)',
+	name: 'canvasEntryProperties',
+	type: 'json',
+	default: '{}',
+	description: 'For every recipient of the request, at most 50 KB; per-recipient properties win on conflicts',
+});
+
 export const description: INodeProperties[] = [
-	canvasIdField(
-		'The API identifier of a canvas set up as API-triggered in the platform. Never invent one: if the user has not given it, use a placeholder for them to fill in.',
-	),
-	...recipientFields('Canvas Entry Properties'),
-	{
-		displayName: 'Shared Canvas Entry Properties (JSON)',
-		name: 'canvasEntryProperties',
-		type: 'json',
-		default: '{}',
-		description: 'For every recipient of the request, at most 50 KB; per-recipient properties win on conflicts',
-	},
-	audienceField(),
+	...CANVAS.properties,
+	...RECIPIENT.properties,
+	...SHARED_PROPERTIES.properties,
+	...AUDIENCE.properties,
 ];
 
 export const operation = dispatchOperation(
@@ -45,15 +52,15 @@ export const operation = dispatchOperation(
 	},
 	dispatchShape({ recipients: { form: 'list', field: 'recipients', max: PER_REQUEST.messagingRecipients } }),
 	(item) => {
-		const request: IDataObject = { canvas_id: item.string('canvasId') };
-		const shared = item.jsonObject('canvasEntryProperties');
+		const request: IDataObject = { canvas_id: CANVAS.read(item) };
+		const shared = SHARED_PROPERTIES.read(item);
 		if (shared && Object.keys(shared).length > 0)
-			request.canvas_entry_properties = withinLimit(shared, 'Shared Canvas Entry Properties');
-		const audience = readAudience(item);
+			request.canvas_entry_properties = withinLimit(shared, SHARED_PROPERTIES);
+		const audience = AUDIENCE.read(item);
 		if (audience) request.audience = audience;
-		const { recipient, subject } = readRecipient(item, 'canvas_entry_properties', 'Canvas Entry Properties');
+		const { recipient, subject } = RECIPIENT.read(item);
 		if (recipient?.canvas_entry_properties)
-			withinLimit(recipient.canvas_entry_properties as IDataObject, 'Canvas Entry Properties');
+			withinLimit(recipient.canvas_entry_properties as IDataObject, RECIPIENT.recipientProperties);
 		return [
 			dispatchPiece(item.itemIndex, request, recipient && { slot: 'recipients', value: recipient }, {
 				canvas_id: request.canvas_id,
@@ -64,11 +71,10 @@ export const operation = dispatchOperation(
 );
 
 /** The spec limits canvas entry properties to 50 KB (read as 50,000 bytes, the stricter reading). */
-function withinLimit(properties: IDataObject, field: string): IDataObject {
+function withinLimit(properties: IDataObject, input: Input<unknown>): IDataObject {
 	const bytes = Buffer.byteLength(JSON.stringify(properties));
 	if (bytes > MAX_ENTRY_PROPERTIES_BYTES) {
-		throw new ItemInputError(
-			field,
+		throw input.problem(
 			`is ${bytes.toLocaleString('en-US')} bytes; the limit is 50 KB`,
 			'Send fewer or smaller properties.',
 		);

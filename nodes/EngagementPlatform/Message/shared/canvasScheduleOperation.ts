@@ -1,31 +1,33 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { ItemInputError } from '../../shared/engine/read/itemInputError';
+import type { ItemInputError } from '../../shared/engine/read/itemInputError';
 import type { OperationSpec, Piece } from '../../shared/engine/operation';
 import { declareOperation } from '../../shared/engine/operation';
 import { answerRemaining } from '../../shared/engine/send/sendRequests';
 import { refuseRepeatedKeys } from '../../shared/engine/read/repeatedKeys';
-import { canvasIdField } from './canvasIdField';
+import { requiredText } from '../../shared/fields/inputs';
+import { canvasIdInput } from './canvasIdField';
 
 /** What update and delete of a scheduled API-triggered canvas share: the schedule's IDs, one request per item. */
 
-export const scheduleIdFields = (): INodeProperties[] => [
-	canvasIdField(
-		'The API identifier of the canvas whose schedule this is. Never invent one: if the user has not given it, use a placeholder for them to fill in.',
-	),
-	{
-		displayName: 'Schedule ID',
-		name: 'scheduleId',
-		type: 'string',
-		default: '',
-		required: true,
-		description: 'From the response that created the schedule',
-		builderHint: {
-			propertyHint:
-				'The schedule_id the platform answered when the schedule was created (this node does not create schedules), mapped from where it was kept. Never invent one: if the user has not given it, use a placeholder for them to fill in.',
-		},
+const CANVAS = canvasIdInput(
+	'The API identifier of the canvas whose schedule this is. Never invent one: if the user has not given it, use a placeholder for them to fill in.',
+);
+
+const SCHEDULE = requiredText({
+	displayName: 'Schedule ID',
+	name: 'scheduleId',
+	type: 'string',
+	default: '',
+	required: true,
+	description: 'From the response that created the schedule',
+	builderHint: {
+		propertyHint:
+			'The schedule_id the platform answered when the schedule was created (this node does not create schedules), mapped from where it was kept. Never invent one: if the user has not given it, use a placeholder for them to fill in.',
 	},
-];
+});
+
+export const scheduleIdFields = (): INodeProperties[] => [...CANVAS.properties, ...SCHEDULE.properties];
 
 export function canvasScheduleOperation(
 	path: string,
@@ -46,8 +48,8 @@ export function canvasScheduleOperation(
 		shape: { slots: { schedule: { form: 'fields', max: 1 } } },
 		readItem(item) {
 			const body = {
-				canvas_id: item.string('canvasId'),
-				schedule_id: item.string('scheduleId'),
+				canvas_id: CANVAS.read(item),
+				schedule_id: SCHEDULE.read(item),
 				...readBody(item),
 			};
 			const subject = { canvas_id: body.canvas_id, schedule_id: body.schedule_id };
@@ -69,8 +71,7 @@ function oneItemPerSchedule(pieces: Array<Piece<undefined>>): Map<number, ItemIn
 		pieces,
 		(piece) => JSON.stringify([piece.payload.canvas_id, piece.payload.schedule_id]),
 		(piece, first) =>
-			new ItemInputError(
-				'Schedule ID',
+			SCHEDULE.problem(
 				`"${String(piece.payload.schedule_id)}" of this canvas is also given by item ${first}`,
 				'Merge the two items into one, or remove one.',
 			),
