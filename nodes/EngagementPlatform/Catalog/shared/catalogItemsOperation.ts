@@ -12,7 +12,7 @@ import type { RequestShape } from '../../shared/engine/plan/planner';
 import { defineInputs, pathSegment, propertiesOf, requiredText } from '../../shared/fields/inputs';
 import { PER_REQUEST } from '../../shared/limits/requestLimits';
 import { characterCount, exceedsCharacters } from '../../shared/schemas/textValues';
-import { namedValues } from './namedValues';
+import { namedValues } from '../../shared/fields/namedValues';
 
 /**
  * /catalogs/{catalog_name}/items as a declaration for the three methods: 50 items per request

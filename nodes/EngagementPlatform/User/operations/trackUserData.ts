@@ -6,7 +6,7 @@ import type { Piece } from '../../shared/engine/operation';
 import { jsonArray } from '../../shared/fields/inputs';
 import { parseOrThrow } from '../../shared/schemas/parse';
 import { trackAttributes, trackEvent, trackPurchase } from '../../shared/schemas/trackObjects';
-import { namedValues } from '../shared/namedValues';
+import { namedValues } from '../../shared/fields/namedValues';
 import { ATTRIBUTES_SET_STATE, trackPiece, trackUser, usersTrackOperation } from '../shared/usersTrackOperation';
 
 export const option: INodePropertyOptions = {

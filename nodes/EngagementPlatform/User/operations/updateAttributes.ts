@@ -7,7 +7,7 @@ import { parseOrThrow } from '../../shared/schemas/parse';
 import { trackAttributes } from '../../shared/schemas/trackObjects';
 import { standardAttributes } from '../shared/standardAttributeFields';
 import { updateExistingOnlyField } from '../shared/trackFields';
-import { namedValues } from '../shared/namedValues';
+import { namedValues } from '../../shared/fields/namedValues';
 import { ATTRIBUTES_SET_STATE, trackPiece, trackUser, usersTrackOperation } from '../shared/usersTrackOperation';
 
 export const option: INodePropertyOptions = {

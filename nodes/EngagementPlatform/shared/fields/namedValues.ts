@@ -1,9 +1,9 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import type { Input } from '../../shared/fields/inputs';
-import { inputOf } from '../../shared/fields/inputs';
-import { FROM_VERSION_2 } from '../../shared/fields/displayOptions';
-import { keyValueOrJsonFields, namedValuesReader } from '../../shared/fields/bodyFields';
+import type { Input } from './inputs';
+import { inputOf } from './inputs';
+import { FROM_VERSION_2 } from './displayOptions';
+import { keyValueOrJsonFields, namedValuesReader } from './bodyFields';
 
 type Show = NonNullable<INodeProperties['displayOptions']>['show'];
 
@@ -11,9 +11,10 @@ type Show = NonNullable<INodeProperties['displayOptions']>['show'];
 type NamedValuesDeclaration = Parameters<typeof keyValueOrJsonFields>[0];
 
 /**
- * Named values (attributes) as keyValueOrJsonFields offers them: typed fields (version 2), key/value
- * pairs (version 1) or one JSON object; undefined when none were given. Errors name the typed list by
- * its own label (Custom Attributes), the pairs and the JSON by the field's.
+ * Named values (properties, attributes, a catalog item's fields) as keyValueOrJsonFields offers them:
+ * typed fields (version 2), key/value pairs (version 1) or one JSON object; undefined when none were
+ * given. Errors name the typed list by its own label (Custom Attributes), the pairs and the JSON by the
+ * field's.
  *
  * `beside` is an input shown just before the typed list, where the list is how the values are given
  * (Standard Attributes beside Custom Attributes): it is given the condition that shows it, and read
