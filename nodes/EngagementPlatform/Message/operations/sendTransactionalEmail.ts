@@ -15,7 +15,7 @@ import type { IdentifierKind } from '../../shared/fields/userIdentifier';
 import { PER_REQUEST } from '../../shared/limits/requestLimits';
 import { parseOrThrow } from '../../shared/schemas/parse';
 import { trackAttributes } from '../../shared/schemas/trackObjects';
-import { namedValues } from '../shared/namedValues';
+import { namedValues } from '../../shared/fields/namedValues';
 import { recipientOf } from '../shared/recipientFields';
 
 export const option: INodePropertyOptions = {

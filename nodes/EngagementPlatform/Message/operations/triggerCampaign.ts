@@ -4,9 +4,8 @@ import { ItemInputError } from '../../shared/engine/read/itemInputError';
 import { PER_REQUEST } from '../../shared/limits/requestLimits';
 import { dispatchOperation, dispatchPiece, dispatchShape } from '../shared/dispatchOperation';
 import { AUDIENCE, recipientInput } from '../shared/recipientFields';
-import { collectionOption, labelOfOption } from '../shared/collectionOption';
 import { additionalFieldsCollection } from '../../shared/fields/bodyFields';
-import { collection, requiredText } from '../../shared/fields/inputs';
+import { collection, collectionOption, labelOf, requiredText } from '../../shared/fields/inputs';
 
 export const option: INodePropertyOptions = {
 	name: 'Trigger Campaign',
@@ -117,7 +116,7 @@ export const operation = dispatchOperation(
 			(attachment, index) => {
 				if (!attachment.file_name || !attachment.url) {
 					throw new ItemInputError(
-						`${labelOfOption(attachmentsOption)}[${index}]`,
+						`${labelOf(attachmentsOption)}[${index}]`,
 						'needs a file name and a URL',
 						'Fill in both, or remove the attachment.',
 					);

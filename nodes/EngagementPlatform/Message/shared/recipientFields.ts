@@ -11,7 +11,7 @@ import type { IdentifierKind, ItemUser } from '../../shared/fields/userIdentifie
 import type { UserAlias } from '../../shared/schemas/identifiers';
 import { parseOrThrow } from '../../shared/schemas/parse';
 import { trackAttributes } from '../../shared/schemas/trackObjects';
-import { namedValues } from './namedValues';
+import { namedValues } from '../../shared/fields/namedValues';
 
 /** Campaign and canvas triggers name a recipient by external user ID, alias or (early access) email. */
 const TRIGGER_RECIPIENT_KINDS: readonly IdentifierKind[] = ['external_id', 'user_alias', 'email'];

@@ -65,7 +65,7 @@ export function inputOf<T>(
 }
 
 /** A property's label as errors name it: without the "(JSON)" that tells the panel's input kind. */
-function labelOf(property: INodeProperties): string {
+export function labelOf(property: INodeProperties): string {
 	return property.displayName.replace(/ \(JSON\)$/, '');
 }
 
@@ -80,6 +80,18 @@ export function defineInputs<Inputs extends Record<string, Input<unknown>>>(inpu
 /** The properties of inputs, in order, for an operation's description. */
 export function propertiesOf(inputs: Record<string, Input<unknown>>): INodeProperties[] {
 	return Object.values(inputs).flatMap((declared) => declared.properties);
+}
+
+/**
+ * One option of a collection (Additional Fields) read on its own, as `<collection>.<option>`, and
+ * named by the option's label. Its property is the collection's, which shows it: it declares none.
+ */
+export function collectionOption<T>(
+	collection: Input<unknown>,
+	option: INodeProperties,
+	read: (item: ItemReader, name: string, label: string) => T,
+): Input<T> {
+	return inputOf(`${collection.name}.${option.name}`, labelOf(option), [], read);
 }
 
 /** Required text, trimmed; empty is refused with `fix`, or "Fill in <label>." */
