@@ -129,6 +129,11 @@ function readStandardAttributes(item: ItemReader, name: string, label: string): 
 			else attributes[id] = instant;
 			continue;
 		}
+		// n8n's conversion of text to text is the text itself (validateFieldType, type string).
+		if (field.type === 'string' && typeof value === 'string') {
+			attributes[id] = value;
+			continue;
+		}
 		const converted = validateFieldType(field.displayName, value, field.type, { valueOptions: field.options });
 		if (!converted.valid) {
 			item.problems.push({
