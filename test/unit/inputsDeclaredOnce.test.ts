@@ -29,6 +29,11 @@ function matches(files: string[], pattern: RegExp): string[] {
 	});
 }
 
+const READER =
+	/\bitem\.(?:raw|string|optionalString|number|boolean|collection|jsonObject|jsonArray|time|timeOrNow|wallTime)\(\s*['"`]/g;
+const TYPED_LABEL =
+	/new ItemInputError\(\s*(?:'|"|`(?!\$\{))|parseOrThrow\(\s*[^,()]+,\s*[^,()]+,\s*(?:'|"|`(?!\$\{))/g;
+
 const nodeFolders = readdirSync(NODES)
 	.filter((name) => name !== 'shared' && statSync(path.join(NODES, name)).isDirectory())
 	.map((name) => path.join(NODES, name));
@@ -37,14 +42,15 @@ const outsideFields = sources(NODES).filter((file) => !file.startsWith(FIELDS + 
 
 test('the patterns see the code they look for', () => {
 	expect(nodeFiles.length).toBeGreaterThan(40);
-	// The readers and the error they guard are used where they belong.
+	// The readers are used where they belong, and the patterns find what they describe.
 	expect(matches(sources(FIELDS), /item\.string\(/g).length).toBeGreaterThan(0);
-	expect(matches(sources(FIELDS), /new ItemInputError\(\s*'/g).length).toBeGreaterThan(0);
+	expect("item.string('campaignId')").toMatch(new RegExp(READER.source));
+	expect("new ItemInputError('Price', 'is required', 'Fill it in.')").toMatch(new RegExp(TYPED_LABEL.source));
+	expect("parseOrThrow(trackPurchase, value, 'Purchase')").toMatch(new RegExp(TYPED_LABEL.source));
+	expect('new ItemInputError(`${PRICE.label}[0]`, rule, fix)').not.toMatch(new RegExp(TYPED_LABEL.source));
 });
 
 test('no node folder reads a parameter by a name typed in a reader call', () => {
-	const READER =
-		/\bitem\.(?:raw|string|optionalString|number|boolean|collection|jsonObject|jsonArray|time|timeOrNow|wallTime)\(\s*['"`]/g;
 	expect(matches(nodeFiles, READER)).toEqual([]);
 });
 

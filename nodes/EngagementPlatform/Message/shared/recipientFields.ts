@@ -2,8 +2,8 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { ItemReader } from '../../shared/engine/read/readItems';
 import type { Input } from '../../shared/fields/inputs';
-import { asGiven, inputField, inputOf, user, yesNo } from '../../shared/fields/inputs';
-import { prioritizationField, readPrioritization } from '../../shared/fields/prioritization';
+import { givenOrDefault, inputField, inputOf, user, yesNo } from '../../shared/fields/inputs';
+import { prioritizationInput } from '../../shared/fields/prioritization';
 import type { z } from 'zod/v4';
 
 import { AUDIENCE_EXAMPLE, connectedAudience } from '../../shared/schemas/audience';
@@ -64,15 +64,12 @@ export function recipientInput(propertiesLabel: string, propertiesKey: string): 
 		},
 	} satisfies INodeProperties;
 	// Read with its default where the item has none, as the panel shows it.
-	const SEND_TO = asGiven<string>(sendTo, sendTo.default);
+	const SEND_TO = givenOrDefault<string>(sendTo);
 	const USER = user(TRIGGER_RECIPIENT_KINDS, { show: perRecipient });
-	const PRIORITIZATION = inputField(
-		prioritizationField(
-			by('email'),
-			'identifiedThenRecent',
-			'Which profile with this email receives the message when several have it',
-		),
-		(item) => readPrioritization(item, 'identifiedThenRecent'),
+	const PRIORITIZATION = prioritizationInput(
+		by('email'),
+		'identifiedThenRecent',
+		'Which profile with this email receives the message when several have it',
 	);
 	const PROPERTIES = namedValues({
 		name: 'recipientProperties',

@@ -5,9 +5,9 @@ import { declareOperation } from '../../shared/engine/operation';
 import { fromVersion2 } from '../../shared/fields/displayOptions';
 import type { RequestShape } from '../../shared/engine/plan/planner';
 import type { IdentifierKind } from '../../shared/fields/userIdentifier';
-import { user, yesNo } from '../../shared/fields/inputs';
+import { givenOrDefault, user, yesNo } from '../../shared/fields/inputs';
 import { PER_REQUEST } from '../../shared/limits/requestLimits';
-import { givenOrDefault, operationOption } from '../shared/userInputs';
+import { operationOption } from '../shared/userInputs';
 import type { UserAlias } from '../../shared/schemas/identifiers';
 
 export const option: INodePropertyOptions = {

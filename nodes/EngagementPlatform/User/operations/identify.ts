@@ -4,11 +4,11 @@ import type { Piece, PieceOutcome, PlannedRequest } from '../../shared/engine/op
 import { declareOperation } from '../../shared/engine/operation';
 import { answerRemaining } from '../../shared/engine/send/sendRequests';
 import type { RequestShape } from '../../shared/engine/plan/planner';
-import { prioritizationField } from '../../shared/fields/prioritization';
+import { prioritizationInput } from '../../shared/fields/prioritization';
 import { PER_REQUEST } from '../../shared/limits/requestLimits';
 import type { IdentifierKind, IdentifyByLabel } from '../../shared/fields/userIdentifier';
-import { user } from '../../shared/fields/inputs';
-import { externalId, givenOrDefault, prioritization } from '../shared/userInputs';
+import { givenOrDefault, user } from '../../shared/fields/inputs';
+import { externalId } from '../shared/userInputs';
 
 export const option: INodePropertyOptions = {
 	name: 'Identify',
@@ -43,12 +43,10 @@ const EXTERNAL_ID = externalId({
 	},
 });
 const ANONYMOUS = user(ANONYMOUS_KINDS, { label: ANONYMOUS_PROFILE_BY });
-const PRIORITIZATION = prioritization(
-	prioritizationField(
-		{ show: { [ANONYMOUS.name]: ['email'] } },
-		'unidentifiedThenRecent',
-		'Which profile with this email to merge when several have it. If several still match, nothing is merged.',
-	),
+const PRIORITIZATION = prioritizationInput(
+	{ show: { [ANONYMOUS.name]: ['email'] } },
+	'unidentifiedThenRecent',
+	'Which profile with this email to merge when several have it. If several still match, nothing is merged.',
 );
 const MERGE_BEHAVIOR = givenOrDefault<string>({
 	displayName: 'Merge Behavior',

@@ -32,6 +32,10 @@ export type InputValue<I> = I extends Input<infer T> ? T : never;
 /** One property for every node version, or the ones version 1 (as 1.0 saved it) and version 2 show. */
 export type Declared = INodeProperties | { version1: INodeProperties; fromVersion2: INodeProperties };
 
+/** The property a declaration gives version 2 and later, which names and labels its input. */
+export const currentOf = (declared: Declared): INodeProperties =>
+	'version1' in declared ? declared.fromVersion2 : declared;
+
 /**
  * An input of a kind of its own: `read` is given the parameter's name and label, to read it with
  * ItemReader's readers and word its problems. The kinds below are made with it.
@@ -40,7 +44,7 @@ export function inputField<T>(
 	declared: Declared,
 	read: (item: ItemReader, name: string, label: string) => T,
 ): Input<T> {
-	const current = 'version1' in declared ? declared.fromVersion2 : declared;
+	const current = currentOf(declared);
 	const properties =
 		'version1' in declared
 			? [...forVersion1([declared.version1]), ...fromVersion2([declared.fromVersion2])]
@@ -112,14 +116,14 @@ export const choice = <T extends string = string>(declared: Declared) =>
 /** A yes/no; from version 2 "true" and "false" text read as the panel's switch. */
 export const yesNo = (declared: Declared) =>
 	inputField(declared, (item, name, label) => {
-		const fallback = ('version1' in declared ? declared.fromVersion2 : declared).default;
+		const fallback = currentOf(declared).default;
 		return item.boolean(name, typeof fallback === 'boolean' ? fallback : false, label);
 	});
 
 /** A number; from version 2 a text that is exactly one (`example` shows one). Version 1 gives the value as it came. */
 export const number = (declared: Declared, example: string) =>
 	inputField(declared, (item, name, label) => {
-		const fallback = ('version1' in declared ? declared.fromVersion2 : declared).default;
+		const fallback = currentOf(declared).default;
 		return item.number(name, label, example, typeof fallback === 'number' ? fallback : undefined);
 	});
 
@@ -144,7 +148,7 @@ export const jsonArray = (declared: Declared) =>
  */
 export const collection = (declared: Declared, namesIn1: Readonly<Record<string, string>> = {}) =>
 	inputField(declared, (item, name) => {
-		const current = 'version1' in declared ? declared.fromVersion2 : declared;
+		const current = currentOf(declared);
 		const read = item.collection(name, current);
 		if (item.nodeVersion >= 2) return read;
 		// A collection mapped whole from a field is the item's own object: renamed in a copy.
@@ -160,6 +164,9 @@ export const collection = (declared: Declared, namesIn1: Readonly<Record<string,
 /** The parameter as n8n gives it (a fixed collection's entries, a resource mapper), shaped by the operation. */
 export const asGiven = <T = IDataObject>(declared: Declared, fallback?: T) =>
 	inputField(declared, (item, name) => item.raw(name, fallback) as T);
+
+/** asGiven at the property's default where the workflow holds none (a choice, a multi-option's values). */
+export const givenOrDefault = <T>(declared: Declared) => asGiven<T>(declared, currentOf(declared).default as T);
 
 /**
  * The item's user: "Identify User By" and the field(s) of each of `kinds` (userIdentifier.ts), read

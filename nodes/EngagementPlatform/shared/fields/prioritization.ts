@@ -1,7 +1,8 @@
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
 import { ItemInputError } from '../engine/read/itemInputError';
-import type { ItemReader } from '../engine/read/readItems';
+import type { Input } from './inputs';
+import { inputField } from './inputs';
 
 /**
  * The orders the spec allows for `prioritization` when an email picks a profile: at most one
@@ -15,7 +16,7 @@ const ORDERS: Record<string, string[]> = {
 	unidentifiedThenRecent: ['unidentified', 'most_recently_updated'],
 };
 
-export function prioritizationField(
+function prioritizationField(
 	displayOptions: IDisplayOptions,
 	defaultOrder: 'identifiedThenRecent' | 'unidentifiedThenRecent',
 	description: string,
@@ -37,9 +38,15 @@ export function prioritizationField(
 	};
 }
 
-export function readPrioritization(item: ItemReader, defaultOrder: string): string[] {
-	const order = ORDERS[item.raw('prioritization', defaultOrder) as string];
-	if (!order)
-		throw new ItemInputError('Prioritization', 'is not one of the listed orders', 'Pick one of the listed options.');
-	return order;
+/** Prioritization as an input (fields/inputs.ts): the spec's order chosen, its default where none is. */
+export function prioritizationInput(
+	displayOptions: IDisplayOptions,
+	defaultOrder: 'identifiedThenRecent' | 'unidentifiedThenRecent',
+	description: string,
+): Input<string[]> {
+	return inputField(prioritizationField(displayOptions, defaultOrder, description), (item, name, label) => {
+		const order = ORDERS[item.raw(name, defaultOrder) as string];
+		if (!order) throw new ItemInputError(label, 'is not one of the listed orders', 'Pick one of the listed options.');
+		return order;
+	});
 }
