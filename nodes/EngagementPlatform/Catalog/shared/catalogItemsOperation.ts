@@ -10,9 +10,11 @@ import type { ApiResponse } from '../../shared/engine/send/transport';
 import { refuseRepeatedKeys } from '../../shared/engine/read/repeatedKeys';
 import type { RequestShape } from '../../shared/engine/plan/planner';
 import { defineInputs, pathSegment, propertiesOf, requiredText } from '../../shared/fields/inputs';
-import { PER_REQUEST } from '../../shared/limits/requestLimits';
 import { characterCount, exceedsCharacters } from '../../shared/schemas/textValues';
 import { namedValues } from '../../shared/fields/namedValues';
+
+/** The spec: "up to 50 items per request". */
+const ITEMS_PER_REQUEST = 50;
 
 /**
  * /catalogs/{catalog_name}/items as a declaration for the three methods: 50 items per request
@@ -35,7 +37,7 @@ interface Catalog {
 type CatalogPiece = Piece<Catalog>;
 
 const CATALOG_SHAPE: RequestShape<Catalog> = {
-	slots: { items: { form: 'list', field: 'items', max: PER_REQUEST.catalogItems } },
+	slots: { items: { form: 'list', field: 'items', max: ITEMS_PER_REQUEST } },
 	batch: 'catalog items',
 	groupKey: (group) => group.catalog_name,
 	pathParams: (group) => ({ catalog_name: group.catalog_name }),

@@ -4,8 +4,7 @@ import { asGiven, collection, inputField, optionalText, user } from '../../share
 import type { IdentifierKind } from '../../shared/fields/userIdentifier';
 import { channelMessages, CHANNEL_KEYS } from '../../shared/schemas/channelMessages';
 import { parseOrThrow } from '../../shared/schemas/parse';
-import { PER_REQUEST } from '../../shared/limits/requestLimits';
-import { dispatchOperation, dispatchPiece, dispatchShape } from '../shared/dispatchOperation';
+import { dispatchOperation, dispatchPiece, dispatchShape, RECIPIENTS_PER_REQUEST } from '../shared/dispatchOperation';
 import { AUDIENCE, recipientOf } from '../shared/recipientFields';
 import { additionalFieldsCollection } from '../../shared/fields/bodyFields';
 
@@ -112,7 +111,7 @@ export const description: INodeProperties[] = [
 	...ADDITIONAL.properties,
 ];
 
-const max = PER_REQUEST.messagingRecipients;
+const max = RECIPIENTS_PER_REQUEST;
 
 export const operation = dispatchOperation(
 	{ method: 'POST', path: '/messages/send', permission: 'messages.send', credentialType: 'engagementPlatformApi' },

@@ -12,11 +12,13 @@ import { refuseRepeatedKeys } from '../../shared/engine/read/repeatedKeys';
 import type { RequestShape } from '../../shared/engine/plan/planner';
 import { optionalText, pathSegment, user } from '../../shared/fields/inputs';
 import type { IdentifierKind } from '../../shared/fields/userIdentifier';
-import { PER_REQUEST } from '../../shared/limits/requestLimits';
 import { parseOrThrow } from '../../shared/schemas/parse';
 import { trackAttributes } from '../../shared/schemas/trackObjects';
 import { namedValues } from '../../shared/fields/namedValues';
 import { recipientOf } from '../shared/recipientFields';
+
+/** The spec: "Exactly one user per request". */
+const RECIPIENTS_PER_REQUEST = 1;
 
 export const option: INodePropertyOptions = {
 	name: 'Send Transactional Email',
@@ -93,7 +95,7 @@ interface TransactionalCampaign {
 
 const TRANSACTIONAL_SHAPE: RequestShape<TransactionalCampaign> = {
 	// "Exactly one user per request": the body is one item's send; requests run in parallel within the options' limit.
-	slots: { send: { form: 'fields', max: PER_REQUEST.transactionalRecipients } },
+	slots: { send: { form: 'fields', max: RECIPIENTS_PER_REQUEST } },
 	groupKey: (group) => group.campaign_id,
 	pathParams: (group) => ({ campaign_id: group.campaign_id }),
 };

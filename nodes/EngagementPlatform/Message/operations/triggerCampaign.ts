@@ -1,8 +1,7 @@
 import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { ItemInputError } from '../../shared/engine/read/itemInputError';
-import { PER_REQUEST } from '../../shared/limits/requestLimits';
-import { dispatchOperation, dispatchPiece, dispatchShape } from '../shared/dispatchOperation';
+import { dispatchOperation, dispatchPiece, dispatchShape, RECIPIENTS_PER_REQUEST } from '../shared/dispatchOperation';
 import { AUDIENCE, recipientInput } from '../shared/recipientFields';
 import { additionalFieldsCollection } from '../../shared/fields/bodyFields';
 import { collection, collectionOption, labelOf, requiredText } from '../../shared/fields/inputs';
@@ -105,7 +104,7 @@ export const operation = dispatchOperation(
 		permission: 'campaigns.trigger.send',
 		credentialType: 'engagementPlatformApi',
 	},
-	dispatchShape({ recipients: { form: 'list', field: 'recipients', max: PER_REQUEST.messagingRecipients } }),
+	dispatchShape({ recipients: { form: 'list', field: 'recipients', max: RECIPIENTS_PER_REQUEST } }),
 	(item) => {
 		const additional = ADDITIONAL.read(item);
 		const request: IDataObject = { campaign_id: CAMPAIGN.read(item) };

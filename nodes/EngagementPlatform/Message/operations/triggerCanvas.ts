@@ -2,8 +2,7 @@ import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-wor
 
 import type { Input } from '../../shared/fields/inputs';
 import { jsonObject } from '../../shared/fields/inputs';
-import { PER_REQUEST } from '../../shared/limits/requestLimits';
-import { dispatchOperation, dispatchPiece, dispatchShape } from '../shared/dispatchOperation';
+import { dispatchOperation, dispatchPiece, dispatchShape, RECIPIENTS_PER_REQUEST } from '../shared/dispatchOperation';
 import { AUDIENCE, recipientInput } from '../shared/recipientFields';
 import { canvasIdInput } from '../shared/canvasIdField';
 
@@ -50,7 +49,7 @@ export const operation = dispatchOperation(
 		// Spec: the answer's `message` is success when the request succeeded.
 		successSaysSo: true,
 	},
-	dispatchShape({ recipients: { form: 'list', field: 'recipients', max: PER_REQUEST.messagingRecipients } }),
+	dispatchShape({ recipients: { form: 'list', field: 'recipients', max: RECIPIENTS_PER_REQUEST } }),
 	(item) => {
 		const request: IDataObject = { canvas_id: CANVAS.read(item) };
 		const shared = SHARED_PROPERTIES.read(item);

@@ -5,7 +5,9 @@ import { declareOperation } from '../../shared/engine/operation';
 import { answerRemaining } from '../../shared/engine/send/sendRequests';
 import type { RequestShape, Slot } from '../../shared/engine/plan/planner';
 import type { RateLimitName } from '../../shared/limits/rateLimits';
-import { PER_REQUEST } from '../../shared/limits/requestLimits';
+
+/** The spec: "up to 50 external IDs per request", 50 recipients; aliases are counted with them. */
+export const RECIPIENTS_PER_REQUEST = 50;
 
 /**
  * What the three dispatching operations (send now, campaign and canvas triggers) share: items
@@ -32,7 +34,7 @@ export const BROADCAST_SLOT = 'broadcast';
 export function dispatchShape(recipientSlots: Record<string, Slot<Recipient>>): RequestShape<Dispatch, Recipient> {
 	return {
 		slots: { ...recipientSlots, [BROADCAST_SLOT]: { form: 'flag', field: 'broadcast', max: 1 } },
-		total: PER_REQUEST.messagingRecipients,
+		total: RECIPIENTS_PER_REQUEST,
 		batch: 'recipients',
 		groupKey: (group) => `${JSON.stringify(group.fields)} ${group.broadcastOf ?? ''}`,
 		groupBody: (group) => group.fields,

@@ -7,9 +7,13 @@ import type { RequestShape } from '../../shared/engine/plan/planner';
 import { requiredText, user } from '../../shared/fields/inputs';
 import { userStateKey } from '../../shared/fields/userIdentifier';
 import type { UserIdentifier } from '../../shared/schemas/identifiers';
-import { PER_REQUEST } from '../../shared/limits/requestLimits';
 import type { GroupState } from '../../shared/schemas/standardAttributes';
 import { GROUP_STATES } from '../../shared/schemas/standardAttributes';
+
+/** The spec: "set subscription-group state for up to 50 users per call". */
+const USERS_PER_CALL = 50;
+/** The spec: "up to 50 ids per field". */
+const IDS_PER_ELEMENT = 50;
 
 /** Each element of the request carries one kind of ID; its field name in the body. */
 const IDS_FIELD: Record<string, IdsField> = { external_id: 'external_ids', email: 'emails', phone: 'phones' };
@@ -29,9 +33,9 @@ const SUBSCRIPTION_SHAPE: RequestShape<undefined, GroupStateChange> = {
 		subscription_groups: {
 			form: 'elements',
 			field: 'subscription_groups',
-			max: PER_REQUEST.subscriptionUsersPerCall,
+			max: USERS_PER_CALL,
 			elements: {
-				max: PER_REQUEST.subscriptionIdsPerElement,
+				max: IDS_PER_ELEMENT,
 				kindOf: ({ subscription_group_id, subscription_state, idsField, id }) => ({
 					key: `${subscription_group_id} ${subscription_state} ${idsField}`,
 					fields: { subscription_group_id, subscription_state },
@@ -43,7 +47,7 @@ const SUBSCRIPTION_SHAPE: RequestShape<undefined, GroupStateChange> = {
 	},
 	// "Set subscription-group state for up to 50 users per call": elements of several groups and
 	// states share a request while their IDs add up to 50 or fewer.
-	total: PER_REQUEST.subscriptionUsersPerCall,
+	total: USERS_PER_CALL,
 	batch: 'users',
 };
 

@@ -6,9 +6,15 @@ import { fromVersion2 } from '../../shared/fields/displayOptions';
 import type { RequestShape } from '../../shared/engine/plan/planner';
 import type { IdentifierKind } from '../../shared/fields/userIdentifier';
 import { givenOrDefault, user, yesNo } from '../../shared/fields/inputs';
-import { PER_REQUEST } from '../../shared/limits/requestLimits';
 import { operationOption } from '../shared/userInputs';
 import type { UserAlias } from '../../shared/schemas/identifiers';
+
+/**
+ * The spec: "up to 50 external_ids or user_aliases", read as 50 of the two together (the reading no
+ * platform refuses), and "one each of device_id, email_address, phone".
+ */
+const IDS_AND_ALIASES = 50;
+const ONE_OF_EACH = 1;
 
 export const option: INodePropertyOptions = {
 	name: 'Export by Identifier',
@@ -119,17 +125,16 @@ interface ExportGroup {
 }
 type ExportValue = string | UserAlias;
 
-const one = PER_REQUEST.exportOneOfEach;
 const EXPORT_SHAPE: RequestShape<ExportGroup, ExportValue> = {
 	slots: {
-		external_ids: { form: 'list', field: 'external_ids', max: PER_REQUEST.exportIdsAndAliases },
-		user_aliases: { form: 'list', field: 'user_aliases', max: PER_REQUEST.exportIdsAndAliases },
-		email_address: { form: 'value', field: 'email_address', max: one },
-		phone: { form: 'value', field: 'phone', max: one },
-		device_id: { form: 'value', field: 'device_id', max: one },
-		service_id: { form: 'value', field: 'service_id', max: one },
+		external_ids: { form: 'list', field: 'external_ids', max: IDS_AND_ALIASES },
+		user_aliases: { form: 'list', field: 'user_aliases', max: IDS_AND_ALIASES },
+		email_address: { form: 'value', field: 'email_address', max: ONE_OF_EACH },
+		phone: { form: 'value', field: 'phone', max: ONE_OF_EACH },
+		device_id: { form: 'value', field: 'device_id', max: ONE_OF_EACH },
+		service_id: { form: 'value', field: 'service_id', max: ONE_OF_EACH },
 	},
-	total: PER_REQUEST.exportIdsAndAliases,
+	total: IDS_AND_ALIASES,
 	batch: 'external IDs and user aliases',
 	groupKey: (group) => `${group.fields.join(',')} ${group.simplify} ${group.dropNotFound} ${group.ownRequestOf ?? ''}`,
 	groupBody: (group) => ({ fields_to_export: group.fields }),

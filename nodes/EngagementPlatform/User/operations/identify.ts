@@ -5,10 +5,12 @@ import { declareOperation } from '../../shared/engine/operation';
 import { answerRemaining } from '../../shared/engine/send/sendRequests';
 import type { RequestShape } from '../../shared/engine/plan/planner';
 import { prioritizationInput } from '../../shared/fields/prioritization';
-import { PER_REQUEST } from '../../shared/limits/requestLimits';
 import type { IdentifierKind, IdentifyByLabel } from '../../shared/fields/userIdentifier';
 import { givenOrDefault, user } from '../../shared/fields/inputs';
 import { externalId } from '../shared/userInputs';
+
+/** The spec: "up to 50 aliases per request"; emails are counted with them. */
+const PROFILES_PER_REQUEST = 50;
 
 export const option: INodePropertyOptions = {
 	name: 'Identify',
@@ -79,7 +81,7 @@ interface IdentifyGroup {
 	merge_behavior: string;
 }
 
-const max = PER_REQUEST.identifyProfiles;
+const max = PROFILES_PER_REQUEST;
 const IDENTIFY_SHAPE: RequestShape<IdentifyGroup> = {
 	slots: {
 		// The spec marks aliases_to_identify required: a request of emails alone sends it empty.

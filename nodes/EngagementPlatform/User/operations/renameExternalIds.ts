@@ -1,9 +1,11 @@
 import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import type { OperationSpec, Piece, PieceOutcome, PlannedRequest } from '../../shared/engine/operation';
-import { PER_REQUEST } from '../../shared/limits/requestLimits';
 import { requiredText } from '../../shared/fields/inputs';
 import { externalId } from '../shared/userInputs';
+
+/** The spec: "up to 50 rename objects per request". */
+const RENAMES_PER_REQUEST = 50;
 
 export const option: INodePropertyOptions = {
 	name: 'Rename External ID',
@@ -55,7 +57,7 @@ export const operation: OperationSpec = {
 		successSaysSo: true,
 	},
 	shape: {
-		slots: { external_id_renames: { form: 'list', field: 'external_id_renames', max: PER_REQUEST.renames } },
+		slots: { external_id_renames: { form: 'list', field: 'external_id_renames', max: RENAMES_PER_REQUEST } },
 		batch: 'renames',
 	},
 	readItem(item) {

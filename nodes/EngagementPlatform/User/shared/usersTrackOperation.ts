@@ -29,14 +29,16 @@ import type { PlainItemReading } from '../../shared/engine/read/plainReading';
 import { NOT_PLAIN } from '../../shared/engine/read/plainReading';
 import type { CheckedSchema } from '../../shared/schemas/parse';
 import { parseOrThrow } from '../../shared/schemas/parse';
-import { PER_REQUEST } from '../../shared/limits/requestLimits';
 import type { UserIdentifier } from '../../shared/schemas/identifiers';
+
+/** The spec: "up to 75 event, 75 attribute, 75 purchase objects". */
+const MAX_PER_ARRAY = 75;
+/** The spec, on the monthly-active-users plan: "up to 50 combined updates per request". */
+const MAX_COMBINED = 50;
 
 /** What the update, event and purchase operations share: one endpoint, one way to pack and answer. */
 
 export type TrackSlot = 'attributes' | 'events' | 'purchases';
-
-const MAX_PER_ARRAY = PER_REQUEST.trackObjectsPerArray;
 
 /** The three arrays of the body, each up to its per-request limit. */
 const TRACK_SHAPE: RequestShape = {
@@ -91,7 +93,7 @@ const trackOptions = (sendsEvents: boolean): OperationOptions => ({
 	],
 	read(options, settings): RunSettings {
 		const perSlot = settings.lowered?.perSlot ?? MAX_PER_ARRAY;
-		const total = options.combinedLimit === true ? Math.min(PER_REQUEST.trackCombinedObjects, perSlot) : undefined;
+		const total = options.combinedLimit === true ? Math.min(MAX_COMBINED, perSlot) : undefined;
 		return { ...settings, lowered: { perSlot, total }, resendUnsafe: options.resendEvents === true };
 	},
 });
