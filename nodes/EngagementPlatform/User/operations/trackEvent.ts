@@ -1,6 +1,8 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { bodyFields, namedValuesField, textField, timeBodyField } from '../../shared/fields/bodyFields';
+import { bodyFields } from '../../shared/fields/bodyFields';
+import { optionalText, time } from '../../shared/fields/inputs';
+import { namedValues } from '../../shared/fields/namedValues';
 import { trackEvent } from '../../shared/schemas/trackObjects';
 import { occurrenceAdditionalFields, timeField } from '../shared/trackFields';
 import { trackObjectOperation, trackUser } from '../shared/usersTrackOperation';
@@ -20,8 +22,8 @@ const USER = trackUser('events');
 
 /** An event object's fields, each declared once: its property, body key, reader and label. */
 const EVENT = bodyFields(
-	[
-		textField('name', {
+	{
+		name: optionalText({
 			displayName: 'Event Name',
 			name: 'eventName',
 			type: 'string',
@@ -29,14 +31,14 @@ const EVENT = bodyFields(
 			required: true,
 			placeholder: 'e.g. form_submitted',
 		}),
-		timeBodyField('time', timeField(), { emptyIsNow: true }),
-		namedValuesField('properties', {
+		time: time(timeField(), { emptyIsNow: true }),
+		properties: namedValues({
 			name: 'properties',
 			displayName: 'Event Properties',
 			noun: 'Property',
 			example: '{"form": "newsletter", "score": 7}',
 		}),
-	],
+	},
 	occurrenceAdditionalFields('event'),
 );
 

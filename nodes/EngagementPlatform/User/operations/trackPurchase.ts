@@ -1,6 +1,8 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { bodyFields, namedValuesField, numberField, textField, timeBodyField } from '../../shared/fields/bodyFields';
+import { bodyFields } from '../../shared/fields/bodyFields';
+import { number, optionalText, time } from '../../shared/fields/inputs';
+import { namedValues } from '../../shared/fields/namedValues';
 import { trackPurchase } from '../../shared/schemas/trackObjects';
 import { occurrenceAdditionalFields, timeField } from '../shared/trackFields';
 import { trackObjectOperation, trackUser } from '../shared/usersTrackOperation';
@@ -20,8 +22,8 @@ const USER = trackUser('purchases');
 
 /** A purchase object's fields, each declared once: its property, body key, reader and label. */
 const PURCHASE = bodyFields(
-	[
-		textField('product_id', {
+	{
+		product_id: optionalText({
 			displayName: 'Product ID',
 			name: 'productId',
 			type: 'string',
@@ -30,8 +32,7 @@ const PURCHASE = bodyFields(
 			placeholder: 'e.g. sku-1234',
 		}),
 		// Version 1 started Currency at USD and Price at 0: a dropped mapping became data ("USD eur", a free order).
-		textField(
-			'currency',
+		currency: optionalText(
 			{
 				version1: {
 					displayName: 'Currency',
@@ -53,8 +54,7 @@ const PURCHASE = bodyFields(
 			},
 			(code) => code.toUpperCase(),
 		),
-		numberField(
-			'price',
+		price: number(
 			{
 				version1: {
 					displayName: 'Price',
@@ -77,8 +77,7 @@ const PURCHASE = bodyFields(
 			},
 			'59.90',
 		),
-		numberField(
-			'quantity',
+		quantity: number(
 			{
 				displayName: 'Quantity',
 				name: 'quantity',
@@ -88,14 +87,14 @@ const PURCHASE = bodyFields(
 			},
 			'2',
 		),
-		timeBodyField('time', timeField(), { emptyIsNow: true }),
-		namedValuesField('properties', {
+		time: time(timeField(), { emptyIsNow: true }),
+		properties: namedValues({
 			name: 'properties',
 			displayName: 'Purchase Properties',
 			noun: 'Property',
 			example: '{"order_id": "1001", "gift": false}',
 		}),
-	],
+	},
 	occurrenceAdditionalFields('purchase'),
 );
 

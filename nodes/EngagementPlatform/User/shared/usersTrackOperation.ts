@@ -15,13 +15,7 @@ import { answerRemaining } from '../../shared/engine/send/sendRequests';
 import type { RequestShape } from '../../shared/engine/plan/planner';
 import type { IdentifierKind } from '../../shared/fields/userIdentifier';
 import type { ItemUser } from '../../shared/fields/userIdentifier';
-import {
-	identifierLabels,
-	isIdentifierKind,
-	plainUser,
-	readUser,
-	userStateKey,
-} from '../../shared/fields/userIdentifier';
+import { identifierLabels, isIdentifierKind, readUser, userStateKey } from '../../shared/fields/userIdentifier';
 import type { Input } from '../../shared/fields/inputs';
 import { inputOf, user } from '../../shared/fields/inputs';
 import type { BodyFields } from '../../shared/fields/bodyFields';
@@ -141,7 +135,7 @@ export function trackUser(slot?: TrackSlot): TrackUser {
 		if (slot) refuseUntakenIdentifier(kind, slot, offered);
 		return readUser(item, { kind });
 	});
-	return { ...read, takenBy };
+	return { ...read, takenBy, compile: offered.compile };
 }
 
 function refuseUntakenIdentifier(kind: IdentifierKind, slot: TrackSlot, identifyBy: Input<ItemUser>): void {
@@ -225,7 +219,7 @@ export function trackObjectOperation(
 			// Without a user the item had a problem, and the schema's reading above refused it.
 			return user ? [trackPiece(item.itemIndex, slot, user, object)] : [];
 		},
-		{ plainReading: plainTrackObject(slot, fields, checked) },
+		{ plainReading: plainTrackObject(slot, identifyBy, fields, checked) },
 	);
 }
 
@@ -235,11 +229,12 @@ export function trackObjectOperation(
  */
 function plainTrackObject(
 	slot: TrackSlot,
+	identifyBy: TrackUser,
 	fields: BodyFields,
 	checked: CheckedSchema<object>,
 ): (run: RunReading) => PlainItemReading | undefined {
 	return (run) => {
-		const user = plainUser(run, TRACK_IDENTIFIERS[slot], 'external_id');
+		const user = identifyBy.compile?.(run);
 		const object = fields.plain(run);
 		if (!user || !object) return undefined;
 		return (json, itemIndex) => {

@@ -1,112 +1,10 @@
-import type { IDataObject, INodeProperties, FieldType, IDisplayOptions } from 'n8n-workflow';
-import { validateFieldType } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { ItemReader, RunReading } from '../engine/read/readItems';
-import { forVersion1, fromVersion2 } from './displayOptions';
-import { ItemInputError } from '../engine/read/itemInputError';
 import type { PlainValue } from '../engine/read/plainReading';
-import { copyOf, NOT_PLAIN, textOf } from '../engine/read/plainReading';
-import { hasKeys, isJsonObject } from '../schemas/parse';
-import { isBlank, numberFromText, shown } from '../schemas/textValues';
-import { notADate } from '../schemas/time';
-
-/**
- * A field of a request object, declared once: the n8n properties the user fills in, the body key
- * its value goes under, how an item's value is read, and the label errors name it by (the
- * properties' display name). CONTRIBUTING.md, "Adding a field", shows one.
- */
-export interface BodyField {
-	key: string;
-	label: string;
-	properties: INodeProperties[];
-	read(item: ItemReader): unknown;
-	/** Its plain reading for a run (engine/read/plainReading.ts); undefined where only `read` can read it. */
-	plain(run: RunReading): PlainValue | undefined;
-}
-
-/** One property for every node version, or the ones version 1 (as 1.0 saved it) and version 2 show. */
-type Declared = INodeProperties | { version1: INodeProperties; fromVersion2: INodeProperties };
-
-function propertiesOf(declared: Declared): { name: string; label: string; properties: INodeProperties[] } {
-	if (!('version1' in declared)) return { name: declared.name, label: declared.displayName, properties: [declared] };
-	return {
-		name: declared.fromVersion2.name,
-		label: declared.fromVersion2.displayName,
-		properties: [...forVersion1([declared.version1]), ...fromVersion2([declared.fromVersion2])],
-	};
-}
-
-/** Text, trimmed; empty is not set. `adjust` turns what was given into what is sent (a currency in capitals). */
-export function textField(key: string, declared: Declared, adjust?: (text: string) => string): BodyField {
-	const { name, label, properties } = propertiesOf(declared);
-	const read = (item: ItemReader) => {
-		const text = item.optionalString(name, label);
-		return text === undefined || !adjust ? text : adjust(text);
-	};
-	const plainText = (value: unknown) => {
-		const text = textOf(value);
-		return text === undefined || text === NOT_PLAIN || !adjust ? text : adjust(text);
-	};
-	return { key, label, properties, read, plain: (run) => run.same([name], read) ?? run.mapped(name, plainText) };
-}
-
-/** A number; from version 2 a text that is exactly one, as `item.number` reads it (`example` shows one). */
-export function numberField(key: string, declared: Declared, example: string): BodyField {
-	const { name, label, properties } = propertiesOf(declared);
-	// An unset number is its default only where today's declaration has one (Quantity 1; Price none).
-	const current = 'version1' in declared ? declared.fromVersion2 : declared;
-	const fallback = typeof current.default === 'number' ? current.default : undefined;
-	const read = (item: ItemReader) => item.number(name, label, example, fallback);
-	const fromText = (value: unknown) => {
-		const number = numberFromText(value, label, example);
-		return 'problem' in number ? NOT_PLAIN : (number.value ?? fallback);
-	};
-	return {
-		key,
-		label,
-		properties,
-		read,
-		plain: (run) => run.same([name], read) ?? run.mapped(name, run.readsText ? fromText : (value) => value),
-	};
-}
-
-/**
- * A date and time; from version 2 one without a zone is in the workflow's timezone, one in no form it
- * takes is refused naming the value and the forms, and with `emptyIsNow` an empty one is the time of
- * the run (an event's Time; a schedule's is required).
- */
-export function timeBodyField(key: string, declared: Declared, { emptyIsNow = false } = {}): BodyField {
-	const { name, label, properties } = propertiesOf(declared);
-	const read = (item: ItemReader) => (emptyIsNow ? item.timeOrNow(name, label) : item.time(name, label));
-	return {
-		key,
-		label,
-		properties,
-		read,
-		plain: (run) =>
-			run.same([name], read) ??
-			run.mapped(name, (value) => (emptyIsNow ? run.parameters.timeOrNow(value) : run.parameters.zoned(value))),
-	};
-}
-
-/** Named values (properties, attributes): typed fields, key/value pairs or JSON, as keyValueOrJsonFields offers them. */
-export function namedValuesField(key: string, field: KeyValueOrJsonField): BodyField {
-	const read = namedValuesReader(field.name, field.displayName);
-	const mode = `${field.name}Input`;
-	const json = `${field.name}Json`;
-	return {
-		key,
-		label: field.displayName,
-		properties: keyValueOrJsonFields(field),
-		read,
-		plain(run) {
-			const same = run.same([mode, json, `${field.name}Fields`, field.name], read);
-			if (same || run.constant(mode, run.readsText ? 'fields' : 'keyValue') !== 'json') return same;
-			// As item.jsonObject reads an object; JSON text is parsed by the full reading.
-			return run.mapped(json, (value) => (isJsonObject(value) ? (hasKeys(value) ? value : undefined) : NOT_PLAIN));
-		},
-	};
-}
+import { copyOf, NOT_PLAIN } from '../engine/read/plainReading';
+import { hasKeys } from '../schemas/parse';
+import type { Input } from './inputs';
 
 /** "Additional Fields": the optional fields of an operation, each added with "Add Field"; options named by their body keys. */
 export function additionalFieldsCollection(options: INodeProperties[]): INodeProperties {
@@ -127,33 +25,37 @@ export interface BodyFields {
 	labels: Record<string, string>;
 	/** The item's object, each field under its body key, then the collection's options under their names. */
 	read(item: ItemReader): IDataObject;
-	/** `read` as the run's plain reading (undefined for an item it cannot decide); undefined where a field has none. */
+	/** `read` as the run's plain reading (undefined for an item it cannot decide); undefined where an input has none. */
 	plain(run: RunReading): ((json: IDataObject | undefined) => IDataObject | undefined) | undefined;
 }
 
-/** The fields of one request object; a collection's options are named by their body keys (`app_id`). */
-export function bodyFields(fields: BodyField[], collection?: INodeProperties): BodyFields {
+/**
+ * The fields of one request object, each an input (inputs.ts) under the body key its value goes to;
+ * a collection's options are named by their body keys (`app_id`). CONTRIBUTING.md, "Adding a field".
+ */
+export function bodyFields(fields: Record<string, Input<unknown>>, collection?: INodeProperties): BodyFields {
+	const keys = Object.keys(fields);
+	const inputs = Object.values(fields);
 	const options = (collection?.options ?? []) as INodeProperties[];
 	return {
-		properties: [...fields.flatMap((field) => field.properties), ...(collection ? [collection] : [])],
+		properties: [...inputs.flatMap((input) => input.properties), ...(collection ? [collection] : [])],
 		labels: Object.fromEntries([
-			...fields.map((field) => [field.key, field.label]),
+			...keys.map((key) => [key, fields[key].label]),
 			...options.map((option) => [option.name, option.displayName]),
 		]),
 		read(item) {
 			const body: IDataObject = {};
-			for (let index = 0; index < fields.length; index++)
-				body[fields[index].key] = fields[index].read(item) as IDataObject[string];
+			for (let index = 0; index < keys.length; index++)
+				body[keys[index]] = inputs[index].read(item) as IDataObject[string];
 			return collection ? Object.assign(body, item.collection(collection.name, collection)) : body;
 		},
 		plain(run) {
 			const readings: PlainValue[] = [];
-			for (const field of fields) {
-				const reading = field.plain(run);
+			for (const input of inputs) {
+				const reading = input.compile?.(run);
 				if (!reading) return undefined;
 				readings.push(reading);
 			}
-			const keys = fields.map((field) => field.key);
 			// Options are added with "Add Field": a collection that maps a value per item is read in full.
 			const options = collection
 				? run.once([collection.name], (item) => item.collection(collection.name, collection))
@@ -171,228 +73,4 @@ export function bodyFields(fields: BodyField[], collection?: INodeProperties): B
 			};
 		},
 	};
-}
-
-interface KeyValueOrJsonField {
-	/** Parameter name stem: `<name>Input`, `<name>` (pairs) and `<name>Json`. */
-	name: string;
-	displayName: string;
-	/** One entry, for "Add <noun>": Property, Attribute. */
-	noun: string;
-	/** Conditions beyond the operation's (which the node adds to every field). */
-	show?: IDisplayOptions['show'];
-	example: string;
-	/** The typed list's label (version 2), where it differs: Custom Attributes beside Standard Attributes. */
-	fieldsDisplayName?: string;
-}
-
-/**
- * A set of named values: as typed fields (version 2: n8n's assignment list, as Edit Fields has it:
- * drag an input field in, pick its type), as key/value text pairs (version 1) or as one JSON object.
- * Expressions work in all three.
- */
-export function keyValueOrJsonFields({
-	name,
-	displayName,
-	noun,
-	show = {},
-	example,
-	fieldsDisplayName = displayName,
-}: KeyValueOrJsonField): INodeProperties[] {
-	const input = (mode: string) => ({ show: { ...show, [`${name}Input`]: [mode] } });
-	return [
-		...forVersion1([
-			{
-				displayName: `${displayName} Input`,
-				name: `${name}Input`,
-				type: 'options',
-				options: [
-					{ name: 'Fields Below', value: 'keyValue' },
-					{ name: 'JSON', value: 'json' },
-				],
-				default: 'keyValue',
-				displayOptions: { show },
-			},
-			{
-				displayName,
-				name,
-				type: 'fixedCollection',
-				typeOptions: { multipleValues: true },
-				placeholder: `Add ${noun}`,
-				default: {},
-				displayOptions: input('keyValue'),
-				options: [
-					{
-						displayName: 'Pair',
-						name: 'pairs',
-						values: [
-							{ displayName: 'Name', name: 'key', type: 'string', default: '', placeholder: 'e.g. plan' },
-							{
-								displayName: 'Value',
-								name: 'value',
-								type: 'string',
-								default: '',
-								placeholder: 'e.g. gold',
-								hint: 'Text as typed; use an expression for numbers, booleans or arrays, e.g. {{ 42 }}',
-							},
-						],
-					},
-				],
-			},
-		]),
-		...fromVersion2([
-			{
-				displayName: `${displayName} Input`,
-				name: `${name}Input`,
-				type: 'options',
-				options: [
-					{ name: 'Fields Below', value: 'fields' },
-					{ name: 'JSON', value: 'json' },
-				],
-				default: 'fields',
-				displayOptions: { show },
-			},
-			{
-				displayName: fieldsDisplayName,
-				name: `${name}Fields`,
-				type: 'assignmentCollection',
-				default: {},
-				placeholder: `Add ${noun}`,
-				hint: "Drag an input field here, or add one and pick its type (text, number, boolean, array, object). Text written as a date (2026-03-01) or date and time (2026-03-01 14:30) is sent as a date, without a zone in the workflow's timezone (Workflow Settings → Timezone).",
-				displayOptions: input('fields'),
-			},
-		]),
-		{
-			displayName: `${displayName} (JSON)`,
-			name: `${name}Json`,
-			type: 'json',
-			default: '{}',
-			hint: `A JSON object, e.g. ${example}`,
-			displayOptions: input('json'),
-		},
-	];
-}
-
-/** The item's values as one object, or undefined when none were given. */
-export function readKeyValueOrJson(item: ItemReader, name: string, label: string): IDataObject | undefined {
-	return namedValuesReader(name, label)(item);
-}
-
-/** readKeyValueOrJson for one field, its parameter names made once rather than for every item. */
-export function namedValuesReader(name: string, label: string): (item: ItemReader) => IDataObject | undefined {
-	const inputMode = `${name}Input`;
-	const json = `${name}Json`;
-	const fields = `${name}Fields`;
-	return (item) => {
-		const mode = item.raw(inputMode, item.readsText ? 'fields' : 'keyValue');
-		if (mode === 'json') {
-			const value = item.jsonObject(json, label);
-			return value && hasKeys(value) ? value : undefined;
-		}
-		if (mode === 'fields') return readAssignments(item, fields, label);
-		return readPairs(item, name, label);
-	};
-}
-
-function readPairs(item: ItemReader, name: string, label: string): IDataObject | undefined {
-	const pairs = (item.collection(name).pairs ?? []) as Array<{ key?: unknown; value?: unknown }>;
-	if (pairs.length === 0) return undefined;
-	const values: IDataObject = {};
-	for (const [index, pair] of pairs.entries()) {
-		const key = typeof pair.key === 'string' ? pair.key.trim() : '';
-		if (!key)
-			throw new ItemInputError(`${label}[${index}]`, 'has an empty name', 'Give every pair a name, or remove it.');
-		if (key in values) throw new ItemInputError(`${label}.${key}`, 'is given twice', 'Keep one pair per name.');
-		values[key] = pair.value as IDataObject[string];
-	}
-	return values;
-}
-
-interface Assignment {
-	name?: unknown;
-	value?: unknown;
-	type?: string;
-}
-
-/**
- * n8n's assignment list as one object, each value converted to the type picked for it by
- * n8n-workflow's validateFieldType (as Edit Fields converts): "59.90" as a number is 59.9. A date is
- * read as the Time fields read one and sent as an ISO 8601 instant (schemas/time.ts, instantOf), where
- * validateFieldType would take "Dec 3, 2026" or "03/05/2026" and the text went out as written. Text
- * written as a date is sent as one too (the comment where it is done says why). A value that does not convert is a problem
- * of the item naming the entry, the value and the type; an empty value, and a blank one of any type but
- * text, is left out (not set).
- */
-export function readAssignments(item: ItemReader, parameter: string, label: string): IDataObject | undefined {
-	const assignments = ((item.raw(parameter, {}) as { assignments?: Assignment[] } | undefined)?.assignments ??
-		[]) as Assignment[];
-	const values: IDataObject = {};
-	for (const [index, { name, value, type = 'string' }] of assignments.entries()) {
-		const key = typeof name === 'string' ? name.trim() : '';
-		if (!key) {
-			item.problems.push({
-				field: `${label}[${index}]`,
-				rule: 'has an empty name',
-				fix: 'Give every entry a name, or remove it.',
-			});
-			continue;
-		}
-		if (key in values) {
-			item.problems.push({ field: `${label}.${key}`, rule: 'is given twice', fix: 'Keep one entry per name.' });
-			continue;
-		}
-		if (value === undefined || value === null || value === '') continue;
-		// Here a blank cell (spaces alone) typed Number, Boolean, Date or any type but text is "not set":
-		// the entry is left out of the request, so the value the platform holds stays. validateFieldType
-		// would send " " as the number 0, overwriting a lifetime value, and refuse it as a boolean or date.
-		if (type !== 'string' && isBlank(value)) continue;
-		if (type === 'dateTime') {
-			const instant = item.instant(value);
-			if (instant === undefined) item.problems.push(notADate(`${label}.${key}`, value));
-			else values[key] = instant;
-			continue;
-		}
-		// n8n's editor offers a list's entries the types String, Number, Boolean, Array and Object: no date.
-		// The platform stores an ISO 8601 string as a datetime, and a sheet writes its dates its own way
-		// (2026-03-01, 2026-03-01 10:00), which would be stored as text. So in version 2 (the list is
-		// version 2's) an entry of type String, the type a dragged sheet column gets, whose text is written
-		// as a date or a date and time in the forms the Time fields take (2026-03-01, 2026-03-01 10:00,
-		// 2026-03-01 10:00:00, ISO 8601 with or without a zone, a `T` or a space) is sent as the ISO 8601
-		// instant with offset the platform recognises as a date: exactly what the Date type gives
-		// (schemas/time.ts, instantOf), without a zone in the workflow's timezone, a date alone its
-		// midnight there. Any other text (abc 2026, 03/01/2026, 2026-02-30) stays text, as JSON mode's does;
-		// so does the date of birth, which the platform keeps as a calendar date. The list's hint says so.
-		if (type === 'string' && item.readsText && typeof value === 'string' && !KEPT_AS_TEXT.has(key)) {
-			const instant = item.instantOfText(value);
-			if (instant !== undefined) {
-				values[key] = instant;
-				continue;
-			}
-		}
-		const converted = validateFieldType(key, value, type as FieldType);
-		if (!converted.valid) {
-			item.problems.push({
-				field: `${label}.${key}`,
-				rule: `expects ${article(type)} but got ${shown(value)}`,
-				fix: `Give ${article(type)}, or pick the type the value has.`,
-			});
-			continue;
-		}
-		values[key] = convertedValue(type, value, converted.newValue);
-	}
-	return Object.keys(values).length > 0 ? values : undefined;
-}
-
-/** Keys whose text stays text though written as a date: the date of birth, a calendar date (schemas/standardAttributes.ts). */
-const KEPT_AS_TEXT: ReadonlySet<string> = new Set(['dob']);
-
-function article(type: string): string {
-	return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
-}
-
-/** An entry's value as its type says: text as text (as Edit Fields makes it), other types as converted. */
-function convertedValue(type: string, value: unknown, converted: unknown): IDataObject[string] {
-	if (type === 'string' && typeof value !== 'string')
-		return typeof value === 'object' ? JSON.stringify(value) : String(value);
-	return (converted ?? value) as IDataObject[string];
 }

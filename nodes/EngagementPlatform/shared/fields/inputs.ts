@@ -1,11 +1,14 @@
 import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
 import { ItemInputError } from '../engine/read/itemInputError';
-import type { ItemReader } from '../engine/read/readItems';
+import type { ItemReader, RunReading } from '../engine/read/readItems';
+import type { PlainValue } from '../engine/read/plainReading';
+import { NOT_PLAIN, textOf } from '../engine/read/plainReading';
+import { numberFromText } from '../schemas/textValues';
 import { forVersion1, fromVersion2 } from './displayOptions';
 import { readPathSegment } from './pathSegment';
 import type { IdentifierKind, IdentifyByLabel, ItemUser } from './userIdentifier';
-import { readUser, userIdentifierFields } from './userIdentifier';
+import { plainUser, readUser, userIdentifierFields } from './userIdentifier';
 
 /**
  * An operation's input, declared once: the properties the panel shows, the parameter it reads, the
@@ -24,10 +27,24 @@ export interface Input<T> {
 	 * breaks, `fix` what to do. For rules across inputs, checked by the operation.
 	 */
 	problem(rule: string, fix: string): ItemInputError;
+	/**
+	 * Its reading compiled for a run, where the kind has one (engine/read/plainReading.ts): the item's
+	 * value straight from its JSON, NOT_PLAIN where only `read` can tell (a value to convert, a problem
+	 * to word); undefined where the run's parameters allow none.
+	 */
+	compile?(run: RunReading): PlainValue | undefined;
 }
 
 /** What an input gives, for an operation's own types. */
 export type InputValue<I> = I extends Input<infer T> ? T : never;
+
+/** How a kind compiles its reading for a run, given its parameter, label and item reading (Input.compile). */
+type Compile<T> = (
+	run: RunReading,
+	name: string,
+	label: string,
+	read: (item: ItemReader) => T,
+) => PlainValue | undefined;
 
 /** One property for every node version, or the ones version 1 (as 1.0 saved it) and version 2 show. */
 export type Declared = INodeProperties | { version1: INodeProperties; fromVersion2: INodeProperties };
@@ -43,13 +60,14 @@ export const currentOf = (declared: Declared): INodeProperties =>
 export function inputField<T>(
 	declared: Declared,
 	read: (item: ItemReader, name: string, label: string) => T,
+	compile?: Compile<T>,
 ): Input<T> {
 	const current = currentOf(declared);
 	const properties =
 		'version1' in declared
 			? [...forVersion1([declared.version1]), ...fromVersion2([declared.fromVersion2])]
 			: [declared];
-	return inputOf(current.name, labelOf(current), properties, read);
+	return inputOf(current.name, labelOf(current), properties, read, compile);
 }
 
 /** An input whose properties are made elsewhere (several of them, or a generated set such as the user's). */
@@ -58,13 +76,16 @@ export function inputOf<T>(
 	label: string,
 	properties: INodeProperties[],
 	read: (item: ItemReader, name: string, label: string) => T,
+	compile?: Compile<T>,
 ): Input<T> {
+	const readItem = (item: ItemReader) => read(item, name, label);
 	return {
 		name,
 		label,
 		properties,
-		read: (item) => read(item, name, label),
+		read: readItem,
 		problem: (rule, fix) => new ItemInputError(label, rule, fix),
+		...(compile && { compile: (run: RunReading) => compile(run, name, label, readItem) }),
 	};
 }
 
@@ -102,9 +123,21 @@ export function collectionOption<T>(
 export const requiredText = (declared: Declared, fix?: string) =>
 	inputField(declared, (item, name, label) => item.string(name, label, fix));
 
-/** Text, trimmed; undefined when empty. */
-export const optionalText = (declared: Declared) =>
-	inputField(declared, (item, name, label) => item.optionalString(name, label));
+/** Text, trimmed; undefined when empty. `adjust` turns what was given into what is sent (a currency in capitals). */
+export const optionalText = (declared: Declared, adjust?: (text: string) => string) =>
+	inputField(
+		declared,
+		(item, name, label) => {
+			const text = item.optionalString(name, label);
+			return text === undefined || !adjust ? text : adjust(text);
+		},
+		(run, name, _label, read) =>
+			run.same([name], read) ??
+			run.mapped(name, (value) => {
+				const text = textOf(value);
+				return text === undefined || text === NOT_PLAIN || !adjust ? text : adjust(text);
+			}),
+	);
 
 /** Required text that goes into the request's URL path (pathSegment.ts). */
 export const pathSegment = (declared: Declared) => inputField(declared, (item, name) => readPathSegment(item, name));
@@ -121,14 +154,36 @@ export const yesNo = (declared: Declared) =>
 	});
 
 /** A number; from version 2 a text that is exactly one (`example` shows one). Version 1 gives the value as it came. */
-export const number = (declared: Declared, example: string) =>
-	inputField(declared, (item, name, label) => {
-		const fallback = currentOf(declared).default;
-		return item.number(name, label, example, typeof fallback === 'number' ? fallback : undefined);
-	});
+export function number(declared: Declared, example: string) {
+	// An unset number is its default only where today's declaration has one (Quantity 1; Price none).
+	const declaredDefault = currentOf(declared).default;
+	const fallback = typeof declaredDefault === 'number' ? declaredDefault : undefined;
+	return inputField(
+		declared,
+		(item, name, label) => item.number(name, label, example, fallback),
+		(run, name, label, read) => {
+			const fromText = (value: unknown) => {
+				const read = numberFromText(value, label, example);
+				return 'problem' in read ? NOT_PLAIN : (read.value ?? fallback);
+			};
+			return run.same([name], read) ?? run.mapped(name, run.readsText ? fromText : (value) => value);
+		},
+	);
+}
 
-/** A date and time; from version 2 one without a zone is in the workflow's timezone (ItemReader.time). */
-export const time = (declared: Declared) => inputField(declared, (item, name, label) => item.time(name, label));
+/**
+ * A date and time; from version 2 one without a zone is in the workflow's timezone, one in no form it
+ * takes is the item's problem naming the value and the forms (ItemReader.time), and with `emptyIsNow`
+ * an empty one is the time of the run (an event's Time).
+ */
+export const time = (declared: Declared, { emptyIsNow = false } = {}) =>
+	inputField(
+		declared,
+		(item, name, label) => (emptyIsNow ? item.timeOrNow(name, label) : item.time(name, label)),
+		(run, name, _label, read) =>
+			run.same([name], read) ??
+			run.mapped(name, (value) => (emptyIsNow ? run.parameters.timeOrNow(value) : run.parameters.zoned(value))),
+	);
 
 /** A date and time each user has in their own zone when it has none (ItemReader.wallTime). */
 export const wallTime = (declared: Declared) => inputField(declared, (item, name, label) => item.wallTime(name, label));
@@ -178,7 +233,11 @@ export function user(
 	options: { label?: IdentifyByLabel; show?: IDisplayOptions['show'] } = {},
 ): Input<ItemUser> {
 	const properties = userIdentifierFields(kinds, options);
-	return inputOf('identifyBy', options.label?.displayName ?? properties[0].displayName, properties, (item) =>
-		readUser(item, { kinds, label: options.label }),
+	return inputOf(
+		'identifyBy',
+		options.label?.displayName ?? properties[0].displayName,
+		properties,
+		(item) => readUser(item, { kinds, label: options.label }),
+		(run) => plainUser(run, kinds),
 	);
 }

@@ -232,12 +232,8 @@ export function readUser(
  * users by one of `kinds`: one user for every item, or an external ID or email mapped from the item
  * that is plainly valid (NOT_PLAIN otherwise, for readUser's words). Undefined for other ways.
  */
-export function plainUser(
-	run: RunReading,
-	kinds: readonly IdentifierKind[],
-	fallbackKind: IdentifierKind,
-): PlainValue | undefined {
-	const kind = run.constant('identifyBy', fallbackKind);
+export function plainUser(run: RunReading, kinds: readonly IdentifierKind[]): PlainValue | undefined {
+	const kind = run.constant('identifyBy', kinds[0]);
 	if (!isIdentifierKind(kind) || !kinds.includes(kind)) return undefined;
 	const names = FIELDS_BY_KIND[kind].map((field) => field.name);
 	const same = run.same(names, (item) => readUser(item, { kind }));
