@@ -113,19 +113,23 @@ export const standardAttributes = (show: Show): Input<IDataObject> =>
  * it out. An empty value, and a blank one of any attribute but text, is not set.
  */
 function readStandardAttributes(item: ItemReader, name: string, label: string): IDataObject {
-	const mapping = item.raw(name, {}) as { mappingMode?: string; value?: IDataObject | null } | undefined;
-	const values = (mapping?.mappingMode === 'autoMapInputData' ? item.input() : mapping?.value) ?? {};
+	// The mapping's mode and its values are read as parts of the parameter: its whole would copy the
+	// mapper's schema for every item. (n8n's own reading of `standardAttributes.value` checks the values
+	// against that schema, refusing the blank cells read here as not set.)
+	const values = ((item.rawPart(name, 'mappingMode') === 'autoMapInputData'
+		? item.input()
+		: item.rawPart(name, 'value')) ?? {}) as IDataObject;
 	const attributes: IDataObject = {};
-	for (const [id, value] of Object.entries(values)) {
+	for (const id in values) {
+		const value = values[id];
 		const field = FIELDS.get(id);
 		if (!field || value === undefined || value === null || value === '') continue;
 		// Here a blank cell (spaces alone) of a yes/no, choice or date attribute is "not set": it is left
 		// out of the request, and the profile keeps the value it holds.
 		if (isBlank(value) && (field.type !== 'string' || DATES.has(id))) continue;
-		const entry = `${label}.${field.displayName}`;
 		if (TIMES.has(id)) {
 			const instant = item.instant(value);
-			if (instant === undefined) item.problems.push(notADate(entry, value));
+			if (instant === undefined) item.problems.push(notADate(`${label}.${field.displayName}`, value));
 			else attributes[id] = instant;
 			continue;
 		}
@@ -137,7 +141,7 @@ function readStandardAttributes(item: ItemReader, name: string, label: string): 
 		const converted = validateFieldType(field.displayName, value, field.type, { valueOptions: field.options });
 		if (!converted.valid) {
 			item.problems.push({
-				field: entry,
+				field: `${label}.${field.displayName}`,
 				rule: `expects ${field.type === 'options' ? 'one of its options' : `a ${field.type}`} but got ${shown(value)}`,
 				fix: 'Map a value of that type, or leave the field out of the input.',
 			});

@@ -18,7 +18,7 @@ import { copyOf, isAsGiven, NOT_PLAIN } from '../engine/read/plainReading';
 export type ParameterSource =
 	| { kind: 'constant'; value: unknown }
 	| { kind: 'field'; path: string[] }
-	| { kind: 'template'; read: (json: IDataObject | undefined) => unknown }
+	| { kind: 'template'; read: Build; parts: ReadonlyMap<string, Build> }
 	| { kind: 'expression' }
 	| { kind: 'absent' };
 
@@ -49,7 +49,12 @@ export function compileSource(
 	if (!read) return { kind: 'expression' };
 	const built = read(firstItem);
 	const expected = built === NOT_PLAIN ? REFUSED : attempt(engineValue);
-	return expected !== REFUSED && sameJson(built, expected) ? { kind: 'template', read } : { kind: 'expression' };
+	if (expected === REFUSED || !sameJson(built, expected)) return { kind: 'expression' };
+	// Each key of an object's template builds its part of the value checked above, on its own.
+	const parts = new Map<string, Build>();
+	if (!Array.isArray(saved))
+		for (const [key, value] of Object.entries(saved as IDataObject)) parts.set(key, templateOf(value) as Build);
+	return { kind: 'template', read, parts };
 }
 
 type Build = (json: IDataObject | undefined) => unknown;

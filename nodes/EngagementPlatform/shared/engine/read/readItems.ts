@@ -124,6 +124,11 @@ export class ItemReader {
 		return this.parameters.value(name, this.itemIndex, fallback);
 	}
 
+	/** `raw(name)[key]` (a resource mapper's `value`), built without the rest of the parameter where it can be. */
+	rawPart(name: string, key: string): unknown {
+		return this.parameters.part(name, key, this.itemIndex);
+	}
+
 	/** The label the panel shows for a parameter (`additionalFields.send_id` → "Send ID"), which errors name. */
 	labelOf(name: string): string {
 		return this.parameters.labelOf(name);
@@ -433,6 +438,19 @@ export class ParameterReader implements ZonelessNote {
 			return value === null || typeof value !== 'object' ? value : copyOf(value);
 		}
 		return this.engineValue(name, itemIndex, fallback);
+	}
+
+	/**
+	 * A key of a parameter's value for one item, as `value(name)[key]` gives it: from a template, that
+	 * key's part alone is built (a resource mapper's values, without the mapper's schema).
+	 */
+	part(name: string, key: string, itemIndex: number): unknown {
+		const source = this.sources.get(name) ?? this.sourceOf(name, undefined);
+		const build = source.kind === 'template' ? source.parts.get(key) : undefined;
+		const value = build ? build(this.items[itemIndex]?.json) : NOT_PLAIN;
+		if (value !== NOT_PLAIN) return value;
+		const whole = this.value(name, itemIndex, {});
+		return whole !== null && typeof whole === 'object' ? (whole as IDataObject)[key] : undefined;
 	}
 
 	/**
