@@ -5,7 +5,7 @@ import { declareOperation, groupStateKey, groupStateLabel } from '../../shared/e
 import { answerRemaining } from '../../shared/engine/send/sendRequests';
 import type { RequestShape } from '../../shared/engine/plan/planner';
 import { requiredText, user } from '../../shared/fields/inputs';
-import { userStateKey } from '../../shared/fields/userIdentifier';
+import { userStateKey } from '../../shared/schemas/identifiers';
 import type { UserIdentifier } from '../../shared/schemas/identifiers';
 import type { GroupState } from '../../shared/schemas/standardAttributes';
 import { GROUP_STATES } from '../../shared/schemas/standardAttributes';

@@ -21,26 +21,6 @@ const LABELS: Record<IdentifierKind, string> = {
 /** The ways an event object accepts (the widest of /users/track); export also takes a device ID. */
 const TRACK_KINDS: readonly IdentifierKind[] = ['external_id', 'user_alias', 'email', 'phone', 'service_id'];
 
-/** The kind of an identifier read by readUserIdentifier. */
-export function identifierKindOf(identifier: UserIdentifier): IdentifierKind {
-	return Object.keys(identifier)[0] as IdentifierKind;
-}
-
-/**
- * The user an identifier names, as one key for the state a run sets: two items name the same user
- * when their keys are equal. Emails compare without case, as the platform matches them (its
- * subscription endpoint updates every user sharing an email, compared case-insensitively).
- */
-export function userStateKey(identifier: UserIdentifier): string {
-	const kind = identifierKindOf(identifier);
-	const value = (identifier as Record<string, unknown>)[kind];
-	if (kind === 'user_alias') {
-		const alias = value as { alias_name?: unknown; alias_label?: unknown };
-		return `${kind}\u0000${String(alias.alias_label)}\u0000${String(alias.alias_name)}`;
-	}
-	return `${kind}\u0000${kind === 'email' ? String(value).trim().toLowerCase() : String(value)}`;
-}
-
 export function isIdentifierKind(value: unknown): value is IdentifierKind {
 	return typeof value === 'string' && Object.hasOwn(LABELS, value);
 }
@@ -201,20 +181,9 @@ export interface ItemUser {
 }
 
 /**
- * Reads the identifier the item chose, checked per the spec. With `kinds`, a kind outside them
- * (a mapped value) is refused naming the ones the operation takes.
- */
-export function readUserIdentifier(
-	item: ItemReader,
-	kinds?: readonly IdentifierKind[],
-	label: IdentifyByLabel = IDENTIFY_USER_BY,
-): UserIdentifier {
-	return readUser(item, { kinds, label }).identifier;
-}
-
-/**
- * readUserIdentifier's reading, with the kind the item chose beside the identifier; `kind` when
- * the caller has read it already (to check it its own way first).
+ * The identifier the item chose, checked per the spec, with the kind beside it; `kind` when the
+ * caller has read it already (to check it its own way first). With `kinds`, a kind outside them (a
+ * mapped value) is refused naming the ones the operation takes.
  */
 export function readUser(
 	item: ItemReader,

@@ -20,5 +20,25 @@ export type UserIdentifier =
 	| { service_id: string }
 	| { device_id: string };
 
+/** The way an identifier names its user: its one key (external_id, user_alias, email...). */
+function identifierKindOf(identifier: UserIdentifier): string {
+	return Object.keys(identifier)[0];
+}
+
+/**
+ * The user an identifier names, as one key for the state a run sets: two items name the same user
+ * when their keys are equal. Emails compare without case, as the platform matches them (its
+ * subscription endpoint updates every user sharing an email, compared case-insensitively).
+ */
+export function userStateKey(identifier: UserIdentifier): string {
+	const kind = identifierKindOf(identifier);
+	const value = (identifier as Record<string, unknown>)[kind];
+	if (kind === 'user_alias') {
+		const alias = value as { alias_name?: unknown; alias_label?: unknown };
+		return `${kind}\u0000${String(alias.alias_label)}\u0000${String(alias.alias_name)}`;
+	}
+	return `${kind}\u0000${kind === 'email' ? String(value).trim().toLowerCase() : String(value)}`;
+}
+
 /** The platform's API identifiers of messages, steps and locales. */
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
