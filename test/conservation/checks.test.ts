@@ -10,7 +10,7 @@ import type { RecordedRequest } from '../../sandbox';
 import type { ConservationCase } from './conservationCase';
 import { checkConservation } from './conservationChecks';
 import { limitViolations } from './wireLimits';
-import { userKey } from './wirePieces';
+import { userKey } from './pieceReading';
 
 let seq = 0;
 const request = (

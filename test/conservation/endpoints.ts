@@ -3,11 +3,21 @@
  * matched against recorded requests.
  */
 import type { RecordedRequest } from '../../sandbox';
+import type { WireLimit } from './limitRules';
+import type { Body, WirePiece } from './pieceReading';
 
 export interface EndpointTemplate {
 	method: string;
 	/** With `{name}` for a path parameter. */
 	path: string;
+}
+
+/** An endpoint of the spec the nodes call, declared once, in the cases file of the rows that call it. */
+export interface Endpoint extends EndpointTemplate {
+	/** The pieces of item data one request to it holds, read from the body shape the spec gives it. */
+	read(body: Body, params: Record<string, string>, request: RecordedRequest): WirePiece[];
+	/** The spec's per-request limits; none where it states none per request. */
+	limits: WireLimit[];
 }
 
 export interface EndpointMatch<T extends EndpointTemplate> {

@@ -1,8 +1,33 @@
-/** Conservation cases of the User node: the /users/track operations, identify, rename and export. */
+/**
+ * The User node's rows: the /users/track operations, identify, rename and export, and the endpoints
+ * they call.
+ */
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 import { isDeepStrictEqual } from 'node:util';
 
+import { SIMPLE_FIELDS } from '../../nodes/EngagementPlatform/User/operations/export';
+import type { Mutation } from '../reliability/badInputBatch';
+import { batchOf, duplicating, MAX_BAD_ITEMS, removing, setting } from '../reliability/badInputBatch';
+import { bodyArrayLength } from '../reliability/badInputRun';
+import {
+	aliasProfiles,
+	badAttributes,
+	badProperties,
+	badUser,
+	byUserId,
+	crmProfiles,
+	placeholderId,
+	VALID_TIME,
+	validAttributes,
+	validEvent,
+	validOrder,
+	validPurchase,
+	userIdOf,
+	userText,
+} from '../reliability/badInputUserValues';
+import { blank, invalidDate, longerThan, notText, unicodeText } from '../reliability/badValues';
+import { FAULT_IDS, faultProfiles, inOneRequest } from '../reliability/faultCase';
 import { USER_NODE } from '../support/nodeTypes';
 import {
 	ALIAS_LABELS,
@@ -16,9 +41,112 @@ import {
 	userOf,
 	withServiceIds,
 } from './batches';
-import type { ConservationCase } from './conservationCase';
-import { trackKey, userKey } from './wirePieces';
-import { SIMPLE_FIELDS } from '../../nodes/EngagementPlatform/User/operations/export';
+import type { Endpoint } from './endpoints';
+import { atMost, single } from './limitRules';
+import type { OperationRow } from './operationRow';
+import type { Body, WirePiece } from './pieceReading';
+import { asBody, list, trackKey, userKey } from './pieceReading';
+
+const TRACK_LIMIT = 'Limits: /users/track "per request up to 75 event, 75 attribute, 75 purchase objects"';
+
+/** Every object of the attributes, events and purchases arrays, by the probe its item put in it. */
+function trackPieces(body: Body): WirePiece[] {
+	return ['attributes', 'events', 'purchases'].flatMap((slot) =>
+		list(body[slot]).map((entry) => {
+			const object = asBody(entry);
+			const probe = slot === 'attributes' ? object.probe : asBody(object.properties).probe;
+			return { key: trackKey(slot, probe), value: entry };
+		}),
+	);
+}
+
+const USERS_TRACK: Endpoint = {
+	method: 'POST',
+	path: '/users/track',
+	read: trackPieces,
+	limits: [
+		atMost(75, ['attributes'], TRACK_LIMIT),
+		atMost(75, ['events'], TRACK_LIMIT),
+		atMost(75, ['purchases'], TRACK_LIMIT),
+	],
+};
+
+const USERS_IDENTIFY: Endpoint = {
+	method: 'POST',
+	path: '/users/identify',
+	read: (body) => [
+		...list(body.aliases_to_identify).map((entry) => ({
+			key: userKey('identify', 'user_alias', asBody(entry).user_alias),
+			value: { merge_behavior: body.merge_behavior, object: entry },
+		})),
+		...list(body.emails_to_identify).map((entry) => ({
+			key: userKey('identify', 'email', asBody(entry).email),
+			value: { merge_behavior: body.merge_behavior, object: entry },
+		})),
+	],
+	limits: [
+		atMost(
+			50,
+			['aliases_to_identify'],
+			'/users/identify aliases_to_identify "up to 50 per request"; Limits: "up to 50 aliases per request"',
+		),
+		// Emails are not counted separately in the spec: read as 50 identifications in all, the stricter reading.
+		atMost(
+			50,
+			['aliases_to_identify', 'emails_to_identify'],
+			'Limits: /users/identify "up to 50 aliases per request" (emails_to_identify counted with them)',
+		),
+	],
+};
+
+const USERS_EXTERNAL_IDS_RENAME: Endpoint = {
+	method: 'POST',
+	path: '/users/external_ids/rename',
+	read: (body) =>
+		list(body.external_id_renames).map((entry) => ({
+			key: userKey('rename', 'external_id', asBody(entry).current_external_id),
+			value: entry,
+		})),
+	limits: [
+		atMost(
+			50,
+			['external_id_renames'],
+			'/users/external_ids/rename external_id_renames "required array of up to 50 objects"; Limits: "up to 50 rename objects per request"',
+		),
+	],
+};
+
+const USERS_EXPORT_IDS: Endpoint = {
+	method: 'POST',
+	path: '/users/export/ids',
+	read: (body) =>
+		['external_ids', 'user_aliases', 'device_id', 'email_address', 'phone', 'service_id'].flatMap((field) =>
+			list(body[field]).map((id) => ({
+				key: userKey('export', field, id),
+				value: { field, id, fields_to_export: body.fields_to_export },
+			})),
+		),
+	limits: [
+		// "up to 50 external_ids or user_aliases": read as both together, the stricter reading.
+		atMost(
+			50,
+			['external_ids', 'user_aliases'],
+			'Limits: /users/export/ids "up to 50 external_ids or user_aliases"; fields: external_ids "up to 50", user_aliases "up to 50"',
+		),
+		single(
+			'device_id',
+			'Limits: /users/export/ids "one each of device_id, email_address, phone"; device_id "one per request"',
+		),
+		single(
+			'email_address',
+			'Limits: /users/export/ids "one each of device_id, email_address, phone"; email_address "one per request"',
+		),
+		single('phone', 'Limits: /users/export/ids "one each of device_id, email_address, phone"; phone "one per request"'),
+	],
+};
+
+/** The fault suite's user of an item: the profile its `id` names. */
+const byExternalId = { identifyBy: 'external_id', externalId: '={{ $json.id }}' };
 
 const MAX_ITEMS = 130;
 const RUNS = 4;
@@ -44,12 +172,11 @@ const profilesSeed = (items: IDataObject[]) => ({
 	subscriptionGroups: ['newsletter', 'offers'],
 });
 
-const trackEvent: ConservationCase = {
+const trackEvent: OperationRow = {
 	name: 'User: Track Event',
 	nodeType: USER_NODE,
 	operation: 'trackEvent',
 	parameters: {
-		operation: 'trackEvent',
 		...identifierParameters,
 		eventName: '={{ $json.event }}',
 		time: '={{ $json.time }}',
@@ -90,14 +217,55 @@ const trackEvent: ConservationCase = {
 			},
 		},
 	],
+	endpoints: [USERS_TRACK],
+	batchLimit: 75,
+	underFault: {
+		...inOneRequest(USERS_TRACK),
+		parameters: { ...byExternalId, eventName: 'fault_probe', time: '2026-11-01T12:00:00Z' },
+		seed: {},
+		resendsAfterServerError: false,
+		applied: (state) => state.events.filter((event) => event.name === 'fault_probe').length,
+	},
+	badInput: {
+		parameters: {
+			...byUserId,
+			eventName: '={{ $json.event }}',
+			time: '={{ $json.time }}',
+			propertiesInput: 'json',
+			propertiesJson: '={{ $json.properties }}',
+		},
+		seed: {},
+		items: batchOf(
+			validEvent,
+			[
+				...badUser,
+				setting('event', 'blank event name', 'Event Name', blank),
+				setting('event', 'event name not text', 'Event Name', notText),
+				// The spec gives event names no limit; the node holds them to the 255 of property names.
+				setting('event', 'event name over 255 characters', 'Event Name', longerThan(255), 'either'),
+				setting('time', 'invalid date', 'Time', invalidDate),
+				// Version 2: an empty Time is the time the workflow runs, as {{ $now }} was 1.0's default.
+				setting('time', 'missing date', 'Time', blank, 'accepted'),
+				setting(
+					'time',
+					'other datetime format',
+					'Time',
+					fc.constantFrom('2026-11-01T12:00:00:000+0100', '2026-11-01T12:00:00.123456+01:00', '2026-11-01T12:00'),
+					'accepted',
+				),
+				...badProperties('Event Properties'),
+			],
+			MAX_BAD_ITEMS,
+		),
+		received: (answered) => bodyArrayLength(answered, 'events'),
+	},
 };
 
-const trackPurchase: ConservationCase = {
+const trackPurchase: OperationRow = {
 	name: 'User: Track Purchase',
 	nodeType: USER_NODE,
 	operation: 'trackPurchase',
 	parameters: {
-		operation: 'trackPurchase',
 		...identifierParameters,
 		productId: '={{ $json.sku }}',
 		currency: '={{ $json.currency }}',
@@ -149,14 +317,69 @@ const trackPurchase: ConservationCase = {
 			},
 		},
 	],
+	endpoints: [USERS_TRACK],
+	batchLimit: 75,
+	underFault: {
+		...inOneRequest(USERS_TRACK),
+		parameters: {
+			...byExternalId,
+			productId: 'sku-1',
+			currency: 'EUR',
+			price: 10,
+			quantity: 1,
+			time: '2026-11-01T12:00:00Z',
+		},
+		seed: {},
+		resendsAfterServerError: false,
+		applied: (state) => state.purchases.length,
+	},
+	badInput: {
+		parameters: {
+			...byUserId,
+			productId: '={{ $json.sku }}',
+			currency: '={{ $json.currency }}',
+			price: '={{ $json.price }}',
+			quantity: '={{ $json.quantity }}',
+			time: '={{ $json.time }}',
+			propertiesInput: 'json',
+			propertiesJson: '={{ $json.properties }}',
+		},
+		seed: {},
+		items: batchOf(
+			validPurchase,
+			[
+				...badUser,
+				setting('sku', 'blank product ID', 'Product ID', blank),
+				setting('sku', 'product ID over 255 characters', 'Product ID', longerThan(255), 'either'),
+				setting('currency', 'not a currency code', 'Currency', fc.constantFrom('EURO', 'E1R', '€', 'US')),
+				setting('currency', 'currency not text', 'Currency', notText),
+				setting(
+					'price',
+					'price not a number',
+					'Price',
+					fc.constantFrom<unknown>('ten', '', null, true, [1], { amount: 1 }),
+				),
+				// Version 2 reads a text that is exactly a number ('3') as that number: not bad input.
+				setting(
+					'quantity',
+					'quantity out of range',
+					'Quantity',
+					fc.constantFrom<unknown>(0, -1, 101, 1.5, 'three', '3.5'),
+				),
+				setting('time', 'invalid date', 'Time', invalidDate),
+				...badProperties('Purchase Properties'),
+			],
+			MAX_BAD_ITEMS,
+		),
+		received: (answered) => bodyArrayLength(answered, 'purchases'),
+	},
 };
 
-const updateAttributes: ConservationCase = {
+const updateAttributes: OperationRow = {
 	name: 'User: Update Attributes',
 	nodeType: USER_NODE,
 	operation: 'updateAttributes',
 	parameters: {
-		operation: 'updateAttributes',
 		...identifierParameters,
 		attributesInput: 'json',
 		attributesJson: '={{ $json.attributes }}',
@@ -200,6 +423,35 @@ const updateAttributes: ConservationCase = {
 			},
 		},
 	],
+	endpoints: [USERS_TRACK],
+	batchLimit: 75,
+	underFault: {
+		...inOneRequest(USERS_TRACK),
+		parameters: {
+			...byExternalId,
+			attributesInput: 'json',
+			attributesJson: '{"plan": "gold"}',
+		},
+		seed: { profiles: faultProfiles },
+		resendsAfterServerError: true,
+		applied: (state) => state.profiles.filter((profile) => profile.custom_attributes.plan === 'gold').length,
+	},
+	badInput: {
+		parameters: {
+			...byUserId,
+			attributesInput: 'json',
+			attributesJson: '={{ $json.attributes }}',
+		},
+		seed: {},
+		items: batchOf(
+			fc
+				.record({ user: userText, attributes: validAttributes })
+				.map(({ user, attributes }) => (index) => ({ userId: userIdOf(index, user), attributes })),
+			[...badUser, ...badAttributes],
+			MAX_BAD_ITEMS,
+		),
+		received: (answered) => bodyArrayLength(answered, 'attributes'),
+	},
 };
 
 /** Now and then an order of more events than one request holds, so one item's pieces travel in several requests. */
@@ -208,12 +460,11 @@ const eventCount = fc.oneof(
 	{ weight: 1, arbitrary: fc.integer({ min: 76, max: 90 }) },
 );
 
-const trackUserData: ConservationCase = {
+const trackUserData: OperationRow = {
 	name: 'User: Track User Data',
 	nodeType: USER_NODE,
 	operation: 'trackUserData',
 	parameters: {
-		operation: 'trackUserData',
 		...identifierParameters,
 		attributesInput: 'json',
 		attributesJson: '={{ $json.attributes }}',
@@ -275,6 +526,79 @@ const trackUserData: ConservationCase = {
 			})),
 		];
 	},
+	endpoints: [USERS_TRACK],
+	batchLimit: 75,
+	underFault: {
+		...inOneRequest(USERS_TRACK),
+		parameters: {
+			...byExternalId,
+			attributesInput: 'json',
+			attributesJson: '{"plan": "gold"}',
+			eventsJson: '[{"name": "fault_probe", "time": "2026-11-01T12:00:00Z"}]',
+			purchasesJson: '[]',
+		},
+		seed: { profiles: faultProfiles },
+		resendsAfterServerError: false,
+		applied: (state) => state.events.filter((event) => event.name === 'fault_probe').length,
+	},
+	badInput: {
+		parameters: {
+			...byUserId,
+			attributesInput: 'json',
+			attributesJson: '={{ $json.attributes }}',
+			eventsJson: '={{ $json.events }}',
+			purchasesJson: '={{ $json.purchases }}',
+		},
+		seed: {},
+		items: batchOf(
+			validOrder,
+			[
+				...badUser,
+				setting('events', 'event without a time', 'Events[0].time', fc.constant([{ name: 'a' }])),
+				setting(
+					'events',
+					'event with an unknown key',
+					'Events[0]',
+					fc.constant([{ name: 'a', time: VALID_TIME, extra: 1 }]),
+				),
+				setting(
+					'events',
+					'events not an array',
+					'Events',
+					fc.constantFrom<unknown>({ name: 'a', time: VALID_TIME }, '[{', 7),
+				),
+				setting(
+					'purchases',
+					'purchase in a lowercase currency',
+					'Purchases[0].currency',
+					fc.constant([{ product_id: 'a', currency: 'eur', price: 1, time: VALID_TIME }]),
+				),
+				setting(
+					'purchases',
+					'purchase with an invalid date',
+					'Purchases[0].time',
+					invalidDate.map((time) => [{ product_id: 'a', currency: 'EUR', price: 1, time }]),
+				),
+				setting(
+					'events',
+					'more events than one request holds',
+					undefined,
+					fc.constant(Array.from({ length: 80 }, (_, i) => ({ name: `e${i}`, time: VALID_TIME }))),
+					'accepted',
+				),
+				...badAttributes.slice(0, 3),
+			],
+			60,
+		),
+		received: (answered) =>
+			['attributes', 'events', 'purchases'].reduce((sum, key) => sum + bodyArrayLength(answered, key), 0),
+		expected: (accepted) =>
+			accepted.reduce(
+				(sum, json) =>
+					sum + (json.attributes ? 1 : 0) + (json.events as unknown[]).length + (json.purchases as unknown[]).length,
+				0,
+			),
+	},
 };
 
 /** The spec's `prioritization` arrays, as the node's options name them. */
@@ -286,12 +610,11 @@ export const PRIORITIZATION: Record<string, string[]> = {
 	unidentifiedThenRecent: ['unidentified', 'most_recently_updated'],
 };
 
-const identify: ConservationCase = {
+const identify: OperationRow = {
 	name: 'User: Identify',
 	nodeType: USER_NODE,
 	operation: 'identify',
 	parameters: {
-		operation: 'identify',
 		externalId: '={{ $json.externalId }}',
 		identifyBy: '={{ $json.profileType }}',
 		aliasName: '={{ $json.aliasName }}',
@@ -351,14 +674,57 @@ const identify: ConservationCase = {
 						},
 					},
 				],
+	endpoints: [USERS_IDENTIFY],
+	batchLimit: 50,
+	underFault: {
+		credential: 'api',
+		parameters: {
+			externalId: '={{ $json.id }}',
+			identifyBy: 'user_alias',
+			aliasName: '={{ $json.visitor }}',
+			aliasLabel: 'web_visitor',
+			mergeBehavior: 'merge',
+		},
+		seed: {
+			profiles: FAULT_IDS.map((i) => ({ user_aliases: [{ alias_name: `visitor-${i}`, alias_label: 'web_visitor' }] })),
+		},
+		items: FAULT_IDS.map((i) => ({ id: `crm-${i}`, visitor: `visitor-${i}` })),
+		firstRequest: { method: 'POST', path: '/users/identify' },
+		requestPerItem: false,
+		resendsAfterServerError: true,
+		applied: (state) => state.profiles.filter((profile) => profile.external_id?.startsWith('crm-')).length,
+	},
+	badInput: {
+		parameters: {
+			externalId: '={{ $json.id }}',
+			identifyBy: 'user_alias',
+			aliasName: '={{ $json.visitor }}',
+			aliasLabel: 'web_visitor',
+			mergeBehavior: 'merge',
+		},
+		seed: { profiles: aliasProfiles },
+		items: batchOf(
+			fc
+				.oneof(fc.constant('crm'), unicodeText)
+				.map((text) => (index) => ({ id: `${text}-${index}`, visitor: `visitor-${index}` })),
+			[
+				removing('id', 'missing external ID', 'External ID'),
+				setting('id', 'external ID not text', 'External ID', notText),
+				setting('id', 'placeholder external ID', 'External ID', placeholderId),
+				setting('visitor', 'blank alias name', 'Alias Name', blank),
+				setting('visitor', 'alias name not text', 'Alias Name', notText),
+			],
+			MAX_BAD_ITEMS,
+		),
+		received: (answered) => bodyArrayLength(answered, 'aliases_to_identify'),
+	},
 };
 
-const renameExternalIds: ConservationCase = {
+const renameExternalIds: OperationRow = {
 	name: 'User: Rename External ID',
 	nodeType: USER_NODE,
 	operation: 'renameExternalIds',
 	parameters: {
-		operation: 'renameExternalIds',
 		currentExternalId: '={{ $json.current }}',
 		newExternalId: '={{ $json.next }}',
 	},
@@ -375,6 +741,44 @@ const renameExternalIds: ConservationCase = {
 			value: { current_external_id: json.current, new_external_id: json.next },
 		},
 	],
+	endpoints: [USERS_EXTERNAL_IDS_RENAME],
+	batchLimit: 50,
+	underFault: {
+		...inOneRequest(USERS_EXTERNAL_IDS_RENAME),
+		parameters: {
+			currentExternalId: '={{ $json.id }}',
+			newExternalId: '={{ $json.id + "-new" }}',
+		},
+		seed: { profiles: faultProfiles },
+		resendsAfterServerError: false,
+		applied: (state) => state.profiles.filter((profile) => profile.external_id?.endsWith('-new')).length,
+	},
+	badInput: {
+		parameters: {
+			currentExternalId: '={{ $json.id }}',
+			newExternalId: '={{ $json.newId }}',
+		},
+		seed: { profiles: crmProfiles },
+		items: batchOf(
+			fc
+				.oneof(fc.constant('renamed'), unicodeText)
+				.map((text) => (index) => ({ id: `crm-${index}`, newId: `${text}-${index}` })),
+			[
+				removing('id', 'missing current ID', 'Current External ID'),
+				setting('newId', 'blank new ID', 'New External ID', blank),
+				setting('newId', 'new ID not text', 'New External ID', notText),
+				setting('newId', 'placeholder new ID', 'New External ID', placeholderId),
+				fc.constant<Mutation>({
+					kind: 'same ID twice',
+					verdict: 'refused',
+					field: 'New External ID',
+					apply: (json: IDataObject) => ({ ...json, newId: json.id }),
+				}),
+			],
+			MAX_BAD_ITEMS,
+		),
+		received: (answered) => bodyArrayLength(answered, 'external_id_renames'),
+	},
 };
 
 const EXPORT_KINDS = fc.oneof(
@@ -383,13 +787,12 @@ const EXPORT_KINDS = fc.oneof(
 	{ weight: 1, arbitrary: fc.constantFrom('email', 'phone', 'device_id', 'service_id') },
 );
 
-const exportProfiles: ConservationCase = {
+const exportProfiles: OperationRow = {
 	name: 'User: Export by Identifier',
 	nodeType: USER_NODE,
 	operation: 'export',
 	// Simplify per item: n8n shows Fields to Export while Simplify holds an expression, and the node reads both per item.
 	parameters: {
-		operation: 'export',
 		...identifierParameters,
 		simplify: '={{ $json.simplify }}',
 		fieldsToExport: '={{ $json.fields }}',
@@ -440,9 +843,36 @@ const exportProfiles: ConservationCase = {
 			);
 		return foreign.length > 0 ? `outputs ${foreign.length} user(s) not in the answer of its request` : undefined;
 	},
+	endpoints: [USERS_EXPORT_IDS],
+	batchLimit: 50,
+	underFault: {
+		...inOneRequest(USERS_EXPORT_IDS),
+		parameters: { identifyBy: 'external_id', externalId: '={{ $json.id }}' },
+		seed: { profiles: faultProfiles },
+		resendsAfterServerError: true,
+	},
+	badInput: {
+		parameters: { identifyBy: 'external_id', externalId: '={{ $json.id }}' },
+		seed: { profiles: crmProfiles },
+		items: batchOf(
+			fc.constantFrom('crm', 'unknown-user').map((prefix) => (index) => ({ id: `${prefix}-${index}` })),
+			[
+				removing('id', 'missing external ID', 'External ID'),
+				setting('id', 'external ID not text', 'External ID', notText),
+				setting('id', 'unicode external ID', 'External ID', unicodeText, 'accepted'),
+				duplicating('id', 'External ID').map((mutation) => ({
+					...mutation,
+					kind: 'repeated ID',
+					verdict: 'accepted' as const,
+				})),
+			],
+			MAX_BAD_ITEMS,
+		),
+		received: (answered) => bodyArrayLength(answered, 'external_ids'),
+	},
 };
 
-export const USER_CASES: ConservationCase[] = [
+export const USER_CASES: OperationRow[] = [
 	trackEvent,
 	trackPurchase,
 	updateAttributes,

@@ -2,6 +2,7 @@ import type { IDataObject, INodeParameters, INodeProperties, INodeType } from 'n
 
 import { loadPackageNodeTypes } from '../harness/package-types';
 import { packageNodes } from '../conservation/nodeOperations';
+import { OPERATION_ROWS } from '../conservation/operationsTable';
 import {
 	CATALOG,
 	CATALOG_NODE,
@@ -17,27 +18,14 @@ import { useSandbox } from './sandboxLifecycle';
 
 /**
  * Options come from each operation's declaration: the engine adds Batch Size where requests pack
- * several items, and the request options everywhere. The limits below are the spec's, written here
- * independently of the nodes.
+ * several items, and the request options everywhere. The limits are the spec's, written in each
+ * operation's row (test/conservation/<node>Cases.ts) independently of the nodes.
  */
-const SPEC_BATCH_LIMITS: Record<string, number> = {
-	'engagementPlatformUser / trackEvent': 75,
-	'engagementPlatformUser / trackPurchase': 75,
-	'engagementPlatformUser / trackUserData': 75,
-	'engagementPlatformUser / updateAttributes': 75,
-	'engagementPlatformUser / export': 50,
-	'engagementPlatformUser / identify': 50,
-	'engagementPlatformUser / renameExternalIds': 50,
-	'engagementPlatformSubscription / setGroupState': 50,
-	'engagementPlatformSubscription / subscribe': 50,
-	'engagementPlatformSubscription / unsubscribe': 50,
-	'engagementPlatformMessage / sendNow': 50,
-	'engagementPlatformMessage / triggerCampaign': 50,
-	'engagementPlatformMessage / triggerCanvas': 50,
-	'engagementPlatformCatalog / editItems': 50,
-	'engagementPlatformCatalog / replaceItems': 50,
-	'engagementPlatformCatalog / deleteItems': 50,
-};
+const SPEC_BATCH_LIMITS: Record<string, number> = Object.fromEntries(
+	OPERATION_ROWS.flatMap(({ nodeType, operation, batchLimit }) =>
+		batchLimit === null ? [] : [[`${nodeType.split('.').pop()} / ${operation}`, batchLimit]],
+	),
+);
 const REQUEST_OPTIONS = ['maxRateLimitWaitSeconds', 'parallelRequests', 'timeoutSeconds'];
 
 function optionsOf(nodeType: string, operation: string): INodeProperties[] {

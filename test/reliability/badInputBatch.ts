@@ -28,6 +28,9 @@ export interface Mutation {
 	apply(json: IDataObject, before: GeneratedItem[]): IDataObject | undefined;
 }
 
+/** How many items a batch of an operation packing items holds at most: past every per-request limit. */
+export const MAX_BAD_ITEMS = 120;
+
 /** A valid item for an index (ids built from the index stay unique within a batch). */
 export type ValidItem = (index: number) => IDataObject;
 

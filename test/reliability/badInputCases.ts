@@ -1,7 +1,11 @@
-/** Every operation that takes item data, as the bad-input suite drives it. */
+/** Every operation as the bad-input suite drives it: the `badInput` part of each operation's row. */
+import { OPERATION_ROWS } from '../conservation/operationsTable';
+import { withOperation } from '../conservation/operationRow';
 import type { BadInputCase } from './badInputRun';
-import { MESSAGE_CASES } from './badInputMessageCases';
-import { RESOURCE_CASES } from './badInputResourceCases';
-import { USER_CASES } from './badInputUserCases';
 
-export const BAD_INPUT_CASES: BadInputCase[] = [...USER_CASES, ...MESSAGE_CASES, ...RESOURCE_CASES];
+export const BAD_INPUT_CASES: BadInputCase[] = OPERATION_ROWS.map((row) => ({
+	...row.badInput,
+	name: row.name,
+	nodeType: row.nodeType,
+	parameters: withOperation(row, row.badInput.parameters),
+}));

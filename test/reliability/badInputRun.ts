@@ -152,3 +152,6 @@ export function bodyArrayLength(answered: RecordedRequest[], key: string): numbe
 		return sum + (Array.isArray(value) ? value.length : 0);
 	}, 0);
 }
+
+/** One piece of item data per answered request, for operations sending one request per item. */
+export const answeredCount = (answered: RecordedRequest[]): number => answered.length;
