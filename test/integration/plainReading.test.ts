@@ -1,8 +1,7 @@
 import fc from 'fast-check';
 import type { IDataObject, IExecuteFunctions, INode, INodeParameters } from 'n8n-workflow';
 
-import { readItems } from '../../nodes/EngagementPlatform/shared/engine/read/readItems';
-import type { ItemReader } from '../../nodes/EngagementPlatform/shared/engine/read/readItems';
+import { ItemReader, readItems } from '../../nodes/EngagementPlatform/shared/engine/read/readItems';
 import { description, operation } from '../../nodes/EngagementPlatform/User/operations/trackEvent';
 import { runWorkflow } from '../harness';
 import { USER, USER_NODE } from '../support/nodeTypes';
@@ -11,9 +10,9 @@ import { useSandbox } from './sandboxLifecycle';
 const { sandbox, client, apiKey } = useSandbox();
 
 /**
- * The plain reading (engine/read/plainReading.ts) reads an item straight from its JSON where the
- * operation's parameters are constants and fields of the item; an expression anywhere sends every
- * item to the full reading. For generated runs, the same parameters written as field references and
+ * The plain reading (engine/read/plainReading.ts) reads an input's value straight from the item's JSON
+ * where its parameters are constants and fields of the item; an input given by any other expression
+ * is read in full. For generated runs, the same parameters written as field references and
  * written so that only n8n's engine resolves them (`{{ ($json.a) }}`) must give the platform the same
  * requests and every item the same answer or error. Each case runs the node twice.
  */
@@ -249,6 +248,7 @@ describe('the plain reading is taken', () => {
 		{ userId: 'customer-4', time: 'yesterday' },
 	];
 
+	/** The mapped parameters each item's full reading read, as [parameter, item]; constants are read once, for the run. */
 	function readCounted(parameters: INodeParameters) {
 		const context = {
 			getInputData: () => ORDERS.map((json) => ({ json })),
@@ -261,21 +261,34 @@ describe('the plain reading is taken', () => {
 				return value;
 			},
 		} as unknown as IExecuteFunctions;
-		const fullReadings: number[] = [];
-		const counted = {
-			...operation,
-			readItem: (item: ItemReader) => {
-				fullReadings.push(item.itemIndex);
-				return operation.readItem(item);
-			},
-		};
-		return { ...readItems(context, counted, ORDERS.length, description), fullReadings };
+		// Watched, not replaced: every full reading of a parameter goes through raw.
+		const fullReadings: Array<[string, number]> = [];
+		const raw = ItemReader.prototype.raw;
+		const watched = jest.spyOn(ItemReader.prototype, 'raw').mockImplementation(function (
+			this: ItemReader,
+			name,
+			fallback,
+		) {
+			if (typeof parameters[name] === 'string' && String(parameters[name]).startsWith('='))
+				fullReadings.push([name, this.itemIndex]);
+			return raw.call(this, name, fallback);
+		});
+		try {
+			return { ...readItems(context, operation, ORDERS.length, description), fullReadings };
+		} finally {
+			watched.mockRestore();
+		}
 	}
 
-	test('fields mapped and constant: only the items it cannot decide are read in full', () => {
+	test('fields mapped and constant: only the values it cannot decide are read in full', () => {
 		const { pieces, inputErrors, fullReadings } = readCounted(TRACK_EVENT);
 
-		expect(fullReadings).toEqual([2, 3]);
+		// Item 2's external ID is a placeholder, item 3's time no date and its properties missing.
+		expect(fullReadings).toEqual([
+			['externalId', 2],
+			['time', 3],
+			['propertiesJson', 3],
+		]);
 		expect(pieces.map((piece) => piece.payload)).toEqual([
 			{ external_id: 'customer-1', name: 'order_placed', time: '2026-11-01T12:00:00Z', properties: { total: 19.9 } },
 			{
@@ -288,9 +301,12 @@ describe('the plain reading is taken', () => {
 		expect([...inputErrors.keys()]).toEqual([2, 3]);
 	});
 
-	test('a field that is an expression: every item is read in full', () => {
+	test('a field that is an expression: that field is read in full for every item, the others plainly', () => {
 		const { fullReadings } = readCounted({ ...TRACK_EVENT, eventName: '={{ $json.kind.toUpperCase() }}' });
 
-		expect(fullReadings).toEqual([0, 1, 2, 3]);
+		expect(fullReadings.filter(([name]) => name === 'eventName')).toEqual(
+			[0, 1, 2, 3].map((item) => ['eventName', item]),
+		);
+		expect(fullReadings.filter(([name]) => name === 'externalId')).toEqual([['externalId', 2]]);
 	});
 });

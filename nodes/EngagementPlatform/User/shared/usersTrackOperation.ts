@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ItemReader, RunReading } from '../../shared/engine/read/readItems';
+import type { ItemReader } from '../../shared/engine/read/readItems';
 import type {
 	OperationOptions,
 	OperationSpec,
@@ -15,13 +15,11 @@ import { answerRemaining } from '../../shared/engine/send/sendRequests';
 import type { RequestShape } from '../../shared/engine/plan/planner';
 import type { IdentifierKind } from '../../shared/fields/userIdentifier';
 import type { ItemUser } from '../../shared/fields/userIdentifier';
-import { identifierLabels, isIdentifierKind, readUser } from '../../shared/fields/userIdentifier';
+import { identifierLabels, isIdentifierKind, plainUser, readUser } from '../../shared/fields/userIdentifier';
 import { userStateKey } from '../../shared/schemas/identifiers';
 import type { Input } from '../../shared/fields/inputs';
 import { inputOf, user } from '../../shared/fields/inputs';
 import type { BodyFields } from '../../shared/fields/bodyFields';
-import type { PlainItemReading } from '../../shared/engine/read/plainReading';
-import { NOT_PLAIN } from '../../shared/engine/read/plainReading';
 import type { CheckedSchema } from '../../shared/schemas/parse';
 import { parseOrThrow } from '../../shared/schemas/parse';
 import type { UserIdentifier } from '../../shared/schemas/identifiers';
@@ -131,12 +129,19 @@ export function trackUser(slot?: TrackSlot): TrackUser {
 		refuseUntakenIdentifier(itemUser.kind, objects, offered);
 		return itemUser;
 	};
-	const read = inputOf(offered.name, offered.label, offered.properties, (item, name) => {
-		const kind = item.raw(name, kinds[0]) as IdentifierKind;
-		if (slot) refuseUntakenIdentifier(kind, slot, offered);
-		return readUser(item, { kind });
-	});
-	return { ...read, takenBy, compile: offered.compile };
+	const read = inputOf(
+		offered.name,
+		offered.label,
+		offered.properties,
+		(item, name) => {
+			const kind = item.raw(name, kinds[0]) as IdentifierKind;
+			if (slot) refuseUntakenIdentifier(kind, slot, offered);
+			return readUser(item, { kind });
+		},
+		// A kind the objects do not take has no compiled reading: the full one refuses it.
+		(run) => plainUser(run, kinds),
+	);
+	return { ...read, takenBy };
 }
 
 function refuseUntakenIdentifier(kind: IdentifierKind, slot: TrackSlot, identifyBy: Input<ItemUser>): void {
@@ -204,7 +209,7 @@ function isStateKey(key: string, identifier: UserIdentifier): boolean {
 
 /**
  * An operation whose item is one object (Track Event, Track Purchase), from the object's declared
- * fields and schema: the item's full reading, and the plain reading that gives the same piece.
+ * fields and schema.
  */
 export function trackObjectOperation(
 	slot: TrackSlot,
@@ -212,40 +217,13 @@ export function trackObjectOperation(
 	fields: BodyFields,
 	checked: CheckedSchema<object>,
 ): OperationSpec {
-	return usersTrackOperation(
-		(item) => {
-			// Every problem of the item is listed: the identifier's are kept while its object is read.
-			const user = item.kept(() => identifyBy.read(item));
-			const object = parseOrThrow(checked, fields.read(item), '', fields.labels, item.problems);
-			// Without a user the item had a problem, and the schema's reading above refused it.
-			return user ? [trackPiece(item.itemIndex, slot, user, object)] : [];
-		},
-		{ plainReading: plainTrackObject(slot, identifyBy, fields, checked) },
-	);
-}
-
-/**
- * The plain reading of a one-object operation: the user and the object's declared fields read
- * plainly, the object taken as its schema's plain test takes it, to the piece readItem would give.
- */
-function plainTrackObject(
-	slot: TrackSlot,
-	identifyBy: TrackUser,
-	fields: BodyFields,
-	checked: CheckedSchema<object>,
-): (run: RunReading) => PlainItemReading | undefined {
-	return (run) => {
-		const user = identifyBy.compile?.(run);
-		const object = fields.plain(run);
-		if (!user || !object) return undefined;
-		return (json, itemIndex) => {
-			const itemUser = user(json);
-			if (itemUser === NOT_PLAIN) return undefined;
-			const read = object(json);
-			const taken = read && checked.asIs(read);
-			return taken ? [trackPiece(itemIndex, slot, itemUser as ItemUser, taken)] : undefined;
-		};
-	};
+	return usersTrackOperation((item) => {
+		// Every problem of the item is listed: the identifier's are kept while its object is read.
+		const user = item.kept(() => identifyBy.read(item));
+		const object = parseOrThrow(checked, fields.read(item), '', fields.labels, item.problems);
+		// Without a user the item had a problem, and the schema's reading above refused it.
+		return user ? [trackPiece(item.itemIndex, slot, user, object)] : [];
+	});
 }
 
 interface UsersTrackDeclaration {
@@ -253,13 +231,12 @@ interface UsersTrackDeclaration {
 	stateSlots?: OperationSpec['stateSlots'];
 	/** Whether the operation's items may hold events or purchases (Update Attributes' hold none). */
 	sendsEvents?: boolean;
-	plainReading?: OperationSpec['plainReading'];
 }
 
 /** /users/track as a declaration; each operation only says how one item becomes objects. */
 export function usersTrackOperation(
 	readItem: (item: ItemReader) => Piece[],
-	{ stateSlots, sendsEvents = true, plainReading }: UsersTrackDeclaration = {},
+	{ stateSlots, sendsEvents = true }: UsersTrackDeclaration = {},
 ): OperationSpec {
 	return declareOperation({
 		endpoint: {
@@ -275,7 +252,6 @@ export function usersTrackOperation(
 		options: trackOptions(sendsEvents),
 		stateSlots,
 		readItem,
-		plainReading,
 		// Setting the same attributes twice leaves the same profile; events and purchases would be stored twice.
 		isSafeToResend: (request) => request.slots.size === 1 && request.slots.has('attributes'),
 		readResponse: readTrackResponse,

@@ -5,6 +5,7 @@ import type { ItemReader, RunReading } from '../engine/read/readItems';
 import type { PlainValue } from '../engine/read/plainReading';
 import { NOT_PLAIN, textOf } from '../engine/read/plainReading';
 import { numberFromText } from '../schemas/textValues';
+import { isNoTime } from '../schemas/time';
 import { forVersion1, fromVersion2 } from './displayOptions';
 import { readPathSegment } from './pathSegment';
 import type { IdentifierKind, IdentifyByLabel, ItemUser } from './userIdentifier';
@@ -27,18 +28,16 @@ export interface Input<T> {
 	 * breaks, `fix` what to do. For rules across inputs, checked by the operation.
 	 */
 	problem(rule: string, fix: string): ItemInputError;
-	/**
-	 * Its reading compiled for a run, where the kind has one (engine/read/plainReading.ts): the item's
-	 * value straight from its JSON, NOT_PLAIN where only `read` can tell (a value to convert, a problem
-	 * to word); undefined where the run's parameters allow none.
-	 */
-	compile?(run: RunReading): PlainValue | undefined;
 }
 
 /** What an input gives, for an operation's own types. */
 export type InputValue<I> = I extends Input<infer T> ? T : never;
 
-/** How a kind compiles its reading for a run, given its parameter, label and item reading (Input.compile). */
+/**
+ * How a kind compiles its reading for a run (engine/read/plainReading.ts), given its parameter, label
+ * and full reading: the item's value straight from its JSON, NOT_PLAIN where only the full reading can
+ * tell (a value to convert, a problem to word); undefined where the run's parameters allow none.
+ */
 type Compile<T> = (
 	run: RunReading,
 	name: string,
@@ -79,13 +78,23 @@ export function inputOf<T>(
 	compile?: Compile<T>,
 ): Input<T> {
 	const readItem = (item: ItemReader) => read(item, name, label);
-	return {
+	const compiled = (run: RunReading) => orFullReading(compile?.(run, name, label, readItem), readItem);
+	const input: Input<T> = {
 		name,
 		label,
 		properties,
-		read: readItem,
+		read: compile ? (item) => item.compiled(input, compiled) : readItem,
 		problem: (rule, fix) => new ItemInputError(label, rule, fix),
-		...(compile && { compile: (run: RunReading) => compile(run, name, label, readItem) }),
+	};
+	return input;
+}
+
+/** A compiled reading that leaves what it cannot tell to the full reading; the full reading where the run allows none. */
+function orFullReading<T>(plain: PlainValue | undefined, read: (item: ItemReader) => T): (item: ItemReader) => T {
+	if (!plain) return read;
+	return (item) => {
+		const value = plain(item.json);
+		return value === NOT_PLAIN ? read(item) : (value as T);
 	};
 }
 
@@ -182,7 +191,11 @@ export const time = (declared: Declared, { emptyIsNow = false } = {}) =>
 		(item, name, label) => (emptyIsNow ? item.timeOrNow(name, label) : item.time(name, label)),
 		(run, name, _label, read) =>
 			run.same([name], read) ??
-			run.mapped(name, (value) => (emptyIsNow ? run.parameters.timeOrNow(value) : run.parameters.zoned(value))),
+			run.mapped(name, (value) => {
+				const time = emptyIsNow ? run.parameters.timeOrNow(value) : run.parameters.zoned(value);
+				// A value in no form a time takes is the full reading's problem to word.
+				return isNoTime(time) ? NOT_PLAIN : time;
+			}),
 	);
 
 /** A date and time each user has in their own zone when it has none (ItemReader.wallTime). */
@@ -198,23 +211,27 @@ export const jsonArray = (declared: Declared) =>
 
 /**
  * A collection's values (Additional Fields): from version 2 its boolean and number options read text
- * as the fields `yesNo` and `number` do. With `namesIn1` (today's option name → 1.0's), a version 1
+ * as the fields `yesNo` and `number` do; one the workflow gives as constants is read once for the run. With `namesIn1` (today's option name → 1.0's), a version 1
  * workflow's options, saved under 1.0's names, are given under today's.
  */
 export const collection = (declared: Declared, namesIn1: Readonly<Record<string, string>> = {}) =>
-	inputField(declared, (item, name) => {
-		const current = currentOf(declared);
-		const read = item.collection(name, current);
-		if (item.nodeVersion >= 2) return read;
-		// A collection mapped whole from a field is the item's own object: renamed in a copy.
-		const values = { ...read };
-		for (const [today, in1] of Object.entries(namesIn1))
-			if (values[in1] !== undefined && values[today] === undefined) {
-				values[today] = values[in1];
-				delete values[in1];
-			}
-		return values;
-	});
+	inputField(
+		declared,
+		(item, name) => {
+			const current = currentOf(declared);
+			const read = item.collection(name, current);
+			if (item.nodeVersion >= 2) return read;
+			// A collection mapped whole from a field is the item's own object: renamed in a copy.
+			const values = { ...read };
+			for (const [today, in1] of Object.entries(namesIn1))
+				if (values[in1] !== undefined && values[today] === undefined) {
+					values[today] = values[in1];
+					delete values[in1];
+				}
+			return values;
+		},
+		(run, name, _label, read) => run.same([name], read),
+	);
 
 /** The parameter as n8n gives it (a fixed collection's entries, a resource mapper), shaped by the operation. */
 export const asGiven = <T = IDataObject>(declared: Declared, fallback?: T) =>

@@ -1,24 +1,19 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Piece } from '../plan/planner';
-
 /**
- * The plain reading: an item whose values are plainly valid is read straight from its JSON, by
- * readings worked out once per run from the operation's declared fields, without an item reader.
- * Anything it cannot decide (a value to convert, a problem to word) sends the item to the full
- * reading, which gives the same pieces and every error's words: the plain reading only takes items
- * the full one would take, to the same pieces. It is most of the speed of a large run in a process
- * whose readers V8 has not optimised yet (CONTRIBUTING.md, "The plain reading").
+ * The plain reading: an input's value that is plainly valid is read straight from the item's JSON, by
+ * a reading the input's kind compiles once per run from its parameters' sources (fields/inputs.ts).
+ * Anything it cannot decide (a value to convert, a problem to word) is left to the input's full
+ * reading, which gives the same value and every error's words: the plain reading only gives values
+ * the full one would give. It is most of the speed of a large run in a process whose readers V8 has
+ * not optimised yet (CONTRIBUTING.md, "The plain reading").
  */
 
-/** What a plain reading gives for a value it cannot decide: the item goes to the full reading. */
+/** What a plain reading gives for a value it cannot decide: the full reading reads it. */
 export const NOT_PLAIN: unique symbol = Symbol('not plain');
 
 /** One field's value for an item, from the item's JSON; NOT_PLAIN when only the full reading can tell. */
 export type PlainValue = (json: IDataObject | undefined) => unknown;
-
-/** An operation's pieces for one item, or undefined for the full reading. */
-export type PlainItemReading = (json: IDataObject | undefined, itemIndex: number) => Piece[] | undefined;
 
 /** Where a parameter's value comes from for every item: one value for all, or a field of the item. */
 export type PlainSource = 'same' | { path: readonly string[] };

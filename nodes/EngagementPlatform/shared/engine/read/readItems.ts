@@ -23,24 +23,18 @@ import {
 	notADate,
 	zoneClock,
 } from '../../schemas/time';
-import type { PlainItemReading, PlainSource } from './plainReading';
+import type { PlainSource } from './plainReading';
 import { copyOf, NOT_PLAIN, PlainRun, textOf } from './plainReading';
 import type { ParameterSource } from '../../fields/parameterSource';
 import { compileSource, fieldValue, savedParameter } from '../../fields/parameterSource';
 
-/** The plain reading's run as operations see it, with the full readers (plainReading.ts). */
+/** A run as inputs compile their readings for it, with the full readers (plainReading.ts). */
 export type RunReading = PlainRun<ItemReader, ParameterReader>;
 
 /** The reading part of an operation's declaration (OperationSpec extends it). */
 export interface ItemReading<Group = unknown, Payload = IDataObject> {
 	/** Reads and validates one item. Throws an ItemInputError naming the field when invalid. */
 	readItem(item: ItemReader): Array<Piece<Group, Payload>>;
-	/**
-	 * The run's plain reading (plainReading.ts): the pieces of an item whose values are plainly
-	 * valid, straight from its JSON, exactly as readItem would give them; undefined for the run where
-	 * its fields do not allow one. readItem reads every item it does not take.
-	 */
-	plainReading?(run: RunReading): PlainItemReading | undefined;
 	/** Rules across items (e.g. IDs unique within a catalog); returns the items that break them. */
 	checkAcrossItems?(pieces: Array<Piece<Group, Payload>>): Map<number, ItemInputError>;
 }
@@ -64,15 +58,10 @@ export function readItems(
 	const pieces: Array<Piece> = [];
 	const inputErrors = new Map<number, ItemInputError>();
 	const parameters = new ParameterReader(context, fields);
-	const plain = plainReadingOf(context, spec, parameters, itemCount);
-	const items = context.getInputData();
+	// One reader moves from item to item: nothing an item's reading gives keeps the reader.
+	const reader = new ItemReader(context, 0, parameters);
 	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
-		const plainly = plain?.(items[itemIndex]?.json, itemIndex);
-		if (plainly) {
-			for (let index = 0; index < plainly.length; index++) pieces.push(plainly[index]);
-			continue;
-		}
-		const reader = new ItemReader(context, itemIndex, parameters);
+		reader.moveTo(itemIndex);
 		try {
 			const read = spec.readItem(reader);
 			if (reader.problems.length > 0) throw everyProblem([], reader.problems);
@@ -92,17 +81,6 @@ export function readItems(
 	return { pieces: pieces.filter((piece) => !acrossItems.has(piece.itemIndex)), inputErrors };
 }
 
-/** The operation's plain reading for this run (plainReading.ts), where it declares one and its fields allow it. */
-function plainReadingOf(
-	context: IExecuteFunctions,
-	spec: ItemReading,
-	parameters: ParameterReader,
-	itemCount: number,
-): PlainItemReading | undefined {
-	if (!spec.plainReading || itemCount === 0) return undefined;
-	return spec.plainReading(new PlainRun(parameters, () => new ItemReader(context, 0, parameters)));
-}
-
 /** One error listing each problem once: the reading's kept ones and the one that stopped it. */
 function everyProblem(thrown: InputProblem[], kept: InputProblem[]): ItemInputError {
 	const problems = [...kept];
@@ -116,9 +94,15 @@ function everyProblem(thrown: InputProblem[], kept: InputProblem[]): ItemInputEr
 export class ItemReader {
 	constructor(
 		readonly context: IExecuteFunctions,
-		readonly itemIndex: number,
+		public itemIndex: number,
 		private readonly parameters = new ParameterReader(context),
 	) {}
+
+	/** Reads another item of the run, with no problem found yet. */
+	moveTo(itemIndex: number): void {
+		this.itemIndex = itemIndex;
+		this.problems.length = 0;
+	}
 
 	raw(name: string, fallback?: unknown): unknown {
 		return this.parameters.value(name, this.itemIndex, fallback);
@@ -127,6 +111,19 @@ export class ItemReader {
 	/** `raw(name)[key]` (a resource mapper's `value`), built without the rest of the parameter where it can be. */
 	rawPart(name: string, key: string): unknown {
 		return this.parameters.part(name, key, this.itemIndex);
+	}
+
+	/** The item's own JSON, which compiled readings read their fields from. */
+	get json(): IDataObject | undefined {
+		return this.parameters.jsonOf(this.itemIndex);
+	}
+
+	/**
+	 * An input's reading compiled for the run (fields/inputs.ts), made at the run's first reading of
+	 * it from its parameters' sources and kept for every item.
+	 */
+	compiled<T>(input: object, compile: (run: RunReading) => (item: ItemReader) => T): T {
+		return this.parameters.compiledReading(input, compile)(this);
 	}
 
 	/** The label the panel shows for a parameter (`additionalFields.send_id` → "Send ID"), which errors name. */
@@ -354,6 +351,7 @@ export function describeType(value: unknown): string {
  */
 export class ParameterReader implements ZonelessNote {
 	private readonly sources = new Map<string, ParameterSource>();
+	private readonly readings = new Map<object, (item: ItemReader) => unknown>();
 	private readonly items: INodeExecutionData[];
 	/** The node's version as the workflow saved it. */
 	readonly version: number;
@@ -384,6 +382,20 @@ export class ParameterReader implements ZonelessNote {
 
 	labelOf(name: string): string {
 		return this.labels.get(name) ?? name;
+	}
+
+	jsonOf(itemIndex: number): IDataObject | undefined {
+		return this.items[itemIndex]?.json;
+	}
+
+	/** An input's reading for the run (ItemReader.compiled), compiled at its first use. */
+	compiledReading<T>(input: object, compile: (run: RunReading) => (item: ItemReader) => T): (item: ItemReader) => T {
+		let reading = this.readings.get(input);
+		if (!reading) {
+			reading = compile(new PlainRun(this, () => new ItemReader(this.context, 0, this)));
+			this.readings.set(input, reading);
+		}
+		return reading as (item: ItemReader) => T;
 	}
 
 	/** The wall clock of the workflow's timezone, where n8n's own date fields read zoneless times. */
