@@ -218,28 +218,17 @@ export function instantOfText(text: string, clock: Intl.DateTimeFormat, note?: Z
 
 /** Reads wall-clock parts of an instant in a zone; made once per run (ParameterReader.clock), it is not cheap. */
 export function zoneClock(timezone: string): Intl.DateTimeFormat {
-	let clock = CLOCKS.get(timezone);
-	if (!clock) {
-		clock = new Intl.DateTimeFormat('en-US', {
-			timeZone: timezone,
-			hourCycle: 'h23',
-			year: 'numeric',
-			month: 'numeric',
-			day: 'numeric',
-			hour: 'numeric',
-			minute: 'numeric',
-			second: 'numeric',
-		});
-		CLOCKS.set(timezone, clock);
-	}
-	return clock;
+	return new Intl.DateTimeFormat('en-US', {
+		timeZone: timezone,
+		hourCycle: 'h23',
+		year: 'numeric',
+		month: 'numeric',
+		day: 'numeric',
+		hour: 'numeric',
+		minute: 'numeric',
+		second: 'numeric',
+	});
 }
-
-/**
- * Each timezone's clock, made once for the process: making one costs milliseconds, a run's whole
- * reading of its times when it is small, and a clock is never changed by its use.
- */
-const CLOCKS = new Map<string, Intl.DateTimeFormat>();
 
 /** Minutes the zone is ahead of UTC at an instant. */
 function offsetMinutes(clock: Intl.DateTimeFormat, instant: number): number {
