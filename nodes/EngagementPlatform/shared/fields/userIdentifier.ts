@@ -209,9 +209,8 @@ export function plainUser(run: RunReading, kinds: readonly IdentifierKind[]): Pl
 	if (same) return same;
 	if (kind === 'external_id')
 		return run.mapped('externalId', (value) => {
-			const externalId = textOf(value);
-			if (externalId === undefined || externalId === NOT_PLAIN || isPlaceholder(externalId)) return NOT_PLAIN;
-			return { kind, identifier: { external_id: externalId } };
+			const externalId = plainExternalId(value);
+			return externalId === NOT_PLAIN ? NOT_PLAIN : { kind, identifier: { external_id: externalId } };
 		});
 	if (kind === 'email')
 		return run.mapped('email', (value) => {
@@ -303,6 +302,12 @@ const LONGEST_PLACEHOLDER = Math.max(...[...PLACEHOLDER_IDS].map((id) => id.leng
 
 function isPlaceholder(externalId: string): boolean {
 	return externalId.length <= LONGEST_PLACEHOLDER && PLACEHOLDER_IDS.has(externalId.toLowerCase());
+}
+
+/** A mapped value that is plainly an external ID readExternalId takes, trimmed; NOT_PLAIN for its words. */
+export function plainExternalId(value: unknown): string | typeof NOT_PLAIN {
+	const externalId = textOf(value);
+	return externalId === undefined || externalId === NOT_PLAIN || isPlaceholder(externalId) ? NOT_PLAIN : externalId;
 }
 
 /** An external ID the item names a real user with: text, and not a placeholder the platform refuses. */
