@@ -47,8 +47,8 @@ export function namedValues(
 	return inputOf(field.name, field.displayName, properties, (item) => {
 		if (!item.readsText || item.raw(mode, 'fields') !== 'fields') return asGivenValues(item);
 		if (!besideList) return typedValues(item);
-		const values = besideList.read(item);
-		return { ...values, ...typedValues(item) };
+		// The input beside the list gives this item's own object: the list's values are added to it.
+		return Object.assign(besideList.read(item), typedValues(item));
 	});
 }
 
@@ -201,7 +201,8 @@ export function readAssignments(item: ItemReader, parameter: string, label: stri
 	const assignments = ((item.raw(parameter, {}) as { assignments?: Assignment[] } | undefined)?.assignments ??
 		[]) as Assignment[];
 	const values: IDataObject = {};
-	for (const [index, { name, value, type = 'string' }] of assignments.entries()) {
+	for (let index = 0; index < assignments.length; index++) {
+		const { name, value, type = 'string' } = assignments[index];
 		const key = typeof name === 'string' ? name.trim() : '';
 		if (!key) {
 			item.problems.push({
