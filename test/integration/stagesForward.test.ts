@@ -11,9 +11,9 @@ import path from 'node:path';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import * as reading from '../../nodes/EngagementPlatform/shared/engine/read/readItems';
-import { runWorkflow } from '../harness';
 import { deduplicationStore } from '../harness/deduplicationStore';
-import { SUBSCRIPTION_NODE, USER_NODE } from '../support/nodeTypes';
+import { nodeName, SUBSCRIPTION_NODE, USER_NODE } from '../support/nodeTypes';
+import { runNode } from '../support/runNode';
 import { useSandbox } from './sandboxLifecycle';
 
 const { sandbox, apiKey } = useSandbox();
@@ -40,37 +40,43 @@ function takeCoverage(session: Session): ScriptCoverage[] {
 	return taken;
 }
 
-/** The reading's functions that ran after readItems returned, as `file: function`. */
-async function readingAfterReadItems(type: string, parameters: INodeParameters, items: IDataObject[]) {
+/** The reading's functions that ran in `coverage`, as `file: function`. */
+function readingFunctions(coverage: ScriptCoverage[]): string[] {
+	return coverage
+		.filter((script) => READING.some((folder) => script.url.includes(folder)))
+		.flatMap((script) =>
+			script.functions
+				// The module's own body (from offset 0) ran when it was loaded.
+				.filter((fn) => fn.ranges[0].startOffset > 0 && fn.ranges[0].count > 0)
+				.map((fn) => `${path.basename(new URL(script.url).pathname)}: ${fn.functionName || '(anonymous)'}`),
+		);
+}
+
+/** The reading's functions that ran up to readItems' return, and after it. */
+async function readingAroundReadItems(
+	type: string,
+	parameters: INodeParameters,
+	items: IDataObject[],
+	expected: string,
+) {
 	const session = new Session();
 	session.connect();
 	session.post('Profiler.enable');
 	session.post('Profiler.startPreciseCoverage', { callCount: true, detailed: false });
 	const readItems = reading.readItems;
+	let upToReturn: ScriptCoverage[] = [];
 	const watched = jest.spyOn(reading, 'readItems').mockImplementation((...args) => {
 		const read = readItems(...args);
-		takeCoverage(session);
+		upToReturn = takeCoverage(session);
 		return read;
 	});
 	try {
-		const result = await runWorkflow({
-			workflowId: 'stages-forward',
-			nodes: [{ id: 'c0ffee00-0000-4000-8000-0000000000aa', name: 'Node', type, parameters }],
-			connections: { Start: { main: [[{ node: 'Node', type: 'main', index: 0 }]] } },
-			items,
-			credentials: { engagementPlatformApi: { restEndpoint: sandbox().url, apiKey } },
-		});
+		const result = await runNode(type, { items, parameters, endpoint: sandbox().url, apiKey });
 		const after = takeCoverage(session);
 		expect(result.error).toBeUndefined();
+		expect(result.output(nodeName(type)).map(({ json }) => json.status)).toEqual(items.map(() => expected));
 		expect(watched).toHaveBeenCalledTimes(1);
-		return after
-			.filter((script) => READING.some((folder) => script.url.includes(folder)))
-			.flatMap((script) =>
-				script.functions
-					// The module's own body (from offset 0) ran when it was loaded.
-					.filter((fn) => fn.ranges[0].startOffset > 0 && fn.ranges[0].count > 0)
-					.map((fn) => `${path.basename(new URL(script.url).pathname)}: ${fn.functionName || '(anonymous)'}`),
-			);
+		return { before: readingFunctions(upToReturn), after: readingFunctions(after) };
 	} finally {
 		watched.mockRestore();
 		session.post('Profiler.stopPreciseCoverage');
@@ -97,6 +103,7 @@ describe('no stage after the reading calls back into it', () => {
 				eventName: 'order_placed',
 				time: '={{ $json.at }}',
 			},
+			'tracked',
 		],
 		[
 			'Update Attributes with Send Only Changes',
@@ -109,6 +116,7 @@ describe('no stage after the reading calls back into it', () => {
 				attributesJson: '={{ { plan: $json.plan } }}',
 				options: { sendOnlyChanges: true, resendEveryDays: 0 },
 			},
+			'updated',
 		],
 		[
 			'Subscribe with Send Only Changes',
@@ -120,8 +128,12 @@ describe('no stage after the reading calls back into it', () => {
 				email: '={{ $json.email }}',
 				options: { sendOnlyChanges: true, resendEveryDays: 0 },
 			},
+			'subscribed',
 		],
-	] as Array<[string, string, INodeParameters]>)('%s', async (_name, type, parameters) => {
-		expect(await readingAfterReadItems(type, parameters, contacts)).toEqual([]);
+	] as Array<[string, string, INodeParameters, string]>)('%s', async (_name, type, parameters, expected) => {
+		const { before, after } = await readingAroundReadItems(type, parameters, contacts, expected);
+		// The coverage sees the reading: its functions ran before readItems returned.
+		expect(before).toEqual(expect.arrayContaining(['readItems.ts: readItems', 'inputs.ts: input.read']));
+		expect(after).toEqual([]);
 	});
 });
