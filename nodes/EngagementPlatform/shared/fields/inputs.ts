@@ -211,8 +211,9 @@ export const jsonArray = (declared: Declared) =>
 
 /**
  * A collection's values (Additional Fields): from version 2 its boolean and number options read text
- * as the fields `yesNo` and `number` do; one the workflow gives as constants is read once for the run. With `namesIn1` (today's option name → 1.0's), a version 1
- * workflow's options, saved under 1.0's names, are given under today's.
+ * as the fields `yesNo` and `number` do; one the workflow gives as constants is read once for the run.
+ * With `namesIn1` (today's option name → 1.0's), a version 1 workflow's options, saved under 1.0's
+ * names, are given under today's.
  */
 export const collection = (declared: Declared, namesIn1: Readonly<Record<string, string>> = {}) =>
 	inputField(

@@ -453,11 +453,16 @@ export class ParameterReader implements ZonelessNote {
 	}
 
 	/**
-	 * A key of a parameter's value for one item, as `value(name)[key]` gives it: from a template, that
-	 * key's part alone is built (a resource mapper's values, without the mapper's schema).
+	 * A key of a parameter's value for one item, as `value(name)[key]` gives it: from a constant, that
+	 * key's value alone is copied, and from a template that key's part alone is built (a resource
+	 * mapper's mode or values, without the mapper's schema).
 	 */
 	part(name: string, key: string, itemIndex: number): unknown {
 		const source = this.sources.get(name) ?? this.sourceOf(name, undefined);
+		if (source.kind === 'constant')
+			return source.value !== null && typeof source.value === 'object'
+				? copyOf((source.value as IDataObject)[key])
+				: undefined;
 		const build = source.kind === 'template' ? source.parts.get(key) : undefined;
 		const value = build ? build(this.items[itemIndex]?.json) : NOT_PLAIN;
 		if (value !== NOT_PLAIN) return value;
