@@ -79,19 +79,21 @@ export function keyValueOrJsonFields({
 	fieldsDisplayName = displayName,
 }: NamedValuesDeclaration): INodeProperties[] {
 	const input = (mode: string) => ({ show: { ...show, [`${name}Input`]: [mode] } });
+	// "Fields Below" is key/value pairs in version 1 and the typed list from version 2.
+	const modeChoice = (fieldsBelow: 'keyValue' | 'fields'): INodeProperties => ({
+		displayName: `${displayName} Input`,
+		name: `${name}Input`,
+		type: 'options',
+		options: [
+			{ name: 'Fields Below', value: fieldsBelow },
+			{ name: 'JSON', value: 'json' },
+		],
+		default: fieldsBelow,
+		displayOptions: { show },
+	});
 	return [
 		...forVersion1([
-			{
-				displayName: `${displayName} Input`,
-				name: `${name}Input`,
-				type: 'options',
-				options: [
-					{ name: 'Fields Below', value: 'keyValue' },
-					{ name: 'JSON', value: 'json' },
-				],
-				default: 'keyValue',
-				displayOptions: { show },
-			},
+			modeChoice('keyValue'),
 			{
 				displayName,
 				name,
@@ -120,17 +122,7 @@ export function keyValueOrJsonFields({
 			},
 		]),
 		...fromVersion2([
-			{
-				displayName: `${displayName} Input`,
-				name: `${name}Input`,
-				type: 'options',
-				options: [
-					{ name: 'Fields Below', value: 'fields' },
-					{ name: 'JSON', value: 'json' },
-				],
-				default: 'fields',
-				displayOptions: { show },
-			},
+			modeChoice('fields'),
 			{
 				displayName: fieldsDisplayName,
 				name: `${name}Fields`,
