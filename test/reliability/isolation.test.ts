@@ -53,13 +53,15 @@ describe('Two executions at once', () => {
 		const [slowKey, fastKey] = [freshSecret('key-a'), freshSecret('key-b')];
 		await slowClient.addApiKey(slowKey, '*');
 		await fastClient.addApiKey(fastKey, '*');
-		// One platform allows a request every 2 seconds; the other enforces nothing.
+		// One platform allows a request every 2 seconds; the other enforces nothing. The slow run's 225
+		// events are five requests of 50, so it waits at least three whole windows (6 s): with three
+		// requests, 2 s, the fast run loading the node's code in a busy process could finish after it.
 		await slowClient.configure({ rateLimits: { 'users.track': { limit: 1, windowMs: 2000 } } });
 		await fastClient.configure({ rateLimits: { 'users.track': null } });
 
 		const finished: string[] = [];
 		const [slowRun, fastRun] = await Promise.all([
-			track(slow, slowKey, events('slow', 150), finished, 'slow'),
+			track(slow, slowKey, events('slow', 225), finished, 'slow'),
 			track(fast, fastKey, events('fast', 300), finished, 'fast'),
 		]);
 
@@ -69,7 +71,7 @@ describe('Two executions at once', () => {
 		expect(fastRun.logs.some((log) => log.message.includes('waiting'))).toBe(false);
 
 		for (const [run, prefix, count, client, key, otherKey] of [
-			[slowRun, 'slow', 150, slowClient, slowKey, fastKey],
+			[slowRun, 'slow', 225, slowClient, slowKey, fastKey],
 			[fastRun, 'fast', 300, fastClient, fastKey, slowKey],
 		] as const) {
 			const output = run.output(USER);
