@@ -133,7 +133,8 @@ describe('no stage after the reading calls back into it', () => {
 	] as Array<[string, string, INodeParameters, string]>)('%s', async (_name, type, parameters, expected) => {
 		const { before, after } = await readingAroundReadItems(type, parameters, contacts, expected);
 		// The coverage sees the reading: its functions ran before readItems returned.
-		expect(before).toEqual(expect.arrayContaining(['readItems.ts: readItems', 'inputs.ts: input.read']));
+		expect(before).toContain('readItems.ts: readItems');
+		expect(before.filter((fn) => fn.startsWith('inputs.ts: '))).not.toEqual([]);
 		expect(after).toEqual([]);
 	});
 });

@@ -3,6 +3,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { ItemInputError } from '../../shared/engine/read/itemInputError';
 import type { ItemReader } from '../../shared/engine/read/readItems';
 import type { Declared } from '../../shared/fields/inputs';
+import { requiredTextValue } from '../../shared/fields/values';
 import {
 	defineInputs,
 	inputField,
@@ -30,8 +31,8 @@ export const USER_ID = pathSegment({
 
 /** Required text that is an email address. */
 const emailAddress = (declared: Declared) =>
-	inputField(declared, (item, name, label) => {
-		const email = item.string(name, label);
+	inputField(declared, (value, label) => {
+		const email = requiredTextValue(value, label);
 		if (!EMAIL.test(email))
 			throw new ItemInputError(
 				label,

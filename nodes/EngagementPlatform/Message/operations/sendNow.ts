@@ -7,6 +7,7 @@ import { parseOrThrow } from '../../shared/schemas/parse';
 import { dispatchOperation, dispatchPiece, dispatchShape, RECIPIENTS_PER_REQUEST } from '../shared/dispatchOperation';
 import { AUDIENCE, recipientOf } from '../shared/recipientFields';
 import { additionalFieldsCollection } from '../../shared/fields/bodyFields';
+import { jsonObjectValue } from '../../shared/fields/values';
 
 export const option: INodePropertyOptions = {
 	name: 'Send Now',
@@ -56,7 +57,8 @@ const MESSAGES = inputField(
 		hint: `One message object per channel: ${CHANNEL_KEYS.join(', ')}`,
 	},
 	// Checked against the spec's message objects, one per channel.
-	(item, name, label) => parseOrThrow(channelMessages, item.jsonObject(name, label), label) as IDataObject,
+	(value, label) => parseOrThrow(channelMessages, jsonObjectValue(value, label), label) as IDataObject,
+	'',
 );
 
 const SEGMENT = optionalText({

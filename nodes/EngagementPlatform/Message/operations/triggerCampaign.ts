@@ -4,6 +4,7 @@ import { ItemInputError } from '../../shared/engine/read/itemInputError';
 import { dispatchOperation, dispatchPiece, dispatchShape, RECIPIENTS_PER_REQUEST } from '../shared/dispatchOperation';
 import { AUDIENCE, recipientInput } from '../shared/recipientFields';
 import { additionalFieldsCollection } from '../../shared/fields/bodyFields';
+import { jsonObjectValue } from '../../shared/fields/values';
 import { collection, collectionOption, labelOf, requiredText } from '../../shared/fields/inputs';
 
 export const option: INodePropertyOptions = {
@@ -86,9 +87,7 @@ const ADDITIONAL = collection(
 );
 
 /** The shared trigger properties, read on their own as a JSON object. */
-const SHARED_PROPERTIES = collectionOption(ADDITIONAL, sharedPropertiesOption, (item, name, label) =>
-	item.jsonObject(name, label),
-);
+const SHARED_PROPERTIES = collectionOption(ADDITIONAL, sharedPropertiesOption, jsonObjectValue, '');
 
 export const description: INodeProperties[] = [
 	...CAMPAIGN.properties,

@@ -12,6 +12,7 @@ import type { UserAlias } from '../../shared/schemas/identifiers';
 import { parseOrThrow } from '../../shared/schemas/parse';
 import { trackAttributes } from '../../shared/schemas/trackObjects';
 import { namedValues } from '../../shared/fields/namedValues';
+import { jsonObjectValue } from '../../shared/fields/values';
 
 /** Campaign and canvas triggers name a recipient by external user ID, alias or (early access) email. */
 const TRIGGER_RECIPIENT_KINDS: readonly IdentifierKind[] = ['external_id', 'user_alias', 'email'];
@@ -147,8 +148,8 @@ export const AUDIENCE = inputField(
 		default: '{}',
 		hint: `Only users in this audience receive it; {} for no audience filter. E.g. ${AUDIENCE_EXAMPLE}`,
 	},
-	(item, name, label): IDataObject | undefined => {
-		const audience = item.jsonObject(name, label);
+	(value, label): IDataObject | undefined => {
+		const audience = jsonObjectValue(value, label);
 		return audience && Object.keys(audience).length > 0
 			? (parseOrThrow(connectedAudience as z.ZodType<unknown>, audience, label) as IDataObject)
 			: undefined;

@@ -3,7 +3,7 @@ import { validateFieldType } from 'n8n-workflow';
 
 import type { ItemReader } from '../../shared/engine/read/readItems';
 import type { Input } from '../../shared/fields/inputs';
-import { inputField } from '../../shared/fields/inputs';
+import { inputOf, labelOf } from '../../shared/fields/inputs';
 import { isBlank, shown } from '../../shared/schemas/textValues';
 import { notADate } from '../../shared/schemas/time';
 
@@ -101,8 +101,10 @@ function standardAttributesField(show: Show): INodeProperties {
 }
 
 /** The standard attributes the resource mapper sets, shown where `show` says (version 2). */
-export const standardAttributes = (show: Show): Input<IDataObject> =>
-	inputField(standardAttributesField(show), readStandardAttributes);
+export function standardAttributes(show: Show): Input<IDataObject> {
+	const field = standardAttributesField(show);
+	return inputOf(field.name, labelOf(field), [field], readStandardAttributes);
+}
 
 /**
  * The standard attributes an item sets: the mapped values, or with "Map Automatically" the input's

@@ -2,21 +2,17 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import type { Declared, Input } from '../../shared/fields/inputs';
 import { inputField, inputOf } from '../../shared/fields/inputs';
-import { plainExternalId, readExternalId } from '../../shared/fields/userIdentifier';
+import { externalIdValue } from '../../shared/fields/userIdentifier';
+import { collectionValues } from '../../shared/fields/values';
 
 /** Kinds of input the User node's operations read that shared/fields/inputs.ts has no kind for. */
 
 /** An external ID that names a real user: required text, not a placeholder the platform refuses as a dummy user. */
-export const externalId = (declared: Declared) =>
-	inputField(
-		declared,
-		(item, name) => readExternalId(item, name),
-		(run, name, _label, read) => run.same([name], read) ?? run.mapped(name, plainExternalId),
-	);
+export const externalId = (declared: Declared) => inputField(declared, externalIdValue, '');
 
 /**
  * One of the operation's own Options (OperationOptions.fields), read for each item as the workflow holds
  * it in the Options collection every operation has (engine/runOptions.ts); its properties are the option.
  */
 export const operationOption = (option: INodeProperties): Input<unknown> =>
-	inputOf('options', option.displayName, [option], (item, name) => item.collection(name)[option.name]);
+	inputOf('options', option.displayName, [option], (item, name) => collectionValues(item.raw(name, {}))[option.name]);

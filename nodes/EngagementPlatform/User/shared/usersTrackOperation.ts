@@ -15,7 +15,7 @@ import { answerRemaining } from '../../shared/engine/send/sendRequests';
 import type { RequestShape } from '../../shared/engine/plan/planner';
 import type { IdentifierKind } from '../../shared/fields/userIdentifier';
 import type { ItemUser } from '../../shared/fields/userIdentifier';
-import { identifierLabels, isIdentifierKind, plainUser, readUser } from '../../shared/fields/userIdentifier';
+import { identifierLabels, isIdentifierKind, readUser } from '../../shared/fields/userIdentifier';
 import { userStateKey } from '../../shared/schemas/identifiers';
 import type { Input } from '../../shared/fields/inputs';
 import { inputOf, user } from '../../shared/fields/inputs';
@@ -129,18 +129,11 @@ export function trackUser(slot?: TrackSlot): TrackUser {
 		refuseUntakenIdentifier(itemUser.kind, objects, offered);
 		return itemUser;
 	};
-	const read = inputOf(
-		offered.name,
-		offered.label,
-		offered.properties,
-		(item, name) => {
-			const kind = item.raw(name, kinds[0]) as IdentifierKind;
-			if (slot) refuseUntakenIdentifier(kind, slot, offered);
-			return readUser(item, { kind });
-		},
-		// A kind the objects do not take has no compiled reading: the full one refuses it.
-		(run) => plainUser(run, kinds),
-	);
+	const read = inputOf(offered.name, offered.label, offered.properties, (item, name) => {
+		const kind = item.raw(name, kinds[0]) as IdentifierKind;
+		if (slot) refuseUntakenIdentifier(kind, slot, offered);
+		return readUser(item, { kind });
+	});
 	return { ...read, takenBy };
 }
 

@@ -1,15 +1,14 @@
 import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
 import { ItemInputError } from '../engine/read/itemInputError';
-import type { ItemReader, RunReading } from '../engine/read/readItems';
-import type { PlainValue } from '../engine/read/plainReading';
-import { NOT_PLAIN, textOf } from '../engine/read/plainReading';
-import { numberFromText } from '../schemas/textValues';
-import { isNoTime } from '../schemas/time';
+import type { ItemReader } from '../engine/read/readItems';
+import { hasKeys } from '../schemas/parse';
+import { booleanFromText, numberFromText } from '../schemas/textValues';
+import { asWallTime, EACH_USERS_ZONE, isNoTime, notADate } from '../schemas/time';
 import { forVersion1, fromVersion2 } from './displayOptions';
-import { readPathSegment } from './pathSegment';
 import type { IdentifierKind, IdentifyByLabel, ItemUser } from './userIdentifier';
-import { plainUser, readUser, userIdentifierFields } from './userIdentifier';
+import { readUser, userIdentifierFields } from './userIdentifier';
+import { jsonObjectValue, jsonValue, requiredTextValue, textValue } from './values';
 
 /**
  * An operation's input, declared once: the properties the panel shows, the parameter it reads, the
@@ -33,18 +32,6 @@ export interface Input<T> {
 /** What an input gives, for an operation's own types. */
 export type InputValue<I> = I extends Input<infer T> ? T : never;
 
-/**
- * How a kind compiles its reading for a run (engine/read/plainReading.ts), given its parameter, label
- * and full reading: the item's value straight from its JSON, NOT_PLAIN where only the full reading can
- * tell (a value to convert, a problem to word); undefined where the run's parameters allow none.
- */
-type Compile<T> = (
-	run: RunReading,
-	name: string,
-	label: string,
-	read: (item: ItemReader) => T,
-) => PlainValue | undefined;
-
 /** One property for every node version, or the ones version 1 (as 1.0 saved it) and version 2 show. */
 export type Declared = INodeProperties | { version1: INodeProperties; fromVersion2: INodeProperties };
 
@@ -53,20 +40,22 @@ export const currentOf = (declared: Declared): INodeProperties =>
 	'version1' in declared ? declared.fromVersion2 : declared;
 
 /**
- * An input of a kind of its own: `read` is given the parameter's name and label, to read it with
- * ItemReader's readers and word its problems. The kinds below are made with it.
+ * An input of one parameter: `convert` turns the item's value of it (`fallback` where the workflow holds
+ * none) into the input's, given the label to word its problems with. The kinds below are made with it.
  */
 export function inputField<T>(
 	declared: Declared,
-	read: (item: ItemReader, name: string, label: string) => T,
-	compile?: Compile<T>,
+	convert: (value: unknown, label: string, item: ItemReader) => T,
+	fallback?: unknown,
 ): Input<T> {
 	const current = currentOf(declared);
 	const properties =
 		'version1' in declared
 			? [...forVersion1([declared.version1]), ...fromVersion2([declared.fromVersion2])]
 			: [declared];
-	return inputOf(current.name, labelOf(current), properties, read, compile);
+	const { name } = current;
+	const label = labelOf(current);
+	return inputOf(name, label, properties, (item) => convert(item.raw(name, fallback), label, item));
 }
 
 /** An input whose properties are made elsewhere (several of them, or a generated set such as the user's). */
@@ -75,26 +64,13 @@ export function inputOf<T>(
 	label: string,
 	properties: INodeProperties[],
 	read: (item: ItemReader, name: string, label: string) => T,
-	compile?: Compile<T>,
 ): Input<T> {
-	const readItem = (item: ItemReader) => read(item, name, label);
-	const compiled = (run: RunReading) => orFullReading(compile?.(run, name, label, readItem), readItem);
-	const input: Input<T> = {
+	return {
 		name,
 		label,
 		properties,
-		read: compile ? (item) => item.compiled(input, compiled) : readItem,
+		read: read.length > 1 ? (item) => read(item, name, label) : (read as (item: ItemReader) => T),
 		problem: (rule, fix) => new ItemInputError(label, rule, fix),
-	};
-	return input;
-}
-
-/** A compiled reading that leaves what it cannot tell to the full reading; the full reading where the run allows none. */
-function orFullReading<T>(plain: PlainValue | undefined, read: (item: ItemReader) => T): (item: ItemReader) => T {
-	if (!plain) return read;
-	return (item) => {
-		const value = plain(item.json);
-		return value === NOT_PLAIN ? read(item) : (value as T);
 	};
 }
 
@@ -123,120 +99,169 @@ export function propertiesOf(inputs: Record<string, Input<unknown>>): INodePrope
 export function collectionOption<T>(
 	collection: Input<unknown>,
 	option: INodeProperties,
-	read: (item: ItemReader, name: string, label: string) => T,
+	convert: (value: unknown, label: string, item: ItemReader) => T,
+	fallback?: unknown,
 ): Input<T> {
-	return inputOf(`${collection.name}.${option.name}`, labelOf(option), [], read);
+	const name = `${collection.name}.${option.name}`;
+	const label = labelOf(option);
+	return inputOf(name, label, [], (item) => convert(item.raw(name, fallback), label, item));
 }
 
 /** Required text, trimmed; empty is refused with `fix`, or "Fill in <label>." */
 export const requiredText = (declared: Declared, fix?: string) =>
-	inputField(declared, (item, name, label) => item.string(name, label, fix));
+	inputField(declared, (value, label) => requiredTextValue(value, label, fix), '');
 
 /** Text, trimmed; undefined when empty. `adjust` turns what was given into what is sent (a currency in capitals). */
 export const optionalText = (declared: Declared, adjust?: (text: string) => string) =>
 	inputField(
 		declared,
-		(item, name, label) => {
-			const text = item.optionalString(name, label);
+		(value, label) => {
+			const text = textValue(value, label);
 			return text === undefined || !adjust ? text : adjust(text);
 		},
-		(run, name, _label, read) =>
-			run.same([name], read) ??
-			run.mapped(name, (value) => {
-				const text = textOf(value);
-				return text === undefined || text === NOT_PLAIN || !adjust ? text : adjust(text);
-			}),
+		'',
 	);
 
-/** Required text that goes into the request's URL path (pathSegment.ts). */
-export const pathSegment = (declared: Declared) => inputField(declared, (item, name) => readPathSegment(item, name));
+/** Half of a UTF-16 surrogate pair without its other half: text cut in the middle of an emoji. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Required text that goes into the request's URL path (a campaign, catalog, preference center or user
+ * ID). A lone surrogate cannot be written in a URL, so it is refused with the item's other input
+ * errors rather than failing the run once requests are being sent.
+ */
+export const pathSegment = (declared: Declared) =>
+	inputField(
+		declared,
+		(value, label) => {
+			const text = requiredTextValue(value, label);
+			if (!LONE_SURROGATE.test(text)) return text;
+			throw new ItemInputError(
+				label,
+				'holds a broken character (half of an emoji or other surrogate pair) that cannot be sent in a URL',
+				'Remove the broken character; it often comes from text cut in the middle of an emoji.',
+			);
+		},
+		'',
+	);
 
 /** One of the property's options, as the panel saved it or an expression gave it (checked by the operation's schema). */
-export const choice = <T extends string = string>(declared: Declared) =>
-	inputField(declared, (item, name) => item.raw(name) as T);
+export const choice = <T extends string = string>(declared: Declared) => inputField(declared, (value) => value as T);
 
 /** A yes/no; from version 2 "true" and "false" text read as the panel's switch. */
-export const yesNo = (declared: Declared) =>
-	inputField(declared, (item, name, label) => {
-		const fallback = currentOf(declared).default;
-		return item.boolean(name, typeof fallback === 'boolean' ? fallback : false, label);
-	});
+export const yesNo = (declared: Declared) => {
+	const declaredDefault = currentOf(declared).default;
+	const fallback = typeof declaredDefault === 'boolean' ? declaredDefault : false;
+	return inputField(declared, (value, label, item) => yesNoValue(value, label, item, fallback), fallback);
+};
+
+function yesNoValue(value: unknown, label: string, item: ItemReader, fallback: boolean): boolean {
+	if (typeof value === 'boolean') return value;
+	return item.readsText ? (booleanFromText(value, label) ?? fallback) : Boolean(value);
+}
 
 /** A number; from version 2 a text that is exactly one (`example` shows one). Version 1 gives the value as it came. */
 export function number(declared: Declared, example: string) {
 	// An unset number is its default only where today's declaration has one (Quantity 1; Price none).
 	const declaredDefault = currentOf(declared).default;
 	const fallback = typeof declaredDefault === 'number' ? declaredDefault : undefined;
-	return inputField(
-		declared,
-		(item, name, label) => item.number(name, label, example, fallback),
-		(run, name, label, read) => {
-			const fromText = (value: unknown) => {
-				const read = numberFromText(value, label, example);
-				return 'problem' in read ? NOT_PLAIN : (read.value ?? fallback);
-			};
-			return run.same([name], read) ?? run.mapped(name, run.readsText ? fromText : (value) => value);
-		},
-	);
+	return inputField(declared, (value, label, item) => numberValue(value, label, item, example, fallback), fallback);
 }
 
 /**
- * A date and time; from version 2 one without a zone is in the workflow's timezone, one in no form it
- * takes is the item's problem naming the value and the forms (ItemReader.time), and with `emptyIsNow`
- * an empty one is the time of the run (an event's Time).
+ * Version 2 takes a text that is exactly a number; empty text is not set; any other value is a problem
+ * kept in the item's problems, and the field reads as not set.
+ */
+function numberValue(value: unknown, label: string, item: ItemReader, example: string, fallback?: number): unknown {
+	if (!item.readsText) return value;
+	const read = numberFromText(value, label, example);
+	if ('problem' in read) {
+		item.problems.push(read.problem);
+		return undefined;
+	}
+	return read.value ?? fallback;
+}
+
+/**
+ * A date and time: version 2 reads one without a zone in the workflow's timezone, a space for the `T`
+ * and a date alone as its midnight there (schemas/time.ts, inTimezone), and keeps a value in no form
+ * it takes (03/05/2026, Dec 3, 2026) as a problem naming the field, the value and the forms. With
+ * `emptyIsNow` version 2 takes an empty one as the time of the run (an event's Time).
  */
 export const time = (declared: Declared, { emptyIsNow = false } = {}) =>
-	inputField(
-		declared,
-		(item, name, label) => (emptyIsNow ? item.timeOrNow(name, label) : item.time(name, label)),
-		(run, name, _label, read) =>
-			run.same([name], read) ??
-			run.mapped(name, (value) => {
-				const time = emptyIsNow ? run.parameters.timeOrNow(value) : run.parameters.zoned(value);
-				// A value in no form a time takes is the full reading's problem to word.
-				return isNoTime(time) ? NOT_PLAIN : time;
-			}),
+	inputField(declared, (value, label, item) =>
+		checkedTime(item, label, value, emptyIsNow ? item.timeOrNow(value) : item.zoned(value)),
 	);
 
-/** A date and time each user has in their own zone when it has none (ItemReader.wallTime). */
-export const wallTime = (declared: Declared) => inputField(declared, (item, name, label) => item.wallTime(name, label));
+/**
+ * A date and time that is each user's own when it has no zone (a canvas schedule In Local Time):
+ * version 2 reads the same forms as `time`, no zone added (schemas/time.ts, asWallTime).
+ */
+export const wallTime = (declared: Declared) =>
+	inputField(declared, (value, label, item) =>
+		item.readsText ? checkedTime(item, label, value, asWallTime(value), EACH_USERS_ZONE) : value,
+	);
+
+/** Version 2's time as read, its value kept as a problem when it is no date (schemas/time.ts, isNoTime). */
+function checkedTime(item: ItemReader, label: string, value: unknown, read: unknown, zoneless?: string): unknown {
+	if (item.readsText && isNoTime(read)) item.problems.push(notADate(label, value, zoneless));
+	return read;
+}
 
 /** A JSON object, given as an object (an expression) or as JSON text; undefined when empty. */
-export const jsonObject = (declared: Declared) =>
-	inputField(declared, (item, name, label) => item.jsonObject(name, label));
+export const jsonObject = (declared: Declared) => inputField(declared, jsonObjectValue, '');
 
 /** A JSON array, given as an array (an expression) or as JSON text; undefined when empty. */
 export const jsonArray = (declared: Declared) =>
-	inputField(declared, (item, name, label) => item.jsonArray(name, label));
+	inputField(declared, (value, label) => jsonValue(value, label, 'array') as unknown[] | undefined, '');
 
 /**
  * A collection's values (Additional Fields): from version 2 its boolean and number options read text
- * as the fields `yesNo` and `number` do; one the workflow gives as constants is read once for the run.
- * With `namesIn1` (today's option name → 1.0's), a version 1 workflow's options, saved under 1.0's
- * names, are given under today's.
+ * as the fields `yesNo` and `number` do; an empty text leaves the option unset. With `namesIn1`
+ * (today's option name → 1.0's), a version 1 workflow's options, saved under 1.0's names, are given
+ * under today's.
  */
-export const collection = (declared: Declared, namesIn1: Readonly<Record<string, string>> = {}) =>
-	inputField(
+export const collection = (declared: Declared, namesIn1: Readonly<Record<string, string>> = {}) => {
+	const current = currentOf(declared);
+	return inputField(
 		declared,
-		(item, name) => {
-			const current = currentOf(declared);
-			const read = item.collection(name, current);
-			if (item.nodeVersion >= 2) return read;
+		(value, _label, item): IDataObject => {
+			if (!value || typeof value !== 'object') return {};
+			if (item.readsText)
+				return hasKeys(value) ? typedOptions(value as IDataObject, current, item) : (value as IDataObject);
 			// A collection mapped whole from a field is the item's own object: renamed in a copy.
-			const values = { ...read };
-			for (const [today, in1] of Object.entries(namesIn1))
-				if (values[in1] !== undefined && values[today] === undefined) {
-					values[today] = values[in1];
-					delete values[in1];
+			const values = { ...(value as IDataObject) };
+			for (const today in namesIn1)
+				if (values[namesIn1[today]] !== undefined && values[today] === undefined) {
+					values[today] = values[namesIn1[today]];
+					delete values[namesIn1[today]];
 				}
 			return values;
 		},
-		(run, name, _label, read) => run.same([name], read),
+		{},
 	);
+};
+
+/** A collection's values with its boolean and number options read from text (version 2); a problem leaves the value as given. */
+function typedOptions(given: IDataObject, declared: INodeProperties, item: ItemReader): IDataObject {
+	const values = { ...given };
+	for (const option of (declared.options ?? []) as INodeProperties[]) {
+		const value = values[option.name];
+		if (value === undefined || (option.type !== 'boolean' && option.type !== 'number')) continue;
+		const read =
+			option.type === 'boolean'
+				? { value: booleanFromText(value, option.displayName) }
+				: numberFromText(value, option.displayName, String(option.default ?? 1));
+		if ('problem' in read) item.problems.push(read.problem);
+		else if (read.value === undefined) delete values[option.name];
+		else values[option.name] = read.value;
+	}
+	return values;
+}
 
 /** The parameter as n8n gives it (a fixed collection's entries, a resource mapper), shaped by the operation. */
 export const asGiven = <T = IDataObject>(declared: Declared, fallback?: T) =>
-	inputField(declared, (item, name) => item.raw(name, fallback) as T);
+	inputField(declared, (value) => value as T, fallback);
 
 /** asGiven at the property's default where the workflow holds none (a choice, a multi-option's values). */
 export const givenOrDefault = <T>(declared: Declared) => asGiven<T>(declared, currentOf(declared).default as T);
@@ -251,11 +276,7 @@ export function user(
 	options: { label?: IdentifyByLabel; show?: IDisplayOptions['show'] } = {},
 ): Input<ItemUser> {
 	const properties = userIdentifierFields(kinds, options);
-	return inputOf(
-		'identifyBy',
-		options.label?.displayName ?? properties[0].displayName,
-		properties,
-		(item) => readUser(item, { kinds, label: options.label }),
-		(run) => plainUser(run, kinds),
+	return inputOf('identifyBy', options.label?.displayName ?? properties[0].displayName, properties, (item) =>
+		readUser(item, { kinds, label: options.label }),
 	);
 }

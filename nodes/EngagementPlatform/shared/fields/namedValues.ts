@@ -3,13 +3,13 @@ import { validateFieldType } from 'n8n-workflow';
 
 import { ItemInputError } from '../engine/read/itemInputError';
 import type { ItemReader } from '../engine/read/readItems';
-import { NOT_PLAIN } from '../engine/read/plainReading';
-import { hasKeys, isJsonObject } from '../schemas/parse';
+import { hasKeys } from '../schemas/parse';
 import { isBlank, shown } from '../schemas/textValues';
 import { notADate } from '../schemas/time';
 import type { Input } from './inputs';
 import { inputOf } from './inputs';
 import { forVersion1, FROM_VERSION_2, fromVersion2 } from './displayOptions';
+import { collectionValues, jsonObjectValue } from './values';
 
 type Show = NonNullable<INodeProperties['displayOptions']>['show'];
 
@@ -28,7 +28,6 @@ export function namedValues(
 	beside?: (shownWithTypedList: Show) => Input<IDataObject>,
 ): Input<IDataObject | undefined> {
 	const mode = `${field.name}Input`;
-	const json = `${field.name}Json`;
 	const typedList = `${field.name}Fields`;
 	const besideList = beside?.({ ...FROM_VERSION_2, [mode]: ['fields'] });
 	const properties = keyValueOrJsonFields(field).flatMap((property) =>
@@ -37,12 +36,7 @@ export function namedValues(
 	const typedLabel = field.fieldsDisplayName ?? field.displayName;
 	const asGivenValues = namedValuesReader(field.name, field.displayName);
 	if (!besideList && typedLabel === field.displayName)
-		return inputOf(field.name, field.displayName, properties, asGivenValues, (run) => {
-			const same = run.same([mode, json, typedList, field.name], asGivenValues);
-			if (same || run.constant(mode, run.readsText ? 'fields' : 'keyValue') !== 'json') return same;
-			// As item.jsonObject reads an object; JSON text is parsed by the full reading.
-			return run.mapped(json, (value) => (isJsonObject(value) ? (hasKeys(value) ? value : undefined) : NOT_PLAIN));
-		});
+		return inputOf(field.name, field.displayName, properties, asGivenValues);
 	const typedValues = namedValuesReader(field.name, typedLabel);
 	return inputOf(field.name, field.displayName, properties, (item) => {
 		if (!item.readsText || item.raw(mode, 'fields') !== 'fields') return asGivenValues(item);
@@ -152,7 +146,7 @@ export function namedValuesReader(name: string, label: string): (item: ItemReade
 	return (item) => {
 		const mode = item.raw(inputMode, item.readsText ? 'fields' : 'keyValue');
 		if (mode === 'json') {
-			const value = item.jsonObject(json, label);
+			const value = jsonObjectValue(item.raw(json, ''), label);
 			return value && hasKeys(value) ? value : undefined;
 		}
 		if (mode === 'fields') return readAssignments(item, fields, label);
@@ -161,7 +155,7 @@ export function namedValuesReader(name: string, label: string): (item: ItemReade
 }
 
 function readPairs(item: ItemReader, name: string, label: string): IDataObject | undefined {
-	const pairs = (item.collection(name).pairs ?? []) as Array<{ key?: unknown; value?: unknown }>;
+	const pairs = (collectionValues(item.raw(name, {})).pairs ?? []) as Array<{ key?: unknown; value?: unknown }>;
 	if (pairs.length === 0) return undefined;
 	const values: IDataObject = {};
 	for (const [index, pair] of pairs.entries()) {

@@ -1,7 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { copyOf, isAsGiven, NOT_PLAIN } from '../engine/read/plainReading';
-
 /**
  * How one parameter's value is had for every item of a run, decided once from the form the workflow
  * saved it in:
@@ -152,4 +150,32 @@ function hasExpression(value: unknown): boolean {
 
 function pathSteps(path: string): string[] {
 	return [...path.matchAll(PATH_STEP)].map((step) => step[1] ?? step[2] ?? step[3] ?? step[4]);
+}
+
+/** What a field's reading gives for a value only n8n's expression engine can tell: n8n's engine reads it. */
+export const NOT_PLAIN: unique symbol = Symbol('not plain');
+
+/** A field's value n8n's expression engine would give as it is: present, and JSON. */
+function isAsGiven(value: unknown): boolean {
+	return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+		? true
+		: value !== undefined && isPlainJson(value);
+}
+
+/** A value n8n's expression engine would give as it is: JSON, not a function or a class's instance. */
+function isPlainJson(value: unknown): boolean {
+	if (value === null || typeof value !== 'object')
+		return typeof value !== 'function' && typeof value !== 'symbol' && typeof value !== 'bigint';
+	const prototype = Object.getPrototypeOf(value) as unknown;
+	return Array.isArray(value) || prototype === Object.prototype || prototype === null;
+}
+
+/** A copy of a JSON value (what n8n parameters hold); cheaper than structuredClone for the small ones. */
+export function copyOf(value: unknown): unknown {
+	if (value === null || typeof value !== 'object') return value;
+	if (Array.isArray(value)) return value.map(copyOf);
+	if (!isPlainJson(value)) return structuredClone(value);
+	const copy: IDataObject = {};
+	for (const key of Object.keys(value)) copy[key] = copyOf((value as IDataObject)[key]) as IDataObject[string];
+	return copy;
 }

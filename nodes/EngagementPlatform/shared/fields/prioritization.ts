@@ -44,9 +44,13 @@ export function prioritizationInput(
 	defaultOrder: 'identifiedThenRecent' | 'unidentifiedThenRecent',
 	description: string,
 ): Input<string[]> {
-	return inputField(prioritizationField(displayOptions, defaultOrder, description), (item, name, label) => {
-		const order = ORDERS[item.raw(name, defaultOrder) as string];
-		if (!order) throw new ItemInputError(label, 'is not one of the listed orders', 'Pick one of the listed options.');
-		return order;
-	});
+	return inputField(
+		prioritizationField(displayOptions, defaultOrder, description),
+		(value, label) => {
+			const order = ORDERS[value as string];
+			if (!order) throw new ItemInputError(label, 'is not one of the listed orders', 'Pick one of the listed options.');
+			return order;
+		},
+		defaultOrder,
+	);
 }

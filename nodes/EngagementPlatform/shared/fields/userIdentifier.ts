@@ -1,11 +1,10 @@
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
 import { ItemInputError } from '../engine/read/itemInputError';
-import type { ItemReader, RunReading } from '../engine/read/readItems';
-import type { PlainValue } from '../engine/read/plainReading';
-import { NOT_PLAIN, textOf } from '../engine/read/plainReading';
+import type { ItemReader } from '../engine/read/readItems';
 import type { UserIdentifier } from '../schemas/identifiers';
 import { E164, EMAIL } from '../schemas/identifiers';
+import { requiredTextValue } from './values';
 
 export type IdentifierKind = 'external_id' | 'user_alias' | 'email' | 'phone' | 'service_id' | 'device_id';
 
@@ -196,32 +195,6 @@ export function readUser(
 	return { kind, identifier: identifierOfKind(item, kind, kinds, label) };
 }
 
-/**
- * The item's user for the run's plain reading (engine/read/plainReading.ts), when the run identifies
- * users by one of `kinds`: one user for every item, or an external ID or email mapped from the item
- * that is plainly valid (NOT_PLAIN otherwise, for readUser's words). Undefined for other ways.
- */
-export function plainUser(run: RunReading, kinds: readonly IdentifierKind[]): PlainValue | undefined {
-	const kind = run.constant('identifyBy', kinds[0]);
-	if (!isIdentifierKind(kind) || !kinds.includes(kind)) return undefined;
-	const names = FIELDS_BY_KIND[kind].map((field) => field.name);
-	const same = run.same(names, (item) => readUser(item, { kind }));
-	if (same) return same;
-	if (kind === 'external_id')
-		return run.mapped('externalId', (value) => {
-			const externalId = plainExternalId(value);
-			return externalId === NOT_PLAIN ? NOT_PLAIN : { kind, identifier: { external_id: externalId } };
-		});
-	if (kind === 'email')
-		return run.mapped('email', (value) => {
-			const email = textOf(value);
-			return email === undefined || email === NOT_PLAIN || !EMAIL.test(email)
-				? NOT_PLAIN
-				: { kind, identifier: { email } };
-		});
-	return undefined;
-}
-
 function identifierOfKind(
 	item: ItemReader,
 	kind: IdentifierKind,
@@ -237,29 +210,29 @@ function identifierOfKind(
 	}
 	switch (kind) {
 		case 'external_id':
-			return { external_id: readExternalId(item, 'externalId') };
+			return { external_id: externalIdValue(item.raw('externalId', ''), LABELS.external_id) };
 		case 'user_alias':
 			return {
 				user_alias: {
-					alias_name: item.string('aliasName'),
-					alias_label: item.string('aliasLabel'),
+					alias_name: requiredTextValue(item.raw('aliasName', ''), 'Alias Name'),
+					alias_label: requiredTextValue(item.raw('aliasLabel', ''), 'Alias Label'),
 				},
 			};
 		case 'email': {
-			const email = item.string('email');
+			const email = requiredTextValue(item.raw('email', ''), LABELS.email);
 			if (!EMAIL.test(email))
 				throw new ItemInputError(
-					item.labelOf('email'),
+					LABELS.email,
 					`"${email}" is not an email address`,
 					'Map an address such as name@example.com.',
 				);
 			return { email };
 		}
 		case 'phone': {
-			const phone = item.string('phone').replace(/[\s()-]/g, '');
+			const phone = requiredTextValue(item.raw('phone', ''), LABELS.phone).replace(/[\s()-]/g, '');
 			if (!E164.test(phone)) {
 				throw new ItemInputError(
-					item.labelOf('phone'),
+					LABELS.phone,
 					`"${phone}" is not in E.164 format`,
 					'Write it as + country code and number, e.g. +14155552671.',
 				);
@@ -267,9 +240,9 @@ function identifierOfKind(
 			return { phone };
 		}
 		case 'service_id':
-			return { service_id: item.string('serviceId') };
+			return { service_id: requiredTextValue(item.raw('serviceId', ''), LABELS.service_id) };
 		case 'device_id':
-			return { device_id: item.string('deviceId') };
+			return { device_id: requiredTextValue(item.raw('deviceId', ''), LABELS.device_id) };
 		default:
 			throw new ItemInputError(
 				label.displayName,
@@ -304,19 +277,12 @@ function isPlaceholder(externalId: string): boolean {
 	return externalId.length <= LONGEST_PLACEHOLDER && PLACEHOLDER_IDS.has(externalId.toLowerCase());
 }
 
-/** A mapped value that is plainly an external ID readExternalId takes, trimmed; NOT_PLAIN for its words. */
-export function plainExternalId(value: unknown): string | typeof NOT_PLAIN {
-	const externalId = textOf(value);
-	return externalId === undefined || externalId === NOT_PLAIN || isPlaceholder(externalId) ? NOT_PLAIN : externalId;
-}
-
-/** An external ID the item names a real user with: text, and not a placeholder the platform refuses. */
-export function readExternalId(item: ItemReader, name: string): string {
-	// item.string gives the value trimmed.
-	const externalId = item.string(name);
+/** An external ID that names a real user: text, and not a placeholder the platform refuses as a dummy user. */
+export function externalIdValue(value: unknown, label: string): string {
+	const externalId = requiredTextValue(value, label);
 	if (isPlaceholder(externalId)) {
 		throw new ItemInputError(
-			item.labelOf(name),
+			label,
 			`is "${externalId}", a placeholder the platform refuses as a dummy user`,
 			"Map the field that holds the user's ID, and check that every item has one.",
 		);

@@ -10,26 +10,10 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { InputProblem } from './itemInputError';
 import { ItemInputError } from './itemInputError';
 import type { Piece } from '../plan/planner';
-import { booleanFromText, numberFromText } from '../../schemas/textValues';
-import { hasKeys, isJsonObject } from '../../schemas/parse';
 import type { ZonelessNote } from '../../schemas/time';
-import {
-	asWallTime,
-	EACH_USERS_ZONE,
-	inTimezone,
-	instantOf,
-	instantOfText,
-	isNoTime,
-	notADate,
-	zoneClock,
-} from '../../schemas/time';
-import type { PlainSource } from './plainReading';
-import { copyOf, NOT_PLAIN, PlainRun, textOf } from './plainReading';
+import { inTimezone, instantOf, instantOfText, zoneClock } from '../../schemas/time';
 import type { ParameterSource } from '../../fields/parameterSource';
-import { compileSource, fieldValue, savedParameter } from '../../fields/parameterSource';
-
-/** A run as inputs compile their readings for it, with the full readers (plainReading.ts). */
-export type RunReading = PlainRun<ItemReader, ParameterReader>;
+import { compileSource, copyOf, fieldValue, NOT_PLAIN, savedParameter } from '../../fields/parameterSource';
 
 /** The reading part of an operation's declaration (OperationSpec extends it). */
 export interface ItemReading<Group = unknown, Payload = IDataObject> {
@@ -90,7 +74,7 @@ function everyProblem(thrown: InputProblem[], kept: InputProblem[]): ItemInputEr
 	return new ItemInputError(first.field, first.rule, first.fix, more);
 }
 
-/** Reads one item's parameters, turning wrong types into errors that name the field. */
+/** One item's parameters as the run's sources give them (ParameterReader), and the problems its reading found. */
 export class ItemReader {
 	constructor(
 		readonly context: IExecuteFunctions,
@@ -111,19 +95,6 @@ export class ItemReader {
 	/** `raw(name)[key]` (a resource mapper's `value`), built without the rest of the parameter where it can be. */
 	rawPart(name: string, key: string): unknown {
 		return this.parameters.part(name, key, this.itemIndex);
-	}
-
-	/** The item's own JSON, which compiled readings read their fields from. */
-	get json(): IDataObject | undefined {
-		return this.parameters.jsonOf(this.itemIndex);
-	}
-
-	/**
-	 * An input's reading compiled for the run (fields/inputs.ts), made at the run's first reading of
-	 * it from its parameters' sources and kept for every item.
-	 */
-	compiled<T>(input: object, compile: (run: RunReading) => (item: ItemReader) => T): T {
-		return this.parameters.compiledReading(input, compile)(this);
 	}
 
 	/** The label the panel shows for a parameter (`additionalFields.send_id` → "Send ID"), which errors name. */
@@ -152,21 +123,6 @@ export class ItemReader {
 	readonly problems: InputProblem[] = [];
 
 	/**
-	 * A number field: version 2 takes a text that is exactly a number; empty text is not set; any
-	 * other value is a problem kept in `problems`, and the field reads as not set.
-	 */
-	number(name: string, label: string, example: string, fallback?: number): unknown {
-		const value = this.raw(name, fallback);
-		if (!this.readsText) return value;
-		const read = numberFromText(value, label, example);
-		if ('problem' in read) {
-			this.problems.push(read.problem);
-			return undefined;
-		}
-		return read.value ?? fallback;
-	}
-
-	/**
 	 * A reading that stops at its first problem (an identifier), run so that the item goes on being
 	 * read: its problems are kept with the others, so the item's error lists every one. Undefined
 	 * when it found one. Version 1 stops there, as 1.0 did.
@@ -183,46 +139,19 @@ export class ItemReader {
 		}
 	}
 
-	/**
-	 * A date and time: version 2 reads one without a zone in the workflow's timezone, a space for the
-	 * `T` and a date alone as its midnight there (schemas/time.ts, inTimezone), and keeps a value in no
-	 * form it takes (03/05/2026, Dec 3, 2026) as a problem naming the field, the value and the forms.
-	 */
-	time(name: string, label?: string): unknown {
-		const value = this.raw(name);
-		return this.checkedTime(name, label, value, this.parameters.zoned(value));
-	}
-
-	/** A date and time where version 2 takes an empty field as the time of the run (an event's Time). */
-	timeOrNow(name: string, label?: string): unknown {
-		const value = this.raw(name);
-		return this.checkedTime(name, label, value, this.parameters.timeOrNow(value));
-	}
-
-	/**
-	 * A date and time that is each user's own when it has no zone (a canvas schedule In Local Time):
-	 * version 2 reads the same forms as `time`, no zone added (schemas/time.ts, asWallTime).
-	 */
-	wallTime(name: string, label?: string): unknown {
-		const value = this.raw(name);
-		if (!this.readsText) return value;
-		return this.checkedTime(name, label, value, asWallTime(value), EACH_USERS_ZONE);
-	}
-
-	/** Version 2's time as read, its value kept as a problem when it is no date (schemas/time.ts, isNoTime). */
-	private checkedTime(name: string, label: string | undefined, value: unknown, read: unknown, zoneless?: string) {
-		if (this.readsText && isNoTime(read)) this.problems.push(notADate(label ?? this.labelOf(name), value, zoneless));
-		return read;
-	}
-
 	/** The input item's own fields. */
 	input(): IDataObject {
 		return this.context.getInputData()[this.itemIndex]?.json ?? {};
 	}
 
-	/** A time value from anywhere in the item (a JSON event's `time`), read as `time` reads its field. */
+	/** A time value as version 2 reads it: without a zone, in the workflow's timezone; version 1 as it came. */
 	zoned(value: unknown): unknown {
 		return this.parameters.zoned(value);
+	}
+
+	/** A time where version 2 takes an empty value as the time of the run (an event's Time). */
+	timeOrNow(value: unknown): unknown {
+		return this.parameters.timeOrNow(value);
 	}
 
 	/**
@@ -241,100 +170,6 @@ export class ItemReader {
 	instantOfText(text: string): string | undefined {
 		return instantOfText(text, this.parameters.clock, this.parameters);
 	}
-
-	// A label or fix given to a reading is built only when it fails: readings run for every item.
-
-	/** A trimmed string, or undefined when empty. */
-	optionalString(name: string, label?: string): string | undefined {
-		const value = this.raw(name, '');
-		const text = textOf(value);
-		if (text !== NOT_PLAIN) return text;
-		throw new ItemInputError(
-			label ?? this.labelOf(name),
-			`must be text, got ${describeType(value)}`,
-			'Map a text value into this field.',
-		);
-	}
-
-	string(name: string, label?: string, fix?: string): string {
-		const value = this.optionalString(name, label);
-		if (value !== undefined) return value;
-		const named = label ?? this.labelOf(name);
-		throw new ItemInputError(named, 'is required and was empty', fix ?? `Fill in "${named}".`);
-	}
-
-	boolean(name: string, fallback = false, label?: string): boolean {
-		const value = this.raw(name, fallback);
-		if (typeof value === 'boolean') return value;
-		return this.readsText ? (booleanFromText(value, label ?? this.labelOf(name)) ?? fallback) : Boolean(value);
-	}
-
-	/**
-	 * A collection's values. From version 2 its boolean and number options (as `declared` types them)
-	 * read text as the fields `boolean` and `number` do; an empty text leaves the option unset.
-	 */
-	collection(name: string, declared?: INodeProperties): IDataObject {
-		const value = this.raw(name, {});
-		if (!value || typeof value !== 'object') return {};
-		if (!this.readsText || !declared?.options || !hasKeys(value)) return value as IDataObject;
-		const values = { ...(value as IDataObject) };
-		for (const option of declared.options) {
-			if (!('type' in option) || values[option.name] === undefined) continue;
-			if (option.type === 'boolean')
-				setOrUnset(values, option.name, booleanFromText(values[option.name], option.displayName));
-			else if (option.type === 'number') {
-				const read = numberFromText(values[option.name], option.displayName, String(option.default ?? 1));
-				if ('problem' in read) this.problems.push(read.problem);
-				else setOrUnset(values, option.name, read.value);
-			}
-		}
-		return values;
-	}
-
-	/** A JSON object given as an object (from an expression) or as JSON text. */
-	jsonObject(name: string, label?: string): IDataObject | undefined {
-		const value = this.raw(name, '');
-		if (isJsonObject(value)) return value as IDataObject;
-		return parseJsonValue(value, label ?? this.labelOf(name), 'object') as IDataObject | undefined;
-	}
-
-	/** A JSON array given as an array (from an expression) or as JSON text. */
-	jsonArray(name: string, label?: string): unknown[] | undefined {
-		const value = this.raw(name, '');
-		if (Array.isArray(value)) return value;
-		return parseJsonValue(value, label ?? this.labelOf(name), 'array') as unknown[] | undefined;
-	}
-}
-
-function setOrUnset(values: IDataObject, key: string, value: IDataObject[string] | undefined): void {
-	if (value === undefined) delete values[key];
-	else values[key] = value;
-}
-
-export function parseJsonValue(value: unknown, label: string, want: 'object' | 'array'): unknown {
-	if (value === undefined || value === null || value === '') return undefined;
-	const example =
-		want === 'object' ? 'Enter a JSON object such as {"plan": "gold"}.' : 'Enter a JSON array such as [{"name": "x"}].';
-	const parsed = typeof value === 'string' ? parseJson(value) : { value };
-	if ('problem' in parsed) throw new ItemInputError(label, `is not valid JSON (${parsed.problem})`, example);
-	if (want === 'array' ? !Array.isArray(parsed.value) : !isJsonObject(parsed.value)) {
-		throw new ItemInputError(label, `must be a JSON ${want}, got ${describeType(parsed.value)}`, example);
-	}
-	return parsed.value;
-}
-
-function parseJson(text: string): { value: unknown } | { problem: string } {
-	try {
-		return { value: JSON.parse(text) as unknown };
-	} catch (error) {
-		return { problem: (error as Error).message };
-	}
-}
-
-export function describeType(value: unknown): string {
-	if (value === null) return 'null';
-	if (Array.isArray(value)) return 'an array';
-	return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
 /**
@@ -351,7 +186,6 @@ export function describeType(value: unknown): string {
  */
 export class ParameterReader implements ZonelessNote {
 	private readonly sources = new Map<string, ParameterSource>();
-	private readonly readings = new Map<object, (item: ItemReader) => unknown>();
 	private readonly items: INodeExecutionData[];
 	/** The node's version as the workflow saved it. */
 	readonly version: number;
@@ -384,20 +218,6 @@ export class ParameterReader implements ZonelessNote {
 		return this.labels.get(name) ?? name;
 	}
 
-	jsonOf(itemIndex: number): IDataObject | undefined {
-		return this.items[itemIndex]?.json;
-	}
-
-	/** An input's reading for the run (ItemReader.compiled), compiled at its first use. */
-	compiledReading<T>(input: object, compile: (run: RunReading) => (item: ItemReader) => T): (item: ItemReader) => T {
-		let reading = this.readings.get(input);
-		if (!reading) {
-			reading = compile(new PlainRun(this, () => new ItemReader(this.context, 0, this)));
-			this.readings.set(input, reading);
-		}
-		return reading as (item: ItemReader) => T;
-	}
-
 	/** The wall clock of the workflow's timezone, where n8n's own date fields read zoneless times. */
 	get clock(): Intl.DateTimeFormat {
 		return (this.workflowClock ??= zoneClock(this.timezone));
@@ -424,17 +244,6 @@ export class ParameterReader implements ZonelessNote {
 	timeOrNow(value: unknown): unknown {
 		const empty = value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 		return empty && this.version >= 2 ? this.runTime : this.zoned(value);
-	}
-
-	/**
-	 * How the plain reading has a parameter for every item: 'same' when it is one value for all (a
-	 * constant, or absent), the path of the item's field when it is one, undefined when only n8n's
-	 * engine can work it out.
-	 */
-	plainSource(name: string): PlainSource | undefined {
-		const source = this.sources.get(name) ?? this.classify(name);
-		if (!source || source.kind === 'expression' || source.kind === 'template') return undefined;
-		return source.kind === 'field' ? source : 'same';
 	}
 
 	value(name: string, itemIndex: number, fallback?: unknown): unknown {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { IDataObject, IExecuteFunctions, INode, INodeParameters } from 'n8n-workflow';
 
-import { ItemReader, readItems } from '../../nodes/EngagementPlatform/shared/engine/read/readItems';
+import { readItems } from '../../nodes/EngagementPlatform/shared/engine/read/readItems';
 import { description, operation } from '../../nodes/EngagementPlatform/User/operations/trackEvent';
 import { runWorkflow } from '../harness';
 import { USER, USER_NODE } from '../support/nodeTypes';
@@ -10,15 +10,15 @@ import { useSandbox } from './sandboxLifecycle';
 const { sandbox, client, apiKey } = useSandbox();
 
 /**
- * The plain reading (engine/read/plainReading.ts) reads an input's value straight from the item's JSON
- * where its parameters are constants and fields of the item; an input given by any other expression
- * is read in full. For generated runs, the same parameters written as field references and
- * written so that only n8n's engine resolves them (`{{ ($json.a) }}`) must give the platform the same
+ * An input's parameter that is a constant or a dragged field of the item is read without n8n's
+ * expression engine (fields/parameterSource.ts); one given by any other expression is the engine's.
+ * For generated runs, the same parameters written as field references and written so that only n8n's
+ * engine resolves them (`{{ ($json.a) }}`) must give the platform the same
  * requests and every item the same answer or error. Each case runs the node twice.
  */
-const RUNS = Number(process.env.PLAIN_READING_RUNS ?? 300);
+const RUNS = Number(process.env.DRAGGED_FIELDS_RUNS ?? 300);
 
-/** Mostly values the platform takes, so that whole items reach the plain reading; now and then an odd one. */
+/** Mostly values the platform takes, so that whole items are tracked; now and then an odd one. */
 const mostly = <T, U>(valid: fc.Arbitrary<T>, odd: fc.Arbitrary<U>) =>
 	fc.oneof({ arbitrary: valid, weight: 6 }, { arbitrary: odd, weight: 1 });
 
@@ -66,7 +66,7 @@ const item = fc.record(
 );
 
 /**
- * A parameter's value in the plain run: mapped to the item's field, or one constant for every item
+ * A parameter's value in the dragged run: mapped to the item's field, or one constant for every item
  * (never empty or missing: n8n refuses to run a workflow whose required field is empty, before the node reads it).
  */
 const parameter = (field: string, constant: fc.Arbitrary<unknown>) =>
@@ -165,17 +165,17 @@ async function runWith(run: RunCase, reference: (field: string) => string, engin
 	};
 }
 
-describe('the plain reading', () => {
-	test('gives the requests and the item answers and errors the full reading gives', async () => {
+describe('dragged fields read from the item', () => {
+	test("give the requests and the item answers and errors n8n's engine gives", async () => {
 		let succeeded = 0;
 		await fc.assert(
 			fc.asyncProperty(runCase, async (run) => {
-				const plain = await runWith(run, (field) => `$json.${field}`, false);
-				const full = await runWith(run, (field) => `($json.${field})`, true);
-				expect(plain).toEqual(full);
+				const dragged = await runWith(run, (field) => `$json.${field}`, false);
+				const engine = await runWith(run, (field) => `($json.${field})`, true);
+				expect(dragged).toEqual(engine);
 				// Version 2 answers a tracked event or purchase "tracked"; version 1 keeps 1.0's "processed".
 				const status = run.typeVersion >= 2 ? 'tracked' : 'processed';
-				succeeded += plain.outputs[0].filter((output) => output.json.status === status).length;
+				succeeded += dragged.outputs[0].filter((output) => output.json.status === status).length;
 			}),
 			{ numRuns: RUNS },
 		);
@@ -183,7 +183,7 @@ describe('the plain reading', () => {
 		expect(succeeded).toBeGreaterThan(0);
 	}, 600_000);
 
-	test('a run of plainly valid orders: every item tracked, as it came', async () => {
+	test('a run of valid orders: every item tracked, as it came', async () => {
 		const items = [
 			{ user: ' crm-1 ', name: '', product: 'sku-1', price: '59.90', currency: 'eur', time: '2026-12-01T10:00:00' },
 			{ user: 1002, name: '', product: 'sku-2', price: 5, currency: 'EUR', time: '2026-11-01T12:00:00Z' },
@@ -227,12 +227,12 @@ describe('the plain reading', () => {
 });
 
 /**
- * The comparison above holds as well when no item takes the plain reading. Here n8n's side of a run is
- * given by hand (its items, the saved parameters, and an engine that resolves no expression), and the
- * engine's reading is counted: Track Event's full reading runs only for the items the plain one does not
- * take, and for every item once a field is an expression.
+ * Where the comparison above comes from: a dragged field is read from the item's JSON and never asked
+ * of n8n's engine, whatever its value (a placeholder, no date, missing), and an expression other than a
+ * dragged field is asked of it for every item. Here n8n's side of a run is given by hand (its items,
+ * the saved parameters, and an engine that resolves no expression), and what is asked of it counted.
  */
-describe('the plain reading is taken', () => {
+describe('the engine is asked only for expressions other than a dragged field', () => {
 	const TRACK_EVENT: INodeParameters = {
 		identifyBy: 'external_id',
 		externalId: '={{ $json.userId }}',
@@ -248,47 +248,28 @@ describe('the plain reading is taken', () => {
 		{ userId: 'customer-4', time: 'yesterday' },
 	];
 
-	/** The mapped parameters each item's full reading read, as [parameter, item]; constants are read once, for the run. */
+	/** The run's reading, and the expressions asked of the engine as [parameter, item]. */
 	function readCounted(parameters: INodeParameters) {
+		const asked: Array<[string, number]> = [];
 		const context = {
 			getInputData: () => ORDERS.map((json) => ({ json })),
 			getNode: () => ({ parameters, typeVersion: 2 }) as unknown as INode,
 			getTimezone: () => 'Europe/Berlin',
-			getNodeParameter: (name: string, _itemIndex: number, fallback?: unknown) => {
+			getNodeParameter: (name: string, itemIndex: number, fallback?: unknown) => {
 				const value = parameters[name];
 				if (value === undefined) return fallback;
-				if (typeof value === 'string' && value.startsWith('=')) throw new Error('no expression engine here');
-				return value;
+				if (typeof value !== 'string' || !value.startsWith('=')) return value;
+				asked.push([name, itemIndex]);
+				throw new Error('no expression engine here');
 			},
 		} as unknown as IExecuteFunctions;
-		// Watched, not replaced: every full reading of a parameter goes through raw.
-		const fullReadings: Array<[string, number]> = [];
-		const raw = ItemReader.prototype.raw;
-		const watched = jest.spyOn(ItemReader.prototype, 'raw').mockImplementation(function (
-			this: ItemReader,
-			name,
-			fallback,
-		) {
-			if (typeof parameters[name] === 'string' && String(parameters[name]).startsWith('='))
-				fullReadings.push([name, this.itemIndex]);
-			return raw.call(this, name, fallback);
-		});
-		try {
-			return { ...readItems(context, operation, ORDERS.length, description), fullReadings };
-		} finally {
-			watched.mockRestore();
-		}
+		return { ...readItems(context, operation, ORDERS.length, description), asked };
 	}
 
-	test('fields mapped and constant: only the values it cannot decide are read in full', () => {
-		const { pieces, inputErrors, fullReadings } = readCounted(TRACK_EVENT);
+	test('fields mapped and constant: every value is read from the item, the engine asked for none', () => {
+		const { pieces, inputErrors, asked } = readCounted(TRACK_EVENT);
 
-		// Item 2's external ID is a placeholder, item 3's time no date and its properties missing.
-		expect(fullReadings).toEqual([
-			['externalId', 2],
-			['time', 3],
-			['propertiesJson', 3],
-		]);
+		expect(asked).toEqual([]);
 		expect(pieces.map((piece) => piece.payload)).toEqual([
 			{ external_id: 'customer-1', name: 'order_placed', time: '2026-11-01T12:00:00Z', properties: { total: 19.9 } },
 			{
@@ -298,15 +279,16 @@ describe('the plain reading is taken', () => {
 				properties: { total: 5 },
 			},
 		]);
+		// Item 2's external ID is a placeholder, item 3's time no date.
 		expect([...inputErrors.keys()]).toEqual([2, 3]);
+		expect(inputErrors.get(2)?.problems.map((problem) => problem.field)).toEqual(['External ID']);
+		expect(inputErrors.get(3)?.problems.map((problem) => problem.field)).toEqual(['Time']);
 	});
 
-	test('a field that is an expression: that field is read in full for every item, the others plainly', () => {
-		const { fullReadings } = readCounted({ ...TRACK_EVENT, eventName: '={{ $json.kind.toUpperCase() }}' });
+	test('a field that is an expression: that field is asked of the engine for every item, the others never', () => {
+		const { asked, inputErrors } = readCounted({ ...TRACK_EVENT, eventName: '={{ $json.kind.toUpperCase() }}' });
 
-		expect(fullReadings.filter(([name]) => name === 'eventName')).toEqual(
-			[0, 1, 2, 3].map((item) => ['eventName', item]),
-		);
-		expect(fullReadings.filter(([name]) => name === 'externalId')).toEqual([['externalId', 2]]);
+		expect(asked).toEqual([0, 1, 2, 3].map((item) => ['eventName', item]));
+		expect(inputErrors.get(0)?.problems[0].field).toBe('Event Name');
 	});
 });
