@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescrip
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { operationProperties, operationSubtitle } from '../shared/engine/nodeOperations';
-import { withBuilderHints } from '../shared/fields/builderHints';
+import { withBuilderHints } from '../shared/descriptions/builderHints';
 import { executeChosenOperation } from '../shared/engine/runOperation';
 import { testApiKeyCredential } from '../shared/engine/send/credentialTest';
 import { subscriptionOperations } from './operations';

@@ -1,12 +1,12 @@
 import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { asGiven, collection, inputField, optionalText, user } from '../../shared/fields/inputs';
-import type { IdentifierKind } from '../../shared/fields/userIdentifier';
+import type { IdentifierKind } from '../../shared/descriptions/userIdentifierFields';
 import { channelMessages, CHANNEL_KEYS } from '../../shared/schemas/channelMessages';
 import { parseOrThrow } from '../../shared/schemas/parse';
 import { dispatchOperation, dispatchPiece, dispatchShape, RECIPIENTS_PER_REQUEST } from '../shared/dispatchOperation';
 import { AUDIENCE, recipientOf } from '../shared/recipientFields';
-import { additionalFieldsCollection } from '../../shared/fields/bodyFields';
+import { additionalFieldsCollection } from '../../shared/descriptions/additionalFields';
 import { jsonObjectValue } from '../../shared/fields/values';
 
 export const option: INodePropertyOptions = {

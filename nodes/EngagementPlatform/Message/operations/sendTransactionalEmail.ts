@@ -11,7 +11,7 @@ import { onlyPiece } from '../../shared/engine/send/sendRequests';
 import { refuseRepeatedKeys } from '../../shared/engine/read/repeatedKeys';
 import type { RequestShape } from '../../shared/engine/plan/planner';
 import { optionalText, pathSegment, user } from '../../shared/fields/inputs';
-import type { IdentifierKind } from '../../shared/fields/userIdentifier';
+import type { IdentifierKind } from '../../shared/descriptions/userIdentifierFields';
 import { parseOrThrow } from '../../shared/schemas/parse';
 import { trackAttributes } from '../../shared/schemas/trackObjects';
 import { namedValues } from '../../shared/fields/namedValues';

@@ -3,9 +3,10 @@ import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-wor
 import { ItemInputError } from '../../shared/engine/read/itemInputError';
 import { dispatchOperation, dispatchPiece, dispatchShape, RECIPIENTS_PER_REQUEST } from '../shared/dispatchOperation';
 import { AUDIENCE, recipientInput } from '../shared/recipientFields';
-import { additionalFieldsCollection } from '../../shared/fields/bodyFields';
+import { additionalFieldsCollection } from '../../shared/descriptions/additionalFields';
 import { jsonObjectValue } from '../../shared/fields/values';
-import { collection, collectionOption, labelOf, requiredText } from '../../shared/fields/inputs';
+import { labelOf } from '../../shared/descriptions/labels';
+import { collection, collectionOption, requiredText } from '../../shared/fields/inputs';
 
 export const option: INodePropertyOptions = {
 	name: 'Trigger Campaign',

@@ -7,7 +7,8 @@ import { prioritizationInput } from '../../shared/fields/prioritization';
 import type { z } from 'zod/v4';
 
 import { AUDIENCE_EXAMPLE, connectedAudience } from '../../shared/schemas/audience';
-import type { IdentifierKind, ItemUser } from '../../shared/fields/userIdentifier';
+import type { IdentifierKind } from '../../shared/descriptions/userIdentifierFields';
+import type { ItemUser } from '../../shared/fields/userIdentifier';
 import type { UserAlias } from '../../shared/schemas/identifiers';
 import { parseOrThrow } from '../../shared/schemas/parse';
 import { trackAttributes } from '../../shared/schemas/trackObjects';

@@ -2,9 +2,9 @@ import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-wor
 
 import type { Piece, PieceOutcome, PlannedRequest } from '../../shared/engine/operation';
 import { declareOperation } from '../../shared/engine/operation';
-import { fromVersion2 } from '../../shared/fields/displayOptions';
+import { fromVersion2 } from '../../shared/descriptions/displayOptions';
 import type { RequestShape } from '../../shared/engine/plan/planner';
-import type { IdentifierKind } from '../../shared/fields/userIdentifier';
+import type { IdentifierKind } from '../../shared/descriptions/userIdentifierFields';
 import { givenOrDefault, user, yesNo } from '../../shared/fields/inputs';
 import { operationOption } from '../shared/userInputs';
 import type { UserAlias } from '../../shared/schemas/identifiers';

@@ -5,7 +5,7 @@ import { declareOperation } from '../../shared/engine/operation';
 import { answerRemaining } from '../../shared/engine/send/sendRequests';
 import type { RequestShape } from '../../shared/engine/plan/planner';
 import { prioritizationInput } from '../../shared/fields/prioritization';
-import type { IdentifierKind, IdentifyByLabel } from '../../shared/fields/userIdentifier';
+import type { IdentifierKind, IdentifyByLabel } from '../../shared/descriptions/userIdentifierFields';
 import { givenOrDefault, user } from '../../shared/fields/inputs';
 import { externalId } from '../shared/userInputs';
 

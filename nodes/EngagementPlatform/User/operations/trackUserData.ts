@@ -89,5 +89,5 @@ export const operation = usersTrackOperation(
 function withZonedTime(item: ItemReader, object: unknown): unknown {
 	if (!item.readsText || object === null || typeof object !== 'object' || Array.isArray(object)) return object;
 	const { time } = object as IDataObject;
-	return time === undefined ? object : { ...object, time: item.zoned(time) };
+	return time === undefined ? object : { ...object, time: item.clock.zoned(time) };
 }

@@ -1,7 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { collectionByVersion } from '../../shared/fields/displayOptions';
-import { additionalFieldsCollection } from '../../shared/fields/bodyFields';
+import { collectionByVersion } from '../../shared/descriptions/displayOptions';
+import { additionalFieldsCollection } from '../../shared/descriptions/additionalFields';
 import { collection } from '../../shared/fields/inputs';
 import { parseOrThrow } from '../../shared/schemas/parse';
 import { trackAttributes } from '../../shared/schemas/trackObjects';

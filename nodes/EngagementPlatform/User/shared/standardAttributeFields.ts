@@ -3,7 +3,8 @@ import { validateFieldType } from 'n8n-workflow';
 
 import type { ItemReader } from '../../shared/engine/read/readItems';
 import type { Input } from '../../shared/fields/inputs';
-import { inputOf, labelOf } from '../../shared/fields/inputs';
+import { labelOf } from '../../shared/descriptions/labels';
+import { inputOf } from '../../shared/fields/inputs';
 import { isBlank, shown } from '../../shared/schemas/textValues';
 import { notADate } from '../../shared/schemas/time';
 
@@ -130,7 +131,7 @@ function readStandardAttributes(item: ItemReader, name: string, label: string): 
 		// out of the request, and the profile keeps the value it holds.
 		if (isBlank(value) && (field.type !== 'string' || DATES.has(id))) continue;
 		if (TIMES.has(id)) {
-			const instant = item.instant(value);
+			const instant = item.clock.instant(value);
 			if (instant === undefined) item.problems.push(notADate(`${label}.${field.displayName}`, value));
 			else attributes[id] = instant;
 			continue;

@@ -1,5 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { additionalFieldsCollection } from '../../shared/fields/bodyFields';
+import { additionalFieldsCollection } from '../../shared/descriptions/additionalFields';
 
 /** Fields the event and purchase operations share. */
 

@@ -13,9 +13,10 @@ import type {
 import { canonicalValue, declareOperation, groupStateKey, groupStateLabel } from '../../shared/engine/operation';
 import { answerRemaining } from '../../shared/engine/send/sendRequests';
 import type { RequestShape } from '../../shared/engine/plan/planner';
-import type { IdentifierKind } from '../../shared/fields/userIdentifier';
+import type { IdentifierKind } from '../../shared/descriptions/userIdentifierFields';
 import type { ItemUser } from '../../shared/fields/userIdentifier';
-import { identifierLabels, isIdentifierKind, readUser } from '../../shared/fields/userIdentifier';
+import { identifierLabels, isIdentifierKind } from '../../shared/descriptions/userIdentifierFields';
+import { readUser } from '../../shared/fields/userIdentifier';
 import { userStateKey } from '../../shared/schemas/identifiers';
 import type { Input } from '../../shared/fields/inputs';
 import { inputOf, user } from '../../shared/fields/inputs';

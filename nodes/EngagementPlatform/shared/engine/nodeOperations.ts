@@ -1,6 +1,6 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { updateDisplayOptions } from '../fields/displayOptions';
+import { updateDisplayOptions } from '../descriptions/displayOptions';
 import type { OperationSpec } from './operation';
 import { optionsProperty } from './runOptions';
 

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { forVersion1 } from '../fields/displayOptions';
+import { forVersion1 } from '../descriptions/displayOptions';
 import type { OperationSpec, RunSettings } from './operation';
 import type { RequestShape } from './plan/planner';
 

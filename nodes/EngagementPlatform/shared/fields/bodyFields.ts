@@ -4,18 +4,6 @@ import type { ItemReader } from '../engine/read/readItems';
 import type { Input } from './inputs';
 import { collection as collectionInput } from './inputs';
 
-/** "Additional Fields": the optional fields of an operation, each added with "Add Field"; options named by their body keys. */
-export function additionalFieldsCollection(options: INodeProperties[]): INodeProperties {
-	return {
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options,
-	};
-}
-
 /** A request object's fields in the order the panel shows them, with an "Additional Fields" collection last. */
 export interface BodyFields {
 	properties: INodeProperties[];

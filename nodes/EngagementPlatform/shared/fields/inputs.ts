@@ -5,9 +5,12 @@ import type { ItemReader } from '../engine/read/readItems';
 import { hasKeys } from '../schemas/parse';
 import { booleanFromText, numberFromText } from '../schemas/textValues';
 import { asWallTime, EACH_USERS_ZONE, isNoTime, notADate } from '../schemas/time';
-import { forVersion1, fromVersion2 } from './displayOptions';
-import type { IdentifierKind, IdentifyByLabel, ItemUser } from './userIdentifier';
-import { readUser, userIdentifierFields } from './userIdentifier';
+import { forVersion1, fromVersion2 } from '../descriptions/displayOptions';
+import { labelOf } from '../descriptions/labels';
+import type { IdentifierKind, IdentifyByLabel } from '../descriptions/userIdentifierFields';
+import { userIdentifierFields } from '../descriptions/userIdentifierFields';
+import type { ItemUser } from './userIdentifier';
+import { readUser } from './userIdentifier';
 import { jsonObjectValue, jsonValue, requiredTextValue, textValue } from './values';
 
 /**
@@ -72,11 +75,6 @@ export function inputOf<T>(
 		read: read.length > 1 ? (item) => read(item, name, label) : (read as (item: ItemReader) => T),
 		problem: (rule, fix) => new ItemInputError(label, rule, fix),
 	};
-}
-
-/** A property's label as errors name it: without the "(JSON)" that tells the panel's input kind. */
-export function labelOf(property: INodeProperties): string {
-	return property.displayName.replace(/ \(JSON\)$/, '');
 }
 
 /**
@@ -190,7 +188,7 @@ function numberValue(value: unknown, label: string, item: ItemReader, example: s
  */
 export const time = (declared: Declared, { emptyIsNow = false } = {}) =>
 	inputField(declared, (value, label, item) =>
-		checkedTime(item, label, value, emptyIsNow ? item.timeOrNow(value) : item.zoned(value)),
+		checkedTime(item, label, value, emptyIsNow ? item.clock.timeOrNow(value) : item.clock.zoned(value)),
 	);
 
 /**

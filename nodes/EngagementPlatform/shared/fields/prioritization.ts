@@ -1,8 +1,9 @@
-import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
+import type { IDisplayOptions } from 'n8n-workflow';
 
 import { ItemInputError } from '../engine/read/itemInputError';
 import type { Input } from './inputs';
 import { inputField } from './inputs';
+import { prioritizationField } from '../descriptions/prioritization';
 
 /**
  * The orders the spec allows for `prioritization` when an email picks a profile: at most one
@@ -15,28 +16,6 @@ const ORDERS: Record<string, string[]> = {
 	unidentified: ['unidentified'],
 	unidentifiedThenRecent: ['unidentified', 'most_recently_updated'],
 };
-
-function prioritizationField(
-	displayOptions: IDisplayOptions,
-	defaultOrder: 'identifiedThenRecent' | 'unidentifiedThenRecent',
-	description: string,
-): INodeProperties {
-	return {
-		displayName: 'Prioritization',
-		name: 'prioritization',
-		type: 'options',
-		options: [
-			{ name: 'Identified', value: 'identified' },
-			{ name: 'Identified, Then Most Recently Updated', value: 'identifiedThenRecent' },
-			{ name: 'Most Recently Updated', value: 'recent' },
-			{ name: 'Unidentified', value: 'unidentified' },
-			{ name: 'Unidentified, Then Most Recently Updated', value: 'unidentifiedThenRecent' },
-		],
-		default: defaultOrder,
-		description,
-		displayOptions,
-	};
-}
 
 /** Prioritization as an input (fields/inputs.ts): the spec's order chosen, its default where none is. */
 export function prioritizationInput(

@@ -4,6 +4,31 @@ export const E164 = /^\+[1-9]\d{6,14}$/;
 /** Deliberately loose: the platform is the judge of deliverability; this only catches obvious slips. */
 export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
+/**
+ * The spec: "provided external_id is blacklisted and disallowed" indicates a dummy user. It does
+ * not list the values; these are the ones that mean "no real user", several of them what a
+ * mapping yields when the field it names is missing ("undefined", "null", "[object Object]").
+ * Compared trimmed and case-insensitively.
+ */
+const PLACEHOLDER_IDS: ReadonlySet<string> = new Set([
+	'null',
+	'undefined',
+	'nil',
+	'none',
+	'n/a',
+	'0',
+	'-1',
+	'test',
+	'anonymous',
+	'unknown',
+	'[object object]',
+]);
+const LONGEST_PLACEHOLDER = Math.max(...[...PLACEHOLDER_IDS].map((id) => id.length));
+
+export function isPlaceholderId(externalId: string): boolean {
+	return externalId.length <= LONGEST_PLACEHOLDER && PLACEHOLDER_IDS.has(externalId.toLowerCase());
+}
+
 export const userAlias = z.object({
 	alias_name: z.string().min(1, 'alias name is required'),
 	alias_label: z.string().min(1, 'alias label is required'),

@@ -1,3 +1,4 @@
+import type { NodeExecutionHint } from 'n8n-workflow';
 import { z } from 'zod/v4';
 
 import type { InputProblem } from '../engine/read/itemInputError';
@@ -242,4 +243,56 @@ function formatOffset(minutes: number): string {
 	const absolute = Math.abs(minutes);
 	const pad = (n: number) => String(n).padStart(2, '0');
 	return `${sign}${pad(Math.floor(absolute / 60))}:${pad(absolute % 60)}`;
+}
+
+/**
+ * A run's reading of times, made once per run: version 2 reads one without a zone in the workflow's
+ * timezone (inTimezone) and notes that it did, for the run's hint; version 1 takes times as they came.
+ */
+export class RunClock implements ZonelessNote {
+	/** The time the run began reading its items, in ISO 8601: one for every item, as {{ $now }} is. */
+	readonly runTime = new Date().toISOString();
+	zonelessRead = false;
+	private workflowClock?: Intl.DateTimeFormat;
+
+	constructor(
+		private readonly timezone: string,
+		private readonly readsText: boolean,
+	) {
+		if (readsText) this.workflowClock = zoneClock(timezone);
+	}
+
+	/** The wall clock of the workflow's timezone, where n8n's own date fields read zoneless times. */
+	private get clock(): Intl.DateTimeFormat {
+		return (this.workflowClock ??= zoneClock(this.timezone));
+	}
+
+	zoned(value: unknown): unknown {
+		return this.readsText ? inTimezone(value, this.clock, this) : value;
+	}
+
+	/** A time where version 2 takes an empty value as the time of the run (an event's Time). */
+	timeOrNow(value: unknown): unknown {
+		const empty = value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+		return empty && this.readsText ? this.runTime : this.zoned(value);
+	}
+
+	/** A typed date entry's ISO 8601 instant with offset (instantOf); undefined when the value is no date. */
+	instant(value: unknown): string | undefined {
+		return instantOf(value, this.clock, this);
+	}
+
+	/** A typed list's text entry written as a date or a date and time, as its instant (instantOfText). */
+	instantOfText(text: string): string | undefined {
+		return instantOfText(text, this.clock, this);
+	}
+
+	/** The run's hint once it read a time without a zone: static hints cannot show the workflow's timezone. */
+	zonelessHint(): NodeExecutionHint {
+		return {
+			message: `Times without a zone were read in ${this.timezone}, this workflow's timezone (Workflow Settings → Timezone).`,
+			type: 'info',
+			location: 'outputPane',
+		};
+	}
 }

@@ -1,17 +1,11 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeProperties,
-	INodeExecutionData,
-	NodeExecutionHint,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { InputProblem } from './itemInputError';
 import { ItemInputError } from './itemInputError';
 import type { Piece } from '../plan/planner';
-import type { ZonelessNote } from '../../schemas/time';
-import { inTimezone, instantOf, instantOfText, zoneClock } from '../../schemas/time';
+import { RunClock } from '../../schemas/time';
+import { labelsOf } from '../../descriptions/labels';
 import type { ParameterSource } from '../../fields/parameterSource';
 import { compileSource, copyOf, fieldValue, NOT_PLAIN, savedParameter } from '../../fields/parameterSource';
 
@@ -58,7 +52,7 @@ export function readItems(
 	}
 	// Version 2 names the zone it read zoneless times in, once for the run: the panel's hints cannot show
 	// it. n8n's contexts (a node's run, an agent's tool) have hints; a reading outside a run has none.
-	if (parameters.zonelessRead) context.addExecutionHints?.(parameters.zonelessHint());
+	if (parameters.clock.zonelessRead) context.addExecutionHints?.(parameters.clock.zonelessHint());
 	const acrossItems = spec.checkAcrossItems?.(pieces);
 	if (!acrossItems?.size) return { pieces, inputErrors };
 	for (const [itemIndex, error] of acrossItems) if (!inputErrors.has(itemIndex)) inputErrors.set(itemIndex, error);
@@ -95,11 +89,6 @@ export class ItemReader {
 	/** `raw(name)[key]` (a resource mapper's `value`), built without the rest of the parameter where it can be. */
 	rawPart(name: string, key: string): unknown {
 		return this.parameters.part(name, key, this.itemIndex);
-	}
-
-	/** The label the panel shows for a parameter (`additionalFields.send_id` → "Send ID"), which errors name. */
-	labelOf(name: string): string {
-		return this.parameters.labelOf(name);
 	}
 
 	/** The node's version as the workflow saved it. */
@@ -144,31 +133,9 @@ export class ItemReader {
 		return this.context.getInputData()[this.itemIndex]?.json ?? {};
 	}
 
-	/** A time value as version 2 reads it: without a zone, in the workflow's timezone; version 1 as it came. */
-	zoned(value: unknown): unknown {
-		return this.parameters.zoned(value);
-	}
-
-	/** A time where version 2 takes an empty value as the time of the run (an event's Time). */
-	timeOrNow(value: unknown): unknown {
-		return this.parameters.timeOrNow(value);
-	}
-
-	/**
-	 * A typed date entry (version 2's Date, a standard attribute's session date): its ISO 8601 instant
-	 * with offset, a zoneless one in the workflow's timezone; undefined when the value is no date
-	 * (schemas/time.ts, instantOf), which the entry's reader refuses naming the value.
-	 */
-	instant(value: unknown): string | undefined {
-		return instantOf(value, this.parameters.clock, this.parameters);
-	}
-
-	/**
-	 * A typed list's text entry (version 2): written as a date or a date and time, its instant as
-	 * `instant` gives it; undefined for any other text (schemas/time.ts, instantOfText).
-	 */
-	instantOfText(text: string): string | undefined {
-		return instantOfText(text, this.parameters.clock, this.parameters);
+	/** How the run reads times: from version 2, one without a zone in the workflow's timezone. */
+	get clock(): RunClock {
+		return this.parameters.clock;
 	}
 }
 
@@ -184,18 +151,13 @@ export class ItemReader {
  * A constant object is copied for each item, so no item can change another's; a field is the
  * item's own value, which readers only read (schemas and bodies build new objects from it).
  */
-export class ParameterReader implements ZonelessNote {
+export class ParameterReader {
 	private readonly sources = new Map<string, ParameterSource>();
 	private readonly items: INodeExecutionData[];
 	/** The node's version as the workflow saved it. */
 	readonly version: number;
-	private readonly timezone: string;
+	readonly clock: RunClock;
 	private readonly labels: Map<string, string>;
-	private workflowClock?: Intl.DateTimeFormat;
-	/** The time the run began reading its items, in ISO 8601: one for every item, as {{ $now }} is. */
-	readonly runTime = new Date().toISOString();
-	/** Whether the run read a time without a zone in the workflow's timezone (schemas/time.ts, inTimezone). */
-	zonelessRead = false;
 
 	/**
 	 * What the run's context gives once is read here, and every field of the operation is classified,
@@ -208,42 +170,13 @@ export class ParameterReader implements ZonelessNote {
 	) {
 		this.items = context.getInputData();
 		this.version = context.getNode().typeVersion;
-		this.timezone = context.getTimezone();
+		this.clock = new RunClock(context.getTimezone(), this.version >= 2);
 		this.labels = labelsOf(fields, this.version);
-		if (this.version >= 2) this.workflowClock = zoneClock(this.timezone);
 		for (const name of this.labels.keys()) this.classify(name);
 	}
 
 	labelOf(name: string): string {
 		return this.labels.get(name) ?? name;
-	}
-
-	/** The wall clock of the workflow's timezone, where n8n's own date fields read zoneless times. */
-	get clock(): Intl.DateTimeFormat {
-		return (this.workflowClock ??= zoneClock(this.timezone));
-	}
-
-	/** A time value as version 2 reads it: without a zone, in the workflow's timezone; version 1 as it came. */
-	zoned(value: unknown): unknown {
-		return this.version >= 2 ? inTimezone(value, this.clock, this) : value;
-	}
-
-	/**
-	 * The run's hint once it read a time without a zone: static hints cannot show the workflow's
-	 * timezone, so the output names it, and where it is set.
-	 */
-	zonelessHint(): NodeExecutionHint {
-		return {
-			message: `Times without a zone were read in ${this.timezone}, this workflow's timezone (Workflow Settings → Timezone).`,
-			type: 'info',
-			location: 'outputPane',
-		};
-	}
-
-	/** A time where version 2 takes an empty value as the time of the run (an event's Time). */
-	timeOrNow(value: unknown): unknown {
-		const empty = value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
-		return empty && this.version >= 2 ? this.runTime : this.zoned(value);
 	}
 
 	value(name: string, itemIndex: number, fallback?: unknown): unknown {
@@ -317,32 +250,6 @@ export class ParameterReader implements ZonelessNote {
 		if (source) this.sources.set(name, source);
 		return source;
 	}
-}
-
-/**
- * Each parameter's label for the node's version, collection options under `collection.option`: its
- * display name without the "(JSON)" that tells the panel's input kind, so that an error names "Event
- * Properties" whether they were given as fields or as JSON.
- */
-function labelsOf(fields: INodeProperties[], version: number, prefix = '', labels = new Map<string, string>()) {
-	for (const field of fields) {
-		if (!shownInVersion(field, version)) continue;
-		const name = `${prefix}${field.name}`;
-		if (!labels.has(name)) labels.set(name, field.displayName.replace(/ \(JSON\)$/, ''));
-		if (field.type === 'collection') labelsOf(field.options as INodeProperties[], version, `${name}.`, labels);
-	}
-	return labels;
-}
-
-/** Whether a field is shown for a node version, by its `@version` rule (shared/fields/displayOptions.ts writes them). */
-function shownInVersion(property: INodeProperties, version: number): boolean {
-	const rule = property.displayOptions?.show?.['@version'];
-	if (!rule) return true;
-	return rule.some((allowed) =>
-		typeof allowed === 'number'
-			? allowed === version
-			: version >= Number((allowed as { _cnd?: { gte?: number } })._cnd?.gte),
-	);
 }
 
 /**
