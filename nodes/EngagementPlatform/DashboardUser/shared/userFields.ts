@@ -3,7 +3,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { ItemInputError } from '../../shared/engine/read/itemInputError';
 import type { ItemReader } from '../../shared/engine/read/readItems';
 import type { Declared } from '../../shared/fields/inputs';
-import { requiredTextValue } from '../../shared/fields/values';
+import { requiredTextValue } from '../../shared/schemas/textValues';
 import {
 	defineInputs,
 	inputField,

@@ -7,7 +7,7 @@ import { parseOrThrow } from '../../shared/schemas/parse';
 import { dispatchOperation, dispatchPiece, dispatchShape, RECIPIENTS_PER_REQUEST } from '../shared/dispatchOperation';
 import { AUDIENCE, recipientOf } from '../shared/recipientFields';
 import { additionalFieldsCollection } from '../../shared/descriptions/additionalFields';
-import { jsonObjectValue } from '../../shared/fields/values';
+import { jsonObjectValue } from '../../shared/schemas/textValues';
 
 export const option: INodePropertyOptions = {
 	name: 'Send Now',

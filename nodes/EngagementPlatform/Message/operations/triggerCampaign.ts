@@ -4,7 +4,7 @@ import { ItemInputError } from '../../shared/engine/read/itemInputError';
 import { dispatchOperation, dispatchPiece, dispatchShape, RECIPIENTS_PER_REQUEST } from '../shared/dispatchOperation';
 import { AUDIENCE, recipientInput } from '../shared/recipientFields';
 import { additionalFieldsCollection } from '../../shared/descriptions/additionalFields';
-import { jsonObjectValue } from '../../shared/fields/values';
+import { jsonObjectValue } from '../../shared/schemas/textValues';
 import { labelOf } from '../../shared/descriptions/labels';
 import { collection, collectionOption, requiredText } from '../../shared/fields/inputs';
 

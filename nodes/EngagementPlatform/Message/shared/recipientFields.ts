@@ -13,7 +13,7 @@ import type { UserAlias } from '../../shared/schemas/identifiers';
 import { parseOrThrow } from '../../shared/schemas/parse';
 import { trackAttributes } from '../../shared/schemas/trackObjects';
 import { namedValues } from '../../shared/fields/namedValues';
-import { jsonObjectValue } from '../../shared/fields/values';
+import { jsonObjectValue } from '../../shared/schemas/textValues';
 
 /** Campaign and canvas triggers name a recipient by external user ID, alias or (early access) email. */
 const TRIGGER_RECIPIENT_KINDS: readonly IdentifierKind[] = ['external_id', 'user_alias', 'email'];

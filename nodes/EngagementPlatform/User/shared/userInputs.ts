@@ -3,7 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import type { Declared, Input } from '../../shared/fields/inputs';
 import { inputField, inputOf } from '../../shared/fields/inputs';
 import { externalIdValue } from '../../shared/fields/userIdentifier';
-import { collectionValues } from '../../shared/fields/values';
+import { collectionValues } from '../../shared/schemas/textValues';
 
 /** Kinds of input the User node's operations read that shared/fields/inputs.ts has no kind for. */
 

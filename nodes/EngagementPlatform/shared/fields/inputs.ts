@@ -3,7 +3,14 @@ import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow
 import { ItemInputError } from '../engine/read/itemInputError';
 import type { ItemReader } from '../engine/read/readItems';
 import { hasKeys } from '../schemas/parse';
-import { booleanFromText, numberFromText } from '../schemas/textValues';
+import {
+	booleanFromText,
+	jsonObjectValue,
+	jsonValue,
+	numberFromText,
+	requiredTextValue,
+	textValue,
+} from '../schemas/textValues';
 import { asWallTime, EACH_USERS_ZONE, isNoTime, notADate } from '../schemas/time';
 import { forVersion1, fromVersion2 } from '../descriptions/displayOptions';
 import { labelOf } from '../descriptions/labels';
@@ -11,7 +18,6 @@ import type { IdentifierKind, IdentifyByLabel } from '../descriptions/userIdenti
 import { userIdentifierFields } from '../descriptions/userIdentifierFields';
 import type { ItemUser } from './userIdentifier';
 import { readUser } from './userIdentifier';
-import { jsonObjectValue, jsonValue, requiredTextValue, textValue } from './values';
 
 /**
  * An operation's input, declared once: the properties the panel shows, the parameter it reads, the

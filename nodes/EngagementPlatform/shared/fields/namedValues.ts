@@ -1,17 +1,15 @@
-import type { FieldType, IDataObject, INodeProperties } from 'n8n-workflow';
-import { validateFieldType } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { ItemInputError } from '../engine/read/itemInputError';
 import type { ItemReader } from '../engine/read/readItems';
 import { hasKeys } from '../schemas/parse';
-import { isBlank, shown } from '../schemas/textValues';
-import { notADate } from '../schemas/time';
+import { collectionValues, jsonObjectValue } from '../schemas/textValues';
+import { typedEntryValue } from '../schemas/typedEntries';
 import type { Input } from './inputs';
 import { inputOf } from './inputs';
 import { FROM_VERSION_2 } from '../descriptions/displayOptions';
 import type { NamedValuesDeclaration } from '../descriptions/namedValuesFields';
 import { keyValueOrJsonFields } from '../descriptions/namedValuesFields';
-import { collectionValues, jsonObjectValue } from './values';
 
 type Show = NonNullable<INodeProperties['displayOptions']>['show'];
 
@@ -85,15 +83,10 @@ interface Assignment {
 }
 
 /**
- * n8n's assignment list as one object, each value converted to the type picked for it by
- * n8n-workflow's validateFieldType (as Edit Fields converts): "59.90" as a number is 59.9. A date is
- * read as the Time fields read one and sent as an ISO 8601 instant (schemas/time.ts, instantOf), where
- * validateFieldType would take "Dec 3, 2026" or "03/05/2026" and the text went out as written. Text
- * written as a date is sent as one too (the comment where it is done says why). A value that does not convert is a problem
- * of the item naming the entry, the value and the type; an empty value, and a blank one of any type but
- * text, is left out (not set).
+ * n8n's assignment list as one object, each entry converted to its type (schemas/typedEntries.ts); a
+ * value that does not convert, an entry without a name or one given twice is a problem of the item.
  */
-export function readAssignments(item: ItemReader, parameter: string, label: string): IDataObject | undefined {
+function readAssignments(item: ItemReader, parameter: string, label: string): IDataObject | undefined {
 	const assignments = ((item.raw(parameter, {}) as { assignments?: Assignment[] } | undefined)?.assignments ??
 		[]) as Assignment[];
 	const values: IDataObject = {};
@@ -112,58 +105,9 @@ export function readAssignments(item: ItemReader, parameter: string, label: stri
 			item.problems.push({ field: `${label}.${key}`, rule: 'is given twice', fix: 'Keep one entry per name.' });
 			continue;
 		}
-		if (value === undefined || value === null || value === '') continue;
-		// Here a blank cell (spaces alone) typed Number, Boolean, Date or any type but text is "not set":
-		// the entry is left out of the request, so the value the platform holds stays. validateFieldType
-		// would send " " as the number 0, overwriting a lifetime value, and refuse it as a boolean or date.
-		if (type !== 'string' && isBlank(value)) continue;
-		if (type === 'dateTime') {
-			const instant = item.clock.instant(value);
-			if (instant === undefined) item.problems.push(notADate(`${label}.${key}`, value));
-			else values[key] = instant;
-			continue;
-		}
-		// n8n's editor offers a list's entries the types String, Number, Boolean, Array and Object: no date.
-		// The platform stores an ISO 8601 string as a datetime, and a sheet writes its dates its own way
-		// (2026-03-01, 2026-03-01 10:00), which would be stored as text. So in version 2 (the list is
-		// version 2's) an entry of type String, the type a dragged sheet column gets, whose text is written
-		// as a date or a date and time in the forms the Time fields take (2026-03-01, 2026-03-01 10:00,
-		// 2026-03-01 10:00:00, ISO 8601 with or without a zone, a `T` or a space) is sent as the ISO 8601
-		// instant with offset the platform recognises as a date: exactly what the Date type gives
-		// (schemas/time.ts, instantOf), without a zone in the workflow's timezone, a date alone its
-		// midnight there. Any other text (abc 2026, 03/01/2026, 2026-02-30) stays text, as JSON mode's does;
-		// so does the date of birth, which the platform keeps as a calendar date. The list's hint says so.
-		if (type === 'string' && item.readsText && typeof value === 'string' && !KEPT_AS_TEXT.has(key)) {
-			const instant = item.clock.instantOfText(value);
-			if (instant !== undefined) {
-				values[key] = instant;
-				continue;
-			}
-		}
-		const converted = validateFieldType(key, value, type as FieldType);
-		if (!converted.valid) {
-			item.problems.push({
-				field: `${label}.${key}`,
-				rule: `expects ${article(type)} but got ${shown(value)}`,
-				fix: `Give ${article(type)}, or pick the type the value has.`,
-			});
-			continue;
-		}
-		values[key] = convertedValue(type, value, converted.newValue);
+		const entry = typedEntryValue(`${label}.${key}`, key, value, type, item.clock);
+		if (entry && 'problem' in entry) item.problems.push(entry.problem);
+		else if (entry) values[key] = entry.value;
 	}
 	return Object.keys(values).length > 0 ? values : undefined;
-}
-
-/** Keys whose text stays text though written as a date: the date of birth, a calendar date (schemas/standardAttributes.ts). */
-const KEPT_AS_TEXT: ReadonlySet<string> = new Set(['dob']);
-
-function article(type: string): string {
-	return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
-}
-
-/** An entry's value as its type says: text as text (as Edit Fields makes it), other types as converted. */
-function convertedValue(type: string, value: unknown, converted: unknown): IDataObject[string] {
-	if (type === 'string' && typeof value !== 'string')
-		return typeof value === 'object' ? JSON.stringify(value) : String(value);
-	return (converted ?? value) as IDataObject[string];
 }

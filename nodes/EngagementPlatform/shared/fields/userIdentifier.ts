@@ -9,7 +9,7 @@ import {
 	identifierLabels,
 	isIdentifierKind,
 } from '../descriptions/userIdentifierFields';
-import { requiredTextValue } from './values';
+import { requiredTextValue } from '../schemas/textValues';
 
 /** The item's user: the way it is identified and the identifier, read once. */
 export interface ItemUser {
