@@ -13,10 +13,7 @@ export interface BodyFields {
 	read(item: ItemReader): IDataObject;
 }
 
-/**
- * The fields of one request object, each an input (inputs.ts) under the body key its value goes to;
- * a collection's options are named by their body keys (`app_id`). CONTRIBUTING.md, "Adding a field".
- */
+/** One request object's fields, each an input under its body key, a collection's options under theirs (`app_id`). */
 export function bodyFields(fields: Record<string, Input<unknown>>, collection?: INodeProperties): BodyFields {
 	const keys = Object.keys(fields);
 	const inputs = Object.values(fields);

@@ -21,9 +21,7 @@ import { readUser } from './userIdentifier';
 
 /**
  * An operation's input, declared once: the properties the panel shows, the parameter it reads, the
- * label its errors name it by (the property's display name), and its reading of an item, typed. An
- * operation declares its inputs with `defineInputs` and reads them with `input.read(item)`; it never
- * names a parameter or types a label again (CONTRIBUTING.md, "Adding an operation").
+ * label its errors name it by, and its typed reading of an item (CONTRIBUTING.md, "Adding a field").
  */
 export interface Input<T> {
 	/** The parameter read (version 2's name, where version 1 saved another). */
@@ -31,10 +29,7 @@ export interface Input<T> {
 	readonly label: string;
 	readonly properties: INodeProperties[];
 	read(item: ItemReader): T;
-	/**
-	 * The item's problem with this input's value, worded with its label: `rule` is what the value
-	 * breaks, `fix` what to do. For rules across inputs, checked by the operation.
-	 */
+	/** The item's problem with this input's value, worded with its label (for an operation's rules across inputs). */
 	problem(rule: string, fix: string): ItemInputError;
 }
 
@@ -83,10 +78,7 @@ export function inputOf<T>(
 	};
 }
 
-/**
- * An operation's inputs, each under the name its reading is had by. The record's order is the
- * order of their properties in the panel.
- */
+/** An operation's inputs, each under the name its reading is had by, in the panel's order. */
 export function defineInputs<Inputs extends Record<string, Input<unknown>>>(inputs: Inputs): Inputs {
 	return inputs;
 }
@@ -96,10 +88,7 @@ export function propertiesOf(inputs: Record<string, Input<unknown>>): INodePrope
 	return Object.values(inputs).flatMap((declared) => declared.properties);
 }
 
-/**
- * One option of a collection (Additional Fields) read on its own, as `<collection>.<option>`, and
- * named by the option's label. Its property is the collection's, which shows it: it declares none.
- */
+/** One option of a collection read on its own (`<collection>.<option>`); the collection's property shows it. */
 export function collectionOption<T>(
 	collection: Input<unknown>,
 	option: INodeProperties,
@@ -130,9 +119,8 @@ export const optionalText = (declared: Declared, adjust?: (text: string) => stri
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /**
- * Required text that goes into the request's URL path (a campaign, catalog, preference center or user
- * ID). A lone surrogate cannot be written in a URL, so it is refused with the item's other input
- * errors rather than failing the run once requests are being sent.
+ * Required text that goes into the request's URL path: a lone surrogate cannot be written in a URL, so it
+ * is refused with the item's other input errors rather than failing the run once requests are sent.
  */
 export const pathSegment = (declared: Declared) =>
 	inputField(
@@ -172,10 +160,7 @@ export function number(declared: Declared, example: string) {
 	return inputField(declared, (value, label, item) => numberValue(value, label, item, example, fallback), fallback);
 }
 
-/**
- * Version 2 takes a text that is exactly a number; empty text is not set; any other value is a problem
- * kept in the item's problems, and the field reads as not set.
- */
+/** Version 2 takes a text that is exactly a number, empty text as not set, and keeps any other value as a problem. */
 function numberValue(value: unknown, label: string, item: ItemReader, example: string, fallback?: number): unknown {
 	if (!item.readsText) return value;
 	const read = numberFromText(value, label, example);
@@ -197,10 +182,7 @@ export const time = (declared: Declared, { emptyIsNow = false } = {}) =>
 		checkedTime(item, label, value, emptyIsNow ? item.clock.timeOrNow(value) : item.clock.zoned(value)),
 	);
 
-/**
- * A date and time that is each user's own when it has no zone (a canvas schedule In Local Time):
- * version 2 reads the same forms as `time`, no zone added (schemas/time.ts, asWallTime).
- */
+/** A date and time each user has in their own zone when it has none (In Local Time): `time`'s forms, no zone added. */
 export const wallTime = (declared: Declared) =>
 	inputField(declared, (value, label, item) =>
 		item.readsText ? checkedTime(item, label, value, asWallTime(value), EACH_USERS_ZONE) : value,
@@ -270,11 +252,7 @@ export const asGiven = <T = IDataObject>(declared: Declared, fallback?: T) =>
 /** asGiven at the property's default where the workflow holds none (a choice, a multi-option's values). */
 export const givenOrDefault = <T>(declared: Declared) => asGiven<T>(declared, currentOf(declared).default as T);
 
-/**
- * The item's user: "Identify User By" and the field(s) of each of `kinds` (userIdentifier.ts), read
- * as the kind chosen and its identifier, checked per the spec. Its properties are
- * userIdentifierFields'.
- */
+/** The item's user: "Identify User By" and the field(s) of each of `kinds`, read as `{ kind, identifier }`. */
 export function user(
 	kinds: readonly IdentifierKind[],
 	options: { label?: IdentifyByLabel; show?: IDisplayOptions['show'] } = {},

@@ -14,14 +14,10 @@ import { keyValueOrJsonFields } from '../descriptions/namedValuesFields';
 type Show = NonNullable<INodeProperties['displayOptions']>['show'];
 
 /**
- * Named values (properties, attributes, a catalog item's fields) as keyValueOrJsonFields offers them:
- * typed fields (version 2), key/value pairs (version 1) or one JSON object; undefined when none were
- * given. Errors name the typed list by its own label (Custom Attributes), the pairs and the JSON by the
- * field's.
- *
- * `beside` is an input shown just before the typed list, where the list is how the values are given
- * (Standard Attributes beside Custom Attributes): it is given the condition that shows it, and read
- * before the list, its values first and the list's over them.
+ * Named values (properties, attributes, a catalog item's fields) as typed fields (version 2), key/value
+ * pairs (version 1) or one JSON object; undefined when none were given. `beside` is an input shown just
+ * before the typed list (Standard Attributes beside Custom Attributes), given the condition that shows
+ * it; its values come first and the list's over them. Errors name the typed list by its own label.
  */
 export function namedValues(
 	field: NamedValuesDeclaration,

@@ -4,18 +4,15 @@ import type { IDataObject } from 'n8n-workflow';
  * How one parameter's value is had for every item of a run, decided once from the form the workflow
  * saved it in:
  * - `constant`: no expression anywhere in it, one value for every item (n8n's, read once);
- * - `field`: exactly one field of the item (`{{ $json.email }}`, what n8n's editor writes when a field
- *   is dragged in), read from the item's JSON;
- * - `template`: an object or list whose expressions are each exactly a field of the item (a resource
- *   mapper or an assignment list whose entries were dragged in), built from the item's JSON;
+ * - `template`: exactly one field of the item (`{{ $json.email }}`, what n8n's editor writes when a
+ *   field is dragged in), or an object or list whose expressions each are (a resource mapper or a typed
+ *   list whose entries were dragged in), built from the item's JSON; NOT_PLAIN for an item whose field
+ *   only n8n's engine can tell, which then works that item out;
  * - `expression`: anything else, which only n8n's expression engine can work out;
  * - `absent`: not in the node's parameters.
- * A `field` or `template` whose field is missing or not plain JSON for an item gives NOT_PLAIN for
- * it: n8n's engine works that item out, as it would have without this reading.
  */
 export type ParameterSource =
 	| { kind: 'constant'; value: unknown }
-	| { kind: 'field'; path: string[] }
 	| { kind: 'template'; read: Build; parts: ReadonlyMap<string, Build> }
 	| { kind: 'expression' }
 	| { kind: 'absent' };
@@ -37,8 +34,9 @@ export function compileSource(
 	firstItem?: IDataObject,
 ): ParameterSource | undefined {
 	if (saved === undefined) return { kind: 'absent' };
-	const reference = typeof saved === 'string' ? FIELD_REFERENCE.exec(saved) : null;
-	if (reference) return { kind: 'field', path: pathSteps(reference[1]) };
+	// A dragged field is n8n's value as it is: no check against the engine needed.
+	if (typeof saved === 'string' && FIELD_REFERENCE.test(saved))
+		return { kind: 'template', read: templateOf(saved) as Build, parts: new Map() };
 	if (!hasExpression(saved)) {
 		const value = attempt(engineValue);
 		return value === REFUSED ? undefined : { kind: 'constant', value };
@@ -119,7 +117,7 @@ function sameJson(left: unknown, right: unknown): boolean {
  * step through a value that is no object (n8n throws on null, and reads a text's own properties), a
  * key of an object's prototype, or a value that is no plain JSON.
  */
-export function fieldValue(json: IDataObject | undefined, path: readonly string[]): unknown {
+function fieldValue(json: IDataObject | undefined, path: readonly string[]): unknown {
 	let holder: unknown = json;
 	const last = path.length - 1;
 	for (let step = 0; step < last; step++) {
@@ -130,7 +128,7 @@ export function fieldValue(json: IDataObject | undefined, path: readonly string[
 	const key = path[last];
 	const value = (holder as IDataObject)[key];
 	if (value === undefined) return Object.hasOwn(holder, key) || !(key in holder) ? undefined : NOT_PLAIN;
-	return isAsGiven(value) ? value : NOT_PLAIN;
+	return isPlainJson(value) ? value : NOT_PLAIN;
 }
 
 /** A saved parameter's value at a dotted name (`additionalFields.send_id`). */
@@ -154,13 +152,6 @@ function pathSteps(path: string): string[] {
 
 /** What a field's reading gives for a value only n8n's expression engine can tell: n8n's engine reads it. */
 export const NOT_PLAIN: unique symbol = Symbol('not plain');
-
-/** A field's value n8n's expression engine would give as it is: present, and JSON. */
-function isAsGiven(value: unknown): boolean {
-	return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
-		? true
-		: value !== undefined && isPlainJson(value);
-}
 
 /** A value n8n's expression engine would give as it is: JSON, not a function or a class's instance. */
 function isPlainJson(value: unknown): boolean {

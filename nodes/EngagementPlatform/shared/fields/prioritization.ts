@@ -5,10 +5,7 @@ import type { Input } from './inputs';
 import { inputField } from './inputs';
 import { prioritizationField } from '../descriptions/prioritization';
 
-/**
- * The orders the spec allows for `prioritization` when an email picks a profile: at most one
- * of identified / unidentified, optionally followed by most recently updated.
- */
+/** The spec's orders when an email picks a profile: identified or unidentified, then most recently updated. */
 const ORDERS: Record<string, string[]> = {
 	identified: ['identified'],
 	identifiedThenRecent: ['identified', 'most_recently_updated'],

@@ -18,9 +18,8 @@ export interface ItemUser {
 }
 
 /**
- * The identifier the item chose, checked per the spec, with the kind beside it; `kind` when the
- * caller has read it already (to check it its own way first). With `kinds`, a kind outside them (a
- * mapped value) is refused naming the ones the operation takes.
+ * The identifier the item chose, checked per the spec, with its kind (`kind` when the caller read it
+ * already); with `kinds`, a kind outside them is refused naming the ones the operation takes.
  */
 export function readUser(
 	item: ItemReader,

@@ -7,7 +7,7 @@ import type { Piece } from '../plan/planner';
 import { RunClock } from '../../schemas/time';
 import { labelsOf } from '../../descriptions/labels';
 import type { ParameterSource } from '../../fields/parameterSource';
-import { compileSource, copyOf, fieldValue, NOT_PLAIN, savedParameter } from '../../fields/parameterSource';
+import { compileSource, copyOf, NOT_PLAIN, savedParameter } from '../../fields/parameterSource';
 
 /** The reading part of an operation's declaration (OperationSpec extends it). */
 export interface ItemReading<Group = unknown, Payload = IDataObject> {
@@ -23,10 +23,7 @@ export interface ReadItems {
 	inputErrors: Map<number, ItemInputError>;
 }
 
-/**
- * Reads and validates every item before anything is sent. `fields` are the operation's properties:
- * a reading names a parameter, and its errors use the label those properties show for it.
- */
+/** Reads and validates every item before anything is sent; `fields` (the operation's properties) label errors. */
 export function readItems(
 	context: IExecuteFunctions,
 	spec: ItemReading,
@@ -96,26 +93,15 @@ export class ItemReader {
 		return this.parameters.version;
 	}
 
-	/**
-	 * From node version 2 a field reads text as a marketer means it (shared/schemas/textValues.ts and
-	 * time.ts): "59.90" is a number, "false" is false, a time without a zone is in the workflow's timezone.
-	 * Version 1 reads values as they came, as saved 1.0 workflows expect.
-	 */
+	/** From version 2 text reads as a marketer means it ("59.90" a number); version 1 reads values as 1.0 did. */
 	get readsText(): boolean {
 		return this.parameters.version >= 2;
 	}
 
-	/**
-	 * Broken rules found so far that did not stop the reading (version 2's text fields), so that the
-	 * item's error lists every problem; readItems fails the item when any remain.
-	 */
+	/** Problems found that did not stop the reading, so that the item's error lists every one. */
 	readonly problems: InputProblem[] = [];
 
-	/**
-	 * A reading that stops at its first problem (an identifier), run so that the item goes on being
-	 * read: its problems are kept with the others, so the item's error lists every one. Undefined
-	 * when it found one. Version 1 stops there, as 1.0 did.
-	 */
+	/** A reading that throws at its first problem, kept with the others (undefined then); version 1 stops, as 1.0 did. */
 	kept<T>(read: () => T): T | undefined {
 		if (!this.readsText) return read();
 		try {
@@ -140,16 +126,9 @@ export class ItemReader {
 }
 
 /**
- * Reads node parameters for every item of a run at the cost of few expression evaluations,
- * which are most of n8n's time per item on large inputs:
- * - a parameter without expressions is the same for every item: read once per run;
- * - one that is exactly a field of the item (`{{ $json.email }}`, the mapping n8n's editor writes
- *   when a field is dragged in) is read from the item, as n8n's engine would resolve it;
- * - an object or list whose every expression is such a field (a resource mapper or an assignment list
- *   mapped from a sheet, entry by entry) is built from the item;
- * - anything else, or a field that is absent or not plain JSON, goes through n8n's engine.
- * A constant object is copied for each item, so no item can change another's; a field is the
- * item's own value, which readers only read (schemas and bodies build new objects from it).
+ * A run's parameters, each read from the source its saved form gives (fields/parameterSource.ts):
+ * expression evaluations are most of n8n's time per item. A constant object is copied for each item,
+ * so no item can change another's; a dragged field is the item's own value, which readers only read.
  */
 export class ParameterReader {
 	private readonly sources = new Map<string, ParameterSource>();
@@ -159,11 +138,7 @@ export class ParameterReader {
 	readonly clock: RunClock;
 	private readonly labels: Map<string, string>;
 
-	/**
-	 * What the run's context gives once is read here, and every field of the operation is classified,
-	 * before the first item: the per-item readings then never take a first-time path, which V8 would
-	 * meet in optimised code without type feedback and throw away (see READER_SHAPES).
-	 */
+	/** Every field is classified before the first item, so that no item's reading takes a first-time path (READER_SHAPES). */
 	constructor(
 		private readonly context: IExecuteFunctions,
 		fields: INodeProperties[] = [],
@@ -181,10 +156,7 @@ export class ParameterReader {
 
 	value(name: string, itemIndex: number, fallback?: unknown): unknown {
 		const source = this.sources.get(name) ?? this.sourceOf(name, fallback);
-		if (source.kind === 'field') {
-			const value = fieldValue(this.items[itemIndex]?.json, source.path);
-			if (value !== NOT_PLAIN) return value;
-		} else if (source.kind === 'template') {
+		if (source.kind === 'template') {
 			const value = source.read(this.items[itemIndex]?.json);
 			if (value !== NOT_PLAIN) return value;
 		} else if (source.kind === 'constant' || (source.kind === 'absent' && fallback !== undefined)) {
@@ -194,11 +166,7 @@ export class ParameterReader {
 		return this.engineValue(name, itemIndex, fallback);
 	}
 
-	/**
-	 * A key of a parameter's value for one item, as `value(name)[key]` gives it: from a constant, that
-	 * key's value alone is copied, and from a template that key's part alone is built (a resource
-	 * mapper's mode or values, without the mapper's schema).
-	 */
+	/** `value(name)[key]`, that key's part alone copied or built (a resource mapper's values, not its schema). */
 	part(name: string, key: string, itemIndex: number): unknown {
 		const source = this.sources.get(name) ?? this.sourceOf(name, undefined);
 		if (source.kind === 'constant')
@@ -213,8 +181,7 @@ export class ParameterReader {
 	}
 
 	/**
-	 * n8n's value of a parameter for one item. A value the user gave that n8n cannot work out (an
-	 * expression that throws for this item, a value n8n refuses) is that item's problem, naming the
+	 * n8n's value of a parameter for one item. One n8n cannot work out is that item's problem, naming the
 	 * field; a parameter the node never had is a reading that needs a fallback, and fails the node.
 	 */
 	private engineValue(name: string, itemIndex: number, fallback: unknown): unknown {
@@ -253,12 +220,9 @@ export class ParameterReader {
 }
 
 /**
- * One reader of each kind for as long as the module is loaded, holding no run's items or context.
- * V8's optimised code for the readers' methods depends on the readers' hidden classes, and a class's
- * hidden classes live only while some instance does: once a run's readers are collected, a full
- * garbage collection drops them, and the next run reads every item on unoptimised code. Measured on
- * 10,000 track events after a full collection (what an n8n idle between runs does): 35–65 ms to read
- * them, against 10–15 ms with these two kept.
+ * One reader of each kind kept while the module is loaded: V8's optimised code for their methods lives
+ * only while an instance of their hidden classes does, and a full garbage collection between runs would
+ * leave the next run on unoptimised code (10,000 events read in 35–65 ms, against 10–15 kept).
  */
 const NO_RUN = {
 	getInputData: () => [],
