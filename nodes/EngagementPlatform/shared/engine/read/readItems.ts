@@ -136,22 +136,22 @@ export class ParameterReader {
 	/** The node's version as the workflow saved it. */
 	readonly version: number;
 	readonly clock: RunClock;
-	private readonly labels: Map<string, string>;
+	private labels?: Map<string, string>;
 
-	/** Every field is classified before the first item, so that no item's reading takes a first-time path (READER_SHAPES). */
+	/** Every saved parameter is classified before the first item, so that no item's reading takes a first-time path (READER_SHAPES). */
 	constructor(
 		private readonly context: IExecuteFunctions,
-		fields: INodeProperties[] = [],
+		private readonly fields: INodeProperties[] = [],
 	) {
 		this.items = context.getInputData();
 		this.version = context.getNode().typeVersion;
 		this.clock = new RunClock(context.getTimezone(), this.version >= 2);
-		this.labels = labelsOf(fields, this.version);
-		for (const name of this.labels.keys()) this.classify(name);
+		for (const name of Object.keys(context.getNode().parameters ?? {})) this.classify(name);
 	}
 
+	/** The label the panel shows for a parameter, which its errors name; worked out at the run's first error. */
 	labelOf(name: string): string {
-		return this.labels.get(name) ?? name;
+		return (this.labels ??= labelsOf(this.fields, this.version)).get(name) ?? name;
 	}
 
 	value(name: string, itemIndex: number, fallback?: unknown): unknown {
