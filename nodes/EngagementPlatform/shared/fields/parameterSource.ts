@@ -61,7 +61,13 @@ function templateOf(saved: unknown): Build | undefined {
 		const reference = FIELD_REFERENCE.exec(saved);
 		if (!reference) return undefined;
 		const path = pathSteps(reference[1]);
-		return (json) => fieldValue(json, path);
+		if (path.length > 1) return (json) => fieldValue(json, path);
+		// A field at the top of the item, as a dragged one is: its text in one step.
+		const [key] = path;
+		return (json) => {
+			const value = json?.[key];
+			return typeof value === 'string' ? value : fieldValue(json, path);
+		};
 	}
 	if (!hasExpression(saved)) return saved === null || typeof saved !== 'object' ? () => saved : () => copyOf(saved);
 	if (Array.isArray(saved)) {
