@@ -120,7 +120,7 @@ const customAttributesOf = async (externalId: string) =>
 	(await client().state()).profiles.find((profile) => profile.external_id === externalId)?.custom_attributes;
 
 describe('version 2: every kind of time field reads "2026-03-05 14:30" in the workflow timezone', () => {
-	test('Track Event Time, mapped per item (the plain reading) and given once for all items', async () => {
+	test('Track Event Time, dragged in per item and given once for all items', async () => {
 		const mapped = await user(trackEvent(), [{ id: 'crm-1', when: '2026-03-05 14:30' }]);
 		const constant = await user(trackEvent({ time: '2026-03-05 14:30:00' }), [{ id: 'crm-2' }]);
 		expect([...mapped.answers, ...constant.answers].map(refusal)).toEqual([undefined, undefined]);
