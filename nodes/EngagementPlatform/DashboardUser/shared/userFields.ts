@@ -31,16 +31,20 @@ export const USER_ID = pathSegment({
 
 /** Required text that is an email address. */
 const emailAddress = (declared: Declared) =>
-	inputField(declared, (value, label) => {
-		const email = requiredTextValue(value, label);
-		if (!EMAIL.test(email))
-			throw new ItemInputError(
-				label,
-				`"${email.slice(0, 80)}" is not an email address`,
-				'Map the email address of the dashboard user.',
-			);
-		return email;
-	});
+	inputField(
+		declared,
+		(value, label) => {
+			const email = requiredTextValue(value, label);
+			if (!EMAIL.test(email))
+				throw new ItemInputError(
+					label,
+					`"${email.slice(0, 80)}" is not an email address`,
+					'Map the email address of the dashboard user.',
+				);
+			return email;
+		},
+		'',
+	);
 
 export const USER_EMAIL = emailAddress({
 	displayName: 'Email',

@@ -155,4 +155,5 @@ export const AUDIENCE = inputField(
 			? (parseOrThrow(connectedAudience as z.ZodType<unknown>, audience, label) as IDataObject)
 			: undefined;
 	},
+	'',
 );

@@ -118,6 +118,11 @@ const FIELDS_BY_KIND: Record<IdentifierKind, INodeProperties[]> = {
 	],
 };
 
+/** Each identifier field's label, by parameter name (`aliasName` → "Alias Name"), as its property shows it. */
+export const IDENTIFIER_FIELD_LABELS: Readonly<Record<string, string>> = Object.fromEntries(
+	Object.values(FIELDS_BY_KIND).flatMap((fields) => fields.map((field) => [field.name, field.displayName])),
+);
+
 /** How the choice reads where "the item's user" needs a word of its own (the anonymous profile of Identify). */
 export interface IdentifyByLabel {
 	displayName: string;

@@ -43,10 +43,7 @@ export type Declared = INodeProperties | { version1: INodeProperties; fromVersio
 export const currentOf = (declared: Declared): INodeProperties =>
 	'version1' in declared ? declared.fromVersion2 : declared;
 
-/**
- * An input of one parameter: `convert` turns the item's value of it (`fallback` where the workflow holds
- * none) into the input's, given the label to word its problems with. The kinds below are made with it.
- */
+/** An input of one parameter: `convert` turns its value (`fallback` where the workflow holds none) into the input's. */
 export function inputField<T>(
 	declared: Declared,
 	convert: (value: unknown, label: string, item: ItemReader) => T,
@@ -59,7 +56,13 @@ export function inputField<T>(
 			: [declared];
 	const { name } = current;
 	const label = labelOf(current);
-	return inputOf(name, label, properties, (item) => convert(item.raw(name, fallback), label, item));
+	return {
+		name,
+		label,
+		properties,
+		read: (item) => convert(item.raw(name, fallback), label, item),
+		problem: (rule, fix) => new ItemInputError(label, rule, fix),
+	};
 }
 
 /** An input whose properties are made elsewhere (several of them, or a generated set such as the user's). */
@@ -73,7 +76,7 @@ export function inputOf<T>(
 		name,
 		label,
 		properties,
-		read: read.length > 1 ? (item) => read(item, name, label) : (read as (item: ItemReader) => T),
+		read: (item) => read(item, name, label),
 		problem: (rule, fix) => new ItemInputError(label, rule, fix),
 	};
 }
@@ -172,10 +175,8 @@ function numberValue(value: unknown, label: string, item: ItemReader, example: s
 }
 
 /**
- * A date and time: version 2 reads one without a zone in the workflow's timezone, a space for the `T`
- * and a date alone as its midnight there (schemas/time.ts, inTimezone), and keeps a value in no form
- * it takes (03/05/2026, Dec 3, 2026) as a problem naming the field, the value and the forms. With
- * `emptyIsNow` version 2 takes an empty one as the time of the run (an event's Time).
+ * A date and time: version 2 reads one without a zone in the workflow's timezone (schemas/time.ts) and
+ * keeps one in no form it takes as a problem; with `emptyIsNow`, an empty one is the run's time.
  */
 export const time = (declared: Declared, { emptyIsNow = false } = {}) =>
 	inputField(declared, (value, label, item) =>
@@ -202,10 +203,8 @@ export const jsonArray = (declared: Declared) =>
 	inputField(declared, (value, label) => jsonValue(value, label, 'array') as unknown[] | undefined, '');
 
 /**
- * A collection's values (Additional Fields): from version 2 its boolean and number options read text
- * as the fields `yesNo` and `number` do; an empty text leaves the option unset. With `namesIn1`
- * (today's option name → 1.0's), a version 1 workflow's options, saved under 1.0's names, are given
- * under today's.
+ * A collection's values (Additional Fields): from version 2 its boolean and number options read text as
+ * `yesNo` and `number` do. With `namesIn1` (today's name → 1.0's), version 1's are given under today's.
  */
 export const collection = (declared: Declared, namesIn1: Readonly<Record<string, string>> = {}) => {
 	const current = currentOf(declared);

@@ -2,7 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { ItemInputError } from '../engine/read/itemInputError';
 import type { ItemReader } from '../engine/read/readItems';
-import { hasKeys } from '../schemas/parse';
+import { hasKeys, setOwnKey } from '../schemas/parse';
 import { collectionValues, jsonObjectValue } from '../schemas/textValues';
 import { typedEntryValue } from '../schemas/typedEntries';
 import type { Input } from './inputs';
@@ -14,10 +14,9 @@ import { keyValueOrJsonFields } from '../descriptions/namedValuesFields';
 type Show = NonNullable<INodeProperties['displayOptions']>['show'];
 
 /**
- * Named values (properties, attributes, a catalog item's fields) as typed fields (version 2), key/value
- * pairs (version 1) or one JSON object; undefined when none were given. `beside` is an input shown just
- * before the typed list (Standard Attributes beside Custom Attributes), given the condition that shows
- * it; its values come first and the list's over them. Errors name the typed list by its own label.
+ * Named values as typed fields (version 2), key/value pairs (version 1) or one JSON object; undefined when
+ * none were given. `beside` is an input shown just before the typed list (Standard Attributes), whose
+ * values come first and the list's over them.
  */
 export function namedValues(
 	field: NamedValuesDeclaration,
@@ -38,7 +37,10 @@ export function namedValues(
 		if (!item.readsText || item.raw(mode, 'fields') !== 'fields') return asGivenValues(item);
 		if (!besideList) return typedValues(item);
 		// The input beside the list gives this item's own object: the list's values are added to it.
-		return Object.assign(besideList.read(item), typedValues(item));
+		const values = besideList.read(item);
+		const typed = typedValues(item);
+		for (const key in typed) setOwnKey(values, key, typed[key]);
+		return values;
 	});
 }
 
@@ -66,8 +68,10 @@ function readPairs(item: ItemReader, name: string, label: string): IDataObject |
 		const key = typeof pair.key === 'string' ? pair.key.trim() : '';
 		if (!key)
 			throw new ItemInputError(`${label}[${index}]`, 'has an empty name', 'Give every pair a name, or remove it.');
-		if (key in values) throw new ItemInputError(`${label}.${key}`, 'is given twice', 'Keep one pair per name.');
-		values[key] = pair.value as IDataObject[string];
+		// Own keys alone: a pair named `constructor` or `toString` is an attribute like any other.
+		if (Object.hasOwn(values, key))
+			throw new ItemInputError(`${label}.${key}`, 'is given twice', 'Keep one pair per name.');
+		setOwnKey(values, key, pair.value);
 	}
 	return values;
 }
@@ -97,13 +101,13 @@ function readAssignments(item: ItemReader, parameter: string, label: string): ID
 			});
 			continue;
 		}
-		if (key in values) {
+		if (Object.hasOwn(values, key)) {
 			item.problems.push({ field: `${label}.${key}`, rule: 'is given twice', fix: 'Keep one entry per name.' });
 			continue;
 		}
 		const entry = typedEntryValue(`${label}.${key}`, key, value, type, item.clock);
 		if (entry && 'problem' in entry) item.problems.push(entry.problem);
-		else if (entry) values[key] = entry.value;
+		else if (entry) setOwnKey(values, key, entry.value);
 	}
 	return Object.keys(values).length > 0 ? values : undefined;
 }

@@ -22,11 +22,9 @@ const FIELD_REFERENCE = /^=\{\{\s*\$json((?:\.[A-Za-z_$][\w$]*|\[(?:"[^"\\]*"|'[
 const PATH_STEP = /\.([A-Za-z_$][\w$]*)|\[(?:"([^"\\]*)"|'([^'\\]*)'|(\d+))\]/g;
 
 /**
- * A parameter's source for the run. `engineValue` is n8n's value of it for the run's first item
- * (getNodeParameter), asked only where the saved form has no expression, or to check a template:
- * a template is kept only where it builds exactly n8n's value for that item, so that any working-out
- * n8n does beyond evaluating the expressions leaves the parameter to n8n. Undefined for a constant n8n
- * refuses (its reading then fails the item, naming the field).
+ * A parameter's source for the run. `engineValue` is n8n's value for the run's first item: a template is
+ * kept only where it builds exactly that, so that any working-out n8n does beyond the expressions stays
+ * n8n's. Undefined for a constant n8n refuses (its reading then fails the item, naming the field).
  */
 export function compileSource(
 	saved: unknown,
@@ -118,10 +116,8 @@ function sameJson(left: unknown, right: unknown): boolean {
 }
 
 /**
- * A dragged field's value for an item, as n8n's expression engine gives it: the field's JSON value, or
- * undefined where the object holding it has no such key. NOT_PLAIN where only the engine can tell: a
- * step through a value that is no object (n8n throws on null, and reads a text's own properties), a
- * key of an object's prototype, or a value that is no plain JSON.
+ * A dragged field's value as n8n's engine gives it (undefined where its object has no such key); NOT_PLAIN
+ * where only the engine can tell: a step through no object, a prototype's key, a value that is no JSON.
  */
 function fieldValue(json: IDataObject | undefined, path: readonly string[]): unknown {
 	let holder: unknown = json;

@@ -4,6 +4,7 @@ import type { UserIdentifier } from '../schemas/identifiers';
 import { E164, EMAIL, isPlaceholderId } from '../schemas/identifiers';
 import type { IdentifierKind, IdentifyByLabel } from '../descriptions/userIdentifierFields';
 import {
+	IDENTIFIER_FIELD_LABELS as FIELD_LABELS,
 	IDENTIFIER_LABELS,
 	IDENTIFY_USER_BY,
 	identifierLabels,
@@ -47,29 +48,29 @@ function identifierOfKind(
 	}
 	switch (kind) {
 		case 'external_id':
-			return { external_id: externalIdValue(item.raw('externalId', ''), IDENTIFIER_LABELS.external_id) };
+			return { external_id: externalIdValue(item.raw('externalId', ''), FIELD_LABELS.externalId) };
 		case 'user_alias':
 			return {
 				user_alias: {
-					alias_name: requiredTextValue(item.raw('aliasName', ''), 'Alias Name'),
-					alias_label: requiredTextValue(item.raw('aliasLabel', ''), 'Alias Label'),
+					alias_name: requiredTextValue(item.raw('aliasName', ''), FIELD_LABELS.aliasName),
+					alias_label: requiredTextValue(item.raw('aliasLabel', ''), FIELD_LABELS.aliasLabel),
 				},
 			};
 		case 'email': {
-			const email = requiredTextValue(item.raw('email', ''), IDENTIFIER_LABELS.email);
+			const email = requiredTextValue(item.raw('email', ''), FIELD_LABELS.email);
 			if (!EMAIL.test(email))
 				throw new ItemInputError(
-					IDENTIFIER_LABELS.email,
+					FIELD_LABELS.email,
 					`"${email}" is not an email address`,
 					'Map an address such as name@example.com.',
 				);
 			return { email };
 		}
 		case 'phone': {
-			const phone = requiredTextValue(item.raw('phone', ''), IDENTIFIER_LABELS.phone).replace(/[\s()-]/g, '');
+			const phone = requiredTextValue(item.raw('phone', ''), FIELD_LABELS.phone).replace(/[\s()-]/g, '');
 			if (!E164.test(phone)) {
 				throw new ItemInputError(
-					IDENTIFIER_LABELS.phone,
+					FIELD_LABELS.phone,
 					`"${phone}" is not in E.164 format`,
 					'Write it as + country code and number, e.g. +14155552671.',
 				);
@@ -77,9 +78,9 @@ function identifierOfKind(
 			return { phone };
 		}
 		case 'service_id':
-			return { service_id: requiredTextValue(item.raw('serviceId', ''), IDENTIFIER_LABELS.service_id) };
+			return { service_id: requiredTextValue(item.raw('serviceId', ''), FIELD_LABELS.serviceId) };
 		case 'device_id':
-			return { device_id: requiredTextValue(item.raw('deviceId', ''), IDENTIFIER_LABELS.device_id) };
+			return { device_id: requiredTextValue(item.raw('deviceId', ''), FIELD_LABELS.deviceId) };
 		default:
 			throw new ItemInputError(
 				label.displayName,

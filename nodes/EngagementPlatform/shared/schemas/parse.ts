@@ -9,6 +9,16 @@ export function isJsonObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** Whether an object has a key of its own, without listing its keys. */
+/**
+ * Sets `object[key]` as an own key whatever the key: `__proto__`, a name rows may bring, stays a key as a
+ * spread or JSON.parse keeps it, where assigning it would change the object's prototype.
+ */
+export function setOwnKey(object: Record<string, unknown>, key: string, value: unknown): void {
+	if (key === '__proto__')
+		Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+	else object[key] = value;
+}
+
 export function hasKeys(value: object): boolean {
 	for (const key in value) if (Object.hasOwn(value, key)) return true;
 	return false;

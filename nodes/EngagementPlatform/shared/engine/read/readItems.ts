@@ -126,9 +126,8 @@ export class ItemReader {
 }
 
 /**
- * A run's parameters, each read from the source its saved form gives (fields/parameterSource.ts):
- * expression evaluations are most of n8n's time per item. A constant object is copied for each item,
- * so no item can change another's; a dragged field is the item's own value, which readers only read.
+ * A run's parameters, each read from the source its saved form gives (fields/parameterSource.ts). A
+ * constant object is copied for each item; a dragged field is the item's own value, which readers only read.
  */
 export class ParameterReader {
 	private readonly sources = new Map<string, ParameterSource>();

@@ -4,6 +4,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { InputProblem, ItemInputError } from '../read/itemInputError';
 import type { OperationSpec, Piece, PieceError, PieceOutcome } from '../operation';
 import { ON_ERROR_CONTINUE } from './runWords';
+import { setOwnKey } from '../../schemas/parse';
 
 /** Why an item did not succeed, in the form every error item and thrown error is built from. */
 export interface ItemFailure {
@@ -307,13 +308,7 @@ function withoutItemNamed(failure: ItemFailure): string {
  */
 function withFieldsOf(input: IDataObject, result: IDataObject): IDataObject {
 	const joined: IDataObject = {};
-	for (const key in input) if (Object.hasOwn(input, key)) setKey(joined, key, input[key]);
-	for (const key in result) if (Object.hasOwn(result, key)) setKey(joined, key, result[key]);
+	for (const key in input) if (Object.hasOwn(input, key)) setOwnKey(joined, key, input[key]);
+	for (const key in result) if (Object.hasOwn(result, key)) setOwnKey(joined, key, result[key]);
 	return joined;
-}
-
-function setKey(object: IDataObject, key: string, value: IDataObject[string]): void {
-	if (key === '__proto__')
-		Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
-	else object[key] = value;
 }
