@@ -1,7 +1,7 @@
 /**
- * The `status` a succeeded item carries, by node, operation and version. Version 2 says what happened
- * in a marketer's words (Update Attributes `updated`, Track Event and Purchase `tracked`, Identify
- * `identified`, Subscribe and Unsubscribe the state set); version 1 keeps 1.0's (`processed`, `set`).
+ * The `status` a succeeded item carries, by node and operation: what happened in a marketer's words
+ * (Update Attributes `updated`, Track Event and Purchase `tracked`, Identify `identified`, Subscribe and
+ * Unsubscribe the state set).
  * Only operations that answer with a status word are here: one that answers with the platform's own
  * records (Export, the translation lookups, the dashboard users) has none, and asking for it throws,
  * as does an operation not listed, so a test never accepts just any word.
@@ -12,31 +12,27 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { CATALOG_NODE, MESSAGE_NODE, PREFERENCE_CENTER_NODE, SUBSCRIPTION_NODE, USER_NODE } from './nodeTypes';
 
-type Word = (parameters: INodeParameters, version: number) => string;
+type Word = (parameters: INodeParameters) => string;
 
 const always =
 	(word: string): Word =>
 	() =>
 		word;
-const since2 =
-	(word: string, version1: string): Word =>
-	(_, version) =>
-		version >= 2 ? word : version1;
 
 const WORDS: Record<string, Record<string, Word>> = {
 	[USER_NODE]: {
-		trackEvent: since2('tracked', 'processed'),
-		trackPurchase: since2('tracked', 'processed'),
-		updateAttributes: since2('updated', 'processed'),
+		trackEvent: always('tracked'),
+		trackPurchase: always('tracked'),
+		updateAttributes: always('updated'),
 		// `tracked` when the item records an event or purchase, `updated` when it sets attributes alone.
-		trackUserData: (parameters, version) => (version < 2 ? 'processed' : tracksAny(parameters) ? 'tracked' : 'updated'),
-		identify: since2('identified', 'processed'),
+		trackUserData: (parameters) => (tracksAny(parameters) ? 'tracked' : 'updated'),
+		identify: always('identified'),
 		renameExternalIds: always('renamed'),
 	},
 	[SUBSCRIPTION_NODE]: {
-		subscribe: since2('subscribed', 'set'),
-		unsubscribe: since2('unsubscribed', 'set'),
-		setGroupState: (parameters, version) => (version >= 2 ? literal(parameters, 'subscriptionState') : 'set'),
+		subscribe: always('subscribed'),
+		unsubscribe: always('unsubscribed'),
+		setGroupState: (parameters) => literal(parameters, 'subscriptionState'),
 	},
 	[MESSAGE_NODE]: {
 		triggerCampaign: always('sent'),
@@ -57,8 +53,8 @@ const WORDS: Record<string, Record<string, Word>> = {
 	},
 };
 
-/** The `status` of an item the operation in `parameters` succeeded on, at `typeVersion` (the newest when not given). */
-export function successStatus(nodeType: string, parameters: INodeParameters, typeVersion = 2): string {
+/** The `status` of an item the operation in `parameters` succeeded on. */
+export function successStatus(nodeType: string, parameters: INodeParameters): string {
 	const operation = String(parameters.operation);
 	const word = WORDS[nodeType]?.[operation];
 	if (word === undefined) {
@@ -66,7 +62,7 @@ export function successStatus(nodeType: string, parameters: INodeParameters, typ
 			`test support: ${nodeType} ${operation} answers with no status word known to test/support/successWords.ts`,
 		);
 	}
-	return word(parameters, typeVersion);
+	return word(parameters);
 }
 
 function tracksAny(parameters: INodeParameters): boolean {

@@ -13,8 +13,6 @@ import { catalogOperations } from './operations';
  * declared, each operation's entry in the Operation list too (n8n refuses a hint on the list itself).
  */
 const BUILDER_HINTS: Readonly<Record<string, string>> = {
-	fields:
-		"The catalog item's fields other than its ID as name and value pairs; Replace Items writes the whole item, Edit Items only the fields given.",
 	fieldsFields:
 		"The catalog item's fields other than its ID, one entry per field with its name, value (usually mapped from the input item) and type. Replace Items writes the whole item, Edit Items only the fields given, where an array field can take an object with $add or $remove.",
 };
@@ -28,10 +26,8 @@ export class EngagementPlatformCatalog implements INodeType {
 			dark: 'file:../../../icons/engagementPlatform.dark.svg',
 		},
 		group: ['output'],
-		// Version 2 reads text as a marketer means it (numbers, booleans, zoneless times), starts no field
-		// with a value that could become data, and keeps the input on error items. Version 1 runs as 1.0 did.
-		version: [1, 2],
-		defaultVersion: 2,
+		// One version, the first published (CONTRIBUTING.md, Node versions).
+		version: 2,
 		subtitle: operationSubtitle(catalogOperations),
 		description: 'Edit, replace and delete catalog items, 50 per request',
 		defaults: { name: 'Engagement Platform Catalog' },

@@ -14,16 +14,10 @@ import { messageOperations } from './operations';
  * itself).
  */
 const BUILDER_HINTS: Readonly<Record<string, string>> = {
-	recipientProperties:
-		"Per-recipient personalization (a campaign's trigger properties, a canvas's entry properties) as name and value pairs; they win over the shared ones on conflicts.",
 	recipientPropertiesFields:
 		"Per-recipient personalization (a campaign's trigger properties, a canvas's entry properties), one entry per property with its name, value (usually mapped from the input item) and type; they win over the shared ones on conflicts.",
-	recipientAttributes:
-		'Profile attributes set on the recipient with the send, as name and value pairs. In Trigger Campaign and Trigger Canvas they are required, and create the user, when Send to Existing Users Only is off.',
 	recipientAttributesFields:
 		'Profile attributes set on the recipient with the send, one entry per attribute with its name, value and type. In Trigger Campaign and Trigger Canvas they are required, and create the user, when Send to Existing Users Only is off.',
-	triggerProperties:
-		'Values the transactional email personalizes with (for example order_id and total) as name and value pairs.',
 	triggerPropertiesFields:
 		'Values the transactional email personalizes with (for example order_id and total), one entry per property with its name, value (usually mapped from the input item) and type.',
 };
@@ -37,10 +31,8 @@ export class EngagementPlatformMessage implements INodeType {
 			dark: 'file:../../../icons/engagementPlatform.dark.svg',
 		},
 		group: ['output'],
-		// Version 2 reads text as a marketer means it (numbers, booleans, zoneless times), starts no field
-		// with a value that could become data, and keeps the input on error items. Version 1 runs as 1.0 did.
-		version: [1, 2],
-		defaultVersion: 2,
+		// One version, the first published (CONTRIBUTING.md, Node versions).
+		version: 2,
 		subtitle: operationSubtitle(messageOperations),
 		description: 'Send messages, trigger campaigns and canvases, send transactional email, in batches',
 		defaults: { name: 'Engagement Platform Message' },

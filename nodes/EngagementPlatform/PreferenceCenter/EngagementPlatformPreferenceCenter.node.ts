@@ -15,10 +15,8 @@ export class EngagementPlatformPreferenceCenter implements INodeType {
 			dark: 'file:../../../icons/engagementPlatform.dark.svg',
 		},
 		group: ['output'],
-		// Version 2 reads text as a marketer means it (numbers, booleans, zoneless times), starts no field
-		// with a value that could become data, and keeps the input on error items. Version 1 runs as 1.0 did.
-		version: [1, 2],
-		defaultVersion: 2,
+		// One version, the first published (CONTRIBUTING.md, Node versions).
+		version: 2,
 		subtitle: operationSubtitle(preferenceCenterOperations),
 		description: "Update preference centers, paced at the platform's 10 per minute",
 		defaults: { name: 'Engagement Platform Preference Center' },

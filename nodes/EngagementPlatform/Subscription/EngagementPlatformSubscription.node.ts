@@ -2,21 +2,9 @@ import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescrip
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { operationProperties, operationSubtitle } from '../shared/engine/nodeOperations';
-import { withBuilderHints } from '../shared/descriptions/builderHints';
 import { executeChosenOperation } from '../shared/engine/runOperation';
 import { testApiKeyCredential } from '../shared/engine/send/credentialTest';
 import { subscriptionOperations } from './operations';
-
-/**
- * Hints for n8n's AI workflow builder on the parameters the shared builders declare (Send Only
- * Changes), by parameter name. Fields declared in this node's own files carry their hint where they
- * are declared, each operation's entry in the Operation list too (n8n refuses a hint on the list
- * itself).
- */
-const BUILDER_HINTS: Readonly<Record<string, string>> = {
-	sendOnlyChanges:
-		"Leave it off: the platform's answer does not prove a group state, so with it on every item is still sent.",
-};
 
 export class EngagementPlatformSubscription implements INodeType {
 	description: INodeTypeDescription = {
@@ -27,10 +15,8 @@ export class EngagementPlatformSubscription implements INodeType {
 			dark: 'file:../../../icons/engagementPlatform.dark.svg',
 		},
 		group: ['output'],
-		// Version 2 reads text as a marketer means it (numbers, booleans, zoneless times), starts no field
-		// with a value that could become data, and keeps the input on error items. Version 1 runs as 1.0 did.
-		version: [1, 2],
-		defaultVersion: 2,
+		// One version, the first published (CONTRIBUTING.md, Node versions).
+		version: 2,
 		subtitle: operationSubtitle(subscriptionOperations),
 		description:
 			"Subscribe and unsubscribe users from subscription groups (newsletter and SMS lists), in batches; to opt out of all email, use the User node's Email Subscription",
@@ -49,7 +35,7 @@ export class EngagementPlatformSubscription implements INodeType {
 			],
 		},
 		credentials: [{ name: 'engagementPlatformApi', required: true, testedBy: 'engagementPlatformApiTest' }],
-		properties: withBuilderHints(operationProperties(subscriptionOperations, 'setGroupState'), BUILDER_HINTS),
+		properties: operationProperties(subscriptionOperations, 'setGroupState'),
 	};
 
 	methods = { credentialTest: { engagementPlatformApiTest: testApiKeyCredential } };

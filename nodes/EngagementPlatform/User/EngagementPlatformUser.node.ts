@@ -15,12 +15,8 @@ import { getStandardAttributes } from './shared/standardAttributeFields';
  * refuses a hint on the list itself).
  */
 const BUILDER_HINTS: Readonly<Record<string, string>> = {
-	properties:
-		'Event or purchase properties as name and value pairs; a value is sent as text unless it is an expression giving a number, boolean or array.',
 	propertiesFields:
 		"Event or purchase properties, one entry per property with its name, its value (usually mapped from the input item) and its type. Text written as a date (2026-03-01 or 2026-03-01 14:30) is sent as a date, one without a zone in the workflow's timezone.",
-	attributes:
-		'Profile attributes by their platform names (first_name, plan) as name and value pairs; a value is sent as text unless it is an expression giving a number, boolean or array.',
 	attributesFields:
 		"Attributes to set, one entry per attribute with its name, value and type, text written as a date being sent as a date in the workflow's timezone. In Update Attributes the standard attributes (first_name, email, country...) go in Standard Attributes and only custom ones here.",
 	sendOnlyChanges:
@@ -36,10 +32,8 @@ export class EngagementPlatformUser implements INodeType {
 			dark: 'file:../../../icons/engagementPlatform.dark.svg',
 		},
 		group: ['output'],
-		// Version 2 reads text as a marketer means it (numbers, booleans, zoneless times), starts no field
-		// with a value that could become data, and keeps the input on error items. Version 1 runs as 1.0 did.
-		version: [1, 2],
-		defaultVersion: 2,
+		// One version, the first published (CONTRIBUTING.md, Node versions).
+		version: 2,
 		subtitle: operationSubtitle(userOperations),
 		description: 'Track events, purchases and attributes of users, export, identify and rename them, in batches',
 		defaults: { name: 'Engagement Platform User' },

@@ -2,7 +2,6 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { ItemInputError } from '../../shared/engine/read/itemInputError';
 import type { ItemReader } from '../../shared/engine/read/readItems';
-import type { Declared } from '../../shared/fields/inputs';
 import { requiredTextValue } from '../../shared/schemas/textValues';
 import {
 	defineInputs,
@@ -30,7 +29,7 @@ export const USER_ID = pathSegment({
 });
 
 /** Required text that is an email address. */
-const emailAddress = (declared: Declared) =>
+const emailAddress = (declared: INodeProperties) =>
 	inputField(
 		declared,
 		(value, label) => {

@@ -24,23 +24,13 @@ const sendTimeField: INodeProperties = {
 	required: true,
 };
 
-// Version 2 reads the dates and times sheets write, and says where a time without a zone is.
-const sendTime = {
-	version1: {
-		...sendTimeField,
-		hint: 'ISO 8601, e.g. 2026-12-01T09:00:00Z (other datetimes are sent converted to it). The new schedule replaces the old one whole; changes near send time are best-effort.',
-		builderHint: {
-			propertyHint:
-				"The new send time in ISO 8601 with a zone, e.g. 2026-12-01T09:00:00Z. Version 1 adds no zone to a time written without one, which with In Local Time on is each user's own time.",
-		},
-	},
-	fromVersion2: {
-		...sendTimeField,
-		hint: "A date and time, e.g. 2026-12-01 09:00 or 2026-12-01T09:00:00Z; without a zone, the workflow's timezone (Workflow Settings → Timezone), or each user's with In Local Time. The new schedule replaces the old one whole; changes near send time are best-effort.",
-		builderHint: {
-			propertyHint:
-				"The new send time: ISO 8601 (2026-12-01T09:00:00Z), a date and time such as 2026-12-01 09:00, or a date alone. One without a zone is read in the workflow's timezone, or as each user's local time when In Local Time is on.",
-		},
+// Dates and times as sheets write them, saying where a time without a zone is.
+const sendTime: INodeProperties = {
+	...sendTimeField,
+	hint: "A date and time, e.g. 2026-12-01 09:00 or 2026-12-01T09:00:00Z; without a zone, the workflow's timezone (Workflow Settings → Timezone), or each user's with In Local Time. The new schedule replaces the old one whole; changes near send time are best-effort.",
+	builderHint: {
+		propertyHint:
+			"The new send time: ISO 8601 (2026-12-01T09:00:00Z), a date and time such as 2026-12-01 09:00, or a date alone. One without a zone is read in the workflow's timezone, or as each user's local time when In Local Time is on.",
 	},
 };
 /** The send time read in the workflow's timezone when it has no zone (In Local Time off)... */
@@ -79,9 +69,9 @@ export const operation = canvasScheduleOperation(
 	'canvas.trigger.schedule.update',
 	(item) => {
 		const inLocalTime = IN_LOCAL_TIME.read(item);
-		// In Local Time: a zoneless time is each user's own, so no zone is added (version 1: sent as written).
+		// In Local Time: a zoneless time is each user's own, so no zone is added.
 		const sent = inLocalTime ? SEND_WALL_TIME.read(item) : SEND_TIME.read(item);
-		// A time version 2 refused (in no form it takes) is the item's problem already, named once.
+		// A time refused (in no form it takes) is the item's problem already, named once.
 		const body: IDataObject = {
 			schedule: {
 				time: parseOrThrow(isoTime, sent, SEND_TIME.label, {}, item.problems),

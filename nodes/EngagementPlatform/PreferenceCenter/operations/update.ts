@@ -23,12 +23,6 @@ export const option: INodePropertyOptions = {
 /** The fields sent as they are, under their names, in the order they are checked. */
 const TEXT_FIELDS = ['name', 'preference_center_title', 'preference_center_page_html', 'confirmation_page_html'];
 
-/** 1.0 saved two of the collection's fields under other names; version 1 keeps showing and reading them. */
-const NAMES_IN_1_0: Readonly<Record<string, string>> = {
-	meta_viewport_content: 'metaViewportContent',
-	links_tags: 'linkTags',
-};
-
 const ID = pathSegment({
 	displayName: 'Preference Center ID',
 	name: 'preferenceCenterId',
@@ -97,20 +91,7 @@ const updateFields: INodeProperties = {
 	],
 };
 
-/** Version 1 shows the collection with 1.0's names, which its saved workflows hold; it reads them under today's. */
-const UPDATE_FIELDS = collection(
-	{
-		version1: {
-			...updateFields,
-			options: (updateFields.options as INodeProperties[]).map((option) => ({
-				...option,
-				name: NAMES_IN_1_0[option.name] ?? option.name,
-			})),
-		},
-		fromVersion2: updateFields,
-	},
-	NAMES_IN_1_0,
-);
+const UPDATE_FIELDS = collection(updateFields);
 
 /** The label of each of the collection's fields (its display name), and as errors name it: "Update Fields.Title". */
 const LABELS: Readonly<Record<string, string>> = Object.fromEntries(

@@ -59,7 +59,7 @@ const GROUP = requiredText({
 	required: true,
 	placeholder: 'e.g. 7f2c9a4e-5b1d-4c8e-9a3f-1d2b3c4e5f60',
 	description: 'The subscription group (one list, such as a newsletter or an SMS list) whose state the users get',
-	// Help text only, the same in both versions. The spec does not show the dashboard: Audience →
+	// The spec does not show the dashboard: Audience →
 	// Subscriptions is where the well-known engagement platforms keep their subscription groups and IDs.
 	hint: 'In the dashboard: Audience → Subscriptions, open the group and copy its Subscription Group ID (a UUID such as 7f2c9a4e-…)',
 	builderHint: {
@@ -156,10 +156,8 @@ export const groupStateOperation = (fixedState?: GroupState) =>
 		// Setting the same state twice leaves the same state.
 		isSafeToResend: () => true,
 		readResponse: (_, request) => answerRemaining(request, { ok: true }),
-		// Version 2 says which state was set (subscribed, unsubscribed); version 1 keeps 1.0's `set`.
-		itemResult: (_, [{ piece }], version) => [
-			{ status: version >= 2 ? piece.payload.subscription_state : 'set', ...piece.subject },
-		],
+		// The state that was set: subscribed or unsubscribed.
+		itemResult: (_, [{ piece }]) => [{ status: piece.payload.subscription_state, ...piece.subject }],
 	});
 
 function userOf({ idsField, id }: GroupStateChange): string {

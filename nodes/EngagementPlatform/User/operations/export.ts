@@ -2,7 +2,6 @@ import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-wor
 
 import type { Piece, PieceOutcome, PlannedRequest } from '../../shared/engine/operation';
 import { declareOperation } from '../../shared/engine/operation';
-import { fromVersion2 } from '../../shared/descriptions/displayOptions';
 import type { RequestShape } from '../../shared/engine/plan/planner';
 import type { IdentifierKind } from '../../shared/descriptions/userIdentifierFields';
 import { givenOrDefault, user, yesNo } from '../../shared/fields/inputs';
@@ -23,7 +22,7 @@ export const option: INodePropertyOptions = {
 	description: 'Get user profiles by external ID, alias, email, phone, device ID or service ID',
 	builderHint: {
 		propertyHint:
-			'Pick to read user profiles, one identifier per input item (external ID, alias, email, phone, device ID or service ID); version 2 simplifies by default to the most used fields, the same for every user.',
+			'Pick to read user profiles, one identifier per input item (external ID, alias, email, phone, device ID or service ID); Simplify, on by default, gives the most used fields, the same for every user.',
 	},
 };
 
@@ -85,7 +84,7 @@ const DEFAULT_FIELDS = [
 /** Always exported: they pair each returned user with the item that asked for it. */
 const PAIRING_FIELDS = ['external_id', 'user_aliases'];
 /**
- * Simplify's profile (version 2's default): the fields most workflows read, in this order, each one
+ * Simplify's profile (the default): the fields most workflows read, in this order, each one
  * present so that a sheet or CRM node downstream sees the same columns for every user. The spec says a
  * field missing from a profile means null, false or empty; it comes out as null.
  */
@@ -164,11 +163,10 @@ const fieldsToExport: INodeProperties = {
 	description:
 		'Which profile fields to return. Fewer fields answer faster. External ID and user aliases always come back, to pair users with items. A field missing from a profile means null, false or empty.',
 };
-// Version 1 shows it always, as 1.0 did; from version 2 it shows with Simplify off. (One field hidden by
-// Simplify would be hidden in version 1 too: n8n reads a parameter a version does not show at its default.)
+// Shown with Simplify off, which picks the fields itself.
 const FIELDS_TO_EXPORT = givenOrDefault<string[]>({
-	version1: fieldsToExport,
-	fromVersion2: { ...fieldsToExport, displayOptions: { show: { [SIMPLIFY.name]: [false] } } },
+	...fieldsToExport,
+	displayOptions: { show: { [SIMPLIFY.name]: [false] } },
 });
 const DROP_NOT_FOUND = operationOption({
 	displayName: 'Drop Users Not Found',
@@ -181,7 +179,7 @@ const DROP_NOT_FOUND = operationOption({
 
 export const description: INodeProperties[] = [
 	...USER.properties,
-	...fromVersion2(SIMPLIFY.properties),
+	...SIMPLIFY.properties,
 	...FIELDS_TO_EXPORT.properties,
 ];
 
@@ -200,8 +198,8 @@ export const operation = declareOperation<ExportGroup, ExportValue>({
 	readItem(item) {
 		const { kind, identifier } = USER.read(item);
 		const value = Object.values(identifier)[0] as ExportValue;
-		// Read as a yes/no field reads it: a sheet's "true" / "false" from version 2 (version 1 has no Simplify).
-		const simplify = item.nodeVersion >= 2 && SIMPLIFY.read(item);
+		// Read as a yes/no field reads it: a sheet's "true" / "false" too.
+		const simplify = SIMPLIFY.read(item);
 		const chosen = simplify ? SIMPLE_FIELDS : FIELDS_TO_EXPORT.read(item);
 		if (!Array.isArray(chosen) || chosen.length === 0) {
 			throw FIELDS_TO_EXPORT.problem('is empty', 'Pick at least one field, or "All Fields".');

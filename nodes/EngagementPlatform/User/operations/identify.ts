@@ -123,8 +123,7 @@ export const operation = declareOperation<IdentifyGroup, IDataObject>({
 	// the email, so a request holding emails is never resent after an unclear failure.
 	isSafeToResend: (request) => (request.slots.get('emails_to_identify')?.length ?? 0) === 0,
 	readResponse: readIdentifyResponse,
-	// Version 2 says what happened; version 1 keeps 1.0's word.
-	itemResult: (_, [{ piece }], version) => [{ status: version >= 2 ? 'identified' : 'processed', ...piece.subject }],
+	itemResult: (_, [{ piece }]) => [{ status: 'identified', ...piece.subject }],
 });
 
 function piece(itemIndex: number, slot: string, mergeBehavior: string, payload: IDataObject): Piece<IdentifyGroup> {

@@ -87,7 +87,7 @@ export const operation = usersTrackOperation(
 
 /** An event or purchase object whose `time` is read as the Time field reads its value. */
 function withZonedTime(item: ItemReader, object: unknown): unknown {
-	if (!item.readsText || object === null || typeof object !== 'object' || Array.isArray(object)) return object;
+	if (object === null || typeof object !== 'object' || Array.isArray(object)) return object;
 	const { time } = object as IDataObject;
 	return time === undefined ? object : { ...object, time: item.clock.zoned(time) };
 }

@@ -1,6 +1,5 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { collectionByVersion } from '../../shared/descriptions/displayOptions';
 import { additionalFieldsCollection } from '../../shared/descriptions/additionalFields';
 import { collection } from '../../shared/fields/inputs';
 import { parseOrThrow } from '../../shared/schemas/parse';
@@ -80,11 +79,8 @@ const additionalFields = additionalFieldsCollection([
 	),
 ]);
 
-/** 1.0 saved Subscription Groups as subscriptionGroups; version 1 keeps showing and reading that name. */
-const NAMES_IN_1 = { subscription_groups: 'subscriptionGroups' };
-
 const USER = trackUser('attributes');
-// Version 2: the standard attributes' mapper first, then the custom attributes' typed list.
+// The standard attributes' mapper first, then the custom attributes' typed list.
 const ATTRIBUTES = namedValues(
 	{
 		name: 'attributes',
@@ -95,20 +91,15 @@ const ATTRIBUTES = namedValues(
 	},
 	standardAttributes,
 );
-const ADDITIONAL = collection(additionalFields, NAMES_IN_1);
+const ADDITIONAL = collection(additionalFields);
 
-export const description: INodeProperties[] = [
-	...USER.properties,
-	...ATTRIBUTES.properties,
-	...collectionByVersion(additionalFields, NAMES_IN_1),
-];
+export const description: INodeProperties[] = [...USER.properties, ...ATTRIBUTES.properties, ...ADDITIONAL.properties];
 
 export const operation = usersTrackOperation(
 	(item) => {
 		// Every problem of the item is listed: the identifier's are kept while its attributes are read.
 		const user = item.kept(() => USER.read(item));
 		const attributes = ATTRIBUTES.read(item);
-		// Version 1's options as 1.0 saved them are given under today's names.
 		const additional = ADDITIONAL.read(item);
 		const groupsValue = additional.subscription_groups as { groups?: unknown[] } | undefined;
 		const groups = (groupsValue?.groups ?? []) as unknown[];

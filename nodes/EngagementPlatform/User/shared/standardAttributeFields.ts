@@ -75,7 +75,7 @@ export async function getStandardAttributes(): Promise<ResourceMapperFields> {
 	};
 }
 
-/** The resource mapper for a node's methods.resourceMapping, shown where `show` says (version 2). */
+/** The resource mapper for a node's methods.resourceMapping, shown where `show` says. */
 function standardAttributesField(show: Show): INodeProperties {
 	return {
 		displayName: 'Standard Attributes',
@@ -101,7 +101,7 @@ function standardAttributesField(show: Show): INodeProperties {
 	};
 }
 
-/** The standard attributes the resource mapper sets, shown where `show` says (version 2). */
+/** The standard attributes the resource mapper sets, shown where `show` says. */
 export function standardAttributes(show: Show): Input<IDataObject> {
 	const field = standardAttributesField(show);
 	return inputOf(field.name, labelOf(field), [field], readStandardAttributes);

@@ -3,34 +3,17 @@ import { additionalFieldsCollection } from '../../shared/descriptions/additional
 
 /** Fields the event and purchase operations share. */
 
-/**
- * When the event or purchase happened. Version 1 started it at {{ $now.toISO() }}, to which a field
- * dragged in is appended; version 2 starts it empty, and empty is the time the workflow runs.
- */
-export const timeField = (): { version1: INodeProperties; fromVersion2: INodeProperties } => ({
-	version1: {
-		displayName: 'Time',
-		name: 'time',
-		type: 'string',
-		default: '={{ $now.toISO() }}',
-		required: true,
-		hint: "ISO 8601, e.g. 2026-11-22T10:15:00Z (or yyyy-MM-dd'T'HH:mm:ss:SSSZ)",
-		builderHint: {
-			propertyHint:
-				'Keep the default, the time of the run, unless the input item holds when it happened; then map that as ISO 8601 with a zone, e.g. 2026-11-22T10:15:00Z. Version 1 adds no zone to a time written without one.',
-		},
-	},
-	fromVersion2: {
-		displayName: 'Time',
-		name: 'time',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. 2026-11-22T10:15:00Z',
-		hint: "A date and time, e.g. 2026-11-22 10:15, 2026-11-22 or 2026-11-22T10:15:00Z (or yyyy-MM-dd'T'HH:mm:ss:SSSZ); without a zone, the workflow's timezone (Workflow Settings → Timezone). Empty: when the workflow runs.",
-		builderHint: {
-			propertyHint:
-				"Leave empty for the time of the run, or map when it happened: ISO 8601 (2026-11-22T10:15:00Z), a date and time such as 2026-11-22 10:15, or a date alone; one without a zone is read in the workflow's timezone. Other forms, such as 03/05/2026, fail the item.",
-		},
+/** When the event or purchase happened: empty is the time the workflow runs. */
+export const timeField = (): INodeProperties => ({
+	displayName: 'Time',
+	name: 'time',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. 2026-11-22T10:15:00Z',
+	hint: "A date and time, e.g. 2026-11-22 10:15, 2026-11-22 or 2026-11-22T10:15:00Z (or yyyy-MM-dd'T'HH:mm:ss:SSSZ); without a zone, the workflow's timezone (Workflow Settings → Timezone). Empty: when the workflow runs.",
+	builderHint: {
+		propertyHint:
+			"Leave empty for the time of the run, or map when it happened: ISO 8601 (2026-11-22T10:15:00Z), a date and time such as 2026-11-22 10:15, or a date alone; one without a zone is read in the workflow's timezone. Other forms, such as 03/05/2026, fail the item.",
 	},
 });
 

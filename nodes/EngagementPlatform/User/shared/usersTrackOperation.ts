@@ -249,22 +249,14 @@ export function usersTrackOperation(
 		// Setting the same attributes twice leaves the same profile; events and purchases would be stored twice.
 		isSafeToResend: (request) => request.slots.size === 1 && request.slots.has('attributes'),
 		readResponse: readTrackResponse,
-		itemResult(itemIndex, pieces, version) {
-			if (version >= 2) return [trackAnswer(pieces)];
-			const result: IDataObject = { status: 'processed', ...pieces[0]?.piece.subject };
-			for (let index = 0; index < pieces.length; index++) {
-				const { slot } = pieces[index].piece;
-				result[slot] = ((result[slot] as number | undefined) ?? 0) + 1;
-			}
-			return [result];
-		},
+		itemResult: (_, pieces) => [trackAnswer(pieces)],
 	});
 }
 
 /**
- * Version 2's answer says what happened in a marketer's words: `tracked` when the item recorded an
- * event or purchase, `updated` when it set attributes alone, with counts named for what they count
- * (the attributes set, not the objects sent). Version 1 keeps 1.0's `processed` and objects per array.
+ * The answer says what happened in a marketer's words: `tracked` when the item recorded an event or
+ * purchase, `updated` when it set attributes alone, with counts named for what they count (the
+ * attributes set, not the objects sent).
  */
 function trackAnswer(pieces: Array<{ piece: Piece }>): IDataObject {
 	const subject = pieces[0]?.piece.subject ?? {};

@@ -155,20 +155,15 @@ export interface OperationSpec<Group = unknown, Payload = IDataObject> extends I
 	): Map<Piece<Group, Payload>, PieceOutcome>;
 	/**
 	 * The results are the platform's own records (an export's profiles, a lookup's translations, a
-	 * dashboard user), given as the platform holds them: from version 2 the input's fields are not
-	 * added to them, where they would read as the record's.
+	 * dashboard user), given as the platform holds them: the input's fields are not added to them,
+	 * where they would read as the record's.
 	 */
 	answersWithRecords?: boolean;
 	/**
-	 * The output item(s) of an input item whose pieces all succeeded, in the words of the node's
-	 * version (`status` says what happened; version 1 keeps 1.0's words). From version 2 the engine
-	 * adds the input item's fields under them.
+	 * The output item(s) of an input item whose pieces all succeeded (`status` says what happened).
+	 * The engine adds the input item's fields under them.
 	 */
-	itemResult(
-		itemIndex: number,
-		pieces: Array<{ piece: Piece<Group, Payload>; outcome: PieceOutcome }>,
-		version: number,
-	): IDataObject[];
+	itemResult(itemIndex: number, pieces: Array<{ piece: Piece<Group, Payload>; outcome: PieceOutcome }>): IDataObject[];
 }
 
 /**

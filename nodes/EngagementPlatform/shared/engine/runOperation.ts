@@ -127,21 +127,13 @@ function finish(
 	beforeFailing?: () => void,
 ): INodeExecutionData[][] {
 	const continueOnFail = context.continueOnFail();
-	// "Continue (using error output)": version 1's failed items carry n8n's error, which sends them down
-	// the error branch (n8n then keeps only its message); version 2's carry the error as json, which
-	// n8n routes there too and lays over the input's fields, so it takes only keys the input lacks.
-	// "Continue (regular output)" keeps the error json alone, which n8n would otherwise replace with
-	// the error's message.
-	const node = context.getNode();
-	const errorForm =
-		node.onError !== 'continueErrorOutput'
-			? 'regular'
-			: node.typeVersion >= 2
-				? { inputs: context.getInputData() }
-				: { errorOf: (failure: ItemFailure) => itemError(context, failure, '', true) };
+	// "Continue (using error output)": failed items carry the error as json, which n8n routes down the
+	// error branch and lays over the input's fields, so it takes only keys the input lacks. "Continue
+	// (regular output)" keeps the error json alone, which n8n would otherwise replace with the error's message.
+	const inputs = context.getInputData();
+	const errorForm = context.getNode().onError === 'continueErrorOutput' ? { inputs } : 'regular';
 	const results = collectItemResults(spec, itemCount, pieces, report.outcomes, inputErrors, errorForm, {
-		version: node.typeVersion,
-		inputs: node.typeVersion >= 2 && !spec.answersWithRecords ? context.getInputData() : undefined,
+		inputs: spec.answersWithRecords ? undefined : inputs,
 	});
 
 	const summary =

@@ -1,15 +1,14 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { forVersion1 } from '../descriptions/displayOptions';
 import type { OperationSpec, RunSettings } from './operation';
 import type { RequestShape } from './plan/planner';
 
 /**
  * Every operation's Options, built from its declaration so that fields and packing cannot drift:
  * the operation's own options, Batch Size where its shape packs several pieces to a request (up to
- * the shape's limit), Send Only Changes where its pieces set state and an answer can prove some (in
- * version 1 wherever they set state, as it was first offered), and the options every request has.
+ * the shape's limit), Send Only Changes where its pieces set state and an answer can prove some, and
+ * the options every request has.
  * The engine reads them back the same way, each number held to its field's range.
  */
 
@@ -74,10 +73,8 @@ const resendEveryField: INodeProperties = {
 };
 
 /**
- * Send Only Changes arrives on when added from Add Option: the marketer who picks it means it (1.0's
- * arrived off). Not added, it is off. One option for every version: n8n 1.x's editor adds the first
- * option of a name whatever its version, and a saved workflow keeps the value it holds either way
- * (n8n saves a collection's values as they are, a default too).
+ * Send Only Changes arrives on when added from Add Option: the marketer who picks it means it. Not
+ * added, it is off (n8n saves a collection's values as they are, a default too).
  */
 const sendOnlyChangesSwitch: INodeProperties = {
 	displayName: 'Send Only Changes',
@@ -105,7 +102,7 @@ const sendOnlyChangesTuning: INodeProperties[] = [
 /**
  * Whether Send Only Changes can leave anything out: only what an answer proves is remembered, so an
  * operation none of whose state an answer proves (a subscription group's: the endpoint accepts an
- * unknown user) sends every item with it on. From version 2 such an operation does not offer it.
+ * unknown user) would send every item with it on, so such an operation does not offer it.
  */
 function canLeaveOut(spec: OperationSpec): boolean {
 	return Object.values(spec.stateSlots ?? {}).some((slot) => slot.provenByAcceptance);
@@ -113,10 +110,7 @@ function canLeaveOut(spec: OperationSpec): boolean {
 
 /** Send Only Changes and its tuning, for an operation whose pieces set state. */
 function sendOnlyChangesOf(spec: OperationSpec): INodeProperties[] {
-	if (!spec.stateSlots) return [];
-	return canLeaveOut(spec)
-		? [sendOnlyChangesSwitch, ...sendOnlyChangesTuning]
-		: forVersion1([sendOnlyChangesSwitch, ...sendOnlyChangesTuning]);
+	return canLeaveOut(spec) ? [sendOnlyChangesSwitch, ...sendOnlyChangesTuning] : [];
 }
 
 /** The most pieces one request of this shape may pack, or undefined when each request is one piece. */
@@ -175,8 +169,7 @@ export function readRunSettings(context: IExecuteFunctions, spec: OperationSpec)
 		const most = number(batchSize);
 		settings.lowered = { perSlot: most, total: spec.shape.total === undefined ? undefined : most };
 	}
-	const offered = canLeaveOut(spec) || context.getNode().typeVersion < 2;
-	if (spec.stateSlots && options.sendOnlyChanges === true && offered) {
+	if (options.sendOnlyChanges === true && canLeaveOut(spec)) {
 		settings.sentBefore = {
 			forget: options.forgetSent === true,
 			historySize: number(historySizeField),

@@ -12,7 +12,6 @@ import {
 	textValue,
 } from '../schemas/textValues';
 import { asWallTime, EACH_USERS_ZONE, isNoTime, notADate } from '../schemas/time';
-import { forVersion1, fromVersion2 } from '../descriptions/displayOptions';
 import { labelOf } from '../descriptions/labels';
 import type { IdentifierKind, IdentifyByLabel } from '../descriptions/userIdentifierFields';
 import { userIdentifierFields } from '../descriptions/userIdentifierFields';
@@ -24,7 +23,7 @@ import { readUser } from './userIdentifier';
  * label its errors name it by, and its typed reading of an item (CONTRIBUTING.md, "Adding a field").
  */
 export interface Input<T> {
-	/** The parameter read (version 2's name, where version 1 saved another). */
+	/** The parameter read. */
 	readonly name: string;
 	readonly label: string;
 	readonly properties: INodeProperties[];
@@ -36,30 +35,18 @@ export interface Input<T> {
 /** What an input gives, for an operation's own types. */
 export type InputValue<I> = I extends Input<infer T> ? T : never;
 
-/** One property for every node version, or the ones version 1 (as 1.0 saved it) and version 2 show. */
-export type Declared = INodeProperties | { version1: INodeProperties; fromVersion2: INodeProperties };
-
-/** The property a declaration gives version 2 and later, which names and labels its input. */
-export const currentOf = (declared: Declared): INodeProperties =>
-	'version1' in declared ? declared.fromVersion2 : declared;
-
 /** An input of one parameter: `convert` turns its value (`fallback` where the workflow holds none) into the input's. */
 export function inputField<T>(
-	declared: Declared,
+	declared: INodeProperties,
 	convert: (value: unknown, label: string, item: ItemReader) => T,
 	fallback?: unknown,
 ): Input<T> {
-	const current = currentOf(declared);
-	const properties =
-		'version1' in declared
-			? [...forVersion1([declared.version1]), ...fromVersion2([declared.fromVersion2])]
-			: [declared];
-	const { name } = current;
-	const label = labelOf(current);
+	const { name } = declared;
+	const label = labelOf(declared);
 	return {
 		name,
 		label,
-		properties,
+		properties: [declared],
 		read: (item) => convert(item.raw(name, fallback), label, item),
 		problem: (rule, fix) => new ItemInputError(label, rule, fix),
 	};
@@ -104,11 +91,11 @@ export function collectionOption<T>(
 }
 
 /** Required text, trimmed; empty is refused with `fix`, or "Fill in <label>." */
-export const requiredText = (declared: Declared, fix?: string) =>
+export const requiredText = (declared: INodeProperties, fix?: string) =>
 	inputField(declared, (value, label) => requiredTextValue(value, label, fix), '');
 
 /** Text, trimmed; undefined when empty. `adjust` turns what was given into what is sent (a currency in capitals). */
-export const optionalText = (declared: Declared, adjust?: (text: string) => string) =>
+export const optionalText = (declared: INodeProperties, adjust?: (text: string) => string) =>
 	inputField(
 		declared,
 		(value, label) => {
@@ -125,7 +112,7 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  * Required text that goes into the request's URL path: a lone surrogate cannot be written in a URL, so it
  * is refused with the item's other input errors rather than failing the run once requests are sent.
  */
-export const pathSegment = (declared: Declared) =>
+export const pathSegment = (declared: INodeProperties) =>
 	inputField(
 		declared,
 		(value, label) => {
@@ -141,31 +128,28 @@ export const pathSegment = (declared: Declared) =>
 	);
 
 /** One of the property's options, as the panel saved it or an expression gave it (checked by the operation's schema). */
-export const choice = <T extends string = string>(declared: Declared) => inputField(declared, (value) => value as T);
+export const choice = <T extends string = string>(declared: INodeProperties) =>
+	inputField(declared, (value) => value as T);
 
-/** A yes/no; from version 2 "true" and "false" text read as the panel's switch. */
-export const yesNo = (declared: Declared) => {
-	const declaredDefault = currentOf(declared).default;
-	const fallback = typeof declaredDefault === 'boolean' ? declaredDefault : false;
-	return inputField(declared, (value, label, item) => yesNoValue(value, label, item, fallback), fallback);
+/** A yes/no; "true" and "false" text read as the panel's switch. */
+export const yesNo = (declared: INodeProperties) => {
+	const fallback = typeof declared.default === 'boolean' ? declared.default : false;
+	return inputField(
+		declared,
+		(value, label) => (typeof value === 'boolean' ? value : (booleanFromText(value, label) ?? fallback)),
+		fallback,
+	);
 };
 
-function yesNoValue(value: unknown, label: string, item: ItemReader, fallback: boolean): boolean {
-	if (typeof value === 'boolean') return value;
-	return item.readsText ? (booleanFromText(value, label) ?? fallback) : Boolean(value);
-}
-
-/** A number; from version 2 a text that is exactly one (`example` shows one). Version 1 gives the value as it came. */
-export function number(declared: Declared, example: string) {
-	// An unset number is its default only where today's declaration has one (Quantity 1; Price none).
-	const declaredDefault = currentOf(declared).default;
-	const fallback = typeof declaredDefault === 'number' ? declaredDefault : undefined;
+/** A number, or a text that is exactly one (`example` shows one). */
+export function number(declared: INodeProperties, example: string) {
+	// An unset number is its default only where the declaration has one (Quantity 1; Price none).
+	const fallback = typeof declared.default === 'number' ? declared.default : undefined;
 	return inputField(declared, (value, label, item) => numberValue(value, label, item, example, fallback), fallback);
 }
 
-/** Version 2 takes a text that is exactly a number, empty text as not set, and keeps any other value as a problem. */
+/** A text that is exactly a number is that number, empty text is not set, and any other value is kept as a problem. */
 function numberValue(value: unknown, label: string, item: ItemReader, example: string, fallback?: number): unknown {
-	if (!item.readsText) return value;
 	const read = numberFromText(value, label, example);
 	if ('problem' in read) {
 		item.problems.push(read.problem);
@@ -175,59 +159,43 @@ function numberValue(value: unknown, label: string, item: ItemReader, example: s
 }
 
 /**
- * A date and time: version 2 reads one without a zone in the workflow's timezone (schemas/time.ts) and
- * keeps one in no form it takes as a problem; with `emptyIsNow`, an empty one is the run's time.
+ * A date and time: one without a zone is read in the workflow's timezone (schemas/time.ts), and one in
+ * no form it takes is kept as a problem; with `emptyIsNow`, an empty one is the run's time.
  */
-export const time = (declared: Declared, { emptyIsNow = false } = {}) =>
+export const time = (declared: INodeProperties, { emptyIsNow = false } = {}) =>
 	inputField(declared, (value, label, item) =>
 		checkedTime(item, label, value, emptyIsNow ? item.clock.timeOrNow(value) : item.clock.zoned(value)),
 	);
 
 /** A date and time each user has in their own zone when it has none (In Local Time): `time`'s forms, no zone added. */
-export const wallTime = (declared: Declared) =>
-	inputField(declared, (value, label, item) =>
-		item.readsText ? checkedTime(item, label, value, asWallTime(value), EACH_USERS_ZONE) : value,
-	);
+export const wallTime = (declared: INodeProperties) =>
+	inputField(declared, (value, label, item) => checkedTime(item, label, value, asWallTime(value), EACH_USERS_ZONE));
 
-/** Version 2's time as read, its value kept as a problem when it is no date (schemas/time.ts, isNoTime). */
+/** A time as read, its value kept as a problem when it is no date (schemas/time.ts, isNoTime). */
 function checkedTime(item: ItemReader, label: string, value: unknown, read: unknown, zoneless?: string): unknown {
-	if (item.readsText && isNoTime(read)) item.problems.push(notADate(label, value, zoneless));
+	if (isNoTime(read)) item.problems.push(notADate(label, value, zoneless));
 	return read;
 }
 
 /** A JSON object, given as an object (an expression) or as JSON text; undefined when empty. */
-export const jsonObject = (declared: Declared) => inputField(declared, jsonObjectValue, '');
+export const jsonObject = (declared: INodeProperties) => inputField(declared, jsonObjectValue, '');
 
 /** A JSON array, given as an array (an expression) or as JSON text; undefined when empty. */
-export const jsonArray = (declared: Declared) =>
+export const jsonArray = (declared: INodeProperties) =>
 	inputField(declared, (value, label) => jsonValue(value, label, 'array') as unknown[] | undefined, '');
 
-/**
- * A collection's values (Additional Fields): from version 2 its boolean and number options read text as
- * `yesNo` and `number` do. With `namesIn1` (today's name → 1.0's), version 1's are given under today's.
- */
-export const collection = (declared: Declared, namesIn1: Readonly<Record<string, string>> = {}) => {
-	const current = currentOf(declared);
-	return inputField(
+/** A collection's values (Additional Fields), its boolean and number options reading text as `yesNo` and `number` do. */
+export const collection = (declared: INodeProperties) =>
+	inputField(
 		declared,
 		(value, _label, item): IDataObject => {
 			if (!value || typeof value !== 'object') return {};
-			if (item.readsText)
-				return hasKeys(value) ? typedOptions(value as IDataObject, current, item) : (value as IDataObject);
-			// A collection mapped whole from a field is the item's own object: renamed in a copy.
-			const values = { ...(value as IDataObject) };
-			for (const today in namesIn1)
-				if (values[namesIn1[today]] !== undefined && values[today] === undefined) {
-					values[today] = values[namesIn1[today]];
-					delete values[namesIn1[today]];
-				}
-			return values;
+			return hasKeys(value) ? typedOptions(value as IDataObject, declared, item) : (value as IDataObject);
 		},
 		{},
 	);
-};
 
-/** A collection's values with its boolean and number options read from text (version 2); a problem leaves the value as given. */
+/** A collection's values with its boolean and number options read from text; a problem leaves the value as given. */
 function typedOptions(given: IDataObject, declared: INodeProperties, item: ItemReader): IDataObject {
 	const values = { ...given };
 	for (const option of (declared.options ?? []) as INodeProperties[]) {
@@ -245,11 +213,11 @@ function typedOptions(given: IDataObject, declared: INodeProperties, item: ItemR
 }
 
 /** The parameter as n8n gives it (a fixed collection's entries, a resource mapper), shaped by the operation. */
-export const asGiven = <T = IDataObject>(declared: Declared, fallback?: T) =>
+export const asGiven = <T = IDataObject>(declared: INodeProperties, fallback?: T) =>
 	inputField(declared, (value) => value as T, fallback);
 
 /** asGiven at the property's default where the workflow holds none (a choice, a multi-option's values). */
-export const givenOrDefault = <T>(declared: Declared) => asGiven<T>(declared, currentOf(declared).default as T);
+export const givenOrDefault = <T>(declared: INodeProperties) => asGiven<T>(declared, declared.default as T);
 
 /** The item's user: "Identify User By" and the field(s) of each of `kinds`, read as `{ kind, identifier }`. */
 export function user(

@@ -1,21 +1,18 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { ItemInputError } from '../engine/read/itemInputError';
 import type { ItemReader } from '../engine/read/readItems';
 import { hasKeys, setOwnKey } from '../schemas/parse';
-import { collectionValues, jsonObjectValue } from '../schemas/textValues';
+import { jsonObjectValue } from '../schemas/textValues';
 import { typedEntryValue } from '../schemas/typedEntries';
 import type { Input } from './inputs';
 import { inputOf } from './inputs';
-import { FROM_VERSION_2 } from '../descriptions/displayOptions';
 import type { NamedValuesDeclaration } from '../descriptions/namedValuesFields';
-import { keyValueOrJsonFields } from '../descriptions/namedValuesFields';
+import { typedListOrJsonFields } from '../descriptions/namedValuesFields';
 
 type Show = NonNullable<INodeProperties['displayOptions']>['show'];
 
 /**
- * Named values as typed fields (version 2), key/value pairs (version 1) or one JSON object; undefined when
- * none were given. `beside` is an input shown just before the typed list (Standard Attributes), whose
+ * Named values as typed fields or one JSON object; undefined when none were given. `beside` is an input shown just before the typed list (Standard Attributes), whose
  * values come first and the list's over them.
  */
 export function namedValues(
@@ -24,8 +21,8 @@ export function namedValues(
 ): Input<IDataObject | undefined> {
 	const mode = `${field.name}Input`;
 	const typedList = `${field.name}Fields`;
-	const besideList = beside?.({ ...FROM_VERSION_2, [mode]: ['fields'] });
-	const properties = keyValueOrJsonFields(field).flatMap((property) =>
+	const besideList = beside?.({ [mode]: ['fields'] });
+	const properties = typedListOrJsonFields(field).flatMap((property) =>
 		besideList && property.name === typedList ? [...besideList.properties, property] : [property],
 	);
 	const typedLabel = field.fieldsDisplayName ?? field.displayName;
@@ -34,7 +31,7 @@ export function namedValues(
 		return inputOf(field.name, field.displayName, properties, asGivenValues);
 	const typedValues = namedValuesReader(field.name, typedLabel);
 	return inputOf(field.name, field.displayName, properties, (item) => {
-		if (!item.readsText || item.raw(mode, 'fields') !== 'fields') return asGivenValues(item);
+		if (item.raw(mode, 'fields') !== 'fields') return asGivenValues(item);
 		if (!besideList) return typedValues(item);
 		// The input beside the list gives this item's own object: the list's values are added to it.
 		const values = besideList.read(item);
@@ -50,30 +47,13 @@ export function namedValuesReader(name: string, label: string): (item: ItemReade
 	const json = `${name}Json`;
 	const fields = `${name}Fields`;
 	return (item) => {
-		const mode = item.raw(inputMode, item.readsText ? 'fields' : 'keyValue');
+		const mode = item.raw(inputMode, 'fields');
 		if (mode === 'json') {
 			const value = jsonObjectValue(item.raw(json, ''), label);
 			return value && hasKeys(value) ? value : undefined;
 		}
-		if (mode === 'fields') return readAssignments(item, fields, label);
-		return readPairs(item, name, label);
+		return readAssignments(item, fields, label);
 	};
-}
-
-function readPairs(item: ItemReader, name: string, label: string): IDataObject | undefined {
-	const pairs = (collectionValues(item.raw(name, {})).pairs ?? []) as Array<{ key?: unknown; value?: unknown }>;
-	if (pairs.length === 0) return undefined;
-	const values: IDataObject = {};
-	for (const [index, pair] of pairs.entries()) {
-		const key = typeof pair.key === 'string' ? pair.key.trim() : '';
-		if (!key)
-			throw new ItemInputError(`${label}[${index}]`, 'has an empty name', 'Give every pair a name, or remove it.');
-		// Own keys alone: a pair named `constructor` or `toString` is an attribute like any other.
-		if (Object.hasOwn(values, key))
-			throw new ItemInputError(`${label}.${key}`, 'is given twice', 'Keep one pair per name.');
-		setOwnKey(values, key, pair.value);
-	}
-	return values;
 }
 
 interface Assignment {

@@ -5,8 +5,8 @@ import { ItemInputError } from '../engine/read/itemInputError';
 import { isJsonObject } from './parse';
 
 /**
- * Values as marketers' data brings them: spreadsheets, CSV files and shops give text. From node
- * version 2, a text that is exactly a number or a boolean means that value; anything else is refused
+ * Values as marketers' data brings them: spreadsheets, CSV files and shops give text. A text
+ * that is exactly a number or a boolean means that value; anything else is refused
  * naming the value. An empty text is "not set". A time without a zone is read in time.ts.
  */
 

@@ -113,7 +113,7 @@ export interface ZonelessNote {
 }
 
 /**
- * A date and time as version 2 reads one, as n8n's own date fields do: a space may stand for the `T`
+ * A date and time as the nodes read one, as n8n's own date fields do: a space may stand for the `T`
  * (2026-12-01 10:00, as sheets write it); one without a zone is a time in the workflow's timezone, the
  * zone's offset at that moment added (2026-12-01T10:00:00 in Europe/Berlin becomes
  * 2026-12-01T10:00:00+01:00), and `note` is told; a date alone is that day's midnight there
@@ -152,7 +152,7 @@ function withSeconds(text: string, match: RegExpExecArray): string {
 }
 
 /**
- * A date and time as version 2 reads one where a time without a zone is each user's own (a canvas
+ * A date and time as the nodes read one where a time without a zone is each user's own (a canvas
  * schedule In Local Time): the forms `inTimezone` reads, no zone added: 2026-12-01 10:00 is sent as
  * 2026-12-01T10:00:00, a date alone as its midnight, 2026-12-01T00:00:00. Any other value as it came.
  */
@@ -164,7 +164,7 @@ export function asWallTime(value: unknown): unknown {
 	return read !== value && isPlatformDatetime(read) ? read : value;
 }
 
-/** How a typed date entry or a version 2 time field may be written, for its error. */
+/** How a typed date entry or a time field may be written, for its error. */
 export const DATE_FORMS = 'a date (2026-12-03) or a date and time (2026-12-03 12:00, 2026-12-03T12:00:00Z)';
 
 /** Where a time without a zone is, in an error's fix; a canvas schedule In Local Time says each user's. */
@@ -172,7 +172,7 @@ export const WORKFLOW_ZONE = "the workflow's timezone (Workflow Settings → Tim
 export const EACH_USERS_ZONE = "each user's own time";
 
 /**
- * A typed date entry's or a version 2 time field's value that is no date: the problem names the
+ * A typed date entry's or a time field's value that is no date: the problem names the
  * field, the value and the forms taken, and how to write or convert it.
  */
 export function notADate(field: string, value: unknown, zoneless = WORKFLOW_ZONE): InputProblem {
@@ -184,7 +184,7 @@ export function notADate(field: string, value: unknown, zoneless = WORKFLOW_ZONE
 }
 
 /**
- * Whether a version 2 time field's value, as its reading left it, is no date: neither empty (the field's
+ * Whether a time field's value, as its reading left it, is no date: neither empty (the field's
  * own rule: required, or the time of the run), a datetime the platform recognises, nor a date from an
  * expression ({{ $now }}, a Date), which the schema reads. 03/05/2026, 5.3.2026, Dec 3, 2026 are none.
  */
@@ -196,7 +196,7 @@ export function isNoTime(read: unknown): boolean {
 }
 
 /**
- * A typed date entry (version 2's Date fields, a standard attribute's session date) as the ISO 8601
+ * A typed date entry (a typed list's Date entry, a standard attribute's session date) as the ISO 8601
  * instant with offset the platform stores as a datetime: text as `inTimezone` reads it, a date from an
  * expression ({{ $now }}, a Date) by its own instant. Undefined for anything else (Dec 3, 2026,
  * 03/05/2026, a number), which its reader refuses naming the value and DATE_FORMS.
@@ -210,7 +210,7 @@ export function instantOf(value: unknown, clock: Intl.DateTimeFormat, note?: Zon
 const DATE_START = /^\s*\d{4}-\d{2}-\d{2}/;
 
 /**
- * A typed list's text entry (version 2) written as a date or a date and time: its instant as `instantOf`
+ * A typed list's text entry written as a date or a date and time: its instant as `instantOf`
  * gives it; undefined for any other text, which stays text.
  */
 export function instantOfText(text: string, clock: Intl.DateTimeFormat, note?: ZonelessNote): string | undefined {
@@ -246,35 +246,28 @@ function formatOffset(minutes: number): string {
 }
 
 /**
- * A run's reading of times, made once per run: version 2 reads one without a zone in the workflow's
- * timezone (inTimezone) and notes that it did, for the run's hint; version 1 takes times as they came.
+ * A run's reading of times, made once per run: one without a zone is read in the workflow's timezone
+ * (inTimezone), noting that it was, for the run's hint.
  */
 export class RunClock implements ZonelessNote {
 	/** The time the run began reading its items, in ISO 8601: one for every item, as {{ $now }} is. */
 	readonly runTime = new Date().toISOString();
 	zonelessRead = false;
-	private workflowClock?: Intl.DateTimeFormat;
-
-	constructor(
-		private readonly timezone: string,
-		private readonly readsText: boolean,
-	) {
-		if (readsText) this.workflowClock = zoneClock(timezone);
-	}
-
 	/** The wall clock of the workflow's timezone, where n8n's own date fields read zoneless times. */
-	private get clock(): Intl.DateTimeFormat {
-		return (this.workflowClock ??= zoneClock(this.timezone));
+	private readonly clock: Intl.DateTimeFormat;
+
+	constructor(private readonly timezone: string) {
+		this.clock = zoneClock(timezone);
 	}
 
 	zoned(value: unknown): unknown {
-		return this.readsText ? inTimezone(value, this.clock, this) : value;
+		return inTimezone(value, this.clock, this);
 	}
 
-	/** A time where version 2 takes an empty value as the time of the run (an event's Time). */
+	/** A time where an empty value is the time of the run (an event's Time). */
 	timeOrNow(value: unknown): unknown {
 		const empty = value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
-		return empty && this.readsText ? this.runTime : this.zoned(value);
+		return empty ? this.runTime : this.zoned(value);
 	}
 
 	/** A typed date entry's ISO 8601 instant with offset (instantOf); undefined when the value is no date. */

@@ -10,7 +10,7 @@ import { notADate } from './time';
 export type EntryValue = { value: IDataObject[string] } | { problem: InputProblem } | undefined;
 
 /**
- * An entry of n8n's assignment list (version 2's typed list), converted to the type picked for it by
+ * An entry of n8n's assignment list (the typed list), converted to the type picked for it by
  * n8n-workflow's validateFieldType, as Edit Fields converts: "59.90" as a number is 59.9. A Date is read
  * as the Time fields read one and sent as an ISO 8601 instant (time.ts, instantOf), where
  * validateFieldType would take "Dec 3, 2026" or "03/05/2026" and send the text as written. An empty

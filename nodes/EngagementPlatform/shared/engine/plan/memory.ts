@@ -29,9 +29,9 @@ export async function openMemory(
 			log('warn', `could not clear what Send Only Changes remembers for this workflow (${failure})`);
 	};
 
-	// A node none of whose state an answer can prove (the subscription endpoint) never leaves a piece out,
-	// with the option or without (version 2 does not offer it): it notes the states it sets, as with the
-	// option on, so that other nodes' Send Only Changes keep what they remembered and see those states.
+	// A node none of whose state an answer can prove (the subscription endpoint) never leaves a piece out
+	// (it does not offer the option): it notes the states it sets, as with the option on, so that other
+	// nodes' Send Only Changes keep what they remembered and see those states.
 	if (!settings && provesNothing(spec)) settings = NOTE_ONLY;
 	if (!settings) {
 		if (!lastWord.setsState) return { ok: true, close: async () => {} };

@@ -47,7 +47,7 @@ export function readItems(
 			inputErrors.set(itemIndex, everyProblem(error.problems, reader.problems));
 		}
 	}
-	// Version 2 names the zone it read zoneless times in, once for the run: the panel's hints cannot show
+	// The zone zoneless times were read in is named once for the run: the panel's hints cannot show
 	// it. n8n's contexts (a node's run, an agent's tool) have hints; a reading outside a run has none.
 	if (parameters.clock.zonelessRead) context.addExecutionHints?.(parameters.clock.zonelessHint());
 	const acrossItems = spec.checkAcrossItems?.(pieces);
@@ -88,22 +88,11 @@ export class ItemReader {
 		return this.parameters.part(name, key, this.itemIndex);
 	}
 
-	/** The node's version as the workflow saved it. */
-	get nodeVersion(): number {
-		return this.parameters.version;
-	}
-
-	/** From version 2 text reads as a marketer means it ("59.90" a number); version 1 reads values as 1.0 did. */
-	get readsText(): boolean {
-		return this.parameters.version >= 2;
-	}
-
 	/** Problems found that did not stop the reading, so that the item's error lists every one. */
 	readonly problems: InputProblem[] = [];
 
-	/** A reading that throws at its first problem, kept with the others (undefined then); version 1 stops, as 1.0 did. */
+	/** A reading that throws at its first problem, kept with the others (undefined then). */
 	kept<T>(read: () => T): T | undefined {
-		if (!this.readsText) return read();
 		try {
 			return read();
 		} catch (error) {
@@ -119,7 +108,7 @@ export class ItemReader {
 		return this.context.getInputData()[this.itemIndex]?.json ?? {};
 	}
 
-	/** How the run reads times: from version 2, one without a zone in the workflow's timezone. */
+	/** How the run reads times: one without a zone in the workflow's timezone. */
 	get clock(): RunClock {
 		return this.parameters.clock;
 	}
@@ -132,8 +121,6 @@ export class ItemReader {
 export class ParameterReader {
 	private readonly sources = new Map<string, ParameterSource>();
 	private readonly items: INodeExecutionData[];
-	/** The node's version as the workflow saved it. */
-	readonly version: number;
 	readonly clock: RunClock;
 	private labels?: Map<string, string>;
 
@@ -143,14 +130,13 @@ export class ParameterReader {
 		private readonly fields: INodeProperties[] = [],
 	) {
 		this.items = context.getInputData();
-		this.version = context.getNode().typeVersion;
-		this.clock = new RunClock(context.getTimezone(), this.version >= 2);
+		this.clock = new RunClock(context.getTimezone());
 		for (const name of Object.keys(context.getNode().parameters ?? {})) this.classify(name);
 	}
 
 	/** The label the panel shows for a parameter, which its errors name; worked out at the run's first error. */
 	labelOf(name: string): string {
-		return (this.labels ??= labelsOf(this.fields, this.version)).get(name) ?? name;
+		return (this.labels ??= labelsOf(this.fields)).get(name) ?? name;
 	}
 
 	value(name: string, itemIndex: number, fallback?: unknown): unknown {
@@ -225,7 +211,7 @@ export class ParameterReader {
  */
 const NO_RUN = {
 	getInputData: () => [],
-	getNode: () => ({ typeVersion: 1 }),
+	getNode: () => ({}),
 	getTimezone: () => 'UTC',
 } as unknown as IExecuteFunctions;
 export const READER_SHAPES = new ItemReader(NO_RUN, 0, new ParameterReader(NO_RUN));

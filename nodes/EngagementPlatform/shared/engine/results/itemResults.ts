@@ -52,23 +52,19 @@ export function collectItemResults(
 	outcomes: Map<Piece, PieceOutcome>,
 	inputErrors: Map<number, ItemInputError>,
 	/**
-	 * How a failed item leaves: `regular` as a json item on the one output; `errorOf` carrying n8n's
-	 * error (the error output, version 1); `inputs` as json n8n routes down the error branch and merges
-	 * over the input item's fields, which it keeps (the error output, version 2: n8n 2.x replaces the
-	 * json of an item carrying an error object with the error's message alone, input and all).
+	 * How a failed item leaves: `regular` as a json item on the one output; `inputs` as json n8n routes
+	 * down the error branch and merges over the input item's fields, which it keeps (the error output:
+	 * n8n 2.x replaces the json of an item carrying an error object with the error's message alone,
+	 * input and all).
 	 */
-	errorForm:
-		| 'regular'
-		| { inputs: readonly INodeExecutionData[] }
-		| { errorOf: (failure: ItemFailure) => NodeApiError | NodeOperationError },
+	errorForm: 'regular' | { inputs: readonly INodeExecutionData[] },
 	/**
-	 * How a succeeded item leaves: the node's version, whose words the operation's result uses, and
-	 * from version 2 the input items, whose fields each result keeps (the node's own words win a
-	 * clash), so that a row's answer can be written back where the row came from.
+	 * How a succeeded item leaves: with the input items, each result keeps its input's fields (the
+	 * node's own words win a clash), so that a row's answer can be written back where the row came from.
 	 */
-	resultForm: { version: number; inputs?: readonly INodeExecutionData[] } = { version: 1 },
+	resultForm: { inputs?: readonly INodeExecutionData[] } = {},
 ): ItemResults {
-	const { version, inputs } = resultForm;
+	const { inputs } = resultForm;
 	const answer = (itemIndex: number, json: IDataObject): IDataObject => {
 		const input = inputs?.[itemIndex]?.json;
 		return input ? withFieldsOf(input, json) : json;
@@ -88,7 +84,7 @@ export function collectItemResults(
 		// An item refused on input has no pieces, so this is never one of those.
 		const sent = sentAsIs(byItem[itemIndex], outcomes);
 		if (sent) {
-			const results = spec.itemResult(itemIndex, [sent], version);
+			const results = spec.itemResult(itemIndex, [sent]);
 			for (let index = 0; index < results.length; index++)
 				output.push({ json: answer(itemIndex, results[index]), pairedItem });
 			succeeded++;
@@ -101,9 +97,7 @@ export function collectItemResults(
 		if (failure) {
 			failures.push(failure);
 			if (errorForm === 'regular') output.push({ json: errorJson(failure), pairedItem });
-			else if ('inputs' in errorForm)
-				output.push({ json: errorBranchJson(failure, errorForm.inputs[itemIndex]?.json), pairedItem });
-			else output.push({ json: errorJson(failure), pairedItem, error: errorForm.errorOf(failure) });
+			else output.push({ json: errorBranchJson(failure, errorForm.inputs[itemIndex]?.json), pairedItem });
 			continue;
 		}
 		const allPieces = (byItem[itemIndex] ?? []).map((piece) => ({ piece, outcome: outcomes.get(piece)! }));
@@ -126,7 +120,7 @@ export function collectItemResults(
 		if (warnings.length > 0) withWarnings++;
 		const unchangedParts = unchangedBySlot(allPieces);
 		const replacedParts = replacedPartsOf(allPieces);
-		for (const json of spec.itemResult(itemIndex, itemPieces, version)) {
+		for (const json of spec.itemResult(itemIndex, itemPieces)) {
 			const extra = {
 				...(warnings.length > 0 ? { warnings } : {}),
 				...(unchangedParts ? { unchanged: unchangedParts } : {}),
@@ -250,20 +244,16 @@ function errorBranchJson(failure: ItemFailure, input: IDataObject | undefined): 
 
 /**
  * n8n's error for one item, as n8n's own nodes carry it: an input the node refused is a
- * NodeOperationError, anything the platform or the connection did is a NodeApiError. On an item
- * it sends the item down the error branch of "Continue (using error output)". The message does not
- * name the item: n8n's editor adds "[item 2]" to it, counting as it counts items everywhere. Version
- * 1's items on the error branch keep 1.0's "Item 2: …": n8n hands their message on as the item's
- * `error`, which a saved workflow may write somewhere.
+ * NodeOperationError, anything the platform or the connection did is a NodeApiError. The message does
+ * not name the item: n8n's editor adds "[item 2]" to it, counting as it counts items everywhere.
  */
 export function itemError(
 	context: IExecuteFunctions,
 	failure: ItemFailure,
 	note = '',
-	namesItem = false,
 ): NodeOperationError | NodeApiError {
 	const description = `${failure.description}${note}`;
-	const message = namesItem ? withItemNamed(failure) : withoutItemNamed(failure);
+	const message = withoutItemNamed(failure);
 	if (failure.delivery === 'invalid') {
 		return new NodeOperationError(context.getNode(), message, { itemIndex: failure.itemIndex, description });
 	}
