@@ -233,7 +233,10 @@ describe.each(N8N_APPS.map((appFolder) => [pinnedN8nVersion(appFolder), appFolde
 			const answers = toolAnswers(run, TRACK_TOOL);
 			expect(answers).toHaveLength(1);
 			const [answered] = answers;
-			expect(answered).toEqual([{ status: 'processed', external_id: 'cust-ai-7001', events: 1 }]);
+			// The node's words over the tool call's own fields (the agent's arguments), as for any input row.
+			expect(answered).toEqual([
+				expect.objectContaining({ status: 'tracked', external_id: 'cust-ai-7001', events_tracked: 1 }),
+			]);
 			expect(second.messages.slice(2)).toEqual([
 				expect.objectContaining({
 					role: 'assistant',
@@ -410,7 +413,7 @@ describe.each(N8N_APPS.map((appFolder) => [pinnedN8nVersion(appFolder), appFolde
 					standIn.toolCallsSent.find((call) => call.id === message.tool_call_id)?.function.arguments ?? '{}',
 				) as IDataObject;
 				expect(JSON.parse(message.content as string)).toEqual([
-					expect.objectContaining({ status: 'processed', external_id: callArguments.external_id }),
+					expect.objectContaining({ status: 'tracked', external_id: callArguments.external_id }),
 				]);
 			}
 			expect(run.outputs[AGENT]).toEqual([

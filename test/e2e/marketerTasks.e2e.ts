@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
 import { useSandbox } from '../integration/sandboxLifecycle';
 import { sandboxCredentials } from '../support/sandboxCredentials';
 import { EditorBrowser } from './support/editorBrowser';
-import type { MarketerTask, NodeVersion } from './support/marketerTaskList';
+import type { MarketerTask } from './support/marketerTaskList';
 import { MARKETER_TASKS, TIMEZONE } from './support/marketerTaskList';
 import type { TaskCount, TaskWorkflow } from './support/marketerTasks';
 import {
@@ -29,23 +29,22 @@ import { setUpOwner, signIn } from './support/owner';
  * Three tasks of a marketer, done in the real n8n editor (Chromium) on every n8n line the project
  * supports: track a purchase from an order, sync contact attributes from a sheet, opt contacts out
  * of a newsletter. The input arrives as text (pinned output of a Code node, in a workflow whose
- * timezone is Europe/Berlin); the node is added from the node panel (version 2) or opened as 1.0
- * saved it (version 1), its fields mapped by dragging input fields, the workflow executed with the
- * editor's button, and what the sandbox stored is checked. Every action is counted: the "before"
- * (version 1) and "after" (version 2) table is printed and written to
- * test/e2e/results/marketer-tasks-<n8n version>.json. Screenshots: screenshots/tasks/<line>/.
+ * timezone is Europe/Berlin); the node is added from the node panel, its fields mapped by dragging input
+ * fields, the workflow executed with the editor's button, and what the sandbox stored is checked. Every
+ * action is counted: the table is printed and written to test/e2e/results/marketer-tasks-<n8n version>.json. Screenshots: screenshots/tasks/<line>/.
  * After each run the execution is read through n8n's REST API: the node's output item and the
  * hints of its run. Then, not counted: Send Only Changes added from Add Option (shown and saved ON,
  * a second run answered unchanged), and the words of a run's error (a refused key, an invalid row).
  */
 const SCREENSHOTS = path.join(PROJECT_ROOT, 'screenshots/tasks');
 const RESULTS = path.join(PROJECT_ROOT, 'test/e2e/results');
-const NODE_VERSIONS: NodeVersion[] = [2, 1];
+/** The one version of the package's action nodes, which the panel adds and shows in its Settings. */
+const NODE_VERSION = 2;
 
 // Reset before each task.
 const { sandbox, client } = useSandbox();
 
-/** A contact sync as a version 2 node added from the panel would hold it: Update Attributes setting `plan`. */
+/** A contact sync as a node added from the panel would hold it: Update Attributes setting `plan`. */
 function planSync(
 	name: string,
 	node: string,
@@ -113,7 +112,7 @@ describe.each(N8N_APPS.map((appFolder) => [pinnedN8nVersion(appFolder), appFolde
 		afterAll(async () => {
 			if (counts.length) {
 				console.log(countTable(n8nVersion, counts));
-				if (counts.length === MARKETER_TASKS.length * NODE_VERSIONS.length)
+				if (counts.length === MARKETER_TASKS.length)
 					writeCounts(path.join(RESULTS, `marketer-tasks-${n8nVersion}.json`), n8nVersion, counts);
 			}
 			await editor?.close();
@@ -133,15 +132,11 @@ describe.each(N8N_APPS.map((appFolder) => [pinnedN8nVersion(appFolder), appFolde
 					.catch(() => undefined);
 		});
 
-		const cases = MARKETER_TASKS.flatMap((task) =>
-			NODE_VERSIONS.map((nodeVersion) => [task.title, nodeVersion, task] as const),
-		);
-
-		test.each(cases)('%s, node version %d', async (_, nodeVersion, task: MarketerTask) => {
+		test.each(MARKETER_TASKS.map((task) => [task.title, task] as const))('%s', async (_, task: MarketerTask) => {
 			await task.prepare(client());
 			const driver = new MarketerDriver(page);
 			const shots = path.join(SCREENSHOTS, line);
-			const workflow = task.workflow(nodeVersion);
+			const workflow = task.workflow();
 			let workflowId = '';
 			let help: string | undefined;
 			const begun = Date.now();
@@ -150,22 +145,20 @@ describe.each(N8N_APPS.map((appFolder) => [pinnedN8nVersion(appFolder), appFolde
 				const mark = (label: string) => marks.push(`${label} ${((Date.now() - begun) / 1000).toFixed(1)}`);
 				workflowId = await createAndOpenWorkflow(page, editorUrl, cookie, workflow);
 				mark('opened');
-				await task.drive(driver, nodeVersion);
+				await task.drive(driver);
 				mark('driven');
-				expect(await driver.shownNodeVersion()).toBe(nodeVersion);
-				await driver.screenshotPanel(path.join(shots, `${task.id}-v${nodeVersion}-panel.png`));
+				expect(await driver.shownNodeVersion()).toBe(NODE_VERSION);
+				await driver.screenshotPanel(path.join(shots, `${task.id}-panel.png`));
 				mark('shot');
 				// Read as a person reads it (hovering the field's (?)), not counted.
-				if (nodeVersion === 2 && task.help) help = await driver.helpOf(task.help.parameter);
+				if (task.help) help = await driver.helpOf(task.help.parameter);
 				await driver.run();
 				mark('ran');
-				if (nodeVersion === 2) await driver.screenshotCanvas(path.join(shots, `${task.id}-v2-run.png`));
-				console.log(`${task.id} v${nodeVersion}: ${marks.join(', ')}`);
+				await driver.screenshotCanvas(path.join(shots, `${task.id}-run.png`));
+				console.log(`${task.id}: ${marks.join(', ')}`);
 			} catch (error) {
-				await driver.screenshotCanvas(path.join(shots, `${task.id}-v${nodeVersion}-failed.png`)).catch(() => undefined);
-				console.log(
-					`${task.id} (version ${nodeVersion}) actions so far: ${driver.counter.actions.map((a) => a.what).join(', ')}`,
-				);
+				await driver.screenshotCanvas(path.join(shots, `${task.id}-failed.png`)).catch(() => undefined);
+				console.log(`${task.id} actions so far: ${driver.counter.actions.map((a) => a.what).join(', ')}`);
 				throw error;
 			}
 			const seconds = (Date.now() - begun) / 1000;
@@ -174,39 +167,38 @@ describe.each(N8N_APPS.map((appFolder) => [pinnedN8nVersion(appFolder), appFolde
 			const stored = await task.stored(client());
 			const storedAsExpected = (() => {
 				try {
-					expect(stored).toEqual(task.expected(nodeVersion));
+					expect(stored).toEqual(task.expected());
 					return true;
 				} catch {
 					return false;
 				}
 			})();
-			if (storedAsExpected) counts.push(countRow(task.id, nodeVersion, driver.counter, seconds));
+			if (storedAsExpected) counts.push(countRow(task.id, driver.counter, seconds));
 
 			// What the run gave back, as n8n stored the execution (the editor's run is a fresh workflow's only one).
 			const execution = await rest.nextExecution(workflowId, []);
 			const { item, hints } = packageNodeRun(execution, workflow);
-			const expected = task.output(nodeVersion);
+			const expected = task.output();
 			const seen = {
 				fields: item,
 				keys: expected.keys?.filter((key) => !(key in item)) ?? [],
 				hint: expected.hint ? hints.some((hint) => expected.hint!.test(hint)) : undefined,
-				help: task.help && nodeVersion === 2 ? help?.includes(task.help.says) : undefined,
+				help: task.help ? help?.includes(task.help.says) : undefined,
 			};
-			console.log(`${task.id} v${nodeVersion} output: ${JSON.stringify(item)}; hints: ${JSON.stringify(hints)}`);
-			if (seen.help === false)
-				console.log(`${task.id} v${nodeVersion}: the panel says of ${task.help!.parameter}: ${help}`);
+			console.log(`${task.id} output: ${JSON.stringify(item)}; hints: ${JSON.stringify(hints)}`);
+			if (seen.help === false) console.log(`${task.id}: the panel says of ${task.help!.parameter}: ${help}`);
 			// One comparison, so that a failure shows every difference at once.
 			expect({ stored, ...seen }).toEqual({
-				stored: task.expected(nodeVersion),
+				stored: task.expected(),
 				fields: expect.objectContaining(expected.fields),
 				// Of the row's fields, none missing.
 				keys: [],
 				hint: expected.hint ? true : undefined,
-				help: task.help && nodeVersion === 2 ? true : undefined,
+				help: task.help ? true : undefined,
 			});
 		});
 
-		test('Send Only Changes added from Add Option shows ON, is saved ON, and a second run is answered unchanged (node version 2, not counted)', async () => {
+		test('Send Only Changes added from Add Option shows ON, is saved ON, and a second run is answered unchanged (not counted)', async () => {
 			const node = 'Sync plans';
 			const workflow = planSync('Send Only Changes from Add Option', node, [{ external_id: 'c-8', plan: 'gold' }]);
 			const driver = new MarketerDriver(page);
@@ -249,7 +241,7 @@ describe.each(N8N_APPS.map((appFolder) => [pinnedN8nVersion(appFolder), appFolde
 			});
 		});
 
-		test('a key the platform refuses (HTTP 401) is said once for the run, in n8n 2.x words (node version 2, not counted)', async () => {
+		test('a key the platform refuses (HTTP 401) is said once for the run, in n8n 2.x words (not counted)', async () => {
 			const credential = await rest.post<{ id: string; name: string }>('/credentials', {
 				name: 'A key the platform refuses',
 				type: 'engagementPlatformApi',
@@ -271,7 +263,7 @@ describe.each(N8N_APPS.map((appFolder) => [pinnedN8nVersion(appFolder), appFolde
 			}).toEqual({ namesAnItem: false, says1Requests: false, saysContinueOnFail: false });
 		});
 
-		test('an invalid row without On Error set says where On Error is (node version 2, not counted)', async () => {
+		test('an invalid row without On Error set says where On Error is (not counted)', async () => {
 			const node = 'Track purchases';
 			const workflow = taskWorkflow({
 				name: 'An invalid price',

@@ -276,7 +276,7 @@ describe('the platform ends on what the workflow last said, run after run', () =
 			const run = await runToEnd(workflow.id, trigger);
 			statuses.push((run.outputs['Sync Tier'] ?? []).map(({ json }) => String(json.status)));
 		}
-		expect(statuses).toEqual([0, 1, 2].map(() => TIER_CONTACTS.map(() => 'processed')));
+		expect(statuses).toEqual([0, 1, 2].map(() => TIER_CONTACTS.map(() => 'updated')));
 		const profiles = (await client.state()).profiles.filter((profile) => TIER_CONTACTS.includes(profile.external_id!));
 		expect(profiles.map((profile) => profile.custom_attributes.tier)).toEqual(TIER_CONTACTS.map(() => 'gold'));
 	}, 300_000);
@@ -292,7 +292,7 @@ describe('the platform ends on what the workflow last said, run after run', () =
 			const node = optIn ? 'Subscribe' : 'Unsubscribe';
 			answered.push(`${node}: ${String(run.outputs[node]?.[0]?.json.status)}`);
 		}
-		expect(answered).toEqual(['Unsubscribe: set', 'Subscribe: set', 'Unsubscribe: set']);
+		expect(answered).toEqual(['Unsubscribe: unsubscribed', 'Subscribe: subscribed', 'Unsubscribe: unsubscribed']);
 		expect(Object.values((await client.state()).subscriptionGroups.newsletter ?? {})).toEqual(['unsubscribed']);
 	}, 300_000);
 });
@@ -316,7 +316,7 @@ describe('Send Only Changes across workers', () => {
 		};
 
 		const first = await syncRun();
-		expect(statusCounts(first.output)).toEqual({ processed: CONTACTS });
+		expect(statusCounts(first.output)).toEqual({ updated: CONTACTS });
 		expect(first.wire.requests).toBe(14);
 
 		// With the first run's worker stopped, the next run can only be the other worker's.
@@ -328,7 +328,7 @@ describe('Send Only Changes across workers', () => {
 
 		await cluster!.main!.importWorkflows([queueSync(nextDaysWorkflow())]);
 		const third = await syncRun();
-		expect(statusCounts(third.output)).toEqual({ processed: CHANGED.length, unchanged: CONTACTS - CHANGED.length });
+		expect(statusCounts(third.output)).toEqual({ updated: CHANGED.length, unchanged: CONTACTS - CHANGED.length });
 		expect(third.wire.sent.sort()).toEqual([...CHANGED].sort());
 		console.log(
 			`nightly sync in queue mode: run 1 on worker ${first.worker} (${first.wire.requests} requests), run 2 on worker ${second.worker} (${second.wire.requests}), run 3 with 20 changed (${third.wire.requests} request, ${third.wire.sent.length} attribute objects)`,

@@ -63,7 +63,7 @@ describe.each(N8N_APPS.map((appFolder) => [pinnedN8nVersion(appFolder), appFolde
 
 		test('run 1 sends every contact, run 2 none, and after 20 changed, run 3 those 20', async () => {
 			const first = await syncRun();
-			expect(statusCounts(first.output)).toEqual({ processed: CONTACTS });
+			expect(statusCounts(first.output)).toEqual({ updated: CONTACTS });
 			expect(first.wire.requests).toBe(14);
 			expect(new Set(first.wire.sent).size).toBe(CONTACTS);
 
@@ -73,7 +73,7 @@ describe.each(N8N_APPS.map((appFolder) => [pinnedN8nVersion(appFolder), appFolde
 
 			await n8n!.importWorkflow(nextDaysWorkflow());
 			const third = await syncRun();
-			expect(statusCounts(third.output)).toEqual({ processed: CHANGED.length, unchanged: CONTACTS - CHANGED.length });
+			expect(statusCounts(third.output)).toEqual({ updated: CHANGED.length, unchanged: CONTACTS - CHANGED.length });
 			expect(third.wire.requests).toBe(1);
 			expect(third.wire.sent.sort()).toEqual([...CHANGED].sort());
 			const platinum = (await client.state()).profiles.filter(

@@ -124,45 +124,6 @@ export class MarketerDriver {
 		);
 	}
 
-	/** Empties a plain text field (version 1's Currency starts at USD). */
-	async clearText(parameter: string): Promise<void> {
-		const input = this.parameter(parameter).locator('input, textarea').first();
-		await input.click();
-		await this.page.keyboard.press('Control+A');
-		await this.page.keyboard.press('Backspace');
-		await input.blur();
-		this.counter.record('clear', parameter);
-		await this.page.waitForTimeout(150);
-	}
-
-	/**
-	 * Writes an expression into a parameter: its Expression toggle, then the expression typed into
-	 * the expression editor (two actions), over what it held. `input` is the parameter's input
-	 * (parameter-input-<name>); `toggle` false for a parameter that is an expression already (one action).
-	 */
-	async typeExpression(input: Locator, expression: string, what: string, toggle = true): Promise<void> {
-		if (toggle) {
-			const item = input.locator('xpath=ancestor::*[@data-test-id="parameter-item"][1]');
-			await item.hover();
-			const toggleButton = item.locator('[data-test-id="radio-button-expression"]').first();
-			await this.click(toggleButton, `Expression toggle of ${what}`);
-			// A click while the panel re-renders (a preview shown below the field above) can be lost: see addEntry.
-			for (let retry = 1; !(await this.shows(input.locator('.cm-content').first())); retry++) {
-				if (retry > 2) throw new Error(`the Expression toggle of ${what} did not switch it`);
-				this.counter.retries.push(`Expression toggle of ${what}`);
-				await item.hover();
-				await toggleButton.click();
-			}
-		}
-		const editor = input.locator('.cm-content').first();
-		await editor.click();
-		await this.page.keyboard.press('Control+A');
-		// insertText: typed key by key, the editor would close each brace it opens.
-		await this.page.keyboard.insertText(expression);
-		this.counter.record('type', what);
-		await this.page.waitForTimeout(150);
-	}
-
 	/** Opens a dropdown and picks the option whose text starts with `option`: two actions. */
 	async choose(trigger: Locator, option: string, what: string): Promise<void> {
 		await trigger.click();
@@ -194,7 +155,7 @@ export class MarketerDriver {
 		this.counter.phase = 'configure';
 	}
 
-	/** Opens a node already on the canvas (a version 1 node imported with the workflow) by double-clicking it. */
+	/** Opens a node already on the canvas (imported with the workflow) by double-clicking it. */
 	async openNode(name: string): Promise<void> {
 		this.counter.phase = 'add';
 		await this.page.locator(`${SELECTORS.canvasNode}[data-node-name=${JSON.stringify(name)}]`).dblclick();
@@ -308,7 +269,7 @@ export interface TaskWorkflow {
 /**
  * A manual trigger and a Code node whose output, the rows as text, is pinned (what a sheet, a shop
  * or a CSV gives), in the workflow's timezone. With `node`, a node of this package follows it,
- * connected and given the sandbox credential (a version 1 node, as 1.0 saved it).
+ * connected and given the sandbox credential.
  */
 export function taskWorkflow(options: {
 	name: string;
@@ -438,7 +399,6 @@ async function routeTo(page: Page, to: string, arrived: () => boolean | Promise<
 /** One row of the action-count table. */
 export interface TaskCount {
 	task: string;
-	nodeVersion: number;
 	add: number;
 	configure: number;
 	run: number;
@@ -449,10 +409,9 @@ export interface TaskCount {
 	retries: string[];
 }
 
-export function countRow(task: string, nodeVersion: number, counter: ActionCounter, seconds: number): TaskCount {
+export function countRow(task: string, counter: ActionCounter, seconds: number): TaskCount {
 	return {
 		task,
-		nodeVersion,
 		add: counter.count('add'),
 		configure: counter.count('configure'),
 		run: counter.count('run'),
@@ -463,20 +422,14 @@ export function countRow(task: string, nodeVersion: number, counter: ActionCount
 	};
 }
 
-/** The table printed per n8n line: each task's actions with version 1 (before) and version 2 (after). */
+/** The table printed per n8n line: each task's actions. */
 export function countTable(n8nVersion: string, rows: TaskCount[]): string {
-	const tasks = [...new Set(rows.map((row) => row.task))];
-	const cell = (row: TaskCount | undefined) =>
-		row ? `${row.total} (${row.add} add/open + ${row.configure} configure + ${row.run} run)` : 'not measured';
 	const lines = [
 		`Actions per task in n8n ${n8nVersion} (clicks, drags, fields typed or cleared: 1 each)`,
-		['task', 'before: node version 1', 'after: node version 2'].join(' | '),
+		['task', 'actions'].join(' | '),
 	];
-	for (const task of tasks) {
-		const v1 = rows.find((row) => row.task === task && row.nodeVersion === 1);
-		const v2 = rows.find((row) => row.task === task && row.nodeVersion === 2);
-		lines.push([task, cell(v1), cell(v2)].join(' | '));
-	}
+	for (const row of rows)
+		lines.push([row.task, `${row.total} (${row.add} add + ${row.configure} configure + ${row.run} run)`].join(' | '));
 	return lines.join('\n');
 }
 

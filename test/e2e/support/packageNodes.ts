@@ -35,8 +35,8 @@ export interface PackageNode {
 interface Description {
 	name: string;
 	displayName: string;
-	version: number | number[];
-	defaultVersion?: number;
+	/** Each node of the package has one version (CONTRIBUTING.md, Node versions). */
+	version: number;
 	defaults?: { name?: string };
 	properties?: Array<{
 		name: string;
@@ -44,29 +44,6 @@ interface Description {
 		options?: Array<{ name?: unknown; value?: unknown; action?: unknown }>;
 		displayOptions?: { show?: Record<string, unknown[] | undefined> };
 	}>;
-}
-
-interface NodeClassInstance {
-	description: Description;
-	/** Versioned nodes (`VersionedNodeType`): one implementation per version. */
-	nodeVersions?: Record<number, { description: Description }>;
-	currentVersion?: number;
-}
-
-function latestDescription(instance: NodeClassInstance): { description: Description; version: number } {
-	if (instance.nodeVersions) {
-		const version =
-			instance.currentVersion ??
-			instance.description.defaultVersion ??
-			Math.max(...Object.keys(instance.nodeVersions).map(Number));
-		const versioned = instance.nodeVersions[version]?.description ?? instance.description;
-		return { description: { ...instance.description, ...versioned }, version };
-	}
-	const { version } = instance.description;
-	return {
-		description: instance.description,
-		version: instance.description.defaultVersion ?? (Array.isArray(version) ? Math.max(...version) : version),
-	};
 }
 
 function operationsOf(description: Description): NodeOperation[] {
@@ -122,17 +99,17 @@ export function loadPackageNodes(): PackageNode[] {
 			throw new Error(`cannot load ${file} (run npm run build first): ${(error as Error).message}`);
 		}
 		const NodeClass = Object.values(exported).find(
-			(value): value is new () => NodeClassInstance => typeof value === 'function',
+			(value): value is new () => { description: Description } => typeof value === 'function',
 		);
 		if (!NodeClass) throw new Error(`${file} exports no node class`);
-		const { description, version } = latestDescription(new NodeClass());
+		const { description } = new NodeClass();
 		return {
 			file,
 			name: description.name,
 			type: `${manifest.name}.${description.name}`,
 			displayName: description.displayName,
 			defaultName: description.defaults?.name ?? description.displayName,
-			version,
+			version: description.version,
 			operations: operationsOf(description),
 		};
 	});

@@ -18,11 +18,14 @@ export const postbackCredential: CredentialImport = {
 	data: { headerName: 'X-Postback-Token', headerToken: POSTBACK_TOKEN },
 };
 
+/** The package's action nodes have one version, 2; the Trigger and n8n's own nodes here, 1 unless `extra` says. */
+const versionOf = (type: string) => (type.startsWith(`${PACKAGE}.`) && !type.endsWith('Trigger') ? 2 : 1);
+
 const node = (name: string, type: string, position: number, parameters: object, extra: object = {}) => ({
 	id: randomUUID(),
 	name,
 	type,
-	typeVersion: 1,
+	typeVersion: versionOf(type),
 	position: [position * 220, 0],
 	parameters,
 	...extra,
@@ -177,8 +180,8 @@ export function tierRevertWorkflow(tier: string) {
 }
 
 /**
- * A form answer (lena opts in or out) → IF → a Subscribe and an Unsubscribe node (Set Group State,
- * each with Send Only Changes): the two nodes of one workflow must see each other's writes.
+ * A form answer (lena opts in or out) → IF → a Subscribe and an Unsubscribe node (Set Group State):
+ * on whichever worker each run lands, the group ends on the last run's word.
  */
 export function newsletterBranchesWorkflow(optIn: boolean) {
 	const trigger = 'Start';
@@ -188,7 +191,7 @@ export function newsletterBranchesWorkflow(optIn: boolean) {
 		subscriptionState: state,
 		identifyBy: 'external_id',
 		externalId: '={{ $json.id }}',
-		options: { sendOnlyChanges: true, resendEveryDays: 0 },
+		options: {},
 	});
 	return {
 		trigger,
