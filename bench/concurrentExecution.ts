@@ -10,7 +10,7 @@ import { createInterface } from 'node:readline';
 import { DEMO_API_KEY } from '../sandbox';
 import { runWorkflow } from '../test/harness';
 import type { HarnessNode } from '../test/harness';
-import { concurrentItems } from './concurrentItems';
+import { concurrentItems, TRACKED } from './concurrentItems';
 import { TRACK_EVENTS } from './operations';
 import { warmUp } from './warmUp';
 
@@ -18,8 +18,8 @@ export interface ExecutionFigures {
 	startedAt: number;
 	endedAt: number;
 	outputItems: number;
-	/** Items the node answered with status 'processed'. */
-	processedItems: number;
+	/** Items the node answered with Track Event's success word (`tracked`). */
+	trackedItems: number;
 }
 
 async function main(): Promise<void> {
@@ -51,7 +51,7 @@ async function main(): Promise<void> {
 		startedAt,
 		endedAt,
 		outputItems: output.length,
-		processedItems: output.filter((item) => item.json.status === 'processed').length,
+		trackedItems: output.filter((item) => item.json.status === TRACKED).length,
 	};
 	process.stdout.write(`${JSON.stringify(figures)}\n`);
 }

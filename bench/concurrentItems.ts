@@ -1,6 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { successStatus } from '../test/support/successWords';
 import { TRACK_EVENTS } from './operations';
+
+/** The status Track Event answers an item it tracked: every item of the executions must be answered with it. */
+export const TRACKED = successStatus(TRACK_EVENTS.type, TRACK_EVENTS.parameters);
 
 /**
  * Track-events items for one of several executions running at once: the same users for every

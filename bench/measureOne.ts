@@ -75,7 +75,6 @@ async function main(): Promise<void> {
 				: {
 						name: 'Node',
 						type: operation.type,
-						typeVersion: operation.typeVersion,
 						parameters: operation.parameters,
 						continueOnFail: true,
 					};

@@ -6,8 +6,6 @@ import type { SeedData } from '../sandbox';
 export interface BenchOperation {
 	name: string;
 	type: string;
-	/** The node's version; the newest when not given. */
-	typeVersion?: number;
 	parameters: INodeParameters;
 	items(count: number): IDataObject[];
 	fewest(count: number): number;
@@ -159,13 +157,12 @@ const STANDARD_COLUMNS = ['first_name', 'last_name', 'email', 'country', 'langua
 
 /**
  * The most common marketer workflow: contacts from a sheet (every cell text) to Update Attributes,
- * version 2, the standard attributes mapped field by field and two typed custom attributes. Run by
+ * the standard attributes mapped field by field and two typed custom attributes. Run by
  * `npm run bench -- --only sheet` beside Track Event (bench/run.ts, section 1b).
  */
 export const SHEET_SYNC: BenchOperation = {
-	name: 'sheet sync (Update Attributes v2: 5 standard attributes mapped one by one, 2 typed custom attributes)',
+	name: 'sheet sync (Update Attributes: 5 standard attributes mapped one by one, 2 typed custom attributes)',
 	type: USER,
-	typeVersion: 2,
 	parameters: {
 		operation: 'updateAttributes',
 		identifyBy: 'external_id',

@@ -12,7 +12,7 @@
  *   npm run bench -- --only concurrency     section 5 alone: 1, 2, 4 and 8 executions at once against a 100-per-3 s limit
  *   npm run bench -- --only changes         section 6 alone: Send Only Changes on a 100,000-contact sync run twice
  *   npm run bench -- --only overhead        track events, the peer and the bare node (sections 1 to 3 for track events alone, with 2b)
- *   npm run bench -- --only sheet           section 1b alone: the sheet sync (Update Attributes v2) beside Track Event, in one run
+ *   npm run bench -- --only sheet           section 1b alone: the sheet sync (Update Attributes) beside Track Event, in one run
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

@@ -57,7 +57,7 @@ async function runOnce(sandboxUrl: string, trip: (typeof TRIPS)[string]): Promis
 	});
 	if (result.error) throw result.error;
 	const [answer] = result.output('Node');
-	// Version 2's word for a tracked event or purchase (version 1 says `processed`).
+	// The word for a tracked event or purchase.
 	if (answer?.json.status !== 'tracked') throw new Error(`the item was not tracked: ${JSON.stringify(answer?.json)}`);
 }
 

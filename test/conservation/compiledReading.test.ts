@@ -1,10 +1,10 @@
 /**
  * The compiled reading (fields/parameterSource.ts, the run's parameter sources): for every operation
- * of the conservation table, in node versions 1 and 2, a batch run with each field dragged in
- * (`{{ $json.event }}`, as n8n's editor maps one) gives the same requests and the same items as the
- * same batch with each field written so that only n8n's expression engine can work it out
- * (`{{ ($json.event) }}`); and n8n evaluates no dragged field, which it does for every item where the
- * reading leaves them to it (seen: the counter's figure for the engine's form).
+ * of the conservation table, a batch run with each field dragged in (`{{ $json.event }}`, as n8n's
+ * editor maps one) gives the same requests and the same items as the same batch with each field
+ * written so that only n8n's expression engine can work it out (`{{ ($json.event) }}`); and n8n
+ * evaluates no dragged field, which it does for every item where the reading leaves them to it
+ * (seen: the counter's figure for the engine's form).
  */
 import fc from 'fast-check';
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
@@ -111,12 +111,7 @@ function comparable(output: INodeExecutionData[], requests: RecordedRequest[]): 
 
 const { sandbox, client } = useSandbox();
 
-async function runOnce(
-	testCase: ConservationCase,
-	generated: IDataObject[],
-	parameters: INodeParameters,
-	typeVersion: number,
-) {
+async function runOnce(testCase: ConservationCase, generated: IDataObject[], parameters: INodeParameters) {
 	await client().reset();
 	await client().configure({ ...testCase.config, rateLimits: NO_RATE_LIMITS });
 	const seeded = await client().seed(testCase.seed(generated));
@@ -127,7 +122,6 @@ async function runOnce(
 		// A copy made in this realm: structuredClone's objects have another realm's prototype under jest.
 		items: JSON.parse(JSON.stringify(items)) as IDataObject[],
 		parameters,
-		typeVersion,
 		continueOnFail: true,
 		credentials: sandboxCredentialsByType(sandbox().url),
 	});
@@ -140,16 +134,14 @@ async function runOnce(
 	};
 }
 
-const CASES = CONSERVATION_OPERATIONS.flatMap((testCase) => [1, 2].map((typeVersion) => ({ testCase, typeVersion })));
-
-describe.each(CASES)('$testCase.name, version $typeVersion', ({ testCase, typeVersion }) => {
+describe.each(CONSERVATION_OPERATIONS)('$name', (testCase) => {
 	test('dragged fields read by the node give what n8n’s engine gives, and n8n evaluates none of them', async () => {
 		const engineAlone = { ...forEngineAlone(testCase.parameters), appearances: draggedIn(testCase.parameters) };
 		expect(engineAlone.dragged).toBeGreaterThan(0);
 		await fc.assert(
 			fc.asyncProperty(testCase.items, async (generated) => {
-				const compiled = await runOnce(testCase, generated, testCase.parameters, typeVersion);
-				const engine = await runOnce(testCase, generated, engineAlone.value as INodeParameters, typeVersion);
+				const compiled = await runOnce(testCase, generated, testCase.parameters);
+				const engine = await runOnce(testCase, generated, engineAlone.value as INodeParameters);
 
 				expect(compiled.compared).toEqual(engine.compared);
 				expect(overOnce(compiled.evaluated, engineAlone.appearances)).toEqual([]);

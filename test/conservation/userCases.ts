@@ -244,7 +244,7 @@ const trackEvent: OperationRow = {
 				// The spec gives event names no limit; the node holds them to the 255 of property names.
 				setting('event', 'event name over 255 characters', 'Event Name', longerThan(255), 'either'),
 				setting('time', 'invalid date', 'Time', invalidDate),
-				// Version 2: an empty Time is the time the workflow runs, as {{ $now }} was 1.0's default.
+				// An empty Time is the time the workflow runs.
 				setting('time', 'missing date', 'Time', blank, 'accepted'),
 				setting(
 					'time',
@@ -359,7 +359,7 @@ const trackPurchase: OperationRow = {
 					'Price',
 					fc.constantFrom<unknown>('ten', '', null, true, [1], { amount: 1 }),
 				),
-				// Version 2 reads a text that is exactly a number ('3') as that number: not bad input.
+				// A text that is exactly a number ('3') is read as that number: not bad input.
 				setting(
 					'quantity',
 					'quantity out of range',

@@ -1,10 +1,9 @@
 /**
- * n8n's error output, for every operation and both node versions: with "Continue (using error
- * output)" the failed items, and only they, go down the error branch, paired to their input, both
- * when the node refuses an item and when the platform refuses a request. Version 1's carry n8n's
- * error (n8n then keeps its message alone as json); version 2's carry the error as json, which n8n
- * lays over the input item's fields, each arriving as it came. "Continue (regular output)" keeps every
- * answer on one output, error items with their full error json.
+ * n8n's error output, for every operation: with "Continue (using error output)" the failed items,
+ * and only they, go down the error branch, paired to their input, both when the node refuses an item
+ * and when the platform refuses a request. They carry the error as json, which n8n lays over the
+ * input item's fields, each arriving as it came. "Continue (regular output)" keeps every answer on
+ * one output, error items with their full error json.
  */
 import type { ICredentialDataDecryptedObject, IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 
@@ -33,85 +32,69 @@ const blankOf = (operation: OperationUnderFault) =>
 const pairedIndex = (item: INodeExecutionData) => (item.pairedItem as { item: number }).item;
 const indicesOf = (items: INodeExecutionData[]) => [...new Set(items.map(pairedIndex))].sort((a, b) => a - b);
 
-describe.each(OPERATIONS_UNDER_FAULT.flatMap((operation) => [1, 2].map((version) => ({ ...operation, version }))))(
-	'$name, version $version',
-	(operation) => {
-		const { version } = operation;
-		const items = [blankOf(operation), ...operation.items];
-		const valid = operation.items.map((_, index) => index + 1);
+describe.each(OPERATIONS_UNDER_FAULT)('$name', (operation) => {
+	const items = [blankOf(operation), ...operation.items];
+	const valid = operation.items.map((_, index) => index + 1);
 
-		test.concurrent(
-			'an item the node refuses goes down the error branch, the others down the success branch',
-			async () => {
-				await withSandbox(operation, [], async (sandbox) => {
-					const result = await run(sandbox, operation, items, 'continueErrorOutput', version);
-					const node = nodeName(operation.nodeType);
+	test.concurrent(
+		'an item the node refuses goes down the error branch, the others down the success branch',
+		async () => {
+			await withSandbox(operation, [], async (sandbox) => {
+				const result = await run(sandbox, operation, items, 'continueErrorOutput');
+				const node = nodeName(operation.nodeType);
 
-					expectRouted(result, node, { success: valid, error: [0] }, version);
-					const [refused] = result.output(node, 1);
-					expect(refused.json.error).toMatch(/^Item 0: "/);
-					if (version === 1) expect(refused.error?.constructor.name).toBe('NodeOperationError');
-					else {
-						expectInputKept(refused.json, items[0], 'invalid');
-					}
+				expectRouted(result, node, { success: valid, error: [0] });
+				const [refused] = result.output(node, 1);
+				expect(refused.json.error).toMatch(/^Item 0: "/);
+				expectInputKept(refused.json, items[0], 'invalid');
+			});
+		},
+	);
+
+	test.concurrent('items of a request the platform refuses go down the error branch', async () => {
+		const refusedByPlatform = operation.requestPerItem ? [1] : valid;
+		await withSandbox(
+			operation,
+			[{ ...operation.firstRequest, times: 1, kind: 'status', status: 400 }],
+			async (sandbox) => {
+				const result = await run(sandbox, operation, items, 'continueErrorOutput');
+				const node = nodeName(operation.nodeType);
+
+				expectRouted(result, node, {
+					success: valid.filter((index) => !refusedByPlatform.includes(index)),
+					error: [0, ...refusedByPlatform],
 				});
+				for (const item of result.output(node, 1).filter((entry) => pairedIndex(entry) > 0))
+					expectInputKept(item.json, items[pairedIndex(item)], 'not_applied');
 			},
 		);
+	});
 
-		test.concurrent('items of a request the platform refuses go down the error branch', async () => {
-			const refusedByPlatform = operation.requestPerItem ? [1] : valid;
-			await withSandbox(
-				operation,
-				[{ ...operation.firstRequest, times: 1, kind: 'status', status: 400 }],
-				async (sandbox) => {
-					const result = await run(sandbox, operation, items, 'continueErrorOutput', version);
-					const node = nodeName(operation.nodeType);
+	test.concurrent(
+		'"Continue (regular output)" keeps every answer on one output, errors with their full json',
+		async () => {
+			await withSandbox(operation, [], async (sandbox) => {
+				const result = await run(sandbox, operation, items, 'continueRegularOutput');
 
-					expectRouted(
-						result,
-						node,
-						{
-							success: valid.filter((index) => !refusedByPlatform.includes(index)),
-							error: [0, ...refusedByPlatform],
-						},
-						version,
-					);
-					for (const item of result.output(node, 1).filter((entry) => pairedIndex(entry) > 0)) {
-						if (version === 1) expect(item.error?.constructor.name).toBe('NodeApiError');
-						else {
-							expectInputKept(item.json, items[pairedIndex(item)], 'not_applied');
-						}
-					}
-				},
-			);
-		});
-
-		test.concurrent(
-			'"Continue (regular output)" keeps every answer on one output, errors with their full json',
-			async () => {
-				await withSandbox(operation, [], async (sandbox) => {
-					const result = await run(sandbox, operation, items, 'continueRegularOutput', version);
-
-					expect(result.error).toBeUndefined();
-					const output = result.output(nodeName(operation.nodeType));
-					expect(indicesOf(output)).toEqual([0, ...valid]);
-					const refused = output.filter((item) => pairedIndex(item) === 0);
-					expect(refused).toHaveLength(1);
-					expect(refused[0].json).toMatchObject({
-						error: expect.stringMatching(/^Item 0: /),
-						delivery: 'invalid',
-						field: expect.any(String),
-						description: expect.any(String),
-					});
-					expect(refused[0].error).toBeUndefined();
+				expect(result.error).toBeUndefined();
+				const output = result.output(nodeName(operation.nodeType));
+				expect(indicesOf(output)).toEqual([0, ...valid]);
+				const refused = output.filter((item) => pairedIndex(item) === 0);
+				expect(refused).toHaveLength(1);
+				expect(refused[0].json).toMatchObject({
+					error: expect.stringMatching(/^Item 0: /),
+					delivery: 'invalid',
+					field: expect.any(String),
+					description: expect.any(String),
 				});
-			},
-		);
-	},
-);
+				expect(refused[0].error).toBeUndefined();
+			});
+		},
+	);
+});
 
 /**
- * Version 2's error item: the input item's fields as they came, and the node's words only under the
+ * An error item: the input item's fields as they came, and the node's words only under the
  * keys n8n 1.x routes a json item by (`error` alone or `error` and `message`; 2.x also takes `details`)
  * that the input lacks. An input with a `message` of its own (a translation's message variation) has
  * the delivery and what to do in `error`, after what happened.
@@ -124,12 +107,7 @@ function expectInputKept(json: IDataObject, input: IDataObject, delivery: string
 	else expect(json.message).toMatch(new RegExp(`^${delivery}: `));
 }
 
-function expectRouted(
-	result: RunResult,
-	node: string,
-	expected: { success: number[]; error: number[] },
-	version: number,
-): void {
+function expectRouted(result: RunResult, node: string, expected: { success: number[]; error: number[] }): void {
 	expect(result.error).toBeUndefined();
 	const success = result.output(node, 0);
 	const errors = result.output(node, 1);
@@ -141,14 +119,9 @@ function expectRouted(
 		errors.filter((item) => item.json.error === undefined).length;
 	expect({ success: indicesOf(success), error: indicesOf(errors) }).toEqual(expected);
 	expect(success.filter((item) => item.json.error !== undefined)).toEqual([]);
-	// One error item per failed input item: version 1's carrying n8n's error with that item's index,
-	// version 2's naming the item in its json's error.
+	// One error item per failed input item, naming the item in its json's error.
 	expect(errors.map(pairedIndex)).toEqual(expected.error);
-	for (const item of errors) {
-		if (version === 1)
-			expect(item.error).toMatchObject({ context: expect.objectContaining({ itemIndex: pairedIndex(item) }) });
-		else expect(item.json.error).toMatch(new RegExp(`^Item ${pairedIndex(item)}: `));
-	}
+	for (const item of errors) expect(item.json.error).toMatch(new RegExp(`^Item ${pairedIndex(item)}: `));
 }
 
 async function withSandbox(
@@ -174,7 +147,6 @@ async function run(
 	operation: OperationUnderFault,
 	items: OperationUnderFault['items'],
 	onError: INode['onError'],
-	typeVersion: number,
 ): Promise<RunResult> {
 	const credentials: Record<string, ICredentialDataDecryptedObject> =
 		operation.credential === 'api'
@@ -186,6 +158,5 @@ async function run(
 		parameters: { ...operation.parameters, options: { parallelRequests: 1 } },
 		onError,
 		credentials,
-		typeVersion,
 	});
 }

@@ -76,7 +76,7 @@ describe('Two executions at once', () => {
 		] as const) {
 			const output = run.output(USER);
 			expect(output).toHaveLength(count);
-			// Each item tracked for its own user, keeping its own row's fields (version 2 keeps the input's).
+			// Each item tracked for its own user, keeping its own row's fields.
 			const tracked = successStatus(USER_NODE, trackEventParameters());
 			expect(
 				output.every(

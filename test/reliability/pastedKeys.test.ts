@@ -35,7 +35,7 @@ const NODES = [
 		name: USER,
 		path: '/users/track',
 		parameters: TRACK_EVENT,
-		// Version 2's word for an event tracked ("tracked"; version 1's "processed").
+		// The word for an event tracked ("tracked").
 		succeeded: (json: Record<string, unknown>) => json.status === successStatus(USER_NODE, TRACK_EVENT),
 		register: async (key: string) => await client().addApiKey(key, '*'),
 		credentials: (key: string): Record<string, ICredentialDataDecryptedObject> => ({

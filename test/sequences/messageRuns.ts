@@ -549,7 +549,7 @@ function serviceIdOf(state: StateView, externalId: string): string | undefined {
 function checkTrack({ intents, answers, after, violations }: Checks): void {
 	intents.forEach(({ json }, index) => {
 		const answer = answers[index];
-		// Version 2's word for an event the platform took.
+		// The word for an event the platform took.
 		checkEveryAnswerKnown(index, answer, ['tracked', ...FAILED], violations);
 		const stored = after.events.filter((event) => event.properties?.tag === json.tag).length;
 		if (answer.status === 'tracked' && stored !== 1)

@@ -41,8 +41,8 @@ export type Truth = Record<WorkspaceIndex, Record<Person, Record<IdentifierKind,
 
 /**
  * The answers that say the platform holds the item's values: "applied" stands for the word the node
- * says it in (version 2: "updated" for an attribute sync, the state set for a newsletter node, see
- * readAnswers), and "unchanged".
+ * says it in ("updated" for an attribute sync, the state set for a newsletter node, see readAnswers),
+ * and "unchanged".
  */
 export const OK_STATUSES = ['applied', 'unchanged'] as const;
 export type AnswerStatus = (typeof OK_STATUSES)[number] | 'replaced' | 'error';

@@ -2,11 +2,11 @@
  * State convergence, as a marketer relies on it: after every run of a sync, for every workspace,
  * customer and piece of state (an attribute, the newsletter group's state, email_subscribe) the
  * platform holds what the LAST item of the run setting it said, whenever that item was answered
- * as applied (version 2's "updated" for an attribute sync, "subscribed" or "unsubscribed" for a
- * newsletter node) or "unchanged". An item answered with an error, or updated with
- * `warnings` (an error the platform's answer did not place on an object), may or may not have been
- * applied: the piece is unknown until a later run sets it. Two runs of the workflow at once that both
- * set a piece may leave either's value: checked to be one of them, then unknown. A customer nobody
+ * as applied ("updated" for an attribute sync, "subscribed" or "unsubscribed" for a newsletter
+ * node) or "unchanged". An item answered with an error, or updated with `warnings` (an error the
+ * platform's answer did not place on an object), may or may not have been applied: the piece is
+ * unknown until a later run sets it. Two runs of the workflow at once that both set a piece may
+ * leave either's value: checked to be one of them, then unknown. A customer nobody
  * has a profile for yet (the newcomer) holds nothing until a run creates one or they sign up; a group
  * state set for them by external ID before that is ignored by the platform.
  *

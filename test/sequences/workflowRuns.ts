@@ -322,7 +322,7 @@ export function describePlan(plan: RunPlan): string {
 		...(plan.oneState ? [plan.items[0].sets[GROUP] === 'subscribed' ? 'Subscribe' : 'Unsubscribe'] : []),
 		`${workspaceName(plan.workspace)} workspace`,
 		`by ${plan.identifyBy}`,
-		plan.sendOnlyChanges ? 'Send Only Changes' : 'sends all',
+		plan.sendOnlyChanges && offersSendOnlyChanges(plan) ? 'Send Only Changes' : 'sends all',
 		...(plan.batchSize !== undefined ? [`batch ${plan.batchSize}`] : []),
 		`parallel ${plan.parallelRequests}`,
 		...(plan.fault ? [faultName(plan.fault)] : []),
@@ -337,6 +337,12 @@ export function describePlan(plan: RunPlan): string {
 	);
 	return `${settings.join(', ')}: [${items.join('; ')}]`;
 }
+
+/**
+ * The newsletter node (Set Group State, Subscribe, Unsubscribe) does not offer Send Only Changes: the
+ * subscription endpoint's answer proves no state, so it sends every item and notes what it set.
+ */
+const offersSendOnlyChanges = (plan: RunPlan) => plan.node !== 'newsletter';
 
 // ---- running -----------------------------------------------------------------------------------
 
@@ -358,7 +364,7 @@ function itemJson(plan: RunPlan, { user: who, sets, updateOnly }: ItemIntent): I
 
 function parameters(plan: RunPlan, resendEveryDays: number): INodeParameters {
 	const options: INodeParameters = {
-		sendOnlyChanges: plan.sendOnlyChanges,
+		...(offersSendOnlyChanges(plan) && { sendOnlyChanges: plan.sendOnlyChanges }),
 		resendEveryDays,
 		parallelRequests: plan.parallelRequests,
 		...(plan.batchSize !== undefined && { batchSize: plan.batchSize }),
@@ -500,7 +506,7 @@ async function settleStep(model: SequenceModel, real: SequenceReal, ran: Ran[]):
 			plan.items,
 			answersAcrossRuns(result, node.name),
 			violations,
-			// Version 2's words: a newsletter node says the state it set, an attribute sync "updated".
+			// The nodes' words: a newsletter node says the state it set, an attribute sync "updated".
 			plan.node === 'newsletter' ? (intent) => intent.sets[GROUP] : () => 'updated',
 		);
 		answersOf.set(entry, answers);

@@ -6,7 +6,6 @@ import type {
 	INodePropertyOptions,
 	INodeType,
 	INodeTypeDescription,
-	IVersionedNodeType,
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeHelpers } from 'n8n-workflow';
 
@@ -18,48 +17,28 @@ import { loadPackageNodeTypes, readPackageInfo } from '../harness/package-types'
 /**
  * builderHint: the metadata n8n's AI workflow builder reads. Every node says when to pick it
  * (searchHint); every entry of an Operation list says when to pick that operation (n8n's loader
- * refuses a hint on the list itself); the parameters the builder most often fills wrong carry a
- * propertyHint in every version that shows them; no hint leaks wire-format expressions or
+ * refuses a hint on the list itself); the parameters the builder most often fills wrong are shown
+ * and carry a propertyHint wherever they are declared; no hint leaks wire-format expressions or
  * connection-type names; every related node is named by a well-formed type ID.
  */
 
-type Versions = readonly number[];
-
-/** A key parameter: its name (nested ones too) and the versions that show it, when not all of the node's. */
-interface KeyParameter {
-	name: string;
-	versions?: Versions;
-}
-
-const V1: Versions = [1];
-const V2: Versions = [2];
-
 const IDENTIFIER = ['identifyBy', 'externalId', 'aliasName', 'aliasLabel', 'email'];
 
-/** The parameters that must carry a propertyHint, by node (the description's `name`). */
-const KEY_PARAMETERS: Record<string, Array<string | KeyParameter>> = {
+/** The parameters (nested ones too) that must be shown and carry a propertyHint, by node (the description's `name`). */
+const KEY_PARAMETERS: Record<string, string[]> = {
 	engagementPlatformUser: [
 		...IDENTIFIER,
 		'phone',
 		'currentExternalId',
 		'newExternalId',
 		'time',
-		{ name: 'properties', versions: V1 },
-		{ name: 'propertiesFields', versions: V2 },
-		{ name: 'attributes', versions: V1 },
-		{ name: 'attributesFields', versions: V2 },
-		{ name: 'standardAttributes', versions: V2 },
+		'propertiesFields',
+		'attributesFields',
+		'standardAttributes',
 		'subscription_group_id',
 		'sendOnlyChanges',
 	],
-	engagementPlatformSubscription: [
-		'identifyBy',
-		'externalId',
-		'email',
-		'phone',
-		'subscriptionGroupId',
-		{ name: 'sendOnlyChanges', versions: V1 },
-	],
+	engagementPlatformSubscription: ['identifyBy', 'externalId', 'email', 'phone', 'subscriptionGroupId'],
 	engagementPlatformMessage: [
 		'sendTo',
 		...IDENTIFIER,
@@ -70,53 +49,33 @@ const KEY_PARAMETERS: Record<string, Array<string | KeyParameter>> = {
 		'time',
 		'externalSendId',
 		'sendToExistingOnly',
-		{ name: 'recipientProperties', versions: V1 },
-		{ name: 'recipientPropertiesFields', versions: V2 },
-		{ name: 'recipientAttributes', versions: V1 },
-		{ name: 'recipientAttributesFields', versions: V2 },
-		{ name: 'triggerProperties', versions: V1 },
-		{ name: 'triggerPropertiesFields', versions: V2 },
+		'recipientPropertiesFields',
+		'recipientAttributesFields',
+		'triggerPropertiesFields',
 	],
 	engagementPlatformTrigger: ['authentication', 'statuses', 'dropDuplicates'],
-	engagementPlatformCatalog: [
-		'catalogName',
-		'itemId',
-		{ name: 'fields', versions: V1 },
-		{ name: 'fieldsFields', versions: V2 },
-	],
+	engagementPlatformCatalog: ['catalogName', 'itemId', 'fieldsFields'],
 	engagementPlatformPreferenceCenter: ['preferenceCenterId'],
 	engagementPlatformTranslation: ['campaignId', 'messageVariationId', 'stepId', 'localeId', 'localeName'],
 	engagementPlatformDashboardUser: ['userId', 'email'],
 };
 
-/** Each node's descriptions with the versions they serve: one per version for a versioned type. */
-function descriptionsOf(
-	type: INodeType | IVersionedNodeType,
-): Array<{ version: number; description: INodeTypeDescription }> {
-	const versioned = (type as IVersionedNodeType).nodeVersions;
-	if (versioned)
-		return Object.entries(versioned).map(([version, nodeType]) => ({
-			version: Number(version),
-			description: nodeType.description,
-		}));
-	const { description } = type as INodeType;
-	const versions = Array.isArray(description.version) ? description.version : [description.version];
-	return versions.map((version) => ({ version, description }));
-}
-
-function packageNodes(): Array<[string, INodeType | IVersionedNodeType]> {
-	return Object.entries(loadPackageNodeTypes()).filter(([type]) => type.includes('.'));
+/** Every node of the package with its description (each node lists one version, which it describes). */
+function packageNodes(): Array<[string, INodeTypeDescription]> {
+	return Object.entries(loadPackageNodeTypes())
+		.filter(([type]) => type.includes('.'))
+		.map(([type, nodeType]) => [type, (nodeType as INodeType).description]);
 }
 
 /**
- * Whether a property is shown in this version, its other conditions taken as met: n8n's own rule,
- * given the first value each of its other show conditions names.
+ * Whether a property is shown, its other conditions taken as met: n8n's own rule, given the first
+ * value each of its show conditions names.
  */
-function shownInVersion(property: INodeProperties, version: number, description: INodeTypeDescription): boolean {
+function shown(property: INodeProperties, description: INodeTypeDescription): boolean {
 	const values: INodeParameters = {};
 	for (const [name, accepted] of Object.entries(property.displayOptions?.show ?? {}))
-		if (name !== '@version' && Array.isArray(accepted)) values[name] = accepted[0] as INodeParameters[string];
-	const node = { typeVersion: version } as INode;
+		if (Array.isArray(accepted)) values[name] = accepted[0] as INodeParameters[string];
+	const node = { typeVersion: description.version } as INode;
 	return NodeHelpers.displayParameter(
 		values,
 		{ ...property, displayOptions: { show: property.displayOptions?.show } },
@@ -125,21 +84,20 @@ function shownInVersion(property: INodeProperties, version: number, description:
 	);
 }
 
-/** Every property of a description, nested ones too, each with whether it (and all it sits in) shows in `version`. */
+/** Every property of a description, nested ones too, each with whether it (and all it sits in) is shown. */
 function* propertiesOf(
 	properties: INodeProperties[],
-	version: number,
 	description: INodeTypeDescription,
 	parentShown = true,
 ): Generator<{ property: INodeProperties; shown: boolean }> {
 	for (const property of properties) {
-		const shown = parentShown && shownInVersion(property, version, description);
-		yield { property, shown };
+		const isShown = parentShown && shown(property, description);
+		yield { property, shown: isShown };
 		if (property.type === 'collection')
-			yield* propertiesOf((property.options ?? []) as INodeProperties[], version, description, shown);
+			yield* propertiesOf((property.options ?? []) as INodeProperties[], description, isShown);
 		if (property.type === 'fixedCollection')
 			for (const group of (property.options ?? []) as INodePropertyCollection[])
-				yield* propertiesOf(group.values, version, description, shown);
+				yield* propertiesOf(group.values, description, isShown);
 	}
 }
 
@@ -161,62 +119,52 @@ function collectStrings(value: unknown, found: string[]): void {
 }
 
 describe('builderHint metadata for the AI workflow builder', () => {
-	test('every node has a key parameter list here, and every description of every version a searchHint', () => {
+	test('every node has a key parameter list here, and a searchHint', () => {
 		const nodes = packageNodes();
 		expect(nodes.map(([type]) => type.split('.').pop()).sort()).toEqual(Object.keys(KEY_PARAMETERS).sort());
 		const missing: string[] = [];
-		for (const [type, nodeType] of nodes)
-			for (const { version, description } of descriptionsOf(nodeType)) {
-				const searchHint = description.builderHint?.searchHint;
-				if (typeof searchHint !== 'string' || searchHint.trim() === '') missing.push(`${type} v${version}`);
-			}
+		for (const [type, description] of nodes) {
+			const searchHint = description.builderHint?.searchHint;
+			if (typeof searchHint !== 'string' || searchHint.trim() === '') missing.push(type);
+		}
 
 		expect(missing).toEqual([]);
 	});
 
 	test('every entry of an Operation list carries a propertyHint, the list itself none (n8n refuses to load one there)', () => {
 		const problems: string[] = [];
-		for (const [type, nodeType] of packageNodes()) {
+		for (const [type, description] of packageNodes()) {
 			const nodeName = type.split('.').pop()!;
-			for (const { version, description } of descriptionsOf(nodeType))
-				for (const property of description.properties) {
-					if (!['operation', 'resource', 'mode'].includes(property.name) || property.type !== 'options') continue;
-					if (property.builderHint)
-						problems.push(`${nodeName} v${version}: the ${property.name} list has a builderHint`);
-					for (const option of (property.options ?? []) as INodePropertyOptions[]) {
-						if (!option.builderHint?.propertyHint?.trim())
-							problems.push(`${nodeName} v${version}: ${property.name} ${String(option.value)} has no propertyHint`);
-					}
+			for (const property of description.properties) {
+				if (!['operation', 'resource', 'mode'].includes(property.name) || property.type !== 'options') continue;
+				if (property.builderHint) problems.push(`${nodeName}: the ${property.name} list has a builderHint`);
+				for (const option of (property.options ?? []) as INodePropertyOptions[]) {
+					if (!option.builderHint?.propertyHint?.trim())
+						problems.push(`${nodeName}: ${property.name} ${String(option.value)} has no propertyHint`);
 				}
+			}
 		}
 
 		expect(problems).toEqual([]);
 	});
 
 	test("n8n-core's loader accepts every description with its hints", () => {
-		for (const [, nodeType] of packageNodes())
-			for (const { description } of descriptionsOf(nodeType))
-				expect(() => validateNodeDescription(description)).not.toThrow();
+		for (const [, description] of packageNodes()) expect(() => validateNodeDescription(description)).not.toThrow();
 	});
 
-	test('each key parameter is shown in the versions listed and carries a propertyHint wherever it is declared', () => {
+	test('each key parameter is shown and carries a propertyHint wherever it is declared', () => {
 		const problems: string[] = [];
-		for (const [type, nodeType] of packageNodes()) {
+		for (const [type, description] of packageNodes()) {
 			const nodeName = type.split('.').pop()!;
-			for (const { version, description } of descriptionsOf(nodeType)) {
-				const all = [...propertiesOf(description.properties, version, description)];
-				for (const entry of KEY_PARAMETERS[nodeName] ?? []) {
-					const { name, versions } = typeof entry === 'string' ? { name: entry, versions: undefined } : entry;
-					const named = all.filter(({ property }) => property.name === name);
-					const expected = versions === undefined || versions.includes(version);
-					if (expected && !named.some(({ shown }) => shown))
-						problems.push(`${nodeName} v${version}: ${name} is not shown`);
-					for (const { property, shown } of named) {
-						if (!shown) continue;
-						const hint = property.builderHint?.propertyHint;
-						if (typeof hint !== 'string' || hint.trim() === '')
-							problems.push(`${nodeName} v${version}: ${name} (${property.displayName}) has no propertyHint`);
-					}
+			const all = [...propertiesOf(description.properties, description)];
+			for (const name of KEY_PARAMETERS[nodeName] ?? []) {
+				const named = all.filter(({ property }) => property.name === name);
+				if (!named.some(({ shown: isShown }) => isShown)) problems.push(`${nodeName}: ${name} is not shown`);
+				for (const { property, shown: isShown } of named) {
+					if (!isShown) continue;
+					const hint = property.builderHint?.propertyHint;
+					if (typeof hint !== 'string' || hint.trim() === '')
+						problems.push(`${nodeName}: ${name} (${property.displayName}) has no propertyHint`);
 				}
 			}
 		}
@@ -227,13 +175,12 @@ describe('builderHint metadata for the AI workflow builder', () => {
 	test('no hint holds a wire-format expression or a connection-type name', () => {
 		const connectionNames = Object.values(NodeConnectionTypes).filter((name) => name.startsWith('ai_'));
 		const leaks: string[] = [];
-		for (const [type, nodeType] of packageNodes())
-			for (const { version, description } of descriptionsOf(nodeType))
-				for (const text of hintTexts(description)) {
-					if (text.includes('={{')) leaks.push(`${type} v${version}: "={{" in ${text}`);
-					for (const name of connectionNames)
-						if (new RegExp(`\\b${name}\\b`).test(text)) leaks.push(`${type} v${version}: ${name} in ${text}`);
-				}
+		for (const [type, description] of packageNodes())
+			for (const text of hintTexts(description)) {
+				if (text.includes('={{')) leaks.push(`${type}: "={{" in ${text}`);
+				for (const name of connectionNames)
+					if (new RegExp(`\\b${name}\\b`).test(text)) leaks.push(`${type}: ${name} in ${text}`);
+			}
 
 		expect(leaks).toEqual([]);
 	});
@@ -245,16 +192,14 @@ describe('builderHint metadata for the AI workflow builder', () => {
 		const TYPE_ID = /^(@[a-z0-9][a-z0-9._-]*\/)?[a-z0-9][a-z0-9._-]*\.[a-z][A-Za-z0-9]*$/;
 		const wrong: string[] = [];
 		let related = 0;
-		for (const [type, nodeType] of packageNodes())
-			for (const { version, description } of descriptionsOf(nodeType))
-				for (const { nodeType: id, relationHint } of description.builderHint?.relatedNodes ?? []) {
-					related++;
-					if (!TYPE_ID.test(id)) wrong.push(`${type} v${version}: ${id} is no type ID`);
-					if (id.startsWith(`${packageName}.`) && !ours.has(id))
-						wrong.push(`${type} v${version}: ${id} is none of ours`);
-					if (id === type) wrong.push(`${type} v${version}: names itself`);
-					if (!relationHint?.trim()) wrong.push(`${type} v${version}: ${id} has no relationHint`);
-				}
+		for (const [type, description] of packageNodes())
+			for (const { nodeType: id, relationHint } of description.builderHint?.relatedNodes ?? []) {
+				related++;
+				if (!TYPE_ID.test(id)) wrong.push(`${type}: ${id} is no type ID`);
+				if (id.startsWith(`${packageName}.`) && !ours.has(id)) wrong.push(`${type}: ${id} is none of ours`);
+				if (id === type) wrong.push(`${type}: names itself`);
+				if (!relationHint?.trim()) wrong.push(`${type}: ${id} has no relationHint`);
+			}
 
 		expect(wrong).toEqual([]);
 		expect(related).toBeGreaterThan(0);

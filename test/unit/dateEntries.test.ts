@@ -4,7 +4,7 @@ import { DateTime } from 'luxon';
 import { instantOf, zoneClock } from '../../nodes/EngagementPlatform/shared/schemas/time';
 
 /**
- * instantOf reads a typed date entry (and, through inTimezone, version 2's Time fields): a date, or a
+ * instantOf reads a typed date entry (and, through inTimezone, the Time fields): a date, or a
  * date and time with `T` or a space, with or without seconds and fraction, with a zone or in the
  * workflow's. The oracle is Luxon (what n8n's own date values are), reading the same wall time in the
  * same zone: both name the same instant, for zones with half-hour offsets and summer time.

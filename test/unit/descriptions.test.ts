@@ -27,15 +27,15 @@ describe('node descriptions', () => {
 		expect(twice).toEqual([]);
 	});
 
-	test('Send Only Changes is offered in version 2 only where it can leave something out: not by Set Group State, Subscribe or Unsubscribe, whose answer proves no state; version 1 keeps it wherever items set state', () => {
+	test('Send Only Changes is offered only where it can leave something out: not by Set Group State, Subscribe or Unsubscribe, whose answer proves no state', () => {
 		const types = loadPackageNodeTypes();
-		/** The operations whose Options show `name` in the editor, for a node of this version (n8n's own rule). */
-		const offering = (version: number, name: string, collectionValues: INodeParameters = {}) =>
+		/** The operations whose Options show `name` in the editor (n8n's own rule). */
+		const offering = (name: string, collectionValues: INodeParameters = {}) =>
 			Object.entries(types)
 				.filter(([type]) => type.includes('.'))
 				.flatMap(([type, nodeType]) => {
 					const { description } = nodeType as INodeType;
-					const node = { typeVersion: version } as INode;
+					const node = { typeVersion: description.version } as INode;
 					const operations = (description.properties.find(({ name: n }) => n === 'operation')?.options ??
 						[]) as INodePropertyOptions[];
 					return operations
@@ -54,46 +54,35 @@ describe('node descriptions', () => {
 						.map((operation) => `${type.split('.').pop()} / ${operation}`);
 				})
 				.sort();
-		const subscription = [
-			'engagementPlatformSubscription / setGroupState',
-			'engagementPlatformSubscription / subscribe',
-			'engagementPlatformSubscription / unsubscribe',
-		];
 		const attributes = ['engagementPlatformUser / trackUserData', 'engagementPlatformUser / updateAttributes'];
 		const on = { sendOnlyChanges: true };
 
-		expect(offering(1, 'sendOnlyChanges')).toEqual([...subscription, ...attributes]);
-		expect(offering(2, 'sendOnlyChanges')).toEqual(attributes);
+		expect(offering('sendOnlyChanges')).toEqual(attributes);
 		for (const tuning of ['forgetSent', 'historySize', 'resendEveryDays']) {
-			expect([tuning, offering(1, tuning, on)]).toEqual([tuning, [...subscription, ...attributes]]);
-			expect([tuning, offering(2, tuning, on)]).toEqual([tuning, attributes]);
+			expect([tuning, offering(tuning, on)]).toEqual([tuning, attributes]);
 		}
 	});
 
-	test('Send Only Changes added from Add Option arrives on, in either version, as the one option of its name (the editor gives an added option its default; n8n 1.x adds the first option of a name whatever its version)', () => {
+	test('Send Only Changes added from Add Option arrives on, as the one option of its name (the editor gives an added option its default; n8n 1.x adds the first option of a name, shown or not)', () => {
 		const { description } = loadPackageNodeTypes()['n8n-nodes-engagement-platform.engagementPlatformUser'] as INodeType;
-		/** The value the editor gives Send Only Changes when it is added to Update Attributes' Options in this version. */
-		const arrivesAs = (version: number) => {
-			const node = { typeVersion: version } as INode;
-			const options = description.properties.find(
-				(property) =>
-					property.name === 'options' &&
-					NodeHelpers.displayParameter({ operation: 'updateAttributes' }, property, node, description),
-			);
-			const shown = (options?.options as INodeProperties[]).filter(
-				(option) => option.name === 'sendOnlyChanges' && NodeHelpers.displayParameter({}, option, node, description),
-			);
-			return shown.map((option) => option.default);
-		};
+		const node = { typeVersion: description.version } as INode;
+		// The value the editor gives Send Only Changes when it is added to Update Attributes' Options.
+		const options = description.properties.find(
+			(property) =>
+				property.name === 'options' &&
+				NodeHelpers.displayParameter({ operation: 'updateAttributes' }, property, node, description),
+		);
+		const shown = (options?.options as INodeProperties[]).filter(
+			(option) => option.name === 'sendOnlyChanges' && NodeHelpers.displayParameter({}, option, node, description),
+		);
 
-		expect(arrivesAs(1)).toEqual([true]);
-		expect(arrivesAs(2)).toEqual([true]);
+		expect(shown.map((option) => option.default)).toEqual([true]);
 		// n8n 1.x's editor: the first option of the name, shown or not.
-		const options = description.properties.filter(
+		const collections = description.properties.filter(
 			(property) =>
 				property.name === 'options' && property.displayOptions?.show?.operation?.includes('updateAttributes'),
 		);
-		for (const collection of options) {
+		for (const collection of collections) {
 			const named = (collection.options as INodeProperties[]).filter((option) => option.name === 'sendOnlyChanges');
 			expect(named.map((option) => option.default)).toEqual([true]);
 		}

@@ -9,7 +9,7 @@ import {
 
 /**
  * Issue 34's readings of what a sheet writes (schemas/time.ts): a canvas schedule In Local Time keeps
- * a zoneless time each user's (no zone added), a version 2 time field refuses a value in no form it
+ * a zoneless time each user's (no zone added), a time field refuses a value in no form it
  * takes, a typed list's text is a date only when written as one, and a run notes a zoneless reading.
  */
 const berlin = zoneClock('Europe/Berlin');
@@ -30,7 +30,7 @@ describe('asWallTime (In Local Time): the forms Time takes, no zone added', () =
 	);
 });
 
-describe('isNoTime: what a version 2 time field refuses', () => {
+describe('isNoTime: what a time field refuses', () => {
 	test.each(['03/05/2026', '5.3.2026', 'Dec 3, 2026', '2026-13-01T00:00:00Z', 1733230000000, true, {}])(
 		'%p is no time',
 		(value) => expect(isNoTime(value)).toBe(true),

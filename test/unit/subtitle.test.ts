@@ -13,7 +13,7 @@ function subtitleOf(type: string, nodeType: INodeType, operation: string): unkno
 		id: 'subtitle-probe',
 		name: 'Probe',
 		type,
-		typeVersion: Math.max(...[nodeType.description.version].flat()),
+		typeVersion: nodeType.description.version as number,
 		position: [0, 0],
 		parameters: { operation },
 	};

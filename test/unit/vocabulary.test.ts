@@ -86,14 +86,9 @@ describe('one naming rule inside a collection', () => {
 	const kindOf = (name: string) =>
 		SNAKE.test(name) && CAMEL.test(name) ? 'either' : SNAKE.test(name) ? 'snake' : 'camel';
 
-	/** Shown for version 1 alone: it keeps the names 1.0 saved, which saved workflows hold. */
-	const asSavedIn1 = (property: INodeProperties) =>
-		JSON.stringify(property.displayOptions?.show?.['@version']) === JSON.stringify([1]);
-
 	test("a collection's fields are all the platform's body names (snake_case) or all the node's own (camelCase)", () => {
 		const mixed = parametersOf()
 			.filter(({ property }) => property.type === 'collection' && property.name !== 'options')
-			.filter(({ property }) => !asSavedIn1(property))
 			.flatMap(({ node, operations, property }) => {
 				const kinds = new Set(
 					((property.options ?? []) as INodeProperties[])
