@@ -1,10 +1,10 @@
 /**
- * What a marketer reads after a run, from sheet rows: version 2's items say what happened (`updated`,
- * `tracked`, `unsubscribed`, with counts named for what they count) and keep the row's own fields, so
- * an answer can be written back where the row came from; version 1 answers as 1.0 did. A failure that
- * is the run's (a refused key) is said once, not pinned on a row; an item's failure leaves naming the
- * item to n8n's editor ("[item 2]"), and every advice to go on past failures names n8n's On Error
- * setting, with counts in their singular where there is one.
+ * What a marketer reads after a run, from sheet rows: items say what happened (`updated`, `tracked`,
+ * `unsubscribed`, with counts named for what they count) and keep the row's own fields, so an answer
+ * can be written back where the row came from. A failure that is the run's (a refused key) is said
+ * once, not pinned on a row; an item's failure leaves naming the item to n8n's editor ("[item 2]"), and
+ * every advice to go on past failures names n8n's On Error setting, with counts in their singular where
+ * there is one.
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
@@ -21,34 +21,22 @@ const ROWS = [
 	{ external_id: 'c-2', first_name: 'Grace', email: 'grace@example.com', country: 'US', sheet_row: 3, status: 'lead' },
 ];
 
-const updateAttributes = (version: number): INodeParameters =>
-	version >= 2
-		? {
-				operation: 'updateAttributes',
-				externalId: '={{ $json.external_id }}',
-				attributesFields: {
-					assignments: [
-						{ id: '1', name: 'tier', value: 'gold', type: 'string' },
-						{ id: '2', name: 'row', value: '={{ $json.sheet_row }}', type: 'number' },
-					],
-				},
-			}
-		: {
-				operation: 'updateAttributes',
-				externalId: '={{ $json.external_id }}',
-				attributes: {
-					pairs: [
-						{ key: 'first_name', value: '={{ $json.first_name }}' },
-						{ key: 'tier', value: 'gold' },
-					],
-				},
-			};
+const updateAttributes: INodeParameters = {
+	operation: 'updateAttributes',
+	externalId: '={{ $json.external_id }}',
+	attributesFields: {
+		assignments: [
+			{ id: '1', name: 'tier', value: 'gold', type: 'string' },
+			{ id: '2', name: 'row', value: '={{ $json.sheet_row }}', type: 'number' },
+		],
+	},
+};
 
 describe('answers in a marketer’s words', () => {
-	test('version 2: Update Attributes says "updated" and how many attributes it set, and keeps the row', async () => {
+	test('Update Attributes says "updated" and how many attributes it set, and keeps the row', async () => {
 		const result = await runNode(USER_NODE, {
 			items: ROWS,
-			parameters: updateAttributes(2),
+			parameters: updateAttributes,
 			endpoint: sandbox().url,
 			apiKey,
 		});
@@ -63,7 +51,7 @@ describe('answers in a marketer’s words', () => {
 		expect(stored?.custom_attributes).toMatchObject({ tier: 'gold', row: 2 });
 	});
 
-	test('version 2: attributes_set counts attributes, not the subscription groups set beside them', async () => {
+	test('attributes_set counts attributes, not the subscription groups set beside them', async () => {
 		const result = await runNode(USER_NODE, {
 			items: [{ external_id: 'c-5' }],
 			parameters: {
@@ -92,22 +80,7 @@ describe('answers in a marketer’s words', () => {
 		]);
 	});
 
-	test('version 1 answers as 1.0 did: "processed", objects per array, no row fields', async () => {
-		const result = await runNode(USER_NODE, {
-			items: ROWS,
-			parameters: updateAttributes(1),
-			typeVersion: 1,
-			endpoint: sandbox().url,
-			apiKey,
-		});
-
-		expect(result.output(USER).map((item) => item.json)).toEqual([
-			{ status: 'processed', external_id: 'c-1', attributes: 1 },
-			{ status: 'processed', external_id: 'c-2', attributes: 1 },
-		]);
-	});
-
-	test('version 2: Track Purchase says "tracked" and keeps the order’s own fields', async () => {
+	test('Track Purchase says "tracked" and keeps the order’s own fields', async () => {
 		const order = { order_id: 'o-1001', customer_id: 'c-1', sku: 'sku-9', price: '59.90', currency: 'eur' };
 		const result = await runNode(USER_NODE, {
 			items: [order],
@@ -129,7 +102,7 @@ describe('answers in a marketer’s words', () => {
 		]);
 	});
 
-	test('version 2: a row keeps its fields as they are, the node’s own words over a field of the same name, a "__proto__" key a key', async () => {
+	test('a row keeps its fields as they are, the node’s own words over a field of the same name, a "__proto__" key a key', async () => {
 		// A key that is no identifier in code, as JSON and CSV rows bring them (JSON.parse keeps "__proto__" an own key).
 		const row = JSON.parse(
 			'{"customer_id": "c-1", "status": "lead", "__proto__": {"polluted": true}, "first name": "Ada", "nested": {"a": [1, 2]}}',
@@ -162,7 +135,7 @@ describe('answers in a marketer’s words', () => {
 	test.each([
 		['unsubscribe', 'unsubscribed'],
 		['subscribe', 'subscribed'],
-	])('version 2: %s says "%s"', async (operation, status) => {
+	])('%s says "%s"', async (operation, status) => {
 		const result = await runNode(SUBSCRIPTION_NODE, {
 			items: [{ external_id: 'c-3', reason: 'newsletter opt-out' }],
 			parameters: { operation, subscriptionGroupId: 'newsletter', externalId: '={{ $json.external_id }}' },
@@ -223,10 +196,10 @@ describe('answers in a marketer’s words', () => {
 		]);
 	});
 
-	test("version 2: Export answers with the platform's profiles as it holds them, without the row's fields", async () => {
+	test("Export answers with the platform's profiles as it holds them, without the row's fields", async () => {
 		const synced = await runNode(USER_NODE, {
 			items: ROWS,
-			parameters: updateAttributes(2),
+			parameters: updateAttributes,
 			endpoint: sandbox().url,
 			apiKey,
 		});
@@ -251,7 +224,7 @@ describe('answers in a marketer’s words', () => {
 	test('a refused key is said once for the run, not pinned on a row, and counts in the singular', async () => {
 		const result = await runNode(USER_NODE, {
 			items: [...ROWS, { ...ROWS[0], external_id: 'c-9' }],
-			parameters: updateAttributes(2),
+			parameters: updateAttributes,
 			endpoint: sandbox().url,
 			apiKey: 'not-a-key',
 		});

@@ -51,7 +51,7 @@ describe('Catalog node', () => {
 		const requests = await client().requests({ method: 'PUT' });
 		expect(requests.map((r) => (r.body as { items: unknown[] }).items.length)).toEqual([50, 50, 20]);
 		expect(requests[0].path).toBe('/catalogs/restaurants/items');
-		// Version 2 keeps the row's fields under the node's own.
+		// The answer keeps the row's fields under the node's own.
 		expect(result.output(CATALOG)[7].json).toEqual({
 			...rows[7],
 			status: 'accepted',

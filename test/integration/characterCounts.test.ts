@@ -7,7 +7,7 @@ import { useSandbox } from './sandboxLifecycle';
 /**
  * Where the spec limits characters (catalog item values 5,000; standard attributes' text 255, as
  * property values are), characters are counted as the spec counts them: code points, so an emoji is
- * one character, where JavaScript's length counts two. Every node version.
+ * one character, where JavaScript's length counts two.
  */
 const { sandbox, client, apiKey } = useSandbox();
 
@@ -33,13 +33,12 @@ type CatalogView = { name: string; items: IDataObject[] };
 const menuItems = async () =>
 	((await client().state()) as unknown as { catalogs: CatalogView[] }).catalogs.find((c) => c.name === 'menu')!.items;
 
-describe.each([1, 2])('node version %i', (typeVersion) => {
+describe('catalog item values: 5,000 characters are 5,000 code points', () => {
 	const replace = async (items: IDataObject[]) =>
 		(
 			await runNode(CATALOG_NODE, {
 				items,
 				parameters: replaceItems,
-				typeVersion,
 				endpoint: sandbox().url,
 				apiKey,
 				continueOnFail: true,
@@ -54,9 +53,9 @@ describe.each([1, 2])('node version %i', (typeVersion) => {
 		const description = EMOJI.repeat(5000);
 		const input = { id: 'dish-1', fields: { description } };
 		const [answer] = await replace([input]);
-		// Version 2 keeps the input item's fields under the node's own.
+		// The answer keeps the input item's fields under the node's own.
 		expect(answer).toEqual({
-			...(typeVersion >= 2 ? input : {}),
+			...input,
 			status: 'accepted',
 			catalog_name: 'menu',
 			id: 'dish-1',
@@ -77,7 +76,7 @@ describe.each([1, 2])('node version %i', (typeVersion) => {
 	});
 });
 
-describe('standard attributes (version 2): 255 characters are 255 code points', () => {
+describe('standard attributes: 255 characters are 255 code points', () => {
 	const updateAttributes = (firstName: string) =>
 		runNode(USER_NODE, {
 			items: [{ id: 'crm-1', first_name: firstName }],

@@ -78,7 +78,6 @@ const parameter = (field: string, constant: fc.Arbitrary<unknown>) =>
 	);
 
 const runCase = fc.record({
-	typeVersion: fc.constantFrom(1, 2),
 	operation: fc.constantFrom('trackEvent', 'trackPurchase'),
 	identifyBy: fc.constantFrom('external_id', 'external_id', 'email', 'phone'),
 	user: parameter('user', userId),
@@ -144,7 +143,6 @@ async function runWith(run: RunCase, reference: (field: string) => string, engin
 			{
 				name: USER,
 				type: USER_NODE,
-				typeVersion: run.typeVersion,
 				parameters: parametersOf(run, reference, engineOnly),
 				onError: 'continueErrorOutput',
 			},
@@ -173,9 +171,7 @@ describe('dragged fields read from the item', () => {
 				const dragged = await runWith(run, (field) => `$json.${field}`, false);
 				const engine = await runWith(run, (field) => `($json.${field})`, true);
 				expect(dragged).toEqual(engine);
-				// Version 2 answers a tracked event or purchase "tracked"; version 1 keeps 1.0's "processed".
-				const status = run.typeVersion >= 2 ? 'tracked' : 'processed';
-				succeeded += dragged.outputs[0].filter((output) => output.json.status === status).length;
+				succeeded += dragged.outputs[0].filter((output) => output.json.status === 'tracked').length;
 			}),
 			{ numRuns: RUNS },
 		);
@@ -189,7 +185,6 @@ describe('dragged fields read from the item', () => {
 			{ user: 1002, name: '', product: 'sku-2', price: 5, currency: 'EUR', time: '2026-11-01T12:00:00Z' },
 		];
 		const run: RunCase = {
-			typeVersion: 2,
 			operation: 'trackPurchase',
 			identifyBy: 'external_id',
 			user: { field: 'user' },
@@ -253,7 +248,7 @@ describe('the engine is asked only for expressions other than a dragged field', 
 		const asked: Array<[string, number]> = [];
 		const context = {
 			getInputData: () => ORDERS.map((json) => ({ json })),
-			getNode: () => ({ parameters, typeVersion: 2 }) as unknown as INode,
+			getNode: () => ({ parameters }) as unknown as INode,
 			getTimezone: () => 'Europe/Berlin',
 			getNodeParameter: (name: string, itemIndex: number, fallback?: unknown) => {
 				const value = parameters[name];

@@ -1,10 +1,9 @@
 /**
  * A failed item on the error branch keeps its input as it came. Forms, tickets and chats carry fields
- * of their own named `message`, `error` or `description` ("I want to cancel my order #1001…"): version
- * 2 adds the node's words only under the keys n8n routes by that the input lacks, so every input field
- * arrives unchanged, on n8n 2.x (this repository's n8n-core, run for real) and on n8n 1.x (its routing
- * replayed on what the node gave n8n, see `routeAsN8n1`). Version 1 keeps 1.0's items exactly, and
- * "Continue (regular output)" keeps its error json, in both versions.
+ * of their own named `message`, `error` or `description` ("I want to cancel my order #1001…"): the node
+ * adds its words only under the keys n8n routes by that the input lacks, so every input field arrives
+ * unchanged, on n8n 2.x (this repository's n8n-core, run for real) and on n8n 1.x (its routing replayed
+ * on what the node gave n8n, see `routeAsN8n1`). "Continue (regular output)" keeps its error json.
  */
 import { WorkflowExecute } from 'n8n-core';
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
@@ -91,18 +90,13 @@ function routeAsN8n1(items: INodeExecutionData[], inputs: INodeExecutionData[]) 
 	return { success, error };
 }
 
-const run = async (
-	items: IDataObject[],
-	typeVersion: number,
-	onError: 'continueErrorOutput' | 'continueRegularOutput',
-) =>
+const run = async (items: IDataObject[], onError: 'continueErrorOutput' | 'continueRegularOutput') =>
 	await runNode(USER_NODE, {
 		items,
 		parameters: PARAMETERS,
 		endpoint: sandbox().url,
 		apiKey,
 		onError,
-		typeVersion,
 	});
 
 const pairedIndex = (item: INodeExecutionData) => (item.pairedItem as { item: number }).item;
@@ -135,11 +129,11 @@ function expectInputKept(item: INodeExecutionData, input: IDataObject, delivery:
 	}
 }
 
-describe('version 2, "Continue (using error output)": the error branch keeps every input field', () => {
+describe('"Continue (using error output)": the error branch keeps every input field', () => {
 	test('items the node refuses come out with their message, error, description and other fields unchanged', async () => {
 		const items = [...invalid, valid[3]];
 
-		const result = await run(items, 2, 'continueErrorOutput');
+		const result = await run(items, 'continueErrorOutput');
 
 		const requests = await client().requests({ path: '/users/track' });
 		expect(requests.map(({ body }) => body)).toEqual([
@@ -159,7 +153,7 @@ describe('version 2, "Continue (using error output)": the error branch keeps eve
 		await client().injectFaults([{ method: 'POST', path: '/users/track', times: 1, kind: 'status', status: 400 }]);
 		const items = [invalid[1], ...valid];
 
-		const result = await run(items, 2, 'continueErrorOutput');
+		const result = await run(items, 'continueErrorOutput');
 
 		const requests = await client().requests({ path: '/users/track' });
 		expect(requests.map(({ status }) => status)).toEqual([400]);
@@ -175,7 +169,7 @@ describe('version 2, "Continue (using error output)": the error branch keeps eve
 	});
 
 	test('a ticket with its own message: the message arrives as written, and $json.error says what happened and what to do', async () => {
-		const result = await run([valid[0], invalid[1]], 2, 'continueErrorOutput');
+		const result = await run([valid[0], invalid[1]], 'continueErrorOutput');
 
 		const [ticket] = result.output(USER, 1);
 		expect(ticket).toEqual({
@@ -193,7 +187,7 @@ describe('version 2, "Continue (using error output)": the error branch keeps eve
 	test('an input with an empty error (null) gets the node’s words there: n8n sends an item down the error branch only by a non-empty error', async () => {
 		const input = { id: '', error: null, message: '', ticket: 'T-5' };
 
-		const result = await run([input], 2, 'continueErrorOutput');
+		const result = await run([input], 'continueErrorOutput');
 
 		for (const [line, { success, error }] of Object.entries(byLine(result))) {
 			expect([line, success]).toEqual([line, []]);
@@ -205,47 +199,11 @@ describe('version 2, "Continue (using error output)": the error branch keeps eve
 	});
 });
 
-describe('version 1 keeps 1.0’s error items', () => {
-	test('"Continue (using error output)": n8n’s error on each failed item, as 1.0 gave it', async () => {
-		await client().injectFaults([{ method: 'POST', path: '/users/track', times: 1, kind: 'status', status: 400 }]);
-		const items = [invalid[1], valid[0]];
-
-		const result = await run(items, 1, 'continueErrorOutput');
-
-		const lines = byLine(result);
-		const [refused, notApplied] = lines['n8n 2.x'].error;
-		expect(lines['n8n 2.x'].success).toEqual([]);
-		expect(refused.error?.constructor.name).toBe('NodeOperationError');
-		expect(notApplied.error?.constructor.name).toBe('NodeApiError');
-		expect(refused.json).toEqual({ error: expect.stringMatching(/^Item 0: "External ID" /) });
-		expect(notApplied.json).toEqual({ error: expect.stringMatching(/^Item 1: /) });
-		expect([refused, notApplied].map(({ pairedItem }) => pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
-
-		// n8n 1.x merges 1.0's error json over the input, as it always did.
-		const [refusedOn1, notAppliedOn1] = lines['n8n 1.x'].error;
-		expect(refusedOn1.json).toEqual({
-			...items[0],
-			error: refused.json.error,
-			description: expect.any(String),
-			delivery: 'invalid',
-			field: 'External ID',
-		});
-		expect(notAppliedOn1.json).toEqual({
-			...items[1],
-			error: 'Bad Request (injected fault)',
-			description: expect.any(String),
-			delivery: 'not_applied',
-			httpCode: 400,
-			response: expect.any(Object),
-		});
-	});
-});
-
-describe.each([1, 2])('"Continue (regular output)", version %i', (version) => {
+describe('"Continue (regular output)"', () => {
 	test('every answer on the one output; a failed item is the node’s error json, as before', async () => {
 		await client().injectFaults([{ method: 'POST', path: '/users/track', times: 1, kind: 'status', status: 400 }]);
 
-		const result = await run([invalid[0], valid[1]], version, 'continueRegularOutput');
+		const result = await run([invalid[0], valid[1]], 'continueRegularOutput');
 
 		expect(result.error).toBeUndefined();
 		expect(result.output(USER)).toEqual([

@@ -6,9 +6,9 @@ import { runNode } from '../support/runNode';
 import { useSandbox } from './sandboxLifecycle';
 
 /**
- * A marketer's data arrives as text (a CSV, a sheet, a shop): from node version 2 a text that is
- * exactly a number, a boolean or a time means that value, and a time without a zone is in the
- * workflow's timezone, as n8n's own date fields read it. Version 1 reads values as they came.
+ * A marketer's data arrives as text (a CSV, a sheet, a shop): a text that is exactly a number, a
+ * boolean or a time means that value, and a time without a zone is in the workflow's timezone, as
+ * n8n's own date fields read it.
  */
 const { sandbox, client, apiKey } = useSandbox();
 
@@ -17,12 +17,11 @@ async function run(
 	name: string,
 	parameters: INodeParameters,
 	items: IDataObject[],
-	{ typeVersion, timezone = 'Europe/Berlin' }: { typeVersion?: number; timezone?: string } = {},
+	{ timezone = 'Europe/Berlin' }: { timezone?: string } = {},
 ) {
 	const result = await runNode(type, {
 		items,
 		parameters,
-		typeVersion,
 		timezone,
 		continueOnFail: true,
 		endpoint: sandbox().url,
@@ -58,7 +57,7 @@ const sentPurchases = async () =>
 		(request) => (request.body as { purchases?: IDataObject[] }).purchases ?? [],
 	);
 
-describe('version 2: an order row from a CSV becomes a purchase with the values it means', () => {
+describe('an order row from a CSV becomes a purchase with the values it means', () => {
 	test('"59.90", " 3 " and a zoneless time in Europe/Berlin go out as 59.9, 3 and 10:00 at +01:00 (+02:00 in summer)', async () => {
 		const answers = await run(USER_NODE, USER, purchaseFromOrder, [
 			csvRow(),
@@ -92,12 +91,10 @@ describe('version 2: an order row from a CSV becomes a purchase with the values 
 		expect(await sentPurchases()).toEqual([]);
 	});
 
-	test('Price and Currency start empty: left unmapped, n8n refuses to start the workflow, where 1.0 sent USD 0', async () => {
+	test('Price and Currency start empty: left unmapped, n8n refuses to start the workflow', async () => {
 		const { currency: _currency, price: _price, ...unmapped } = purchaseFromOrder;
 		await expect(run(USER_NODE, USER, unmapped, [csvRow()])).rejects.toThrow(/has issues/);
 		expect(await sentPurchases()).toEqual([]);
-		await run(USER_NODE, USER, unmapped, [csvRow({ quantity: 3 })], { typeVersion: 1 });
-		expect(await sentPurchases()).toEqual([expect.objectContaining({ currency: 'USD', price: 0 })]);
 	});
 
 	test('a price mapped from an empty cell is a missing price, not 0', async () => {
@@ -107,24 +104,7 @@ describe('version 2: an order row from a CSV becomes a purchase with the values 
 	});
 });
 
-describe('version 1 (a workflow saved with 1.0) reads values as they came', () => {
-	test('"59.90" is refused as before, and a zoneless time goes out as written', async () => {
-		const [refused, accepted] = await run(
-			USER_NODE,
-			USER,
-			purchaseFromOrder,
-			[csvRow(), csvRow({ customer: 'crm-2', price: '={{ 59.9 }}' })].map((row, index) =>
-				index === 1 ? { ...row, price: 59.9, quantity: 3 } : row,
-			),
-			{ typeVersion: 1 },
-		);
-		expect(String(refused.error)).toContain('must be a number');
-		expect(accepted.status).toBe('processed');
-		expect((await sentPurchases())[0].time).toBe('2026-12-01T10:00:00');
-	});
-});
-
-describe('version 2: other fields a sheet fills', () => {
+describe('other fields a sheet fills', () => {
 	test('Send to Existing Users Only "false" from a sheet is off: the unknown user is created with their attributes', async () => {
 		await client().seed({ campaigns: [{ id: 'welcome' }] });
 		const [answer] = await run(
@@ -181,16 +161,13 @@ describe('version 2: other fields a sheet fills', () => {
 	});
 });
 
-describe('version 2: Time starts empty, so a dragged field is not appended to an expression', () => {
-	test('Time starts empty in version 2 ({{ $now.toISO() }} in version 1), and an empty Time is the time the workflow runs', async () => {
+describe('Time starts empty, so a dragged field is not appended to an expression', () => {
+	test('Time starts empty, and an empty Time is the time the workflow runs', async () => {
 		const node = packageNodeTypes()[USER_NODE] as INodeType;
 		const times = node.description.properties.filter(
 			(property) => property.name === 'time' && property.displayOptions?.show?.operation?.includes('trackEvent'),
 		);
-		expect(times.map((property) => [property.displayOptions?.show?.['@version'], property.default])).toEqual([
-			[[1], '={{ $now.toISO() }}'],
-			[[{ _cnd: { gte: 2 } }], ''],
-		]);
+		expect(times.map((property) => property.default)).toEqual(['']);
 		const before = Date.now();
 		const answers = await run(
 			USER_NODE,
@@ -229,7 +206,7 @@ describe('version 2: Time starts empty, so a dragged field is not appended to an
 	});
 });
 
-describe('version 2: options inside a collection read text as their fields do', () => {
+describe('options inside a collection read text as their fields do', () => {
 	test('Update Existing Only "TRUE" and "false" from a sheet are true and false on the event, the purchase and the attributes', async () => {
 		// crm-1 exists, so "TRUE" is taken as "false" is; the wire shows which flag each carried.
 		await client().seed({ profiles: [{ external_id: 'crm-1' }] });
@@ -305,12 +282,10 @@ describe('version 2: options inside a collection read text as their fields do', 
 	});
 });
 
-describe('version 2: the error branch carries the input and every problem of the item', () => {
-	const runToErrorBranch = async (typeVersion: number, items: IDataObject[]) => {
+describe('the error branch carries the input and every problem of the item', () => {
+	const runToErrorBranch = async (items: IDataObject[]) => {
 		const result = await runWorkflow({
-			nodes: [
-				{ name: USER, type: USER_NODE, typeVersion, parameters: purchaseFromOrder, onError: 'continueErrorOutput' },
-			],
+			nodes: [{ name: USER, type: USER_NODE, parameters: purchaseFromOrder, onError: 'continueErrorOutput' }],
 			connections: { Start: { main: [[{ node: USER, type: 'main', index: 0 }]] } },
 			items,
 			credentials: { engagementPlatformApi: { restEndpoint: sandbox().url, apiKey } },
@@ -320,7 +295,7 @@ describe('version 2: the error branch carries the input and every problem of the
 	};
 
 	test("an order with a bad price and a bad currency: one error item, paired, with the order's fields and both problems, each once", async () => {
-		const { success, errors } = await runToErrorBranch(2, [
+		const { success, errors } = await runToErrorBranch([
 			csvRow({ order_id: 'A-1001', price: 'abc', currency: 'euro' }),
 			csvRow({ order_id: 'A-1002', customer: 'crm-2' }),
 		]);
@@ -338,7 +313,7 @@ describe('version 2: the error branch carries the input and every problem of the
 	});
 
 	test('an order with no customer ID and a bad price: both problems on its one error item, the identifier first', async () => {
-		const { errors } = await runToErrorBranch(2, [csvRow({ order_id: 'A-1001', customer: '', price: 'abc' })]);
+		const { errors } = await runToErrorBranch([csvRow({ order_id: 'A-1001', customer: '', price: 'abc' })]);
 		expect(errors).toHaveLength(1);
 		const error = String(errors[0].json.error);
 		expect(error).toContain('"External ID" is required and was empty');
@@ -346,15 +321,9 @@ describe('version 2: the error branch carries the input and every problem of the
 		expect(error.indexOf('External ID')).toBeLessThan(error.indexOf('Price'));
 		expect(await client().requests({ path: '/users/track' })).toEqual([]);
 	});
-
-	test('version 1 keeps its error items as 1.0 gave them: the message alone', async () => {
-		const { errors } = await runToErrorBranch(1, [csvRow({ order_id: 'A-1001', price: 'abc', quantity: 3 })]);
-		expect(errors).toHaveLength(1);
-		expect(Object.keys(errors[0].json)).toEqual(['error']);
-	});
 });
 
-describe('version 2: attributes and properties typed as n8n types them', () => {
+describe('attributes and properties typed as n8n types them', () => {
 	const sheetRow = {
 		id: 'crm-1',
 		first_name: 'Lena',

@@ -1,7 +1,7 @@
 /**
  * Send Only Changes on Set Group State, Subscribe and Unsubscribe: the subscription endpoint's answer
- * proves no state, so the option never leaves an item out. Version 2 does not offer it (nor reads it
- * from a node's parameters); version 1 keeps it: every state sent each run. With or without it, the
+ * proves no state, so the option could never leave an item out. The nodes do not offer it, nor read it
+ * from a node's parameters that hold it: every state is sent each run. With or without it there, the
  * node notes the group states it set in what the workflow remembers, so that another node's Send Only
  * Changes keeps what it remembered and still sees the states this node set.
  */
@@ -20,10 +20,7 @@ const WORKFLOW_ID = 'nightly-crm-sync';
 const contacts = ['crm-0', 'crm-1', 'crm-2'].map((id) => ({ id, plan: 'gold' }));
 
 /** The saved workflow: Start → Update Attributes (Send Only Changes) → Set Group State with Send Only Changes on. */
-async function nightlyRun(
-	groupStateVersion: number,
-	groupStateOptions: INodeParameters = { sendOnlyChanges: true, resendEveryDays: 0 },
-) {
+async function nightlyRun(groupStateOptions: INodeParameters = { sendOnlyChanges: true, resendEveryDays: 0 }) {
 	const groupState: INodeParameters = {
 		operation: 'setGroupState',
 		subscriptionGroupId: 'newsletter',
@@ -39,7 +36,6 @@ async function nightlyRun(
 				id: 'a77f0000-0000-4000-8000-000000000001',
 				name: 'Attributes',
 				type: USER_NODE,
-				typeVersion: 2,
 				parameters: {
 					operation: 'updateAttributes',
 					identifyBy: 'external_id',
@@ -53,7 +49,6 @@ async function nightlyRun(
 				id: 'a77f0000-0000-4000-8000-000000000002',
 				name: 'Newsletter',
 				type: SUBSCRIPTION_NODE,
-				typeVersion: groupStateVersion,
 				parameters: groupState,
 			},
 		],
@@ -89,34 +84,21 @@ const ids = contacts.map(({ id }) => id);
 
 beforeEach(async () => await client().seed({ profiles: contacts.map(({ id }) => ({ external_id: id })) }));
 
-test('version 1 keeps the option and runs it as before: every group state sent each run, and the attribute node’s Send Only Changes keeps what it remembered', async () => {
-	const first = await nightlyRun(1);
-	expect(first.output('Newsletter').map(({ json }) => json.status)).toEqual(ids.map(() => 'set'));
+test('the option held in the group-state node’s parameters is not read, and none is needed: the node sends every state and notes the states it sets, so the attribute node’s Send Only Changes keeps what it remembered', async () => {
+	await nightlyRun();
 
 	const before = await lastSeq();
-	const second = await nightlyRun(1);
+	const second = await nightlyRun();
 
 	expect(await sentSince(before)).toEqual({ attributes: [], groups: ids });
 	expect(second.output('Attributes').map(({ json }) => json.status)).toEqual(ids.map(() => 'unchanged'));
-	expect(second.output('Newsletter').map(({ json }) => json.status)).toEqual(ids.map(() => 'set'));
-	expect(store.calls.filter(({ method }) => method === 'clearAllProcessedItems')).toEqual([]);
-});
-
-test('version 2 has no option there and needs none: the group-state node notes the states it sets, as version 1 with the option did, so the attribute node’s Send Only Changes keeps what it remembered', async () => {
-	await nightlyRun(2);
-
-	const before = await lastSeq();
-	const second = await nightlyRun(2);
-
-	expect(await sentSince(before)).toEqual({ attributes: [], groups: ids });
-	expect(second.output('Attributes').map(({ json }) => json.status)).toEqual(ids.map(() => 'unchanged'));
-	// Version 2 answers with the state set; version 1 keeps 1.0's "set".
+	// Each item answers with the state set.
 	expect(second.output('Newsletter').map(({ json }) => json.status)).toEqual(ids.map(() => 'subscribed'));
 	expect(store.calls.filter(({ method }) => method === 'clearAllProcessedItems')).toEqual([]);
 });
 
-test('without Send Only Changes on version 1 too: the group-state node notes what it sets instead of making the workflow forget', async () => {
-	const withoutOption = async () => await nightlyRun(1, {});
+test('without the option in its parameters too: the group-state node notes what it sets instead of making the workflow forget', async () => {
+	const withoutOption = async () => await nightlyRun({});
 	await withoutOption();
 	const before = await lastSeq();
 	const second = await withoutOption();

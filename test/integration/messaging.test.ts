@@ -50,7 +50,7 @@ describe('Message node: Trigger Campaign and Trigger Canvas', () => {
 		const dispatchOf = (item: number) => output[item].json.dispatch_id;
 		expect(dispatchOf(0)).toBe(dispatchOf(49));
 		expect(dispatchOf(50)).not.toBe(dispatchOf(49));
-		// Version 2 keeps the item's fields under the node's own.
+		// The answer keeps the item's fields under the node's own.
 		expect(output[101]).toEqual({
 			json: {
 				...customers[101],

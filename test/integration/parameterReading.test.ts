@@ -102,70 +102,64 @@ describe('reading parameters', () => {
 	// n8n throws for an expression it cannot work out (a node that does not exist, read here for the second
 	// item alone). That is the item's problem: the others go out, and it fails naming its field, on the
 	// error branch; before, the whole node failed and Continue passed every input on untouched and unsent.
-	describe.each([1, 2])(
-		'an expression n8n cannot work out for one item fails that item alone (version %i)',
-		(typeVersion) => {
-			// Version 2 answers a tracked event "tracked"; version 1 keeps 1.0's "processed".
-			const tracked = typeVersion >= 2 ? 'tracked' : 'processed';
-			const run = async (settings: { onError?: 'continueErrorOutput' | 'continueRegularOutput' }) => {
-				await client().reset();
-				const result = await runUserNode({
-					typeVersion,
-					...settings,
-					items: [{ id: 'u1' }, { id: 'u2' }, { id: 'u3' }],
-					parameters: {
-						...parameters((path) => `={{ ${path} }}`),
-						externalId: '={{ $json.id }}',
-						eventName: '={{ $json.id === "u2" ? $("No Such Node").item.json.name : "signed_up" }}',
-						time: '2026-11-01T10:00:00Z',
-						propertiesJson: '',
-					},
-					endpoint: sandbox().url,
-					apiKey,
-				});
-				const sent = (await client().requests()).flatMap((request) =>
-					(request.body as { events: IDataObject[] }).events.map((event) => event.external_id),
-				);
-				return { result, sent };
-			};
-
-			test('Continue (using error output): the others are sent and answered, it goes down the error branch', async () => {
-				const { result, sent } = await run({ onError: 'continueErrorOutput' });
-
-				expect(result.error).toBeUndefined();
-				expect(sent).toEqual(['u1', 'u3']);
-				expect(result.output(USER, 0).map((item) => [item.json.status, item.pairedItem])).toEqual([
-					[tracked, { item: 0 }],
-					[tracked, { item: 2 }],
-				]);
-				const failed = result.output(USER, 1);
-				expect(failed.map((item) => item.pairedItem)).toEqual([{ item: 1 }]);
-				expect(String(failed[0].json.error)).toMatch(/^Item 1: "Event Name" could not be worked out for this item/);
-				expect(String(failed[0].json.error)).toContain("Referenced node doesn't exist");
+	describe('an expression n8n cannot work out for one item fails that item alone', () => {
+		const run = async (settings: { onError?: 'continueErrorOutput' | 'continueRegularOutput' }) => {
+			await client().reset();
+			const result = await runUserNode({
+				...settings,
+				items: [{ id: 'u1' }, { id: 'u2' }, { id: 'u3' }],
+				parameters: {
+					...parameters((path) => `={{ ${path} }}`),
+					externalId: '={{ $json.id }}',
+					eventName: '={{ $json.id === "u2" ? $("No Such Node").item.json.name : "signed_up" }}',
+					time: '2026-11-01T10:00:00Z',
+					propertiesJson: '',
+				},
+				endpoint: sandbox().url,
+				apiKey,
 			});
+			const sent = (await client().requests()).flatMap((request) =>
+				(request.body as { events: IDataObject[] }).events.map((event) => event.external_id),
+			);
+			return { result, sent };
+		};
 
-			test('Continue (regular output): each item has its own answer, paired', async () => {
-				const { result, sent } = await run({ onError: 'continueRegularOutput' });
+		test('Continue (using error output): the others are sent and answered, it goes down the error branch', async () => {
+			const { result, sent } = await run({ onError: 'continueErrorOutput' });
 
-				expect(sent).toEqual(['u1', 'u3']);
-				expect(result.output(USER).map((item) => [item.json.status ?? item.json.field, item.pairedItem])).toEqual([
-					[tracked, { item: 0 }],
-					['Event Name', { item: 1 }],
-					[tracked, { item: 2 }],
-				]);
-			});
+			expect(result.error).toBeUndefined();
+			expect(sent).toEqual(['u1', 'u3']);
+			expect(result.output(USER, 0).map((item) => [item.json.status, item.pairedItem])).toEqual([
+				['tracked', { item: 0 }],
+				['tracked', { item: 2 }],
+			]);
+			const failed = result.output(USER, 1);
+			expect(failed.map((item) => item.pairedItem)).toEqual([{ item: 1 }]);
+			expect(String(failed[0].json.error)).toMatch(/^Item 1: "Event Name" could not be worked out for this item/);
+			expect(String(failed[0].json.error)).toContain("Referenced node doesn't exist");
+		});
 
-			test('without Continue, the node stops before sending anything and names the item and the field', async () => {
-				const { result, sent } = await run({});
+		test('Continue (regular output): each item has its own answer, paired', async () => {
+			const { result, sent } = await run({ onError: 'continueRegularOutput' });
 
-				expect(sent).toEqual([]);
-				// In either version the message leaves naming the item to n8n's editor ("[item 1]"), which reads
-				// it from the error's context: the error stops the run, so no saved workflow reads its words.
-				expect(result.error?.message).toMatch(/^"Event Name" could not be worked out for this item/);
-				expect((result.error as { context?: { itemIndex?: number } }).context?.itemIndex).toBe(1);
-			});
-		},
-	);
+			expect(sent).toEqual(['u1', 'u3']);
+			expect(result.output(USER).map((item) => [item.json.status ?? item.json.field, item.pairedItem])).toEqual([
+				['tracked', { item: 0 }],
+				['Event Name', { item: 1 }],
+				['tracked', { item: 2 }],
+			]);
+		});
+
+		test('without Continue, the node stops before sending anything and names the item and the field', async () => {
+			const { result, sent } = await run({});
+
+			expect(sent).toEqual([]);
+			// The message leaves naming the item to n8n's editor ("[item 1]"), which reads it from the
+			// error's context: the error stops the run, so no saved workflow reads its words.
+			expect(result.error?.message).toMatch(/^"Event Name" could not be worked out for this item/);
+			expect((result.error as { context?: { itemIndex?: number } }).context?.itemIndex).toBe(1);
+		});
+	});
 
 	test('$fromAI(…) fields (an AI agent tool’s) are resolved by n8n’s expression engine from the tool call’s item', async () => {
 		// As n8n runs a tool node for one tool call: one item, the agent's input merged with the model's arguments.
@@ -196,7 +190,7 @@ describe('reading parameters', () => {
 
 		expect(result.error).toBeUndefined();
 		expect(result.output(USER).map((item) => item.json)).toEqual([
-			// Version 2 keeps the tool call's fields under the node's own.
+			// The answer keeps the tool call's fields under the node's own.
 			{ ...toolCall, status: 'tracked', external_id: 'cust-ai-1', events_tracked: 1 },
 		]);
 		const [request, ...more] = await client().requests();
@@ -213,7 +207,7 @@ describe('reading parameters', () => {
 });
 
 /**
- * A sheet synced with Update Attributes version 2: the standard attributes' mapper and the custom
+ * A sheet synced with Update Attributes: the standard attributes' mapper and the custom
  * attributes' typed list, each entry dragged in (`{{ $json.email }}`), are built from the item; the
  * same mapping that only n8n's engine can read (`{{ ($json.email) }}`) gives the same requests and items,
  * rows with missing, blank, mistyped and nested values among them.
@@ -253,7 +247,6 @@ describe('a resource mapper and an assignment list mapped entry by entry', () =>
 		const result = await runUserNode({
 			items: structuredClone(items),
 			parameters: sheetSync(wrap),
-			typeVersion: 2,
 			endpoint: sandbox().url,
 			apiKey,
 			continueOnFail: true,
@@ -297,7 +290,7 @@ describe('the parameter reader reads only constants and plain $json fields itsel
 		const calls: Array<[string, number]> = [];
 		const context = {
 			getInputData: () => ITEMS,
-			getNode: () => ({ parameters, typeVersion: 2 }) as unknown as INode,
+			getNode: () => ({ parameters }) as unknown as INode,
 			getTimezone: () => 'UTC',
 			getNodeParameter: (name: string, itemIndex: number, fallback?: unknown) => {
 				calls.push([name, itemIndex]);
@@ -339,14 +332,16 @@ describe('the parameter reader reads only constants and plain $json fields itsel
 		]);
 	});
 
-	test('$fromAI inside a collection (a key/value pair’s value) goes through n8n’s engine for every item', () => {
-		const { reader, calls } = readerOver({ properties: { pairs: [{ key: 'plan', value: "={{ $fromAI('plan') }}" }] } });
+	test('$fromAI inside a typed list (an entry’s value) goes through n8n’s engine for every item', () => {
+		const { reader, calls } = readerOver({
+			propertiesFields: { assignments: [{ id: '1', name: 'plan', value: "={{ $fromAI('plan') }}", type: 'string' }] },
+		});
 
-		reader.value('properties', 0);
-		reader.value('properties', 1);
+		reader.value('propertiesFields', 0);
+		reader.value('propertiesFields', 1);
 		expect(calls).toEqual([
-			['properties', 0],
-			['properties', 1],
+			['propertiesFields', 0],
+			['propertiesFields', 1],
 		]);
 	});
 
@@ -369,7 +364,7 @@ describe('the parameter reader reads only constants and plain $json fields itsel
 		};
 		const context = {
 			getInputData: () => ITEMS,
-			getNode: () => ({ parameters: { standardAttributes: mapper }, typeVersion: 2 }) as unknown as INode,
+			getNode: () => ({ parameters: { standardAttributes: mapper } }) as unknown as INode,
 			getTimezone: () => 'UTC',
 			getNodeParameter: (name: string, itemIndex: number) => {
 				calls.push([name, itemIndex]);
@@ -388,12 +383,14 @@ describe('the parameter reader reads only constants and plain $json fields itsel
 	});
 
 	test('an object whose expressions build other than n8n’s value for the first item is left to n8n for every item', () => {
-		const { reader, calls } = readerOver({ properties: { pairs: [{ key: 'plan', value: '={{ $json.a }}' }] } });
+		const { reader, calls } = readerOver({
+			propertiesFields: { assignments: [{ id: '1', name: 'plan', value: '={{ $json.a }}', type: 'string' }] },
+		});
 
-		expect(reader.value('properties', 1)).toBe('engine:properties:1');
+		expect(reader.value('propertiesFields', 1)).toBe('engine:propertiesFields:1');
 		expect(calls).toEqual([
-			['properties', 0],
-			['properties', 1],
+			['propertiesFields', 0],
+			['propertiesFields', 1],
 		]);
 	});
 

@@ -83,7 +83,7 @@ describe('Preference Center node', () => {
 			'PUT /preference_center/v1/sms-alerts',
 		]);
 		const [first] = result.output(PREFERENCE_CENTER);
-		// Version 2 keeps the item's fields under the node's own.
+		// The answer keeps the item's fields under the node's own.
 		expect(first.json).toEqual({
 			...centers[0],
 			status: 'updated',

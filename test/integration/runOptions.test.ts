@@ -67,16 +67,13 @@ describe('Options from the declaration', () => {
 		},
 	);
 
-	test('Send Only Changes is offered where items set state, and nowhere else (events and purchases are occurrences)', () => {
+	test('Send Only Changes is offered where items set state an answer can prove, and nowhere else (events and purchases are occurrences; the subscription endpoint accepts an unknown user)', () => {
 		const offering = operations
 			.filter(({ nodeType, operation }) =>
 				(optionsOf(nodeType, operation)[0].options as INodeProperties[]).some(({ name }) => name === 'sendOnlyChanges'),
 			)
 			.map(({ nodeType, operation }) => `${nodeType.split('.').pop()} / ${operation}`);
 		expect(offering.sort()).toEqual([
-			'engagementPlatformSubscription / setGroupState',
-			'engagementPlatformSubscription / subscribe',
-			'engagementPlatformSubscription / unsubscribe',
 			'engagementPlatformUser / trackUserData',
 			'engagementPlatformUser / updateAttributes',
 		]);

@@ -80,7 +80,7 @@ describe('Send Only Changes on Update Attributes', () => {
 		expect(await attributesSent(before)).toEqual([]);
 		const answers = second.output(USER);
 		expect(answers.map(itemOf)).toEqual(crm.map((_, index) => index));
-		// Version 2 keeps the contact's fields under the node's own.
+		// The answer keeps the contact's fields under the node's own.
 		expect(answers.map(({ json }) => json)).toEqual(
 			crm.map((contact) => ({ ...contact, status: 'unchanged', external_id: contact.id })),
 		);
@@ -293,7 +293,7 @@ describe('Send Only Changes on Track User Data', () => {
 		const second = await runSync(USER_NODE, USER, crm, parameters());
 		expect(await attributesSent(before)).toEqual([]);
 		expect((await client().state()).events.filter((event) => event.name === 'synced')).toHaveLength(20);
-		// Version 2 says what happened and keeps the contact's fields under the node's own.
+		// The answer says what happened and keeps the contact's fields under the node's own.
 		expect(second.output(USER)[0].json).toEqual({
 			...crm[0],
 			status: 'tracked',

@@ -6,13 +6,12 @@ import { runNode } from '../support/runNode';
 import { useSandbox } from './sandboxLifecycle';
 
 /**
- * Issue 34: a marketer's sheet or CRM writes dates and times its own way. Version 2 reads every time
- * field's `2026-03-05 14:30` (and 2026-03-05, 2026-03-05 14:30:00, ISO 8601 with a space or a T) in
- * the workflow's timezone, sends the instant with the zone's offset, refuses ambiguous forms
- * (03/05/2026, 5.3.2026, Dec 3, 2026) naming the value and the forms taken, sends a typed list's
- * String entry written as a date as that instant, and names the timezone in the run's hints.
- * Version 1 (workflows saved with 1.0) is unchanged. The workflow's timezone is Europe/Berlin
- * (+01:00 in March) unless a test says otherwise.
+ * Issue 34: a marketer's sheet or CRM writes dates and times its own way. Every time field reads
+ * `2026-03-05 14:30` (and 2026-03-05, 2026-03-05 14:30:00, ISO 8601 with a space or a T) in the
+ * workflow's timezone, sends the instant with the zone's offset, refuses ambiguous forms (03/05/2026,
+ * 5.3.2026, Dec 3, 2026) naming the value and the forms taken, sends a typed list's String entry
+ * written as a date as that instant, and names the timezone in the run's hints. The workflow's
+ * timezone is Europe/Berlin (+01:00 in March) unless a test says otherwise.
  */
 const { sandbox, client, apiKey } = useSandbox();
 
@@ -26,12 +25,11 @@ async function run(
 	name: string,
 	parameters: INodeParameters,
 	items: IDataObject[],
-	{ typeVersion, timezone = 'Europe/Berlin' }: { typeVersion?: number; timezone?: string } = {},
+	{ timezone = 'Europe/Berlin' }: { timezone?: string } = {},
 ): Promise<Run> {
 	const result = await runNode(type, {
 		items,
 		parameters,
-		typeVersion,
 		timezone,
 		continueOnFail: true,
 		endpoint: sandbox().url,
@@ -43,16 +41,10 @@ async function run(
 	};
 }
 
-const user = (
-	parameters: INodeParameters,
-	items: IDataObject[],
-	options?: { typeVersion?: number; timezone?: string },
-) => run(USER_NODE, USER, parameters, items, options);
-const message = (
-	parameters: INodeParameters,
-	items: IDataObject[],
-	options?: { typeVersion?: number; timezone?: string },
-) => run(MESSAGE_NODE, MESSAGE, parameters, items, options);
+const user = (parameters: INodeParameters, items: IDataObject[], options?: { timezone?: string }) =>
+	run(USER_NODE, USER, parameters, items, options);
+const message = (parameters: INodeParameters, items: IDataObject[], options?: { timezone?: string }) =>
+	run(MESSAGE_NODE, MESSAGE, parameters, items, options);
 
 const ZONELESS_HINT = {
 	message: "Times without a zone were read in Europe/Berlin, this workflow's timezone (Workflow Settings → Timezone).",
@@ -119,7 +111,7 @@ const updateAttributes = (assignments: INodeParameters[], extra: INodeParameters
 const customAttributesOf = async (externalId: string) =>
 	(await client().state()).profiles.find((profile) => profile.external_id === externalId)?.custom_attributes;
 
-describe('version 2: every kind of time field reads "2026-03-05 14:30" in the workflow timezone', () => {
+describe('every kind of time field reads "2026-03-05 14:30" in the workflow timezone', () => {
 	test('Track Event Time, dragged in per item and given once for all items', async () => {
 		const mapped = await user(trackEvent(), [{ id: 'crm-1', when: '2026-03-05 14:30' }]);
 		const constant = await user(trackEvent({ time: '2026-03-05 14:30:00' }), [{ id: 'crm-2' }]);
@@ -180,7 +172,7 @@ describe('version 2: every kind of time field reads "2026-03-05 14:30" in the wo
 	});
 });
 
-describe('version 2: an ambiguous or unknown form is refused, naming the field, the value and the forms taken', () => {
+describe('an ambiguous or unknown form is refused, naming the field, the value and the forms taken', () => {
 	const FORMS = 'expects a date (2026-12-03) or a date and time (2026-12-03 12:00, 2026-12-03T12:00:00Z) but got';
 	const WRITTEN = ['03/05/2026', '5.3.2026', 'Dec 3, 2026'];
 
@@ -231,7 +223,7 @@ describe('version 2: an ambiguous or unknown form is refused, naming the field, 
 	});
 });
 
-describe('version 2: a typed list entry of type String written as a date is sent as a date', () => {
+describe('a typed list entry of type String written as a date is sent as a date', () => {
 	test.each([
 		['2026-03-01 10:00', '2026-03-01T10:00:00+01:00'],
 		['2026-03-01 10:00:00', '2026-03-01T10:00:00+01:00'],
@@ -309,31 +301,26 @@ describe('version 2: a typed list entry of type String written as a date is sent
 	});
 });
 
-describe('version 2: the timezone is named', () => {
-	const hintsOf = (type: string, operation: string, version: number) =>
+describe('the timezone is named', () => {
+	const hintsOf = (type: string, operation: string) =>
 		(packageNodeTypes()[type] as INodeType).description.properties
 			.filter(
 				(property: INodeProperties) =>
 					property.name === 'time' &&
-					(property.displayOptions?.show?.operation as string[] | undefined)?.includes(operation) &&
-					JSON.stringify(property.displayOptions?.show?.['@version']) ===
-						JSON.stringify(version === 1 ? [1] : [{ _cnd: { gte: 2 } }]),
+					(property.displayOptions?.show?.operation as string[] | undefined)?.includes(operation),
 			)
 			.map((property) => property.hint ?? '');
 
-	test("every version 2 time field's hint names where the workflow's timezone is set; version 1's do not claim it", () => {
+	test("every time field's hint names where the workflow's timezone is set", () => {
 		for (const [type, operation] of [
 			[USER_NODE, 'trackEvent'],
 			[USER_NODE, 'trackPurchase'],
 			[MESSAGE_NODE, 'updateScheduledCanvas'],
 		]) {
-			const [v2] = hintsOf(type, operation, 2);
-			expect([operation, v2]).toEqual([
+			expect([operation, hintsOf(type, operation)]).toEqual([
 				operation,
-				expect.stringContaining("the workflow's timezone (Workflow Settings → Timezone)"),
+				[expect.stringContaining("the workflow's timezone (Workflow Settings → Timezone)")],
 			]);
-			const [v1] = hintsOf(type, operation, 1);
-			expect([operation, v1]).toEqual([operation, expect.not.stringContaining('timezone')]);
 		}
 	});
 
@@ -397,55 +384,5 @@ describe('version 2: the timezone is named', () => {
 			{ id: 'crm-1' },
 		]);
 		expect(zonelessHints(text.hints)).toEqual([]);
-	});
-});
-
-describe('version 1 (a workflow saved with 1.0) is unchanged', () => {
-	test('Track Event and Purchase refuse "2026-03-05 14:30" with 1.0\'s words, and add no hint', async () => {
-		const event = await user(trackEvent(), [{ id: 'crm-1', when: '2026-03-05 14:30' }], { typeVersion: 1 });
-		const purchase = await user(trackPurchase({ price: 59.9, quantity: 1 }), [{ id: 'crm-1', when: '03/05/2026' }], {
-			typeVersion: 1,
-		});
-		for (const { answers, hints } of [event, purchase]) {
-			expect(answers[0]).toMatchObject({ delivery: 'invalid', field: 'Time' });
-			expect(String(answers[0].error)).toContain(
-				"is not a datetime in ISO 8601 (2026-11-22T10:15:00Z) or yyyy-MM-dd'T'HH:mm:ss:SSSZ",
-			);
-			expect(zonelessHints(hints)).toEqual([]);
-		}
-	});
-
-	test('a zoneless Send Time goes out as written, and "2026-03-05 14:30" is refused as before, In Local Time or not', async () => {
-		await seedSchedules('s-1', 's-2', 's-3');
-		const { answers, hints } = await message(
-			updateSchedule('={{ $json.local }}'),
-			[
-				{ id: 's-1', when: '2026-03-05T14:30:00', local: false },
-				{ id: 's-2', when: '2026-03-05 14:30', local: false },
-				{ id: 's-3', when: '2026-03-05 14:30', local: true },
-			],
-			{ typeVersion: 1 },
-		);
-		expect(refusal(answers[0])).toBeUndefined();
-		for (const refused of answers.slice(1)) {
-			expect(refused).toMatchObject({ field: 'Send Time' });
-			expect(String(refused.error)).toContain('is not a datetime in ISO 8601');
-		}
-		expect((await storedSchedules())['s-1']).toEqual({ time: '2026-03-05T14:30:00', in_local_time: false });
-		expect(zonelessHints(hints)).toEqual([]);
-	});
-
-	test('a Key/Value pair written as a date is sent as text', async () => {
-		await user(
-			{
-				operation: 'updateAttributes',
-				identifyBy: 'external_id',
-				externalId: '={{ $json.id }}',
-				attributes: { pairs: [{ key: 'signed_up', value: '2026-03-01 10:00' }] },
-			},
-			[{ id: 'crm-1' }],
-			{ typeVersion: 1 },
-		);
-		expect(await customAttributesOf('crm-1')).toEqual({ signed_up: '2026-03-01 10:00' });
 	});
 });

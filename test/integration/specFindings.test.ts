@@ -647,11 +647,13 @@ describe('Finding 7: custom attributes named as a JavaScript object’s own keys
 		expect(request.body).toEqual({ attributes: [{ external_id: 'crm-7', ...attributes }] });
 	});
 
-	test.each([
-		[
-			'the typed list (version 2)',
-			2,
-			{
+	test('given in the typed list, they are custom attributes like any other, not a name given twice', async () => {
+		const result = await runNode(USER_NODE, {
+			items: [{ id: 'crm-8' }],
+			parameters: {
+				operation: 'updateAttributes',
+				identifyBy: 'external_id',
+				externalId: '={{ $json.id }}',
 				attributesFields: {
 					assignments: [
 						{ id: '1', name: 'constructor', value: 'Ada', type: 'string' },
@@ -659,38 +661,12 @@ describe('Finding 7: custom attributes named as a JavaScript object’s own keys
 					],
 				},
 			},
-		],
-		[
-			'the pairs (version 1)',
-			1,
-			{
-				attributes: {
-					pairs: [
-						{ key: 'constructor', value: 'Ada' },
-						{ key: 'toString', value: 'gold' },
-					],
-				},
-			},
-		],
-	])(
-		'given in %s, they are custom attributes like any other, not a name given twice',
-		async (_, typeVersion, given) => {
-			const result = await runNode(USER_NODE, {
-				items: [{ id: 'crm-8' }],
-				parameters: {
-					operation: 'updateAttributes',
-					identifyBy: 'external_id',
-					externalId: '={{ $json.id }}',
-					...given,
-				},
-				endpoint: sandbox().url,
-				apiKey,
-				typeVersion,
-			});
+			endpoint: sandbox().url,
+			apiKey,
+		});
 
-			expect(result.error).toBeUndefined();
-			const [request] = (await client().requests()).filter((request) => request.path === '/users/track');
-			expect(request.body).toEqual({ attributes: [{ external_id: 'crm-8', constructor: 'Ada', toString: 'gold' }] });
-		},
-	);
+		expect(result.error).toBeUndefined();
+		const [request] = (await client().requests()).filter((request) => request.path === '/users/track');
+		expect(request.body).toEqual({ attributes: [{ external_id: 'crm-8', constructor: 'Ada', toString: 'gold' }] });
+	});
 });

@@ -5,7 +5,7 @@ import { USER, USER_NODE } from '../support/nodeTypes';
 import { useSandbox } from './sandboxLifecycle';
 
 /**
- * Version 2's Update Attributes as a freshly added node saves it: the Standard Attributes parameter is
+ * Update Attributes as a freshly added node saves it: the Standard Attributes parameter is
  * not in the saved parameters, so n8n fills in its default (the harness runs n8n's Workflow, which
  * does, as the editor and the server do). Its default mapping mode is "Map Automatically": a sheet's
  * columns named as the standard attributes are set without a click on Mapping Column Mode, and only
@@ -13,9 +13,9 @@ import { useSandbox } from './sandboxLifecycle';
  */
 const { sandbox, client, apiKey } = useSandbox();
 
-async function run(parameters: INodeParameters, items: IDataObject[], typeVersion?: number) {
+async function run(parameters: INodeParameters, items: IDataObject[]) {
 	const result = await runWorkflow({
-		nodes: [{ name: USER, type: USER_NODE, typeVersion, parameters, continueOnFail: true }],
+		nodes: [{ name: USER, type: USER_NODE, parameters, continueOnFail: true }],
 		connections: { Start: { main: [[{ node: USER, type: 'main', index: 0 }]] } },
 		items,
 		credentials: { engagementPlatformApi: { restEndpoint: sandbox().url, apiKey } },
@@ -38,9 +38,9 @@ const row = {
 	some_other_column: 'not an attribute',
 };
 
-describe('version 2 Update Attributes, Standard Attributes left at its default', () => {
+describe('Update Attributes, Standard Attributes left at its default', () => {
 	test("sets the columns named as standard attributes, and neither the identifier's column nor another column as one", async () => {
-		const [answer] = await run(freshlyAdded, [row], 2);
+		const [answer] = await run(freshlyAdded, [row]);
 		// The item's status word is not asserted here: the item is not an error.
 		expect(answer.error).toBeUndefined();
 
@@ -57,12 +57,10 @@ describe('version 2 Update Attributes, Standard Attributes left at its default',
 		expect(profile.custom_attributes).toEqual({});
 	});
 
-	test('a saved version 2 node that chose "Map Each Column Below" with no values keeps it: nothing to update', async () => {
-		const [answer] = await run(
-			{ ...freshlyAdded, standardAttributes: { mappingMode: 'defineBelow', value: null } },
-			[row],
-			2,
-		);
+	test('a saved node that chose "Map Each Column Below" with no values keeps it: nothing to update', async () => {
+		const [answer] = await run({ ...freshlyAdded, standardAttributes: { mappingMode: 'defineBelow', value: null } }, [
+			row,
+		]);
 		expect(answer).toMatchObject({ delivery: 'invalid' });
 		expect(String(answer.error)).toContain('has nothing to update');
 		expect(await client().requests({ path: '/users/track' })).toEqual([]);

@@ -75,7 +75,7 @@ describe('the same user twice in one run: the later item has the last word', () 
 				expect(Object.values(state)).toEqual([last]);
 				expect(result.output(SUBSCRIPTION).map(({ json }) => [json.status, json.replacedBy])).toEqual([
 					['replaced', 1],
-					// Version 2 answers with the state set.
+					// The last item answers with the state set.
 					[last, undefined],
 				]);
 				const sent = (await client().requests({ path: '/v2/subscription/status/set' })).flatMap((request) =>

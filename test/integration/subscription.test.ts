@@ -53,7 +53,7 @@ describe('Subscription node: Set Group State', () => {
 		const groups = (await client().state()).subscriptionGroups.newsletter;
 		expect(Object.values(groups).filter((state) => state === 'subscribed')).toHaveLength(130);
 		expect(Object.values(groups).filter((state) => state === 'unsubscribed')).toHaveLength(20);
-		// Version 2 says the state set and keeps the item's fields under the node's own.
+		// The answer says the state set and keeps the item's fields under the node's own.
 		expect(result.output(SUBSCRIPTION)[140]).toEqual({
 			json: {
 				...items[140],

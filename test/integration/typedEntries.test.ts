@@ -5,17 +5,17 @@ import { USER, USER_NODE } from '../support/nodeTypes';
 import { useSandbox } from './sandboxLifecycle';
 
 /**
- * Version 2's typed entries (event and purchase properties, custom attributes, standard attributes)
- * from a sheet: an entry typed Date is sent as an ISO 8601 instant with its offset, or its item is
- * refused naming the entry, the value and the forms taken; a blank cell typed Number, Boolean or Date
- * is "not set", left out of the request, so the value the profile holds stays. The workflow's
- * timezone is Europe/Berlin (+01:00 in December and March, +02:00 in July).
+ * Typed entries (event and purchase properties, custom attributes, standard attributes) from a sheet:
+ * an entry typed Date is sent as an ISO 8601 instant with its offset, or its item is refused naming
+ * the entry, the value and the forms taken; a blank cell typed Number, Boolean or Date is "not set",
+ * left out of the request, so the value the profile holds stays. The workflow's timezone is
+ * Europe/Berlin (+01:00 in December and March, +02:00 in July).
  */
 const { sandbox, client, apiKey } = useSandbox();
 
-async function run(parameters: INodeParameters, items: IDataObject[], typeVersion?: number) {
+async function run(parameters: INodeParameters, items: IDataObject[]) {
 	const result = await runWorkflow({
-		nodes: [{ name: USER, type: USER_NODE, typeVersion, parameters, continueOnFail: true }],
+		nodes: [{ name: USER, type: USER_NODE, parameters, continueOnFail: true }],
 		connections: { Start: { main: [[{ node: USER, type: 'main', index: 0 }]] } },
 		items,
 		credentials: { engagementPlatformApi: { restEndpoint: sandbox().url, apiKey } },
@@ -49,7 +49,7 @@ const sentEvents = async () =>
 		(request) => (request.body as { events?: IDataObject[] }).events ?? [],
 	);
 
-describe('version 2: an event property typed Date', () => {
+describe('an event property typed Date', () => {
 	test.each([
 		['2026-12-03 12:00', '2026-12-03T12:00:00+01:00'],
 		['2026-12-03T12:00:00Z', '2026-12-03T12:00:00Z'],
@@ -109,7 +109,7 @@ describe('version 2: an event property typed Date', () => {
 	});
 });
 
-describe('version 2: a blank cell typed Number, Boolean or Date is not set', () => {
+describe('a blank cell typed Number, Boolean or Date is not set', () => {
 	test('" " as Number, a tab as Boolean and " " as Date: the event goes out without those properties', async () => {
 		const [answer] = await run(typedProperties, [{ id: 'crm-1', delivery_by: ' ', total: ' ', gift: '\t' }]);
 		expect(answer).toMatchObject({ status: 'tracked' });
@@ -147,7 +147,7 @@ describe('version 2: a blank cell typed Number, Boolean or Date is not set', () 
 	});
 });
 
-describe('version 2: standard attributes mapped from a sheet', () => {
+describe('standard attributes mapped from a sheet', () => {
 	const column = (id: string, displayName: string, type: string) => ({
 		id,
 		displayName,
@@ -231,25 +231,15 @@ describe("Track Event's Time reads a date and time as the typed entries do", () 
 		['2026-03-05 14:30', '2026-03-05T14:30:00+01:00'],
 		['2026-03-05 14:30:00Z', '2026-03-05T14:30:00Z'],
 		['2026-03-05', '2026-03-05T00:00:00+01:00'],
-	])('version 2: %p is sent as %p', async (written, sent) => {
+	])('%p is sent as %p', async (written, sent) => {
 		const [answer] = await run(trackEvent({ time: '={{ $json.when }}' }), [{ id: 'crm-1', when: written }]);
 		expect(answer).toMatchObject({ status: 'tracked' });
 		expect((await sentEvents())[0].time).toBe(sent);
 	});
 
-	test('version 2: "Dec 3, 2026" is refused naming Time and the value', async () => {
+	test('"Dec 3, 2026" is refused naming Time and the value', async () => {
 		const [answer] = await run(trackEvent({ time: '={{ $json.when }}' }), [{ id: 'crm-1', when: 'Dec 3, 2026' }]);
 		expect(answer).toMatchObject({ delivery: 'invalid', field: 'Time' });
 		expect(await sentEvents()).toEqual([]);
 	});
-
-	test.each(['2026-03-05 14:30', '2026-03-05'])(
-		'version 1 (a workflow saved with 1.0) refuses %p as 1.0 did',
-		async (written) => {
-			const [answer] = await run(trackEvent({ time: '={{ $json.when }}' }), [{ id: 'crm-1', when: written }], 1);
-			expect(answer).toMatchObject({ delivery: 'invalid' });
-			expect(String(answer.error)).toContain('is not a datetime in ISO 8601');
-			expect(await sentEvents()).toEqual([]);
-		},
-	);
 });

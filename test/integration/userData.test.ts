@@ -18,7 +18,7 @@ const customers = (count: number) =>
 		custom_attributes: { plan: i % 2 ? 'gold' : 'silver' },
 	}));
 
-/** The raw profile with the fields chosen (version 2's Simplify off; version 1 has only this). */
+/** The raw profile with the fields chosen (Simplify off). */
 const exportById = (options: INodeParameters = {}): INodeParameters => ({
 	operation: 'export',
 	identifyBy: 'external_id',
@@ -29,7 +29,7 @@ const exportById = (options: INodeParameters = {}): INodeParameters => ({
 });
 
 describe('User node: Export by Identifier', () => {
-	test('version 2 simplifies by default: the most used fields asked for, each present in every item, null where the profile has none', async () => {
+	test('Simplify is on by default: the most used fields asked for, each present in every item, null where the profile has none', async () => {
 		await client().seed({
 			profiles: [
 				...customers(2),
@@ -103,28 +103,6 @@ describe('User node: Export by Identifier', () => {
 				email: 'customer1@example.com',
 			}),
 		]);
-	});
-
-	test('version 1 has no Simplify: the raw profile with the fields chosen, as 1.0 gave it', async () => {
-		await client().seed({ profiles: customers(1) });
-
-		const result = await runUserNode({
-			items: [{ id: 'crm-0' }],
-			parameters: {
-				operation: 'export',
-				identifyBy: 'external_id',
-				externalId: '={{ $json.id }}',
-				fieldsToExport: ['first_name'],
-			},
-			endpoint: sandbox().url,
-			apiKey,
-			typeVersion: 1,
-		});
-
-		expect((await client().requests({ path: '/users/export/ids' }))[0].body).toMatchObject({
-			fields_to_export: ['external_id', 'first_name', 'user_aliases'],
-		});
-		expect(result.output(USER)[0].json).toEqual({ external_id: 'crm-0', first_name: 'Customer 0' });
 	});
 
 	test('120 CRM IDs become 3 requests; found users come out paired to their item, unknown IDs as not_found', async () => {
@@ -235,7 +213,7 @@ describe('User node: Identify', () => {
 				(r) => (r.body as { aliases_to_identify: unknown[] }).aliases_to_identify.length,
 			),
 		).toEqual([50, 10]);
-		// Version 2 says what happened and keeps the item's fields under the node's own.
+		// The answer says what happened and keeps the item's fields under the node's own.
 		expect(result.output(USER)[3].json).toEqual({
 			...items[3],
 			status: 'identified',

@@ -30,7 +30,7 @@ describe('User node: tracking through /users/track', () => {
 		expect(output).toHaveLength(1000);
 		output.forEach((item, index) => {
 			expect(item.pairedItem).toEqual({ item: index });
-			// Version 2 says what happened and keeps the order's fields under the node's own.
+			// The answer says what happened and keeps the order's fields under the node's own.
 			expect(item.json).toEqual({
 				...orders[index],
 				status: 'tracked',
@@ -92,7 +92,7 @@ describe('User node: tracking through /users/track', () => {
 		expect((await client().stats()).events).toBe(1000);
 	});
 
-	test('attribute updates set profiles, email subscription and subscription groups (version 1, as 1.0 saved them: key/value pairs, subscriptionGroups)', async () => {
+	test('attribute updates set profiles, email subscription and subscription groups', async () => {
 		const contacts = [
 			{ id: 'crm-1', plan: 'gold', email: 'ada@example.com' },
 			{ id: 'crm-2', plan: 'silver', email: 'grace@example.com' },
@@ -101,30 +101,28 @@ describe('User node: tracking through /users/track', () => {
 			items: contacts,
 			endpoint: sandbox().url,
 			apiKey,
-			typeVersion: 1,
 			parameters: {
 				operation: 'updateAttributes',
 				identifyBy: 'external_id',
 				externalId: '={{ $json.id }}',
-				attributesInput: 'keyValue',
-				attributes: {
-					pairs: [
-						{ key: 'plan', value: '={{ $json.plan }}' },
-						{ key: 'email', value: '={{ $json.email }}' },
+				attributesFields: {
+					assignments: [
+						{ id: '1', name: 'plan', value: '={{ $json.plan }}', type: 'string' },
+						{ id: '2', name: 'email', value: '={{ $json.email }}', type: 'string' },
 					],
 				},
 				additionalFields: {
 					email_subscribe: 'opted_in',
-					subscriptionGroups: { groups: [{ subscription_group_id: 'newsletter', subscription_state: 'subscribed' }] },
+					subscription_groups: { groups: [{ subscription_group_id: 'newsletter', subscription_state: 'subscribed' }] },
 				},
 			},
 		});
 
 		expect(result.error).toBeUndefined();
-		expect(result.output(USER).map((item) => item.json)).toEqual([
-			{ status: 'processed', external_id: 'crm-1', attributes: 1 },
-			{ status: 'processed', external_id: 'crm-2', attributes: 1 },
-		]);
+		// plan, email and email_subscribe are attributes; the subscription group is not counted as one.
+		expect(result.output(USER).map((item) => item.json)).toEqual(
+			contacts.map((contact) => ({ ...contact, status: 'updated', external_id: contact.id, attributes_set: 3 })),
+		);
 		const state = await client().state();
 		const ada = state.profiles.find((p) => p.external_id === 'crm-1');
 		expect(ada).toMatchObject({

@@ -51,7 +51,7 @@ const cases: Array<[string, INodeParameters, IDataObject, IDataObject, string, s
 		event(),
 		event({ time: '2026-13-01T00:00:00Z' }),
 		'Time',
-		// Version 2 names the value and the forms a Time takes.
+		// The error names the value and the forms a Time takes.
 		"expects a date (2026-12-03) or a date and time (2026-12-03 12:00, 2026-12-03T12:00:00Z) but got '2026-13-01T00:00:00Z'",
 	],
 	[
@@ -136,7 +136,7 @@ describe('User node: every item is checked against the spec before anything is s
 
 			expect(result.error).toBeUndefined();
 			const [first, second] = result.output(USER);
-			// Version 2's words: attributes alone are "updated", an event or a purchase "tracked".
+			// Attributes alone are "updated", an event or a purchase "tracked".
 			expect(first.json.status).toBe(parameters.operation === 'updateAttributes' ? 'updated' : 'tracked');
 			expect(second.json).toMatchObject({ field, delivery: 'invalid' });
 			expect(String(second.json.error)).toContain(`Item 1: "${field}"`);

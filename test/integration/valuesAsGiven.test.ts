@@ -6,26 +6,23 @@ import { useSandbox } from './sandboxLifecycle';
 
 /**
  * What a marketer's data holds reaches the platform as it is, or the item says why not; one item's
- * value, however odd, fails that item alone. Every node version.
+ * value, however odd, fails that item alone.
  */
 const { sandbox, client, apiKey } = useSandbox();
 
-const trackEvent = (version: number) => ({
-	typeVersion: version,
-	parameters: {
-		operation: 'trackEvent',
-		identifyBy: 'external_id',
-		externalId: '={{ $json.id }}',
-		eventName: 'survey_done',
-		time: '2026-11-24T02:00:00Z',
-		propertiesInput: 'json',
-		propertiesJson: '={{ $json.properties }}',
-	},
-});
+const trackEvent = {
+	operation: 'trackEvent',
+	identifyBy: 'external_id',
+	externalId: '={{ $json.id }}',
+	eventName: 'survey_done',
+	time: '2026-11-24T02:00:00Z',
+	propertiesInput: 'json',
+	propertiesJson: '={{ $json.properties }}',
+};
 
-const run = async (version: number, items: IDataObject[]) =>
+const run = async (items: IDataObject[]) =>
 	await runNode(USER_NODE, {
-		...trackEvent(version),
+		parameters: trackEvent,
 		items,
 		endpoint: sandbox().url,
 		apiKey,
@@ -38,21 +35,18 @@ function nested(depth: number): IDataObject {
 	return value;
 }
 
-describe.each([1, 2])('node version %i', (version) => {
-	// Version 2 says what happened ("tracked"); version 1 keeps 1.0's "processed".
-	const tracked = version >= 2 ? 'tracked' : 'processed';
-
+describe('event properties as given', () => {
 	test('255 characters are 255 code points: 128 emoji and 255 accented letters pass, as the spec counts characters', async () => {
 		const emoji = '😀'.repeat(128);
 		const accents = 'é'.repeat(255);
-		const result = await run(version, [{ id: 'u1', properties: { mood: emoji, note: accents } }]);
-		expect(result.output(USER)[0].json).toMatchObject({ status: tracked });
+		const result = await run([{ id: 'u1', properties: { mood: emoji, note: accents } }]);
+		expect(result.output(USER)[0].json).toMatchObject({ status: 'tracked' });
 		const [event] = (await client().state()).events;
 		expect(event.properties).toEqual({ mood: emoji, note: accents });
 	});
 
 	test('256 emoji are too many, and the error counts them as 256', async () => {
-		const result = await run(version, [{ id: 'u1', properties: { mood: '😀'.repeat(256) } }]);
+		const result = await run([{ id: 'u1', properties: { mood: '😀'.repeat(256) } }]);
 		expect(String(result.output(USER)[0].json.error)).toContain('256 characters');
 	});
 
@@ -62,7 +56,7 @@ describe.each([1, 2])('node version %i', (version) => {
 	])(
 		'%s is refused naming where, never sent as null; the good item beside it is sent',
 		async (_, properties, where) => {
-			const result = await run(version, [
+			const result = await run([
 				{ id: 'u1', properties },
 				{ id: 'u2', properties: { score: 3 } },
 			]);
@@ -70,21 +64,21 @@ describe.each([1, 2])('node version %i', (version) => {
 			expect(bad).toMatchObject({ delivery: 'invalid' });
 			expect(String(bad.error)).toContain(where);
 			expect(String(bad.error)).toMatch(/finite number/);
-			expect(good.status).toBe(tracked);
+			expect(good.status).toBe('tracked');
 			const { events } = await client().state();
 			expect(events.map((event) => event.properties)).toEqual([{ score: 3 }]);
 		},
 	);
 
 	test('a value nested 20,000 deep fails its item alone; the good item beside it is sent', async () => {
-		const result = await run(version, [
+		const result = await run([
 			{ id: 'u1', properties: { tree: nested(20_000) } },
 			{ id: 'u2', properties: { score: 3 } },
 		]);
 		const [deep, good] = result.output(USER).map(({ json }) => json);
 		expect(deep).toMatchObject({ delivery: 'invalid' });
 		expect(String(deep.error)).toMatch(/nested more than/);
-		expect(good.status).toBe(tracked);
+		expect(good.status).toBe('tracked');
 		expect((await client().state()).events).toHaveLength(1);
 	});
 });
