@@ -120,6 +120,11 @@ async function main(): Promise<void> {
 	const requests = await client.requests({ path: '/users/track' });
 	const after = await client.stats();
 	const failed = output.filter((item) => item.error);
+	// What the items say, in the node's words (tracked; replaced or unchanged when nothing of an item was sent).
+	const said = new Map<string, number>();
+	for (const item of output) if (!item.error) said.set(String(item.status), (said.get(String(item.status)) ?? 0) + 1);
+	// Tracked items whose attributes a later order of the same customer set instead (the platform keeps the last word).
+	const attributesReplaced = output.filter((item) => !item.error && item.replaced).length;
 	const sent = { attributes: 0, events: 0, purchases: 0 };
 	for (const request of requests) {
 		const body = request.body as Record<keyof typeof sent, unknown[] | undefined>;
@@ -133,10 +138,13 @@ async function main(): Promise<void> {
 		'Requests sent',
 		`${requests.length} × POST /users/track, carrying ${sent.attributes} attributes, ${sent.events} events, ${sent.purchases} purchases`,
 	);
-	row(
-		'Items out',
-		`${output.length.toLocaleString('en-US')}: ${output.length - failed.length} processed, ${failed.length} failed`,
-	);
+	const words = [...said].map(([status, count]) => `${count.toLocaleString('en-US')} ${status}`);
+	row('Items out', `${output.length.toLocaleString('en-US')}: ${[...words, `${failed.length} failed`].join(', ')}`);
+	if (attributesReplaced > 0)
+		row(
+			'',
+			`${attributesReplaced.toLocaleString('en-US')} tracked orders left their attributes to a later order of the same customer (replaced)`,
+		);
 	for (const item of failed.slice(0, 5)) row('', String(item.error));
 	row(
 		'Sandbox stored',
