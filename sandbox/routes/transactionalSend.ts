@@ -56,10 +56,17 @@ export const transactionalSend: RouteDeclaration = {
 	},
 };
 
-/** `status` is the send's current one: `queued` for a new send (not among the postback statuses; Braze answers it). */
+/**
+ * `status` is the send's current one: `queued` for a new send (not among the postback statuses; Braze
+ * answers it), a repeat's further on. The spec calls `metadata` "extra send information" and does not
+ * list it for this answer; our reading gives what the postbacks' metadata gives every send, the
+ * external_send_id and campaign_api_id, and `received_at`, when the platform received the send (the
+ * postbacks' first time), so that a repeat says when its email went.
+ */
 function answer(send: TransactionalSend): Record<string, unknown> {
 	const metadata: Record<string, unknown> = {};
 	if (send.external_send_id !== undefined) metadata.external_send_id = send.external_send_id;
 	metadata.campaign_api_id = send.campaign_id;
+	metadata.received_at = new Date(send.acceptedAtMs).toISOString();
 	return { dispatch_id: send.dispatch_id, status: send.statuses[send.statuses.length - 1], metadata };
 }

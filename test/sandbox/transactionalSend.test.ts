@@ -102,7 +102,7 @@ describe('sandbox: POST /transactional/v1/campaigns/{campaign_id}/send', () => {
 		expect(answer.body).toEqual({
 			dispatch_id: expect.stringMatching(/^[0-9a-f]{24}$/),
 			status: 'queued',
-			metadata: { external_send_id: 'b3JkZXItMTc=', campaign_api_id: 'receipt' },
+			metadata: { external_send_id: 'b3JkZXItMTc=', campaign_api_id: 'receipt', received_at: expect.any(String) },
 		});
 		const final = await eventually(async () => {
 			const [send] = (await sandbox.admin.state()).transactionalSends;
@@ -122,7 +122,7 @@ describe('sandbox: POST /transactional/v1/campaigns/{campaign_id}/send', () => {
 	it('omits external_send_id from the metadata when none was sent, and reaches a user by alias', async () => {
 		const { profiles } = await seedWorkspace();
 		const answer = await sendTo('receipt', { recipient: { user_alias: { alias_label: 'crm', alias_name: 'lead-9' } } });
-		expect(answer.body.metadata).toEqual({ campaign_api_id: 'receipt' });
+		expect(answer.body.metadata).toEqual({ campaign_api_id: 'receipt', received_at: expect.any(String) });
 		expect((await sandbox.admin.state()).transactionalSends[0].service_id).toBe(profiles[1].service_id);
 	});
 
@@ -162,7 +162,12 @@ describe('sandbox: POST /transactional/v1/campaigns/{campaign_id}/send', () => {
 		expect(again.body).toEqual({
 			dispatch_id: first.body.dispatch_id,
 			status: 'delivered',
-			metadata: { external_send_id: 'order-17', campaign_api_id: 'receipt' },
+			// When the first one was received: a repeat says when its email went.
+			metadata: {
+				external_send_id: 'order-17',
+				campaign_api_id: 'receipt',
+				received_at: (first.body.metadata as Record<string, unknown>).received_at,
+			},
 		});
 
 		const otherCampaign = await sendTo('receipt-2', { external_send_id: 'order-17', ...toU1 });

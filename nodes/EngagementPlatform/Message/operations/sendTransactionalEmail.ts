@@ -2,8 +2,9 @@ import { createHash } from 'node:crypto';
 
 import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import type { Endpoint } from '../../shared/engine/operation';
-import { declareOperation } from '../../shared/engine/operation';
+import type { EarlierAttempts, Endpoint } from '../../shared/engine/operation';
+import { canonicalValue, declareOperation } from '../../shared/engine/operation';
+import type { ItemReader } from '../../shared/engine/read/readItems';
 import { runIndexOf } from '../../shared/engine/runIndex';
 import { responseError } from '../../shared/engine/send/platformErrors';
 import type { ApiResponse } from '../../shared/engine/send/transport';
@@ -24,10 +25,10 @@ export const option: INodePropertyOptions = {
 	name: 'Send Transactional Email',
 	value: 'sendTransactionalEmail',
 	action: 'Send a transactional email',
-	description: 'Send a one-to-one transactional email (receipts, password resets), deduplicated on retry',
+	description: 'Send a one-to-one transactional email (receipts, password resets), sent once however it is run again',
 	builderHint: {
 		propertyHint:
-			'Pick for a one-to-one transactional email (a receipt, a password reset) of a transactional campaign, one recipient per input item; a retry never sends it twice.',
+			'Pick for a one-to-one transactional email (a receipt, a password reset) of a transactional campaign, one recipient per input item; the same email run again within 24 hours (a retry, the same webhook twice) is sent once.',
 	},
 };
 
@@ -56,10 +57,10 @@ const SEND_ID = optionalText({
 	type: 'string',
 	default: '',
 	placeholder: 'e.g. order-1001-receipt',
-	hint: 'Letters, digits and - _ + / =. The platform sends once per ID within 24 hours. Empty: an ID derived from this execution and item, so a retry never sends twice.',
+	hint: 'Letters, digits and - _ + / =. The platform sends once per ID within 24 hours. Empty: an ID derived from this node and the email (recipient, properties, attributes), so the same email run again is sent once; to send an identical email again on purpose, give an ID of your own.',
 	builderHint: {
 		propertyHint:
-			'Leave empty for an ID derived per execution and item, so retries within the run never send twice. Map a stable key (for example the order ID plus -receipt) only when a new execution for the same email must not send it again within 24 hours.',
+			'Leave empty: the ID is derived from this n8n instance, workflow, node and the email itself, so the same email run again within 24 hours (a retried execution, the same webhook twice) is sent once, and a different email is a different one. Map an ID only to send an identical email again on purpose, or to share one ID with another system.',
 	},
 });
 
@@ -128,11 +129,11 @@ export const operation = declareOperation<TransactionalCampaign, IDataObject>({
 			);
 		}
 		if (given) claimSendId(item.context, given, JSON.stringify(recipient), item.itemIndex);
+		const properties = TRIGGER_PROPERTIES.read(item);
 		const body: IDataObject = {
-			external_send_id: given ?? derivedSendId(item.context, item.itemIndex),
+			external_send_id: given ?? derivedSendId(item, campaignId, recipient, properties),
 			recipient,
 		};
-		const properties = TRIGGER_PROPERTIES.read(item);
 		if (properties) body.trigger_properties = properties;
 		const group = { campaign_id: campaignId };
 		return [
@@ -163,11 +164,11 @@ export const operation = declareOperation<TransactionalCampaign, IDataObject>({
 	// send still being queued. The email was received; asking again later gives its dispatch.
 	asksAgainLater: isQueued,
 	// Still queued when the retries are spent: received, and it must not be sent again.
-	readErrorResponse: (response, request) =>
+	readErrorResponse: (response, request, before) =>
 		isQueued(response)
-			? new Map([[onlyPiece(request), { ok: true, data: { queued: true } }]])
+			? new Map([[onlyPiece(request), { ok: true, data: { queued: true, duplicate: isRepeat(response, before) } }]])
 			: new Map([[onlyPiece(request), { ok: false, error: responseError(response, TRANSACTIONAL_ENDPOINT, false) }]]),
-	readResponse: (response, request) =>
+	readResponse: (response, request, before) =>
 		new Map([
 			[
 				onlyPiece(request),
@@ -177,21 +178,37 @@ export const operation = declareOperation<TransactionalCampaign, IDataObject>({
 						dispatch_id: response.body.dispatch_id,
 						send_status: response.body.status,
 						metadata: response.body.metadata,
+						duplicate: isRepeat(response, before),
 					},
 				},
 			],
 		]),
-	itemResult: (_, [{ piece, outcome }]) =>
-		outcome.ok && outcome.data?.queued === true
-			? [
-					{
-						status: 'queued',
-						...piece.subject,
-						note: 'The platform received this email and is queueing it; its status arrives by postback. Do not run this item again: the External Send ID keeps it from being sent twice within 24 hours, not after.',
-					},
-				]
-			: [{ status: 'sent', ...piece.subject, ...(outcome.ok ? outcome.data : {}) }],
+	itemResult: (_, [{ piece, outcome }]) => [answerOf(piece.subject ?? {}, outcome.ok ? (outcome.data ?? {}) : {})],
 });
+
+/**
+ * The item's answer: `sent`; `queued` where the platform still queues it; `duplicate` where the platform
+ * already had an email under this External Send ID from before this run and sent nothing now.
+ */
+function answerOf(subject: IDataObject, data: IDataObject): IDataObject {
+	const { duplicate, queued, ...dispatch } = data;
+	if (duplicate === true) {
+		const since = receivedAt(dispatch.metadata);
+		return {
+			status: 'duplicate',
+			...subject,
+			...(queued !== true && dispatch),
+			note: `Not sent again: the platform already had this email under the same External Send ID${since ? `, received ${since}` : ', still being queued'}, and sends one per ID within 24 hours. To send an identical email again on purpose, give it an External Send ID of your own.`,
+		};
+	}
+	if (queued === true)
+		return {
+			status: 'queued',
+			...subject,
+			note: 'The platform received this email and is queueing it; its status arrives by postback. Do not run this item again: the External Send ID keeps it from being sent twice within 24 hours, not after.',
+		};
+	return { status: 'sent', ...subject, ...dispatch };
+}
 
 const QUEUED = /external reference has been queued/i;
 
@@ -200,16 +217,45 @@ function isQueued(response: ApiResponse): boolean {
 }
 
 /**
- * One per run of the node and item: n8n runs a node several times in one execution (Loop Over Items,
- * both IF branches wired into it, an agent's tool calls), each run with its own run index and item
- * indexes from 0, so the run index is part of the ID. Stable within the run, so the engine's resends
- * and n8n's Retry On Fail (the same run tried again, same run index) reuse it and the platform sends
- * once. A new execution (a whole execution run again) derives new IDs: see "Retries and pacing" in
- * docs/delivery.md.
+ * Whether the answer reports an email the platform had before this run sent it: the first answer said
+ * the ID was being queued, or the answer gives a send further on than a new one (the spec shows the
+ * status as "current"; a new send is answered `queued`, as a well-known platform does, so a later status
+ * is an earlier send's). Not where an earlier attempt of this run may have made it (an answer lost, a
+ * 5xx): that send is this run's own. A repeat answered while the first is still `queued` cannot be told
+ * from a new send, and is answered `sent`: the platform holds one email either way.
  */
-function derivedSendId(context: IExecuteFunctions, itemIndex: number): string {
+function isRepeat(response: ApiResponse, before: EarlierAttempts): boolean {
+	if (before.mayHaveApplied) return false;
+	if (before.askedAgainFirst) return true;
+	return response.statusCode < 300 && typeof response.body.status === 'string' && response.body.status !== 'queued';
+}
+
+/** When the platform received the earlier send, where its answer says (metadata's `received_at`, as the postbacks give it). */
+function receivedAt(metadata: unknown): string | undefined {
+	const at = (metadata as IDataObject | undefined)?.received_at;
+	return typeof at === 'string' && at !== '' ? at : undefined;
+}
+
+/**
+ * One per email, whoever runs it: the n8n instance, the workflow and the node, with the request the item
+ * sends (campaign, recipient and attributes, trigger properties) and how many identical emails came
+ * before it in this run. The same email run again within the platform's 24 hours (Retry On Fail,
+ * Executions → Retry with the saved or the current workflow, the failed step run again in the editor,
+ * the same webhook delivered twice, a sub-workflow called again) derives the same ID and is sent once; a
+ * different order is a different email; two instances sharing a workflow's and node's IDs (staging and
+ * production) never derive the same one.
+ */
+function derivedSendId(
+	item: ItemReader,
+	campaignId: string,
+	recipient: IDataObject,
+	properties: IDataObject | undefined,
+): string {
+	const { context } = item;
+	const email = canonicalValue({ campaignId, recipient, properties: properties ?? {} });
+	const where = [context.getInstanceId?.() ?? '', context.getWorkflow().id ?? '', context.getNode().id];
 	return createHash('sha256')
-		.update(`${runKeyOf(context)}:${itemIndex}`)
+		.update(JSON.stringify([...where, email, item.earlierInRun(email)]))
 		.digest('base64url')
 		.slice(0, 32);
 }
@@ -236,8 +282,4 @@ function claimSendId(context: IExecuteFunctions, id: string, recipient: string, 
 	}
 	if (!earlier || earlier.run === run) claims[id] = { recipient, run, item: itemIndex };
 	context.getContext('node').sendIds = claims as unknown as IDataObject;
-}
-
-function runKeyOf(context: IExecuteFunctions): string {
-	return `${context.getExecutionId()}:${context.getNode().id}:${runIndexOf(context)}`;
 }

@@ -100,8 +100,18 @@ export interface SentBeforeSettings {
 	resendEveryDays: number;
 }
 
+/** What this run's earlier attempts of a request met, for reading the answer of the last. */
+export interface EarlierAttempts {
+	/** An earlier attempt may have been applied (its answer lost, a 5xx): a repeat the answer reports may be this run's own. */
+	mayHaveApplied: boolean;
+	/** The first answer asked to be asked again later (asksAgainLater): the platform held the request's key already. */
+	askedAgainFirst: boolean;
+}
+
 /** Settings read once per run (Options), shared by every request of that run. */
 export interface RunSettings {
+	/** The output item's field the node's words go in, beside the row's own (Options → Output Field Name). */
+	outputField: string;
 	lowered?: LoweredLimits;
 	timeoutMs: number;
 	parallelRequests: number;
@@ -147,11 +157,13 @@ export interface OperationSpec<Group = unknown, Payload = IDataObject> extends I
 	readResponse(
 		response: ApiResponse,
 		request: PlannedRequest<Group, Payload>,
+		before: EarlierAttempts,
 	): Map<Piece<Group, Payload>, PieceOutcome>;
 	/** Maps a non-2xx response (after retries) to the pieces it concerns; default: all of them. */
 	readErrorResponse?(
 		response: ApiResponse,
 		request: PlannedRequest<Group, Payload>,
+		before: EarlierAttempts,
 	): Map<Piece<Group, Payload>, PieceOutcome>;
 	/**
 	 * The results are the platform's own records (an export's profiles, a lookup's translations, a

@@ -12,7 +12,7 @@ import { keepLastWord } from './plan/lastWord';
 import { openEarlierTries } from './plan/earlierTries';
 import { openMemory } from './plan/memory';
 import type { NodeOperation } from './nodeOperations';
-import type { OperationSpec, Piece, PieceOutcome } from './operation';
+import type { OperationSpec, Piece, PieceOutcome, RunSettings } from './operation';
 import { planRequests } from './plan/planner';
 import { readItems } from './read/readItems';
 import { readRunSettings } from './runOptions';
@@ -50,39 +50,59 @@ export async function runOperation(
 		throw invalidInputError(context, inputFailure(itemIndex, inputErrors.get(itemIndex)!), inputErrors.size);
 	}
 
-	// Pieces that set no state have no last word to keep and nothing to remember: straight to the plan,
-	// less what an earlier try of this run got accepted (Retry On Fail; setting state again is harmless).
-	if (!spec.stateSlots) {
-		const tries = openEarlierTries(context, pieces);
-		const toSend = tries.accepted.size > 0 ? pieces.filter((piece) => !tries.accepted.has(piece)) : pieces;
-		const requests = planRequests(toSend, spec.shape, settings.lowered);
-		const sent = await sendRequests(context, spec, settings, requests, !continueOnFail);
-		const report = { ...sent, outcomes: new Map([...tries.accepted, ...sent.outcomes]) };
-		const output = finish(context, spec, itemCount, pieces, inputErrors, report, () =>
-			tries.close(report.outcomes, true),
+	// What an earlier try of this run got accepted (n8n's Retry On Fail, Executions → Retry) is answered
+	// as it was then and not sent again; only the rest goes on.
+	const tries = openEarlierTries(context, pieces);
+	const fresh = tries.accepted.size > 0 ? pieces.filter((piece) => !tries.accepted.has(piece)) : pieces;
+	const sent = await sendFresh(context, spec, settings, fresh, !continueOnFail);
+	const report = tries.accepted.size > 0 ? { ...sent, outcomes: new Map([...tries.accepted, ...sent.outcomes]) } : sent;
+
+	// Kept for a try to come: the run fails (n8n's Retry On Fail, or Executions → Retry from the saved
+	// execution), or its first item holds an `error` that is not undefined, which makes n8n 1.x try it
+	// again (2.x only one that is not null or false: 1.x's rule covers both).
+	const output = finish(context, spec, settings, itemCount, pieces, inputErrors, report, () =>
+		tries.close(report.outcomes, true),
+	);
+	tries.close(report.outcomes, output[0]?.[0]?.json?.error !== undefined);
+	return output;
+}
+
+/**
+ * Sends the pieces no earlier try got accepted. Pieces that set state first keep each part's last word,
+ * and leave out what the platform holds already (Send Only Changes); pieces that set none go straight to
+ * the plan.
+ */
+async function sendFresh(
+	context: IExecuteFunctions,
+	spec: OperationSpec,
+	settings: RunSettings,
+	pieces: Piece[],
+	stopAtFirstFailure: boolean,
+): Promise<SendReport> {
+	if (!spec.stateSlots)
+		return await sendRequests(
+			context,
+			spec,
+			settings,
+			planRequests(pieces, spec.shape, settings.lowered),
+			stopAtFirstFailure,
 		);
-		// n8n tries the run again when it fails, or when its first item is an error (WorkflowExecute's retry loop).
-		const error = output[0]?.[0]?.json?.error;
-		tries.close(report.outcomes, error !== undefined && error !== null && error !== false);
-		return output;
-	}
+	// An earlier try sent them all: nothing to compare with what the workflow remembers, nor to record.
+	if (pieces.length === 0) return { outcomes: new Map(), requestsSent: 0, requestsSkipped: 0 };
 
 	const lastWord = keepLastWord(spec, pieces, settings.sentBefore !== undefined);
 	const memory = await openMemory(context, spec, lastWord, settings.sentBefore);
-	if (!memory.ok) return finish(context, spec, itemCount, pieces, inputErrors, storeUnavailable(pieces, memory.reason));
+	if (!memory.ok) return storeUnavailable(pieces, memory.reason);
 	const { toSend, leftOut } = leaveOutUnchanged(lastWord, memory.unchanged);
 
 	const requests = planRequests(toSend, spec.shape, settings.lowered);
 	let report: SendReport | undefined;
 	try {
-		report = await sendRequests(context, spec, settings, requests, !continueOnFail);
+		report = await sendRequests(context, spec, settings, requests, stopAtFirstFailure);
 	} finally {
 		await memory.close(report?.outcomes);
 	}
-	return finish(context, spec, itemCount, pieces, inputErrors, {
-		...report,
-		outcomes: answersOfInputPieces(lastWord, report.outcomes, leftOut),
-	});
+	return { ...report, outcomes: answersOfInputPieces(lastWord, report.outcomes, leftOut) };
 }
 
 /** Sends only the pieces the platform does not hold already (Send Only Changes). */
@@ -120,6 +140,7 @@ function answersOfInputPieces(
 function finish(
 	context: IExecuteFunctions,
 	spec: OperationSpec,
+	settings: RunSettings,
 	itemCount: number,
 	pieces: Piece[],
 	inputErrors: Map<number, ItemInputError>,
@@ -127,13 +148,11 @@ function finish(
 	beforeFailing?: () => void,
 ): INodeExecutionData[][] {
 	const continueOnFail = context.continueOnFail();
-	// "Continue (using error output)": failed items carry the error as json, which n8n routes down the
-	// error branch and lays over the input's fields, so it takes only keys the input lacks. "Continue
-	// (regular output)" keeps the error json alone, which n8n would otherwise replace with the error's message.
-	const inputs = context.getInputData();
-	const errorForm = context.getNode().onError === 'continueErrorOutput' ? { inputs } : 'regular';
-	const results = collectItemResults(spec, itemCount, pieces, report.outcomes, inputErrors, errorForm, {
-		inputs: spec.answersWithRecords ? undefined : inputs,
+	const results = collectItemResults(spec, itemCount, pieces, report.outcomes, inputErrors, {
+		inputs: context.getInputData(),
+		field: settings.outputField,
+		records: spec.answersWithRecords === true,
+		errorOutput: context.getNode().onError === 'continueErrorOutput',
 	});
 
 	const summary =

@@ -43,6 +43,22 @@ const timeoutField: INodeProperties = {
 const requestOptionFields = [maxRateLimitWaitField, parallelRequestsField, timeoutField];
 
 /**
+ * The field of each output item that holds what the node did with it, beside the input item's own
+ * fields, which arrive unchanged: n8n's own nodes that enrich an item (Date & Time, Crypto) put their
+ * result in one named field the same way, so that no column of the row (`status`, `id`) is overwritten.
+ */
+export const DEFAULT_OUTPUT_FIELD = 'engagementPlatform';
+
+const outputFieldField: INodeProperties = {
+	displayName: 'Output Field Name',
+	name: 'outputField',
+	type: 'string',
+	default: DEFAULT_OUTPUT_FIELD,
+	description:
+		"The field of each output item that holds what the node did with it (status, counts, IDs); the input item's own fields arrive beside it unchanged. Give another name where the input already has this field, e.g. from an earlier Engagement Platform node.",
+};
+
+/**
  * What "Send Only Changes" remembers by default, in n8n's entries: two per contact an execution
  * sends or leaves out (plus one per group state), for two executions, so 1,000,000 holds a nightly
  * sync of 250,000 contacts in a record of about 26 MB; older executions' entries go first.
@@ -141,6 +157,7 @@ export function optionsProperty(operationValue: string, spec: OperationSpec): IN
 		...(spec.options?.fields ?? []),
 		...batchSizeField(spec.shape),
 		...sendOnlyChangesOf(spec),
+		...(spec.answersWithRecords ? [] : [outputFieldField]),
 		...requestOptionFields,
 	];
 	return {
@@ -159,6 +176,7 @@ export function readRunSettings(context: IExecuteFunctions, spec: OperationSpec)
 	const options = context.getNodeParameter('options', 0, {}) as IDataObject;
 	const number = (field: INodeProperties) => wholeNumberOption(context, options, field);
 	const settings: RunSettings = {
+		outputField: outputFieldOf(context, options),
 		resendUnsafe: false,
 		timeoutMs: number(timeoutField) * 1000,
 		parallelRequests: number(parallelRequestsField),
@@ -196,4 +214,14 @@ function wholeNumberOption(context: IExecuteFunctions, options: IDataObject, fie
 		`Options → ${field.displayName} must be a whole number ${range}, got ${JSON.stringify(given)}`,
 		{ description: `Give a whole number ${range}, or leave the option out for its default, ${String(field.default)}.` },
 	);
+}
+
+/** Output Field Name, trimmed; an empty one stops the node before anything is sent. */
+function outputFieldOf(context: IExecuteFunctions, options: IDataObject): string {
+	const given = options.outputField ?? DEFAULT_OUTPUT_FIELD;
+	const name = typeof given === 'string' ? given.trim() : '';
+	if (name !== '') return name;
+	throw new NodeOperationError(context.getNode(), `Options → ${outputFieldField.displayName} is empty`, {
+		description: `Give the name of the field each item's answer goes in, or leave the option out for "${DEFAULT_OUTPUT_FIELD}".`,
+	});
 }

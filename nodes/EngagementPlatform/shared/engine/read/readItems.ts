@@ -103,6 +103,18 @@ export class ItemReader {
 		}
 	}
 
+	private readonly seenInRun = new Map<string, number>();
+
+	/**
+	 * How many earlier items of this run gave `key`: identical items told apart by their order, which the
+	 * same input gives again however n8n runs it again (a derived External Send ID).
+	 */
+	earlierInRun(key: string): number {
+		const earlier = this.seenInRun.get(key) ?? 0;
+		this.seenInRun.set(key, earlier + 1);
+		return earlier;
+	}
+
 	/** The input item's own fields. */
 	input(): IDataObject {
 		return this.context.getInputData()[this.itemIndex]?.json ?? {};

@@ -5,7 +5,15 @@ import type { RateLimitName } from '../../limits/rateLimits';
 import { RATE_LIMITS } from '../../limits/rateLimits';
 import { Pacer, backoffMs, rateLimitWaitMs } from './pacer';
 import { MethodChoice, resolveEndpoint, sendRequest } from './transport';
-import type { OperationSpec, Piece, PieceOutcome, PlannedRequest, RunSettings, PieceError } from '../operation';
+import type {
+	EarlierAttempts,
+	OperationSpec,
+	Piece,
+	PieceOutcome,
+	PlannedRequest,
+	RunSettings,
+	PieceError,
+} from '../operation';
 import { responseError, mayHaveBeenApplied } from './platformErrors';
 import { requestParts } from '../plan/planner';
 import type { ApiResponse, TransportFailure } from './transport';
@@ -103,7 +111,7 @@ function outcomesOf(
 	result: Awaited<ReturnType<typeof sendWithRetries>>,
 ): Map<Piece, PieceOutcome> {
 	if (result.kind === 'response' && result.response.statusCode < 300 && !result.maybeApplied) {
-		return spec.readResponse(result.response, request);
+		return spec.readResponse(result.response, request, result.before);
 	}
 	if (
 		result.kind === 'response' &&
@@ -111,7 +119,7 @@ function outcomesOf(
 		result.response.statusCode >= 400 &&
 		spec.readErrorResponse
 	) {
-		return spec.readErrorResponse(result.response, request);
+		return spec.readErrorResponse(result.response, request, result.before);
 	}
 	const error =
 		result.kind === 'failure' ? result.error : responseError(result.response, spec.endpoint, result.maybeApplied);
@@ -183,7 +191,8 @@ export interface RetryPolicy {
 }
 
 export type SendResult =
-	{ kind: 'response'; response: ApiResponse; maybeApplied: boolean } | { kind: 'failure'; error: PieceError };
+	| { kind: 'response'; response: ApiResponse; maybeApplied: boolean; before: EarlierAttempts }
+	| { kind: 'failure'; error: PieceError };
 
 /**
  * Sends one request under the policy of "Retries and pacing" in docs/delivery.md. A 429 is always resent (nothing was processed)
@@ -201,6 +210,13 @@ export async function sendWithRetries(
 	// Once an attempt may have been applied (its answer lost, a 5xx, a 2xx proving nothing), a later
 	// refusal speaks for the later attempt alone: the request as a whole may still have been applied.
 	let earlierMayHaveApplied = false;
+	let askedAgainFirst = false;
+	const answered = (response: ApiResponse, maybeApplied: boolean): SendResult => ({
+		kind: 'response',
+		response,
+		maybeApplied,
+		before: { mayHaveApplied: earlierMayHaveApplied, askedAgainFirst },
+	});
 	const failure = (error: PieceError): SendResult => ({
 		kind: 'failure',
 		error: earlierMayHaveApplied && error.delivery === 'not_applied' ? mayHaveBeenApplied(error) : error,
@@ -242,11 +258,12 @@ export async function sendWithRetries(
 		}
 
 		if (policy.asksAgainLater?.(response) === true) {
+			if (attempts === 1) askedAgainFirst = true;
 			if (attempts < MAX_ATTEMPTS) {
 				await backOff(policy, attempts, 'the platform asked to be asked again');
 				continue;
 			}
-			return { kind: 'response', response, maybeApplied: false };
+			return answered(response, false);
 		}
 
 		// A 2xx that does not say success tells nothing of what was stored: read as a server error.
@@ -257,10 +274,10 @@ export async function sendWithRetries(
 				await backOff(policy, attempts, `the platform answered ${response.statusCode} without success`);
 				continue;
 			}
-			return { kind: 'response', response, maybeApplied: true };
+			return answered(response, true);
 		}
 		// A refusal after an attempt that may have been applied does not undo that attempt.
-		return { kind: 'response', response, maybeApplied: earlierMayHaveApplied && response.statusCode >= 300 };
+		return answered(response, earlierMayHaveApplied && response.statusCode >= 300);
 	}
 }
 

@@ -1,0 +1,21 @@
+/**
+ * Where an output item of ours holds the node's words: one field beside the input item's own fields
+ * (Options → Output Field Name, `engagementPlatform` unless set), so that no column of the row is
+ * overwritten. Failed items on the regular output also carry `error` at the top, as n8n's nodes do.
+ *
+ *   expect(wordsOf(item.json).status).toBe('tracked');
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+export const OUTPUT_FIELD = 'engagementPlatform';
+
+/** The node's words on an output item; `{}` where the item has none (a platform record, an error-branch item). */
+export function wordsOf(json: IDataObject | undefined, field = OUTPUT_FIELD): IDataObject {
+	const words = json?.[field];
+	return words !== null && typeof words === 'object' && !Array.isArray(words) ? (words as IDataObject) : {};
+}
+
+/** The `status` the node gave an output item. */
+export function statusOf(json: IDataObject | undefined, field = OUTPUT_FIELD): unknown {
+	return wordsOf(json, field).status;
+}
