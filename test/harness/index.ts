@@ -26,6 +26,7 @@
 import { randomUUID } from 'node:crypto';
 
 import type {
+	IRun,
 	ICredentialDataDecryptedObject,
 	ICredentialType,
 	IConnections,
@@ -43,6 +44,7 @@ import { HarnessCredentialsHelper } from './credentials-helper';
 import { loadPackageCredentialTypes, loadPackageNodeTypes } from './package-types';
 import type { LogEntry } from './runtime';
 import { ensureRuntime, withLogCapture } from './runtime';
+import { retriedExecutionData } from './n8nLines';
 import { START_NODE_NAME, START_NODE_TYPE, createStartNodeType } from './start-node';
 import type { HarnessNode, RunResult } from './workflow';
 import { HarnessCredentialTypes, HarnessNodeTypes, executeToEnd, toWorkflowNode, workflowBase } from './workflow';
@@ -74,6 +76,13 @@ export interface RunOptions {
 	mode?: WorkflowExecuteMode;
 	/** workflow settings; default { executionOrder: 'v1' } (what n8n gives new workflows) */
 	settings?: IWorkflowSettings;
+	/** Retry On Fail by n8n 1.x's rule (./n8nLines.ts); default n8n-core 2.41's own */
+	retryRule?: '1.x';
+	/**
+	 * A failed execution to run again as n8n's *Executions → Retry* does (./n8nLines.ts): from its saved
+	 * data, the failed node run again; the nodes keep the ids they had (give them `id`). Mode 'retry'.
+	 */
+	retryOf?: IRun;
 }
 
 /** This package's node types, keyed `n8n-nodes-engagement-platform.<name>` and `<name>`. */
@@ -113,7 +122,7 @@ export async function runWorkflow(options: RunOptions): Promise<RunResult> {
 
 async function execute(options: RunOptions, logs: LogEntry[]): Promise<RunResult> {
 	const executionId = options.executionId ?? `harness-${++executionCounter}`;
-	const mode = options.mode ?? 'manual';
+	const mode = options.mode ?? (options.retryOf ? 'retry' : 'manual');
 	const items = toExecutionData(options.items ?? [{ json: {} }]);
 
 	const nodeTypes = new HarnessNodeTypes({
@@ -158,11 +167,13 @@ async function execute(options: RunOptions, logs: LogEntry[]): Promise<RunResult
 		active: false,
 	});
 
-	const runExecutionData = createRunExecutionData({
-		executionData: {
-			nodeExecutionStack: [{ node: startNode, data: { main: [[{ json: {} }]] }, source: null }],
-		},
-	});
+	const runExecutionData = options.retryOf
+		? retriedExecutionData(options.retryOf)
+		: createRunExecutionData({
+				executionData: {
+					nodeExecutionStack: [{ node: startNode, data: { main: [[{ json: {} }]] }, source: null }],
+				},
+			});
 
 	return await executeToEnd({
 		workflow,
@@ -173,5 +184,6 @@ async function execute(options: RunOptions, logs: LogEntry[]): Promise<RunResult
 		mode,
 		settings,
 		logs,
+		retryRule: options.retryRule,
 	});
 }

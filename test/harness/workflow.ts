@@ -33,6 +33,7 @@ import { NodeHelpers } from 'n8n-workflow';
 import type { HarnessCredentialsHelper } from './credentials-helper';
 import type { LoadReport } from './package-types';
 import { loadPackageCredentialTypes, loadPackageNodeTypes } from './package-types';
+import { useRetryRuleOf1x } from './n8nLines';
 import type { LogEntry } from './runtime';
 
 export interface HarnessNode {
@@ -212,6 +213,8 @@ export async function executeToEnd(args: {
 	mode: WorkflowExecuteMode;
 	settings: IWorkflowSettings;
 	logs: LogEntry[];
+	/** Retry On Fail by n8n 1.x's rule (./n8nLines.ts). */
+	retryRule?: '1.x';
 }): Promise<RunResult> {
 	const { workflow, workflowData, executionId, mode } = args;
 	const hooks = new ExecutionLifecycleHooks(mode, executionId, workflowData);
@@ -232,6 +235,7 @@ export async function executeToEnd(args: {
 	});
 
 	const workflowExecute = new WorkflowExecute(additionalData, mode, args.runExecutionData);
+	if (args.retryRule === '1.x') useRetryRuleOf1x(workflowExecute);
 	// The hook is the signal (as in n8n); a rejection before it fires (a setup problem) must not hang.
 	const processing = workflowExecute.processRunExecutionData(workflow);
 	const run = await Promise.race([finished, Promise.resolve(processing).then(async () => await finished)]);

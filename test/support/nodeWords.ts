@@ -19,3 +19,14 @@ export function wordsOf(json: IDataObject | undefined, field = OUTPUT_FIELD): ID
 export function statusOf(json: IDataObject | undefined, field = OUTPUT_FIELD): unknown {
 	return wordsOf(json, field).status;
 }
+
+/**
+ * The input row's fields as an output item carries them: every key but the node's field. A succeeded
+ * item's row is exactly the input item's json; a failed item on the regular output has `error` beside it.
+ *
+ *   expect(rowOf(item.json)).toEqual(input);
+ */
+export function rowOf(json: IDataObject, field = OUTPUT_FIELD): IDataObject {
+	// fromEntries keeps an own `__proto__` key a key, as the node's copy of the row does.
+	return Object.fromEntries(Object.entries(json).filter(([key]) => key !== field)) as IDataObject;
+}

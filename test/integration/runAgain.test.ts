@@ -1,0 +1,267 @@
+/**
+ * Once, however n8n runs it again. A marketer fixes a failed run the way n8n teaches: *Executions →
+ * Retry* (the failed execution run again from its saved data), the failed step run again (a new
+ * execution of the same items), *Retry On Fail* on the node; a shop delivers the same webhook twice. And
+ * rows carry their own `error` column, which makes n8n try a run that did not fail: any value but
+ * undefined on n8n 1.x, an empty text on 2.x. In each shape what the platform accepted the first time
+ * is not applied again, and the items are answered as the first time.
+ */
+import type { IDataObject, INodeParameters, IRun } from 'n8n-workflow';
+import { Container } from '@n8n/di';
+import { InstanceSettings } from 'n8n-core';
+
+import { runWorkflow } from '../harness';
+import type { HarnessNode, RunResult } from '../harness';
+import { MESSAGE, MESSAGE_NODE, SUBSCRIPTION, SUBSCRIPTION_NODE, USER, USER_NODE } from '../support/nodeTypes';
+import { statusOf, wordsOf } from '../support/nodeWords';
+import { useSandbox } from './sandboxLifecycle';
+
+const { sandbox, client, apiKey } = useSandbox();
+
+const WORKFLOW_ID = 'runAgainWorkflow';
+const NODE_ID = '7d1c3a52-0000-4000-8000-00000000aa01';
+
+interface Run {
+	type: string;
+	name: string;
+	parameters: INodeParameters;
+	items: IDataObject[];
+	retryOnFail?: boolean;
+	retryRule?: '1.x';
+	retryOf?: IRun;
+}
+
+/** The same saved workflow each time: its id and the node's id stay, as n8n keeps them. */
+async function run({ type, name, parameters, items, retryOnFail, retryRule, retryOf }: Run): Promise<RunResult> {
+	const node: HarnessNode = {
+		id: NODE_ID,
+		name,
+		type,
+		parameters,
+		...(retryOnFail && { retryOnFail: { maxTries: 3, waitBetweenTries: 0 } }),
+	};
+	return await runWorkflow({
+		workflowId: WORKFLOW_ID,
+		nodes: [node],
+		connections: { Start: { main: [[{ node: name, type: 'main', index: 0 }]] } },
+		items,
+		credentials: { engagementPlatformApi: { restEndpoint: sandbox().url, apiKey } },
+		retryRule,
+		retryOf,
+	});
+}
+
+const receipt: INodeParameters = {
+	operation: 'sendTransactionalEmail',
+	campaignId: 'order-receipt',
+	identifyBy: 'external_id',
+	externalId: '={{ $json.customer }}',
+	triggerPropertiesInput: 'json',
+	triggerPropertiesJson: '={{ { order_id: $json.order, total: $json.total } }}',
+	// One request at a time, in item order: the refused fourth comes after the three accepted.
+	options: { parallelRequests: 1 },
+};
+const ORDERS = [
+	{ order: 'o-1', customer: 'c-1', total: 12.5 },
+	{ order: 'o-2', customer: 'c-2', total: 59.9 },
+	{ order: 'o-3', customer: 'c-3', total: 24 },
+	{ order: 'o-4', customer: 'c-4', total: 84.4 },
+];
+const sendReceipts = (items: IDataObject[] = ORDERS, extra: Partial<Run> = {}) =>
+	run({ type: MESSAGE_NODE, name: MESSAGE, parameters: receipt, items, ...extra });
+
+/** Receipts the platform holds, by customer. */
+async function receiptsByCustomer(): Promise<Record<string, number>> {
+	const state = (await client().state()) as unknown as {
+		transactionalSends: Array<{ service_id: string }>;
+		profiles: Array<{ service_id: string; external_id?: string }>;
+	};
+	const counts: Record<string, number> = {};
+	for (const send of state.transactionalSends) {
+		const customer = state.profiles.find((profile) => profile.service_id === send.service_id)?.external_id ?? '?';
+		counts[customer] = (counts[customer] ?? 0) + 1;
+	}
+	return counts;
+}
+
+/**
+ * Until the platform has moved every receipt on from `queued` (handed to the email partner): a receipt
+ * run again later is told from a new one by the platform answering a status further on (a repeat still
+ * `queued` at that moment is answered `sent`: the platform holds one email either way).
+ */
+async function untilHandedOn(): Promise<void> {
+	for (let wait = 0; wait < 100; wait++) {
+		const { transactionalSends } = (await client().state()) as unknown as {
+			transactionalSends: Array<{ statuses: string[] }>;
+		};
+		if (transactionalSends.every((send) => send.statuses.length > 1)) return;
+		await new Promise((resolve) => setTimeout(resolve, 20));
+	}
+	throw new Error('the sandbox did not hand the receipts on');
+}
+
+describe('Send Transactional Email, run again: one receipt per order', () => {
+	beforeEach(async () => {
+		await client().seed({
+			profiles: ['c-1', 'c-2', 'c-3'].map((external_id) => ({ external_id })),
+			campaigns: [{ id: 'order-receipt', kind: 'transactional' }],
+		});
+	});
+
+	test('Executions → Retry after the customer was added: the three sent are not sent again, the fourth is', async () => {
+		// c-4 is not on the platform yet: refused (400), and the node stops the workflow.
+		const failed = await sendReceipts();
+		expect(failed.error).toBeDefined();
+		await untilHandedOn();
+		expect(await receiptsByCustomer()).toEqual({ 'c-1': 1, 'c-2': 1, 'c-3': 1 });
+
+		await client().seed({ profiles: [{ external_id: 'c-4' }] });
+		const retried = await sendReceipts(ORDERS, { retryOf: failed.run });
+
+		expect(retried.error).toBeUndefined();
+		expect(await receiptsByCustomer()).toEqual({ 'c-1': 1, 'c-2': 1, 'c-3': 1, 'c-4': 1 });
+		const answers = retried.output(MESSAGE).map((item) => wordsOf(item.json));
+		expect(answers.map((answer) => answer.status)).toEqual(['sent', 'sent', 'sent', 'sent']);
+		expect(new Set(answers.map((answer) => answer.dispatch_id)).size).toBe(4);
+		// Only the fourth went out again.
+		expect(await client().requests({ path: '/transactional/v1/campaigns/order-receipt/send' })).toHaveLength(5);
+	});
+
+	test('the same orders as a new execution (the step run again, the webhook delivered twice): each receipt once, the repeats answered duplicate with when they went', async () => {
+		await client().seed({ profiles: [{ external_id: 'c-4' }] });
+		const first = await sendReceipts();
+		const firstAnswers = first.output(MESSAGE).map((item) => wordsOf(item.json));
+		await untilHandedOn();
+
+		const again = await sendReceipts();
+
+		expect(again.error).toBeUndefined();
+		expect(await receiptsByCustomer()).toEqual({ 'c-1': 1, 'c-2': 1, 'c-3': 1, 'c-4': 1 });
+		const answers = again.output(MESSAGE).map((item) => wordsOf(item.json));
+		expect(answers.map((answer) => answer.status)).toEqual(['duplicate', 'duplicate', 'duplicate', 'duplicate']);
+		answers.forEach((answer, index) => {
+			expect(answer.external_send_id).toBe(firstAnswers[index].external_send_id);
+			expect(answer.dispatch_id).toBe(firstAnswers[index].dispatch_id);
+			expect(answer.note).toContain(
+				String((firstAnswers[index].metadata as IDataObject | undefined)?.received_at ?? 'received'),
+			);
+		});
+		// The row comes out as it came.
+		expect(again.output(MESSAGE)[1].json).toMatchObject(ORDERS[1]);
+	});
+
+	test('a different order of the same customer is a different receipt, and two identical items of one run are two', async () => {
+		await client().seed({ profiles: [{ external_id: 'c-4' }] });
+		await sendReceipts(ORDERS.slice(0, 2));
+		await untilHandedOn();
+
+		const next = await sendReceipts([
+			ORDERS[0],
+			{ order: 'o-5', customer: 'c-1', total: 5 },
+			{ order: 'o-6', customer: 'c-2', total: 7 },
+			{ order: 'o-6', customer: 'c-2', total: 7 },
+		]);
+
+		expect(next.output(MESSAGE).map((item) => statusOf(item.json))).toEqual(['duplicate', 'sent', 'sent', 'sent']);
+		expect(await receiptsByCustomer()).toEqual({ 'c-1': 2, 'c-2': 3 });
+	});
+
+	test('two n8n instances sharing the workflow and node ids (staging, production) derive different IDs', async () => {
+		await client().seed({ profiles: [{ external_id: 'c-4' }] });
+		const settings = Container.get(InstanceSettings) as unknown as { instanceId: string };
+		const production = settings.instanceId;
+		try {
+			const onProduction = await sendReceipts();
+			settings.instanceId = `${production}-staging`;
+			const onStaging = await sendReceipts();
+
+			const ids = (result: RunResult) => result.output(MESSAGE).map((item) => wordsOf(item.json).external_send_id);
+			expect(ids(onStaging).some((id) => ids(onProduction).includes(id))).toBe(false);
+			expect(onStaging.output(MESSAGE).map((item) => statusOf(item.json))).toEqual(['sent', 'sent', 'sent', 'sent']);
+		} finally {
+			settings.instanceId = production;
+		}
+	});
+});
+
+describe("Retry On Fail and a row's own error column", () => {
+	const purchase: INodeParameters = {
+		operation: 'trackPurchase',
+		identifyBy: 'external_id',
+		externalId: '={{ $json.customer }}',
+		productId: '={{ $json.sku }}',
+		currency: 'EUR',
+		price: '={{ $json.price }}',
+		time: '2026-11-20T09:00:00Z',
+	};
+	const rows = (error: IDataObject[string]) =>
+		['c-1', 'c-2', 'c-3'].map((customer, index) => ({ customer, sku: `sku-${index}`, price: '9.90', error }));
+
+	test.each([
+		['n8n 1.x, error null', '1.x' as const, null],
+		['n8n 1.x, error false', '1.x' as const, false],
+		['n8n 1.x, error ""', '1.x' as const, ''],
+		['n8n 2.x, error ""', undefined, ''],
+		['n8n 2.x, error text', undefined, 'stale reason from last week'],
+	])('%s: purchases recorded once each, answered tracked, the row unchanged', async (_, retryRule, error) => {
+		const result = await run({
+			type: USER_NODE,
+			name: USER,
+			parameters: purchase,
+			items: rows(error),
+			retryOnFail: true,
+			retryRule,
+		});
+
+		expect(result.error).toBeUndefined();
+		expect((await client().stats()).purchases).toBe(3);
+		expect(await client().requests({ path: '/users/track' })).toHaveLength(1);
+		for (const [index, item] of result.output(USER).entries()) {
+			expect(statusOf(item.json)).toBe('tracked');
+			expect(item.json.error).toBe(error);
+			expect(item.json).toMatchObject(rows(error)[index]);
+		}
+	});
+
+	test('n8n 2.x, error "": Update Attributes with Send Only Changes sends once and answers updated, not unchanged', async () => {
+		const result = await run({
+			type: USER_NODE,
+			name: USER,
+			parameters: {
+				operation: 'updateAttributes',
+				externalId: '={{ $json.customer }}',
+				attributesFields: {
+					assignments: [{ id: '1', name: 'plan', value: '={{ $json.plan }}', type: 'string' }],
+				},
+				options: { sendOnlyChanges: true },
+			},
+			items: ['c-1', 'c-2'].map((customer) => ({ customer, plan: 'gold', error: '' })),
+			retryOnFail: true,
+		});
+
+		expect(result.error).toBeUndefined();
+		expect(await client().requests({ path: '/users/track' })).toHaveLength(1);
+		expect(result.output(USER).map((item) => statusOf(item.json))).toEqual(['updated', 'updated']);
+	});
+
+	test('n8n 1.x, error null: Set Group State sends once and answers subscribed', async () => {
+		await client().seed({ subscriptionGroups: ['newsletter-group'] });
+		const result = await run({
+			type: SUBSCRIPTION_NODE,
+			name: SUBSCRIPTION,
+			parameters: {
+				operation: 'subscribe',
+				subscriptionGroupId: 'newsletter-group',
+				identifyBy: 'email',
+				email: '={{ $json.email }}',
+			},
+			items: [{ email: 'ada@example.com', error: null }],
+			retryOnFail: true,
+			retryRule: '1.x',
+		});
+
+		expect(result.error).toBeUndefined();
+		expect(await client().requests({ path: '/v2/subscription/status/set' })).toHaveLength(1);
+		expect(result.output(SUBSCRIPTION).map((item) => statusOf(item.json))).toEqual(['subscribed']);
+	});
+});
