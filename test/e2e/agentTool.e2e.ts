@@ -5,6 +5,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { Sandbox } from '../../sandbox';
 import { SandboxClient, startSandbox } from '../../sandbox';
+import { OUTPUT_FIELD } from '../support/nodeWords';
 import { sandboxCredentials } from '../support/sandboxCredentials';
 import type {
 	ChatCompletionsStandIn,
@@ -235,7 +236,9 @@ describe.each(N8N_APPS.map((appFolder) => [pinnedN8nVersion(appFolder), appFolde
 			const [answered] = answers;
 			// The node's words over the tool call's own fields (the agent's arguments), as for any input row.
 			expect(answered).toEqual([
-				expect.objectContaining({ status: 'tracked', external_id: 'cust-ai-7001', events_tracked: 1 }),
+				expect.objectContaining({
+					[OUTPUT_FIELD]: { status: 'tracked', external_id: 'cust-ai-7001', events_tracked: 1 },
+				}),
 			]);
 			expect(second.messages.slice(2)).toEqual([
 				expect.objectContaining({
@@ -294,10 +297,12 @@ describe.each(N8N_APPS.map((appFolder) => [pinnedN8nVersion(appFolder), appFolde
 			const [answer] = toolAnswers(run, SUBSCRIPTION_TOOL);
 			expect(answer).toEqual([
 				expect.objectContaining({
-					status: 'subscribed',
-					subscription_group_id: 'newsletter',
-					subscription_state: 'subscribed',
-					external_id: 'cust-ai-7002',
+					[OUTPUT_FIELD]: {
+						status: 'subscribed',
+						subscription_group_id: 'newsletter',
+						subscription_state: 'subscribed',
+						external_id: 'cust-ai-7002',
+					},
 				}),
 			]);
 			const [, second] = standIn.chatRequests();
@@ -353,7 +358,9 @@ describe.each(N8N_APPS.map((appFolder) => [pinnedN8nVersion(appFolder), appFolde
 				{ error: '"State" must be subscribed or unsubscribed, got "yes please"' },
 			]);
 			expect(JSON.parse(accepted.content as string)).toEqual([
-				expect.objectContaining({ status: 'subscribed', subscription_state: 'subscribed' }),
+				expect.objectContaining({
+					[OUTPUT_FIELD]: expect.objectContaining({ status: 'subscribed', subscription_state: 'subscribed' }),
+				}),
 			]);
 			const requests = await client.requests();
 			expect(requests.map((request) => [request.path, request.status, request.body])).toEqual([
@@ -413,7 +420,9 @@ describe.each(N8N_APPS.map((appFolder) => [pinnedN8nVersion(appFolder), appFolde
 					standIn.toolCallsSent.find((call) => call.id === message.tool_call_id)?.function.arguments ?? '{}',
 				) as IDataObject;
 				expect(JSON.parse(message.content as string)).toEqual([
-					expect.objectContaining({ status: 'tracked', external_id: callArguments.external_id }),
+					expect.objectContaining({
+						[OUTPUT_FIELD]: expect.objectContaining({ status: 'tracked', external_id: callArguments.external_id }),
+					}),
 				]);
 			}
 			expect(run.outputs[AGENT]).toEqual([

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 
+import type { IDataObject } from 'n8n-workflow';
 import type { Page } from 'playwright-core';
 
 import { useSandbox } from '../integration/sandboxLifecycle';
+import { wordsOf } from '../support/nodeWords';
 import { sandboxCredentials } from '../support/sandboxCredentials';
 import { EditorBrowser } from './support/editorBrowser';
 import type { MarketerTask } from './support/marketerTaskList';
@@ -228,7 +230,8 @@ describe.each(N8N_APPS.map((appFolder) => [pinnedN8nVersion(appFolder), appFolde
 
 			const first = await runInEditor(driver, workflowId, []);
 			const second = await runInEditor(driver, workflowId, [first.id]);
-			const statusOf = (execution: FinishedExecution) => execution.outputs[node]?.map((item) => item.json.status);
+			const statusOf = (execution: FinishedExecution) =>
+				execution.outputs[node]?.map((item) => wordsOf(item.json as IDataObject).status);
 			console.log(
 				`${line}: Send Only Changes shown ${shownOn ? 'ON' : 'off'}, saved options ${JSON.stringify(saved)}, runs ${JSON.stringify(statusOf(first))} then ${JSON.stringify(statusOf(second))}`,
 			);

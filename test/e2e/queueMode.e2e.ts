@@ -3,6 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { Sandbox } from '../../sandbox';
 import { SandboxClient, startSandbox } from '../../sandbox';
 import { expectationProblems, loadExamples, prepareSandbox, type Example } from '../support/examples';
+import { statusOf } from '../support/nodeWords';
 import { sandboxCredentials } from '../support/sandboxCredentials';
 import { ensureN8nApp } from './support/n8nApp';
 import type { ExecutionSummary } from './support/n8nRestClient';
@@ -274,7 +275,7 @@ describe('the platform ends on what the workflow last said, run after run', () =
 			const { workflow, trigger } = tierRevertWorkflow(tier);
 			await cluster!.main!.importWorkflows([workflow]);
 			const run = await runToEnd(workflow.id, trigger);
-			statuses.push((run.outputs['Sync Tier'] ?? []).map(({ json }) => String(json.status)));
+			statuses.push((run.outputs['Sync Tier'] ?? []).map(({ json }) => String(statusOf(json as IDataObject))));
 		}
 		expect(statuses).toEqual([0, 1, 2].map(() => TIER_CONTACTS.map(() => 'updated')));
 		const profiles = (await client.state()).profiles.filter((profile) => TIER_CONTACTS.includes(profile.external_id!));
@@ -290,7 +291,7 @@ describe('the platform ends on what the workflow last said, run after run', () =
 			await cluster!.main!.importWorkflows([workflow]);
 			const run = await runToEnd(workflow.id, trigger);
 			const node = optIn ? 'Subscribe' : 'Unsubscribe';
-			answered.push(`${node}: ${String(run.outputs[node]?.[0]?.json.status)}`);
+			answered.push(`${node}: ${String(statusOf(run.outputs[node]?.[0]?.json as IDataObject | undefined))}`);
 		}
 		expect(answered).toEqual(['Unsubscribe: unsubscribed', 'Subscribe: subscribed', 'Unsubscribe: unsubscribed']);
 		expect(Object.values((await client.state()).subscriptionGroups.newsletter ?? {})).toEqual(['unsubscribed']);

@@ -2,7 +2,10 @@
  * The nightly-sync example as the end-to-end suites run it again and again: the workflow as saved,
  * the same workflow the next day with 20 contacts changed, and what a run of it sent and answered.
  */
+import type { IDataObject } from 'n8n-workflow';
+
 import type { SandboxClient } from '../../../sandbox';
+import { statusOf } from '../../support/nodeWords';
 import type { Example } from '../../support/examples';
 import { loadExamples } from '../../support/examples';
 
@@ -50,10 +53,12 @@ export async function sentSince(client: SandboxClient, after: number): Promise<S
 	};
 }
 
-/** How many output items have each status. */
+/** How many output items have each status (the node's words beside the row), or each error. */
 export function statusCounts(items: Array<{ json: Record<string, unknown> }>): Record<string, number> {
 	const counts: Record<string, number> = {};
-	for (const { json } of items)
-		counts[String(json.status ?? json.error)] = (counts[String(json.status ?? json.error)] ?? 0) + 1;
+	for (const { json } of items) {
+		const said = String(statusOf(json as IDataObject) ?? json.error);
+		counts[said] = (counts[said] ?? 0) + 1;
+	}
 	return counts;
 }

@@ -1,0 +1,227 @@
+import { randomUUID } from 'node:crypto';
+
+import type { IDataObject } from 'n8n-workflow';
+
+import type { Sandbox } from '../../sandbox';
+import { SandboxClient, startSandbox } from '../../sandbox';
+import { wordsOf } from '../support/nodeWords';
+import { sandboxCredentials } from '../support/sandboxCredentials';
+import { N8N_APPS, N8N_APP_2X, ensureN8nApp, pinnedN8nVersion } from './support/n8nApp';
+import { N8nInstance } from './support/n8nInstance';
+import type { FinishedExecution } from './support/n8nRestClient';
+import { N8nRestClient } from './support/n8nRestClient';
+
+/**
+ * Receipts run again in the real n8n application, on each line, as a marketer and a shop run them:
+ * a shop's order webhook → one item per order → Send Transactional Email (External Send ID empty). One
+ * customer is not on the platform yet, so the node stops the workflow after three receipts went; the
+ * marketer adds the customer and clicks *Retry* on the failed execution (n8n's own
+ * `POST /rest/executions/:id/retry`), with the saved workflow and with the current one. And the shop
+ * delivers the same webhook twice. Each time every customer gets one receipt.
+ */
+const PACKAGE = 'n8n-nodes-engagement-platform';
+const WORKFLOW_ID = 'epRunAgainE2e';
+const WEBHOOK_ID = randomUUID();
+const WEBHOOK_PATH = 'orders-paid';
+const MESSAGE = 'Send Receipt';
+
+const workflow = {
+	id: WORKFLOW_ID,
+	name: 'Paid orders → receipts',
+	active: false,
+	nodes: [
+		{
+			id: randomUUID(),
+			name: 'Order Paid',
+			type: 'n8n-nodes-base.webhook',
+			typeVersion: 2,
+			position: [0, 0],
+			webhookId: WEBHOOK_ID,
+			parameters: { httpMethod: 'POST', path: WEBHOOK_PATH, options: {} },
+		},
+		{
+			id: randomUUID(),
+			name: 'One Item per Order',
+			type: 'n8n-nodes-base.splitOut',
+			typeVersion: 1,
+			position: [220, 0],
+			parameters: { fieldToSplitOut: 'body.orders', options: {} },
+		},
+		{
+			id: randomUUID(),
+			name: MESSAGE,
+			type: `${PACKAGE}.engagementPlatformMessage`,
+			typeVersion: 2,
+			position: [440, 0],
+			parameters: {
+				operation: 'sendTransactionalEmail',
+				campaignId: 'order-receipt',
+				identifyBy: 'external_id',
+				externalId: '={{ $json.customer }}',
+				triggerPropertiesInput: 'json',
+				triggerPropertiesJson: '={{ { order_id: $json.order, total: $json.total } }}',
+				// One request at a time, in order: the fourth customer's refusal comes after three receipts went.
+				options: { parallelRequests: 1 },
+			},
+			credentials: { engagementPlatformApi: { id: 'epSandboxCredential', name: 'Engagement Platform (sandbox)' } },
+		},
+	],
+	connections: {
+		'Order Paid': { main: [[{ node: 'One Item per Order', type: 'main', index: 0 }]] },
+		'One Item per Order': { main: [[{ node: MESSAGE, type: 'main', index: 0 }]] },
+	},
+	settings: { executionOrder: 'v1' },
+};
+
+const ORDERS = (customers: string[]) =>
+	customers.map((customer, index) => ({ order: `o-${customer}`, customer, total: 10 + index }));
+
+let sandbox: Sandbox;
+let client: SandboxClient;
+
+beforeAll(async () => {
+	sandbox = await startSandbox();
+	client = new SandboxClient(sandbox.url);
+});
+
+afterAll(async () => {
+	await sandbox?.close();
+});
+
+/** Receipts the platform holds, by customer. */
+async function receiptsByCustomer(): Promise<Record<string, number>> {
+	const state = (await client.state()) as unknown as {
+		transactionalSends: Array<{ service_id: string; statuses: string[] }>;
+		profiles: Array<{ service_id: string; external_id?: string }>;
+	};
+	const counts: Record<string, number> = {};
+	for (const send of state.transactionalSends) {
+		const customer = state.profiles.find((profile) => profile.service_id === send.service_id)?.external_id ?? '?';
+		counts[customer] = (counts[customer] ?? 0) + 1;
+	}
+	return counts;
+}
+
+/** Until the platform has handed every receipt on from `queued`, as it has by the time a marketer retries. */
+async function untilHandedOn(): Promise<void> {
+	for (let wait = 0; wait < 200; wait++) {
+		const { transactionalSends } = (await client.state()) as unknown as {
+			transactionalSends: Array<{ statuses: string[] }>;
+		};
+		if (transactionalSends.every((send) => send.statuses.length > 1)) return;
+		await new Promise((resolve) => setTimeout(resolve, 50));
+	}
+	throw new Error('the sandbox did not hand the receipts on');
+}
+
+describe.each(N8N_APPS.map((appFolder) => [pinnedN8nVersion(appFolder), appFolder] as const))(
+	'receipts run again in n8n %s',
+	(version, appFolder) => {
+		let n8n: N8nInstance | undefined;
+		let rest: N8nRestClient;
+		let webhookUrl = '';
+
+		beforeAll(async () => {
+			const app = ensureN8nApp(appFolder);
+			n8n = N8nInstance.create(app);
+			await n8n.importCredentials(sandboxCredentials(sandbox.url));
+			await n8n.importWorkflow(workflow);
+			// n8n 2.x publishes a workflow; 1.x activates it.
+			await n8n.checkedCli(
+				appFolder === N8N_APP_2X
+					? ['publish:workflow', `--id=${WORKFLOW_ID}`]
+					: ['update:workflow', `--id=${WORKFLOW_ID}`, '--active=true'],
+			);
+			const baseUrl = await n8n.start();
+			webhookUrl = `${baseUrl}/webhook/${WEBHOOK_PATH}`;
+			rest = await N8nRestClient.asOwner(app, baseUrl);
+			// Readiness comes before the workflow is active: wait until the webhook answers.
+			const deadline = Date.now() + 120_000;
+			while ((await fetch(webhookUrl, { method: 'POST', body: '{}' }).catch(() => undefined))?.status !== 200) {
+				if (Date.now() > deadline) throw new Error(`the webhook never answered\n${n8n.log}`);
+				await new Promise((resolve) => setTimeout(resolve, 500));
+			}
+		}, 300_000);
+
+		afterAll(async () => {
+			await n8n?.dispose();
+		});
+
+		beforeEach(async () => {
+			await client.reset();
+			await client.seed({
+				profiles: ['c-1', 'c-2', 'c-3'].map((external_id) => ({ external_id })),
+				campaigns: [{ id: 'order-receipt', kind: 'transactional' }],
+			});
+		});
+
+		/** Posts the shop's webhook and returns the execution it started, finished. */
+		async function deliver(customers: string[]): Promise<FinishedExecution> {
+			const known = (await rest.executions(WORKFLOW_ID)).map((execution) => execution.id);
+			const answer = await fetch(webhookUrl, {
+				method: 'POST',
+				headers: { 'Content-Type': 'application/json' },
+				body: JSON.stringify({ orders: ORDERS(customers) }),
+			});
+			expect(answer.status).toBe(200);
+			return await rest.nextExecution(WORKFLOW_ID, known, 60_000);
+		}
+
+		async function retry(failed: FinishedExecution, loadWorkflow: boolean): Promise<FinishedExecution> {
+			const known = (await rest.executions(WORKFLOW_ID)).map((execution) => execution.id);
+			await rest.post(`/executions/${failed.id}/retry`, { loadWorkflow });
+			return await rest.nextExecution(WORKFLOW_ID, known, 60_000);
+		}
+
+		const answers = (execution: FinishedExecution) =>
+			(execution.outputs[MESSAGE] ?? []).map((item) => wordsOf(item.json as IDataObject));
+
+		test.each([
+			['the saved workflow', false],
+			['the current workflow', true],
+		])(
+			`${version}: Executions → Retry with %s after the customer was added: one receipt each`,
+			async (_, loadWorkflow) => {
+				const customers = ['c-1', 'c-2', 'c-3', 'c-4'];
+				const failed = await deliver(customers);
+				expect(failed.status).toBe('error');
+				expect(await receiptsByCustomer()).toEqual({ 'c-1': 1, 'c-2': 1, 'c-3': 1 });
+				await untilHandedOn();
+
+				await client.seed({ profiles: [{ external_id: 'c-4' }] });
+				const retried = await retry(failed, loadWorkflow);
+
+				expect(retried.status).toBe('success');
+				expect(retried.mode).toBe('retry');
+				expect(await receiptsByCustomer()).toEqual({ 'c-1': 1, 'c-2': 1, 'c-3': 1, 'c-4': 1 });
+				expect(answers(retried).map((answer) => answer.status)).toEqual(['sent', 'sent', 'sent', 'sent']);
+				console.log(
+					`n8n ${version}, retry with ${loadWorkflow ? 'the current' : 'the saved'} workflow: ${JSON.stringify(await receiptsByCustomer())}`,
+				);
+			},
+			180_000,
+		);
+
+		test(`${version}: the shop delivers the webhook twice: one receipt each, the second run answered duplicate`, async () => {
+			await client.seed({ profiles: [{ external_id: 'c-4' }] });
+			const customers = ['c-1', 'c-2', 'c-3', 'c-4'];
+			const first = await deliver(customers);
+			expect(first.status).toBe('success');
+			await untilHandedOn();
+
+			const second = await deliver(customers);
+
+			expect(second.status).toBe('success');
+			expect(await receiptsByCustomer()).toEqual({ 'c-1': 1, 'c-2': 1, 'c-3': 1, 'c-4': 1 });
+			expect(answers(second).map((answer) => answer.status)).toEqual([
+				'duplicate',
+				'duplicate',
+				'duplicate',
+				'duplicate',
+			]);
+			expect(answers(second).map((answer) => answer.dispatch_id)).toEqual(
+				answers(first).map((answer) => answer.dispatch_id),
+			);
+		}, 180_000);
+	},
+);
