@@ -1,16 +1,18 @@
 /**
  * What a marketer reads after a run, from sheet rows: items say what happened (`updated`, `tracked`,
- * `unsubscribed`, with counts named for what they count) and keep the row's own fields, so an answer
- * can be written back where the row came from. A failure that is the run's (a refused key) is said
- * once, not pinned on a row; an item's failure leaves naming the item to n8n's editor ("[item 2]"), and
- * every advice to go on past failures names n8n's On Error setting, with counts in their singular where
- * there is one.
+ * `unsubscribed`, with counts named for what they count) in a field of their own (`engagementPlatform`),
+ * beside the row's own fields exactly as they came, so an answer can be written back where the row came
+ * from and no column of the row (its `status`, its `error`) is overwritten. A failure that is the run's
+ * (a refused key) is said once, not pinned on a row; an item's failure leaves naming the item to n8n's
+ * editor ("[item 2]"), and every advice to go on past failures names n8n's On Error setting, with counts
+ * in their singular where there is one.
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { SUBSCRIPTION, SUBSCRIPTION_NODE, USER, USER_NODE } from '../support/nodeTypes';
 import { runWorkflow } from '../harness';
+import { OUTPUT_FIELD, wordsOf } from '../support/nodeWords';
 import { runNode } from '../support/runNode';
 import { useSandbox } from './sandboxLifecycle';
 
@@ -33,7 +35,7 @@ const updateAttributes: INodeParameters = {
 };
 
 describe('answers in a marketer’s words', () => {
-	test('Update Attributes says "updated" and how many attributes it set, and keeps the row', async () => {
+	test('Update Attributes says "updated" and how many attributes it set, and keeps the row, its own status too', async () => {
 		const result = await runNode(USER_NODE, {
 			items: ROWS,
 			parameters: updateAttributes,
@@ -44,8 +46,12 @@ describe('answers in a marketer’s words', () => {
 		expect(result.error).toBeUndefined();
 		const answers = result.output(USER).map((item) => item.json);
 		// Map Automatically (the default) sets first_name, email and country; the list sets tier and row.
+		// The row's own `status` ("active", "lead") arrives as it was; the node's word is in its own field.
 		expect(answers).toEqual(
-			ROWS.map((row) => ({ ...row, status: 'updated', external_id: row.external_id, attributes_set: 5 })),
+			ROWS.map((row) => ({
+				...row,
+				[OUTPUT_FIELD]: { status: 'updated', external_id: row.external_id, attributes_set: 5 },
+			})),
 		);
 		const stored = (await client().state()).profiles.find((profile) => profile.external_id === 'c-1');
 		expect(stored?.custom_attributes).toMatchObject({ tier: 'gold', row: 2 });
@@ -68,7 +74,7 @@ describe('answers in a marketer’s words', () => {
 
 		expect(result.error).toBeUndefined();
 		expect(result.output(USER).map((item) => item.json)).toEqual([
-			{ external_id: 'c-5', status: 'updated', attributes_set: 1 },
+			{ external_id: 'c-5', [OUTPUT_FIELD]: { status: 'updated', external_id: 'c-5', attributes_set: 1 } },
 		]);
 		const [request] = await client().requests({ path: '/users/track' });
 		expect((request.body as { attributes: IDataObject[] }).attributes).toEqual([
@@ -98,11 +104,11 @@ describe('answers in a marketer’s words', () => {
 
 		expect(result.error).toBeUndefined();
 		expect(result.output(USER).map((item) => item.json)).toEqual([
-			{ ...order, status: 'tracked', external_id: 'c-1', purchases_tracked: 1 },
+			{ ...order, [OUTPUT_FIELD]: { status: 'tracked', external_id: 'c-1', purchases_tracked: 1 } },
 		]);
 	});
 
-	test('a row keeps its fields as they are, the node’s own words over a field of the same name, a "__proto__" key a key', async () => {
+	test('a row keeps its fields as they are, its own `status` too, the node’s words in a field of their own, a "__proto__" key a key', async () => {
 		// A key that is no identifier in code, as JSON and CSV rows bring them (JSON.parse keeps "__proto__" an own key).
 		const row = JSON.parse(
 			'{"customer_id": "c-1", "status": "lead", "__proto__": {"polluted": true}, "first name": "Ada", "nested": {"a": [1, 2]}}',
@@ -118,16 +124,9 @@ describe('answers in a marketer’s words', () => {
 		const [answer] = result.output(USER).map((item) => item.json);
 		expect(Object.getPrototypeOf(answer)).toBe(Object.prototype);
 		expect((answer as { polluted?: unknown }).polluted).toBeUndefined();
-		expect(Object.keys(answer)).toEqual([
-			'customer_id',
-			'status',
-			'__proto__',
-			'first name',
-			'nested',
-			'external_id',
-			'events_tracked',
-		]);
-		expect(answer.status).toBe('tracked');
+		expect(Object.keys(answer)).toEqual(['customer_id', 'status', '__proto__', 'first name', 'nested', OUTPUT_FIELD]);
+		expect(answer.status).toBe('lead');
+		expect(wordsOf(answer)).toEqual({ status: 'tracked', external_id: 'c-1', events_tracked: 1 });
 		expect(answer.nested).toEqual({ a: [1, 2] });
 		expect(Object.getOwnPropertyDescriptor(answer, '__proto__')?.value).toEqual({ polluted: true });
 	});
@@ -146,11 +145,14 @@ describe('answers in a marketer’s words', () => {
 		expect(result.error).toBeUndefined();
 		expect(result.output(SUBSCRIPTION).map((item) => item.json)).toEqual([
 			{
-				reason: 'newsletter opt-out',
-				status,
-				subscription_group_id: 'newsletter',
-				subscription_state: status,
 				external_id: 'c-3',
+				reason: 'newsletter opt-out',
+				[OUTPUT_FIELD]: {
+					status,
+					subscription_group_id: 'newsletter',
+					subscription_state: status,
+					external_id: 'c-3',
+				},
 			},
 		]);
 	});
@@ -182,7 +184,10 @@ describe('answers in a marketer’s words', () => {
 		expect(result.error).toBeUndefined();
 		// The row's own `error` is kept, so n8n reads the first item as a failed try and runs the node again.
 		expect(result.output(USER).map((item) => item.json)).toEqual(
-			rows.map((row) => ({ ...row, status: 'tracked', external_id: row.external_id, events_tracked: 1 })),
+			rows.map((row) => ({
+				...row,
+				[OUTPUT_FIELD]: { status: 'tracked', external_id: row.external_id, events_tracked: 1 },
+			})),
 		);
 		const events = (await client().state()).events;
 		expect(events).toHaveLength(2);

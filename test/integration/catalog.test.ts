@@ -1,6 +1,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { CATALOG, CATALOG_NODE } from '../support/nodeTypes';
+import { OUTPUT_FIELD, statusOf, wordsOf } from '../support/nodeWords';
 import { runNode } from '../support/runNode';
 import { useSandbox } from './sandboxLifecycle';
 
@@ -51,12 +52,10 @@ describe('Catalog node', () => {
 		const requests = await client().requests({ method: 'PUT' });
 		expect(requests.map((r) => (r.body as { items: unknown[] }).items.length)).toEqual([50, 50, 20]);
 		expect(requests[0].path).toBe('/catalogs/restaurants/items');
-		// The answer keeps the row's fields under the node's own.
+		// The answer keeps the row's fields as they came (its own `id` too), the node's words beside them.
 		expect(result.output(CATALOG)[7].json).toEqual({
 			...rows[7],
-			status: 'accepted',
-			catalog_name: 'restaurants',
-			id: 'r-7',
+			[OUTPUT_FIELD]: { status: 'accepted', catalog_name: 'restaurants', id: 'r-7' },
 		});
 		expect(await catalogItems()).toHaveLength(120);
 	});
@@ -80,8 +79,9 @@ describe('Catalog node', () => {
 
 		for (const { json } of result.output(CATALOG)) {
 			expect(String(json.error)).not.toContain('another item');
-			expect(json.description).toContain(reason);
-			expect(json.httpCode).toBe(status);
+			expect(statusOf(json)).toBe('failed');
+			expect(wordsOf(json).description).toContain(reason);
+			expect(wordsOf(json).httpCode).toBe(status);
 		}
 	});
 
@@ -113,8 +113,8 @@ describe('Catalog node', () => {
 		const result = await run(rows, withFields('replaceItems'), true);
 
 		const output = result.output(CATALOG).map((item) => item.json);
-		expect(output[0]).toMatchObject({ status: 'accepted' });
-		expect(output.slice(1).map((json) => json.field)).toEqual([
+		expect(statusOf(output[0])).toBe('accepted');
+		expect(output.slice(1).map((json) => wordsOf(json).field)).toEqual([
 			'Item ID',
 			'Item ID',
 			'Fields.a.b',
@@ -136,13 +136,14 @@ describe('Catalog node', () => {
 
 		const [coerce, bystander] = result.output(CATALOG).map((item) => item.json);
 		expect(coerce).toMatchObject({
-			delivery: 'not_applied',
-			httpCode: 400,
+			...rows[0],
 			error: expect.stringContaining('unable-to-coerce-value'),
+			[OUTPUT_FIELD]: { status: 'failed', delivery: 'not_applied', httpCode: 400 },
 		});
 		expect(bystander).toMatchObject({
-			delivery: 'not_applied',
+			...rows[1],
 			error: expect.stringContaining('another item of the same request was refused'),
+			[OUTPUT_FIELD]: { status: 'failed', delivery: 'not_applied' },
 		});
 	});
 

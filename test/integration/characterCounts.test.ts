@@ -1,6 +1,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { CATALOG, CATALOG_NODE, USER, USER_NODE } from '../support/nodeTypes';
+import { OUTPUT_FIELD, statusOf, wordsOf } from '../support/nodeWords';
 import { runNode } from '../support/runNode';
 import { useSandbox } from './sandboxLifecycle';
 
@@ -53,12 +54,10 @@ describe('catalog item values: 5,000 characters are 5,000 code points', () => {
 		const description = EMOJI.repeat(5000);
 		const input = { id: 'dish-1', fields: { description } };
 		const [answer] = await replace([input]);
-		// The answer keeps the input item's fields under the node's own.
+		// The answer keeps the input item's fields as they came, the node's words beside them.
 		expect(answer).toEqual({
 			...input,
-			status: 'accepted',
-			catalog_name: 'menu',
-			id: 'dish-1',
+			[OUTPUT_FIELD]: { status: 'accepted', catalog_name: 'menu', id: 'dish-1' },
 		});
 		expect(await menuItems()).toEqual([{ id: 'dish-1', description }]);
 	});
@@ -68,9 +67,9 @@ describe('catalog item values: 5,000 characters are 5,000 code points', () => {
 			{ id: 'dish-1', fields: { description: EMOJI.repeat(5001) } },
 			{ id: 'dish-2', fields: { description: EMOJI.repeat(10) } },
 		]);
-		expect(refused).toMatchObject({ delivery: 'invalid', field: 'Fields.description' });
+		expect(wordsOf(refused)).toMatchObject({ status: 'failed', delivery: 'invalid', field: 'Fields.description' });
 		expect(String(refused.error)).toContain('is 5001 characters');
-		expect(good.status).toBe('accepted');
+		expect(statusOf(good)).toBe('accepted');
 		const [request] = await client().requests({ method: 'PUT' });
 		expect((request.body as { items: IDataObject[] }).items.map((item) => item.id)).toEqual(['dish-2']);
 	});
@@ -94,14 +93,14 @@ describe('standard attributes: 255 characters are 255 code points', () => {
 	test('a first name of 255 emoji is sent and stored', async () => {
 		const firstName = EMOJI.repeat(255);
 		const result = await updateAttributes(firstName);
-		expect(result.output(USER)[0].json).toMatchObject({ status: 'updated' });
+		expect(statusOf(result.output(USER)[0].json)).toBe('updated');
 		const [profile] = (await client().state()).profiles;
 		expect(profile.standard_attributes.first_name).toBe(firstName);
 	});
 
 	test('256 emoji are refused naming the attribute', async () => {
 		const result = await updateAttributes(EMOJI.repeat(256));
-		expect(result.output(USER)[0].json).toMatchObject({ delivery: 'invalid' });
+		expect(wordsOf(result.output(USER)[0].json)).toMatchObject({ status: 'failed', delivery: 'invalid' });
 		expect(String(result.output(USER)[0].json.error)).toContain('first_name');
 		expect(await client().requests({ path: '/users/track' })).toEqual([]);
 	});

@@ -3,6 +3,7 @@ import { EngagementPlatformScimApi } from '../../credentials/EngagementPlatformS
 import { DEMO_SCIM_ORIGIN, DEMO_SCIM_TOKEN } from '../../sandbox';
 import { testCredential } from '../support/testCredential';
 import { USER } from '../support/nodeTypes';
+import { wordsOf } from '../support/nodeWords';
 import { orderEvents, runUserNode, trackEventParameters } from '../support/userRuns';
 import { useSandbox } from './sandboxLifecycle';
 
@@ -73,7 +74,7 @@ describe('credentials', () => {
 
 		const output = result.output(USER);
 		expect(output).toHaveLength(400);
-		expect(output.some((item) => item.json.delivery === 'maybe_applied')).toBe(true);
+		expect(output.some((item) => wordsOf(item.json).delivery === 'maybe_applied')).toBe(true);
 		expect(JSON.stringify(result.run)).not.toContain('sk-live-0a9b8c7d6e5f');
 		expect(JSON.stringify(result.logs)).not.toContain('sk-live-0a9b8c7d6e5f');
 	});

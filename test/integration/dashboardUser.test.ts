@@ -3,6 +3,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { DEMO_SCIM_ORIGIN, DEMO_SCIM_TOKEN } from '../../sandbox';
 import type { RunResult } from '../harness';
 import { DASHBOARD_USER, DASHBOARD_USER_NODE } from '../support/nodeTypes';
+import { OUTPUT_FIELD, wordsOf } from '../support/nodeWords';
 import { runNode } from '../support/runNode';
 import { useSandbox } from './sandboxLifecycle';
 
@@ -137,8 +138,10 @@ describe('Dashboard User node (SCIM)', () => {
 		});
 
 		const [duplicate, created] = result.output(DASHBOARD_USER).map((item) => item.json);
-		expect(duplicate).toMatchObject({
-			error: 'User already exists in the database.',
+		// A failed item keeps its row, with the reason as `error` and the node's words in their field.
+		expect(duplicate).toMatchObject({ email: 'MIA@example.com', error: 'User already exists in the database.' });
+		expect(wordsOf(duplicate)).toMatchObject({
+			status: 'failed',
 			httpCode: 409,
 			delivery: 'not_applied',
 			description: expect.stringContaining('Find by Email'),
@@ -165,16 +168,16 @@ describe('Dashboard User node (SCIM)', () => {
 		});
 
 		expect(created.output(DASHBOARD_USER)[1].json).toMatchObject({
-			field: 'Email',
-			delivery: 'invalid',
+			email: 'ADA@example.com',
 			error: 'Item 1: "Email" names the same user as item 0',
+			[OUTPUT_FIELD]: { status: 'failed', field: 'Email', delivery: 'invalid' },
 		});
 		expect(deleted.output(DASHBOARD_USER).map((item) => item.json)).toEqual([
 			{ deleted: true, id: mia.id },
 			expect.objectContaining({
-				field: 'User ID',
-				delivery: 'invalid',
+				id: mia.id,
 				error: 'Item 1: "User ID" names the same user as item 0',
+				[OUTPUT_FIELD]: expect.objectContaining({ status: 'failed', field: 'User ID', delivery: 'invalid' }),
 			}),
 		]);
 		expect((await client().requests()).map((request) => request.method)).toEqual(['POST', 'DELETE']);
@@ -320,8 +323,9 @@ describe('Dashboard User node (SCIM)', () => {
 
 		const [found, unknown] = got.output(DASHBOARD_USER).map((item) => item.json);
 		expect(found).toMatchObject({ id: mia.id, userName: 'mia@example.com', department: 'sales' });
-		expect(unknown).toMatchObject({
-			error: 'User not found',
+		expect(unknown).toMatchObject({ id: 'no-such-user', error: 'User not found' });
+		expect(wordsOf(unknown)).toMatchObject({
+			status: 'failed',
 			httpCode: 404,
 			description: expect.stringContaining('Find by Email'),
 		});
@@ -341,7 +345,7 @@ describe('Dashboard User node (SCIM)', () => {
 		});
 
 		// Named as every error of a JSON field is: by its display name without "(JSON)".
-		expect(result.output(DASHBOARD_USER).map((item) => item.json.field)).toEqual([
+		expect(result.output(DASHBOARD_USER).map((item) => wordsOf(item.json).field)).toEqual([
 			'Permissions.roles[0]',
 			'Permissions',
 		]);
@@ -377,11 +381,12 @@ describe('Dashboard User node (SCIM)', () => {
 		expect(output.slice(0, 2).map((json) => json.userName)).toEqual(['mia@example.com', 'mia@example.com']);
 		for (const json of output.slice(2)) {
 			expect(json).toMatchObject({
-				delivery: 'not_applied',
+				id,
 				error: expect.stringMatching(
 					/^Rate limited: the platform's limit resets at \d{4}-\d\d-\d\dT\d\d:00:00Z, in \d+ (h|min)/,
 				),
 			});
+			expect(wordsOf(json)).toMatchObject({ status: 'failed', delivery: 'not_applied' });
 		}
 		// The second answer said the window was spent: the rest were never sent.
 		expect((await client().requests()).length).toBe(2);

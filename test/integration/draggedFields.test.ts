@@ -5,6 +5,7 @@ import { readItems } from '../../nodes/EngagementPlatform/shared/engine/read/rea
 import { description, operation } from '../../nodes/EngagementPlatform/User/operations/trackEvent';
 import { runWorkflow } from '../harness';
 import { USER, USER_NODE } from '../support/nodeTypes';
+import { rowOf, statusOf } from '../support/nodeWords';
 import { useSandbox } from './sandboxLifecycle';
 
 const { sandbox, client, apiKey } = useSandbox();
@@ -171,7 +172,7 @@ describe('dragged fields read from the item', () => {
 				const dragged = await runWith(run, (field) => `$json.${field}`, false);
 				const engine = await runWith(run, (field) => `($json.${field})`, true);
 				expect(dragged).toEqual(engine);
-				succeeded += dragged.outputs[0].filter((output) => output.json.status === 'tracked').length;
+				succeeded += dragged.outputs[0].filter((output) => statusOf(output.json) === 'tracked').length;
 			}),
 			{ numRuns: RUNS },
 		);
@@ -199,7 +200,8 @@ describe('dragged fields read from the item', () => {
 			items,
 		};
 		const { outputs, bodies } = await runWith(run, (field) => `$json.${field}`, false);
-		expect(outputs[0].map((output) => output.json.status)).toEqual(['tracked', 'tracked']);
+		expect(outputs[0].map((output) => statusOf(output.json))).toEqual(['tracked', 'tracked']);
+		expect(outputs[0].map((output) => rowOf(output.json))).toEqual(items);
 		expect((bodies[0] as { purchases: IDataObject[] }).purchases).toEqual([
 			{
 				external_id: 'crm-1',

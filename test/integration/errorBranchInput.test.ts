@@ -1,15 +1,19 @@
 /**
- * A failed item on the error branch keeps its input as it came. Forms, tickets and chats carry fields
- * of their own named `message`, `error` or `description` ("I want to cancel my order #1001…"): the node
- * adds its words only under the keys n8n routes by that the input lacks, so every input field arrives
- * unchanged, on n8n 2.x (this repository's n8n-core, run for real) and on n8n 1.x (its routing replayed
- * on what the node gave n8n, see `routeAsN8n1`). "Continue (regular output)" keeps its error json.
+ * A failed item on the error branch keeps its input. Forms, tickets and chats carry fields of their own
+ * named `message`, `error` or `description` ("I want to cancel my order #1001…"). `error` is the key n8n
+ * routes by, so it always says what went wrong in this run, naming the item: a row's own `error` (often
+ * what an earlier run's error branch wrote back) is replaced by it. Every other input field arrives
+ * unchanged: the node adds `message` (the delivery and what to do) only where the input lacks one, and
+ * where the input has its own, `error` says both. So on n8n 2.x (this repository's n8n-core, run for
+ * real) and on n8n 1.x (its routing replayed on what the node gave n8n, see `routeAsN8n1`).
+ * "Continue (regular output)" keeps the row too, with `error` and the node's words in their own field.
  */
 import { WorkflowExecute } from 'n8n-core';
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import type { RunResult } from '../harness';
 import { USER, USER_NODE } from '../support/nodeTypes';
+import { OUTPUT_FIELD, wordsOf } from '../support/nodeWords';
 import { runNode } from '../support/runNode';
 import { useSandbox } from './sandboxLifecycle';
 
@@ -109,28 +113,22 @@ const byLine = (result: RunResult) => {
 	};
 };
 
-/** Every input field as it came, and the node's words only under keys the input lacks. */
+/** Every input field but `error` as it came, `error` this run's reason, `message` added only where the input lacks one. */
 function expectInputKept(item: INodeExecutionData, input: IDataObject, delivery: string): void {
 	const index = pairedIndex(item);
-	for (const [key, value] of Object.entries(input)) expect([key, item.json[key]]).toEqual([key, value]);
+	for (const [key, value] of Object.entries(input))
+		if (key !== 'error') expect([key, item.json[key]]).toEqual([key, value]);
 	const added = Object.keys(item.json).filter((key) => !(key in input));
 	expect(added.every((key) => key === 'error' || key === 'message')).toBe(true);
-	const words = added.map((key) => String(item.json[key])).join(' ');
-	if (!('error' in input)) {
-		// $json.error tells what happened, naming the item; with the input's own message it also says the rest.
-		expect(item.json.error).toMatch(new RegExp(`^Item ${index}: `));
-		if ('message' in input) expect(item.json.error).toMatch(new RegExp(` — ${delivery}: \\S`));
-		else expect(item.json.message).toMatch(new RegExp(`^${delivery}: \\S`));
-	} else if (!('message' in input)) {
-		expect(item.json.message).toMatch(new RegExp(`^Item ${index}: .+ — ${delivery}: \\S`));
-	} else {
-		// Both keys are the input's: n8n 1.x routes json only as `error` and `message`, so nothing is added.
-		expect(words).toBe('');
-	}
+	// $json.error tells what happened in this run, naming the item, whatever the input's own `error` said;
+	// with the input's own message it also says the delivery and what to do, else `message` does.
+	expect(item.json.error).toMatch(new RegExp(`^Item ${index}: `));
+	if ('message' in input) expect(item.json.error).toMatch(new RegExp(` — ${delivery}: \\S`));
+	else expect(item.json.message).toMatch(new RegExp(`^${delivery}: \\S`));
 }
 
-describe('"Continue (using error output)": the error branch keeps every input field', () => {
-	test('items the node refuses come out with their message, error, description and other fields unchanged', async () => {
+describe('"Continue (using error output)": the error branch keeps the input, `error` saying why', () => {
+	test('items the node refuses come out with their message, description and other fields unchanged, and `error` saying why', async () => {
 		const items = [...invalid, valid[3]];
 
 		const result = await run(items, 'continueErrorOutput');
@@ -149,7 +147,7 @@ describe('"Continue (using error output)": the error branch keeps every input fi
 		}
 	});
 
-	test('items of a request the platform refuses (400) come out with every input field unchanged', async () => {
+	test('items of a request the platform refuses (400) come out with every input field but `error` unchanged, `error` saying why', async () => {
 		await client().injectFaults([{ method: 'POST', path: '/users/track', times: 1, kind: 'status', status: 400 }]);
 		const items = [invalid[1], ...valid];
 
@@ -184,6 +182,25 @@ describe('"Continue (using error output)": the error branch keeps every input fi
 		});
 	});
 
+	test('a row carrying its own error (an earlier run’s, written back): $json.error says this run’s reason instead, $json.message what to do', async () => {
+		const result = await run([invalid[2]], 'continueErrorOutput');
+
+		for (const [line, { success, error }] of Object.entries(byLine(result))) {
+			expect([line, success]).toEqual([line, []]);
+			expect([line, error.map(({ json }) => json)]).toEqual([
+				line,
+				[
+					{
+						id: '',
+						ticket: 'T-3',
+						error: expect.stringMatching(/^Item 0: "External ID" /),
+						message: expect.stringMatching(/^invalid: \S/),
+					},
+				],
+			]);
+		}
+	});
+
 	test('an input with an empty error (null) gets the node’s words there: n8n sends an item down the error branch only by a non-empty error', async () => {
 		const input = { id: '', error: null, message: '', ticket: 'T-5' };
 
@@ -200,33 +217,46 @@ describe('"Continue (using error output)": the error branch keeps every input fi
 });
 
 describe('"Continue (regular output)"', () => {
-	test('every answer on the one output; a failed item is the node’s error json, as before', async () => {
+	test('every answer on the one output; a failed item keeps its row, with `error` saying why and the node’s words in their field', async () => {
 		await client().injectFaults([{ method: 'POST', path: '/users/track', times: 1, kind: 'status', status: 400 }]);
 
 		const result = await run([invalid[0], valid[1]], 'continueRegularOutput');
 
 		expect(result.error).toBeUndefined();
+		// The row's own message and description stay; its own `error` ("Card declined at checkout") gives way to
+		// this run's reason, which the node's field holds too, with the rest of its answer.
 		expect(result.output(USER)).toEqual([
 			{
 				json: {
+					...invalid[0],
 					error: expect.stringMatching(/^Item 0: "External ID" /),
-					description: expect.any(String),
-					delivery: 'invalid',
-					field: 'External ID',
+					[OUTPUT_FIELD]: {
+						status: 'failed',
+						error: expect.stringMatching(/^Item 0: "External ID" /),
+						description: expect.any(String),
+						delivery: 'invalid',
+						field: 'External ID',
+					},
 				},
 				pairedItem: { item: 0 },
 			},
 			{
 				json: {
+					...valid[1],
 					error: expect.any(String),
-					description: expect.any(String),
-					delivery: 'not_applied',
-					httpCode: 400,
-					response: expect.any(Object),
+					[OUTPUT_FIELD]: {
+						status: 'failed',
+						error: expect.any(String),
+						description: expect.any(String),
+						delivery: 'not_applied',
+						httpCode: 400,
+						response: expect.any(Object),
+					},
 				},
 				pairedItem: { item: 1 },
 			},
 		]);
+		for (const { json } of result.output(USER)) expect(json.error).toBe(wordsOf(json).error);
 		expect((await client().requests({ path: '/users/track' })).map(({ status }) => status)).toEqual([400]);
 	});
 });

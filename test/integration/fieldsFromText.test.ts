@@ -2,6 +2,7 @@ import type { IDataObject, INodeParameters, INodeType } from 'n8n-workflow';
 
 import { packageNodeTypes, runWorkflow } from '../harness';
 import { MESSAGE, MESSAGE_NODE, USER, USER_NODE } from '../support/nodeTypes';
+import { statusOf, wordsOf } from '../support/nodeWords';
 import { runNode } from '../support/runNode';
 import { useSandbox } from './sandboxLifecycle';
 
@@ -63,7 +64,7 @@ describe('an order row from a CSV becomes a purchase with the values it means', 
 			csvRow(),
 			csvRow({ customer: 'crm-2', price: '1e3', ordered_at: '2026-07-01T10:00' }),
 		]);
-		expect(answers.map((answer) => answer.status)).toEqual(['tracked', 'tracked']);
+		expect(answers.map((answer) => statusOf(answer))).toEqual(['tracked', 'tracked']);
 		const sent = await sentPurchases();
 		expect(sent).toEqual([
 			expect.objectContaining({ price: 59.9, quantity: 3, currency: 'EUR', time: '2026-12-01T10:00:00+01:00' }),
@@ -86,7 +87,7 @@ describe('an order row from a CSV becomes a purchase with the values it means', 
 		['59,90', "Price\" expects a number but got '59,90'"],
 	])('a price of %p is refused naming the value', async (price, words) => {
 		const [answer] = await run(USER_NODE, USER, purchaseFromOrder, [csvRow({ price })]);
-		expect(answer).toMatchObject({ delivery: 'invalid', field: 'Price' });
+		expect(wordsOf(answer)).toMatchObject({ status: 'failed', delivery: 'invalid', field: 'Price' });
 		expect(String(answer.error)).toContain(words);
 		expect(await sentPurchases()).toEqual([]);
 	});
@@ -99,7 +100,7 @@ describe('an order row from a CSV becomes a purchase with the values it means', 
 
 	test('a price mapped from an empty cell is a missing price, not 0', async () => {
 		const [answer] = await run(USER_NODE, USER, purchaseFromOrder, [csvRow({ price: '' })]);
-		expect(answer).toMatchObject({ delivery: 'invalid', field: 'Price' });
+		expect(wordsOf(answer)).toMatchObject({ status: 'failed', delivery: 'invalid', field: 'Price' });
 		expect(String(answer.error)).toContain('is required');
 	});
 });
@@ -122,7 +123,7 @@ describe('other fields a sheet fills', () => {
 			},
 			[{ id: 'new-1', existing_only: 'false', name: 'Lena' }],
 		);
-		expect(answer.status).toBe('sent');
+		expect(statusOf(answer)).toBe('sent');
 		const [request] = await client().requests({ path: '/campaigns/trigger/send' });
 		expect(request.body).toMatchObject({ recipients: [{ external_user_id: 'new-1', send_to_existing_only: false }] });
 	});
@@ -181,7 +182,7 @@ describe('Time starts empty, so a dragged field is not appended to an expression
 			},
 			[{ id: 'crm-1' }, { id: 'crm-2' }],
 		);
-		expect(answers.map((answer) => answer.status)).toEqual(['tracked', 'tracked']);
+		expect(answers.map((answer) => statusOf(answer))).toEqual(['tracked', 'tracked']);
 		const [request] = await client().requests({ path: '/users/track' });
 		const sent = (request.body as { events: IDataObject[] }).events.map((event) => String(event.time));
 		// One time for the whole run, as {{ $now }} is, in ISO 8601.
@@ -201,7 +202,7 @@ describe('Time starts empty, so a dragged field is not appended to an expression
 			{ operation: 'updateScheduledCanvas', canvasId: 'onboarding', scheduleId: 's-1', time: '={{ $json.when }}' },
 			[{ when: '' }],
 		);
-		expect(answer.delivery).toBe('invalid');
+		expect(wordsOf(answer).delivery).toBe('invalid');
 		expect(await client().requests({ path: '/canvas/trigger/schedule/update' })).toEqual([]);
 	});
 });
@@ -247,7 +248,7 @@ describe('options inside a collection read text as their fields do', () => {
 			},
 			rows,
 		);
-		expect([...event, ...purchase, ...attributes].map((answer) => answer.status)).toEqual([
+		expect([...event, ...purchase, ...attributes].map((answer) => statusOf(answer))).toEqual([
 			...Array(4).fill('tracked'),
 			...Array(2).fill('updated'),
 		]);
@@ -274,7 +275,8 @@ describe('options inside a collection read text as their fields do', () => {
 			},
 			[{ id: 'crm-1', existing_only: 'maybe' }],
 		);
-		expect(answer).toMatchObject({
+		expect(wordsOf(answer)).toMatchObject({
+			status: 'failed',
 			delivery: 'invalid',
 			error: expect.stringContaining("Update Existing Only\" expects true or false but got 'maybe'"),
 		});
@@ -299,7 +301,7 @@ describe('the error branch carries the input and every problem of the item', () 
 			csvRow({ order_id: 'A-1001', price: 'abc', currency: 'euro' }),
 			csvRow({ order_id: 'A-1002', customer: 'crm-2' }),
 		]);
-		expect(success.map(({ json }) => json.status)).toEqual(['tracked']);
+		expect(success.map(({ json }) => statusOf(json))).toEqual(['tracked']);
 		expect(errors).toHaveLength(1);
 		const [{ json, pairedItem }] = errors;
 		expect(pairedItem).toEqual({ item: 0 });
@@ -404,7 +406,7 @@ describe('attributes and properties typed as n8n types them', () => {
 			},
 			[sheetRow],
 		);
-		expect(answer.status).toBe('updated');
+		expect(statusOf(answer)).toBe('updated');
 		expect(await sentAttributes()).toEqual([
 			{
 				external_id: 'crm-1',
@@ -448,7 +450,7 @@ describe('attributes and properties typed as n8n types them', () => {
 			},
 			[{ ...sheetRow, lifetime_value: 'lots', vip: 'maybe' }],
 		);
-		expect(answer).toMatchObject({ delivery: 'invalid' });
+		expect(wordsOf(answer)).toMatchObject({ status: 'failed', delivery: 'invalid' });
 		expect(String(answer.error)).toContain('"Custom Attributes.lifetime_value" expects a number but got \'lots\'');
 		expect(String(answer.error)).toContain('"Custom Attributes.vip" expects a boolean but got \'maybe\'');
 		expect(await sentAttributes()).toEqual([]);
@@ -474,7 +476,7 @@ describe('attributes and properties typed as n8n types them', () => {
 			},
 			[{ id: 'crm-1', total: '59.90', gift: 'false', delivery_by: '2026-12-03T12:00:00' }],
 		);
-		expect(answer.status).toBe('tracked');
+		expect(statusOf(answer)).toBe('tracked');
 		const [request] = await client().requests({ path: '/users/track' });
 		expect((request.body as { events: IDataObject[] }).events[0].properties).toEqual({
 			total: 59.9,

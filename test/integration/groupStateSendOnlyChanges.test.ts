@@ -10,6 +10,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { runWorkflow } from '../harness';
 import { deduplicationStore } from '../harness/deduplicationStore';
 import { SUBSCRIPTION_NODE, USER_NODE } from '../support/nodeTypes';
+import { statusOf } from '../support/nodeWords';
 import { useSandbox } from './sandboxLifecycle';
 
 const { sandbox, client, apiKey } = useSandbox();
@@ -91,9 +92,9 @@ test('the option held in the group-state node’s parameters is not read, and no
 	const second = await nightlyRun();
 
 	expect(await sentSince(before)).toEqual({ attributes: [], groups: ids });
-	expect(second.output('Attributes').map(({ json }) => json.status)).toEqual(ids.map(() => 'unchanged'));
+	expect(second.output('Attributes').map(({ json }) => statusOf(json))).toEqual(ids.map(() => 'unchanged'));
 	// Each item answers with the state set.
-	expect(second.output('Newsletter').map(({ json }) => json.status)).toEqual(ids.map(() => 'subscribed'));
+	expect(second.output('Newsletter').map(({ json }) => statusOf(json))).toEqual(ids.map(() => 'subscribed'));
 	expect(store.calls.filter(({ method }) => method === 'clearAllProcessedItems')).toEqual([]);
 });
 
@@ -104,5 +105,5 @@ test('without the option in its parameters too: the group-state node notes what 
 	const second = await withoutOption();
 
 	expect(await sentSince(before)).toEqual({ attributes: [], groups: ids });
-	expect(second.output('Attributes').map(({ json }) => json.status)).toEqual(ids.map(() => 'unchanged'));
+	expect(second.output('Attributes').map(({ json }) => statusOf(json))).toEqual(ids.map(() => 'unchanged'));
 });

@@ -1,6 +1,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { MESSAGE, MESSAGE_NODE } from '../support/nodeTypes';
+import { OUTPUT_FIELD, statusOf, wordsOf } from '../support/nodeWords';
 import { runNode } from '../support/runNode';
 import { useSandbox } from './sandboxLifecycle';
 
@@ -47,17 +48,19 @@ describe('Message node: Trigger Campaign and Trigger Canvas', () => {
 			trigger_properties: { order_id: '#1003' },
 		});
 		const output = result.output(MESSAGE);
-		const dispatchOf = (item: number) => output[item].json.dispatch_id;
+		const dispatchOf = (item: number) => wordsOf(output[item].json).dispatch_id;
 		expect(dispatchOf(0)).toBe(dispatchOf(49));
 		expect(dispatchOf(50)).not.toBe(dispatchOf(49));
-		// The answer keeps the item's fields under the node's own.
+		// The answer keeps the item's fields as they came, the node's words beside them.
 		expect(output[101]).toEqual({
 			json: {
 				...customers[101],
-				status: 'sent',
-				campaign_id: 'welcome-campaign',
-				external_user_id: 'crm-101',
-				dispatch_id: dispatchOf(100),
+				[OUTPUT_FIELD]: {
+					status: 'sent',
+					campaign_id: 'welcome-campaign',
+					external_user_id: 'crm-101',
+					dispatch_id: dispatchOf(100),
+				},
 			},
 			pairedItem: { item: 101 },
 		});
@@ -90,7 +93,7 @@ describe('Message node: Trigger Campaign and Trigger Canvas', () => {
 
 		expect(result.error).toBeUndefined();
 		for (const item of result.output(MESSAGE)) {
-			expect(item.json).toMatchObject({
+			expect(wordsOf(item.json)).toMatchObject({
 				status: 'not_sent',
 				notice: expect.any(String),
 				warnings: [expect.any(String)],
@@ -108,8 +111,12 @@ describe('Message node: Trigger Campaign and Trigger Canvas', () => {
 			true,
 		);
 
-		expect(result.output(MESSAGE)[0].json.status).toBe('sent');
-		expect(result.output(MESSAGE)[1].json).toMatchObject({ field: 'Recipient Attributes', delivery: 'invalid' });
+		expect(statusOf(result.output(MESSAGE)[0].json)).toBe('sent');
+		expect(wordsOf(result.output(MESSAGE)[1].json)).toMatchObject({
+			status: 'failed',
+			field: 'Recipient Attributes',
+			delivery: 'invalid',
+		});
 	});
 
 	test('canvas entry properties over 50 KB are refused on their item', async () => {
@@ -144,7 +151,7 @@ describe('Message node: Send Now', () => {
 
 		const requests = await client().requests({ path: '/messages/send' });
 		expect(requests.map((r) => (r.body as { external_user_ids: string[] }).external_user_ids.length)).toEqual([50, 10]);
-		expect(result.output(MESSAGE)[59].json).toMatchObject({
+		expect(wordsOf(result.output(MESSAGE)[59].json)).toMatchObject({
 			status: 'sent',
 			external_user_id: 'crm-59',
 			dispatch_id: expect.any(String),
@@ -160,7 +167,7 @@ describe('Message node: Send Now', () => {
 		expect(bodies).toHaveLength(2);
 		expect(bodies[0]).toMatchObject({ segment_id: 'vip', broadcast: true });
 		expect(bodies[0].external_user_ids).toBeUndefined();
-		expect(result.output(MESSAGE).map((item) => item.json.status)).toEqual(['sent', 'sent']);
+		expect(result.output(MESSAGE).map((item) => statusOf(item.json))).toEqual(['sent', 'sent']);
 	});
 
 	test('a connected audience that is not one of the shown shapes is refused, naming the field', async () => {
@@ -201,7 +208,7 @@ describe('Message node: Send Transactional Email', () => {
 		});
 	});
 
-	test('one request per recipient, each with an external_send_id derived from the execution and item', async () => {
+	test('one request per recipient, each with an external_send_id of its own derived from its email', async () => {
 		const result = await run(users(5), receipt());
 
 		expect(result.error).toBeUndefined();
@@ -210,9 +217,10 @@ describe('Message node: Send Transactional Email', () => {
 		const sendIds = requests.map((r) => (r.body as { external_send_id: string }).external_send_id);
 		expect(new Set(sendIds).size).toBe(5);
 		sendIds.forEach((id) => expect(id).toMatch(/^[A-Za-z0-9_-]{32}$/));
-		expect(result.output(MESSAGE)[2].json).toMatchObject({
+		expect(wordsOf(result.output(MESSAGE)[2].json)).toMatchObject({
 			status: 'sent',
 			external_user_id: 'crm-2',
+			external_send_id: sendIds[2],
 			dispatch_id: expect.any(String),
 		});
 	});
@@ -224,7 +232,7 @@ describe('Message node: Send Transactional Email', () => {
 
 		const result = await run(users(1), receipt());
 
-		expect(result.output(MESSAGE)[0].json.status).toBe('sent');
+		expect(statusOf(result.output(MESSAGE)[0].json)).toBe('sent');
 		const requests = await client().requests({ path: '/transactional/v1/campaigns/order-receipt/send' });
 		expect(requests).toHaveLength(2);
 		expect((requests[0].body as IDataObject).external_send_id).toBe((requests[1].body as IDataObject).external_send_id);
@@ -254,8 +262,8 @@ describe('Message node: Send Transactional Email', () => {
 		const { transactionalSends } = (await client().state()) as unknown as { transactionalSends: unknown[] };
 		expect(transactionalSends).toHaveLength(1);
 		const [answer] = result.output(MESSAGE).map(({ json }) => json);
-		expect(answer).toMatchObject({ delivery: 'maybe_applied' });
-		expect(String(answer.description)).toMatch(/before running/i);
+		expect(wordsOf(answer)).toMatchObject({ status: 'failed', delivery: 'maybe_applied' });
+		expect(String(wordsOf(answer).description)).toMatch(/before running/i);
 	});
 
 	const QUEUED = 'The external reference has been queued. Please retry to obtain send_id.';
@@ -273,7 +281,7 @@ describe('Message node: Send Transactional Email', () => {
 			transactionalSends: Array<{ dispatch_id: string }>;
 		};
 		expect(transactionalSends).toHaveLength(1);
-		expect(result.output(MESSAGE)[0].json).toMatchObject({
+		expect(wordsOf(result.output(MESSAGE)[0].json)).toMatchObject({
 			status: 'sent',
 			dispatch_id: transactionalSends[0].dispatch_id,
 		});
@@ -289,18 +297,19 @@ describe('Message node: Send Transactional Email', () => {
 		const result = await run(users(1), receipt({ externalSendId: 'order-1000-receipt' }), true);
 
 		const [answer] = result.output(MESSAGE).map(({ json }) => json);
-		expect(answer).toMatchObject({ status: 'queued', external_send_id: 'order-1000-receipt' });
+		expect(wordsOf(answer)).toMatchObject({ status: 'queued', external_send_id: 'order-1000-receipt' });
 		expect(answer.error).toBeUndefined();
+		expect(wordsOf(answer).error).toBeUndefined();
 		expect(JSON.stringify(answer)).not.toContain('run these items again');
 	});
 
 	test("the platform's validation message reaches the item: a paused campaign", async () => {
 		const result = await run(users(1), receipt({ campaignId: 'paused-receipt' }), true);
 
-		expect(result.output(MESSAGE)[0].json).toMatchObject({
-			error: 'The campaign is paused. Resume the campaign in order for trigger requests to take effect.',
-			delivery: 'not_applied',
-		});
+		const [answer] = result.output(MESSAGE).map(({ json }) => json);
+		const reason = 'The campaign is paused. Resume the campaign in order for trigger requests to take effect.';
+		expect(answer.error).toBe(reason);
+		expect(wordsOf(answer)).toMatchObject({ status: 'failed', error: reason, delivery: 'not_applied' });
 	});
 
 	test('one External Send ID on two items: the later is refused before anything is sent, naming the first', async () => {
@@ -311,10 +320,10 @@ describe('Message node: Send Transactional Email', () => {
 		);
 
 		const answers = result.output(MESSAGE).map(({ json }) => json);
-		expect(answers[0]).toMatchObject({ status: 'sent', external_send_id: 'crm-0' });
-		expect(answers[1]).toMatchObject({ delivery: 'invalid', field: 'External Send ID' });
+		expect(wordsOf(answers[0])).toMatchObject({ status: 'sent', external_send_id: 'crm-0' });
+		expect(wordsOf(answers[1])).toMatchObject({ status: 'failed', delivery: 'invalid', field: 'External Send ID' });
 		expect(String(answers[1].error)).toContain('item 0');
-		expect(answers[2]).toMatchObject({ status: 'sent', external_send_id: 'crm-2' });
+		expect(wordsOf(answers[2])).toMatchObject({ status: 'sent', external_send_id: 'crm-2' });
 		const sent = (await client().requests({ path: '/transactional/v1/campaigns/order-receipt/send' })).map(
 			(request) => (request.body as { external_send_id: string }).external_send_id,
 		);
@@ -352,9 +361,7 @@ describe('Message node: scheduled canvases', () => {
 		});
 
 		expect(result.output(MESSAGE)[0].json).toEqual({
-			status: 'updated',
-			canvas_id: 'onboarding-canvas',
-			schedule_id: 'sched-1',
+			[OUTPUT_FIELD]: { status: 'updated', canvas_id: 'onboarding-canvas', schedule_id: 'sched-1' },
 		});
 		const { canvasSchedules } = (await client().state()) as unknown as { canvasSchedules: IDataObject[] };
 		expect(canvasSchedules[0]).toMatchObject({ schedule: { time: '2026-12-02T10:00:00Z', in_local_time: false } });
@@ -367,8 +374,9 @@ describe('Message node: scheduled canvases', () => {
 			true,
 		);
 
-		expect(result.output(MESSAGE)[0].json.status).toBe('deleted');
-		expect(result.output(MESSAGE)[1].json).toMatchObject({ httpCode: 404 });
+		expect(statusOf(result.output(MESSAGE)[0].json)).toBe('deleted');
+		expect(result.output(MESSAGE)[1].json).toMatchObject({ id: 'sched-404', error: expect.any(String) });
+		expect(wordsOf(result.output(MESSAGE)[1].json)).toMatchObject({ status: 'failed', httpCode: 404 });
 		const { canvasSchedules } = (await client().state()) as unknown as { canvasSchedules: unknown[] };
 		expect(canvasSchedules).toHaveLength(0);
 	});

@@ -1,15 +1,17 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import { MESSAGE_NODE } from '../support/nodeTypes';
+import { wordsOf } from '../support/nodeWords';
 import type { RunShape } from '../support/nodeShapes';
 import { describeShape, runNodeInShape } from '../support/nodeShapes';
 import { useSandbox } from './sandboxLifecycle';
 
 /**
- * A node run several times in one execution (Loop Over Items, both IF branches wired into it) is a
- * run of its own each time: the External Send ID the node derives when the field is empty is one
- * per run and item, so every customer's receipt goes out, each item answered `sent` names an email
- * the platform sent, and Retry On Fail (the same run tried again) sends nothing twice.
+ * A node run several times in one execution (Loop Over Items, both IF branches wired into it) meets
+ * its items a few at a time: the External Send ID the node derives when the field is empty comes from
+ * the email itself (the recipient and what the email holds), not from the run or the item's place in
+ * it, so every customer's receipt goes out in whichever run meets it, each item answered `sent` names
+ * an email the platform sent, and Retry On Fail (the same run tried again) sends nothing twice.
  */
 const { sandbox, client, apiKey } = useSandbox();
 const PATH = '/transactional/v1/campaigns/order-receipt/send';
@@ -55,13 +57,14 @@ describe.each(SHAPES)('Send Transactional Email without an External Send ID, %j'
 		expect(runs).toBeGreaterThan(1);
 		expect(answers.map(({ item }) => item).sort()).toEqual(customers(count).map((_, i) => i));
 		for (const { item, json } of answers) {
-			expect(json.status).toBe('sent');
+			const words = wordsOf(json);
+			expect(words.status).toBe('sent');
 			const sent = state.transactionalSends.filter(
-				(send) => send.dispatch_id === json.dispatch_id && send.service_id === serviceIdOf(`crm-${item}`),
+				(send) => send.dispatch_id === words.dispatch_id && send.service_id === serviceIdOf(`crm-${item}`),
 			);
 			expect(sent).toHaveLength(1);
 		}
-		const ids = answers.map(({ json }) => json.external_send_id);
+		const ids = answers.map(({ json }) => wordsOf(json).external_send_id);
 		expect(new Set(ids).size).toBe(count);
 		expect(state.transactionalSends).toHaveLength(count);
 		expect(await client().requests({ path: PATH })).toHaveLength(count);
@@ -73,7 +76,7 @@ test('Retry On Fail tries the same run again with the same IDs: the emails the f
 	// first in the output, so n8n tries the node's run again; its resend carries the same ID.
 	await client().injectFaults([{ path: PATH, kind: 'reset-after', times: 10 }]);
 	const first = await sendReceipts({ kind: 'once', retryOnFail: true }, 3);
-	const secondTryIds = first.answers.map(({ json }) => json.external_send_id ?? json.error);
+	const secondTryIds = first.answers.map(({ json }) => wordsOf(json).external_send_id ?? json.error);
 
 	const requests = await client().requests({ path: PATH });
 	const idsSent = new Set(requests.map((request) => (request.body as { external_send_id: string }).external_send_id));

@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions, INode, INodeParameters, INodePrope
 import { ItemInputError } from '../../nodes/EngagementPlatform/shared/engine/read/itemInputError';
 import { ParameterReader } from '../../nodes/EngagementPlatform/shared/engine/read/readItems';
 import { USER } from '../support/nodeTypes';
+import { OUTPUT_FIELD, statusOf, wordsOf } from '../support/nodeWords';
 import { runUserNode } from '../support/userRuns';
 import { useSandbox } from './sandboxLifecycle';
 
@@ -61,7 +62,7 @@ describe('reading parameters', () => {
 		const throughEngine = await runWith((path) => `={{ (${path}) }}`);
 
 		expect(direct).toEqual(throughEngine);
-		expect(direct.output.map((item) => item.json.error ?? item.json.status)).toEqual([
+		expect(direct.output.map((item) => item.json.error ?? statusOf(item.json))).toEqual([
 			'tracked',
 			'tracked',
 			'tracked',
@@ -129,7 +130,7 @@ describe('reading parameters', () => {
 
 			expect(result.error).toBeUndefined();
 			expect(sent).toEqual(['u1', 'u3']);
-			expect(result.output(USER, 0).map((item) => [item.json.status, item.pairedItem])).toEqual([
+			expect(result.output(USER, 0).map((item) => [statusOf(item.json), item.pairedItem])).toEqual([
 				['tracked', { item: 0 }],
 				['tracked', { item: 2 }],
 			]);
@@ -143,10 +144,12 @@ describe('reading parameters', () => {
 			const { result, sent } = await run({ onError: 'continueRegularOutput' });
 
 			expect(sent).toEqual(['u1', 'u3']);
-			expect(result.output(USER).map((item) => [item.json.status ?? item.json.field, item.pairedItem])).toEqual([
-				['tracked', { item: 0 }],
-				['Event Name', { item: 1 }],
-				['tracked', { item: 2 }],
+			expect(
+				result.output(USER).map((item) => [statusOf(item.json), wordsOf(item.json).field, item.pairedItem]),
+			).toEqual([
+				['tracked', undefined, { item: 0 }],
+				['failed', 'Event Name', { item: 1 }],
+				['tracked', undefined, { item: 2 }],
 			]);
 		});
 
@@ -190,8 +193,8 @@ describe('reading parameters', () => {
 
 		expect(result.error).toBeUndefined();
 		expect(result.output(USER).map((item) => item.json)).toEqual([
-			// The answer keeps the tool call's fields under the node's own.
-			{ ...toolCall, status: 'tracked', external_id: 'cust-ai-1', events_tracked: 1 },
+			// The answer keeps the tool call's fields as they came, the node's words beside them.
+			{ ...toolCall, [OUTPUT_FIELD]: { status: 'tracked', external_id: 'cust-ai-1', events_tracked: 1 } },
 		]);
 		const [request, ...more] = await client().requests();
 		expect(more).toEqual([]);
@@ -260,7 +263,7 @@ describe('a resource mapper and an assignment list mapped entry by entry', () =>
 		const throughEngine = await syncWith((path) => `={{ (${path}) }}`);
 
 		expect(dragged).toEqual(throughEngine);
-		expect(dragged.output.map((item) => item.json.error ?? item.json.status)).toEqual([
+		expect(dragged.output.map((item) => item.json.error ?? statusOf(item.json))).toEqual([
 			'updated',
 			expect.stringContaining('Standard Attributes'),
 			'updated',

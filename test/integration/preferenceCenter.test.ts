@@ -1,6 +1,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { PREFERENCE_CENTER, PREFERENCE_CENTER_NODE } from '../support/nodeTypes';
+import { OUTPUT_FIELD, statusOf, wordsOf } from '../support/nodeWords';
 import { runNode } from '../support/runNode';
 import { useSandbox } from './sandboxLifecycle';
 
@@ -46,7 +47,10 @@ describe('Preference Center node', () => {
 
 			const result = await run([{ id: 'newsletter' }], update(fields as INodeParameters), true);
 
-			expect(result.output(PREFERENCE_CENTER)[0].json).toMatchObject({ delivery: 'invalid' });
+			expect(wordsOf(result.output(PREFERENCE_CENTER)[0].json)).toMatchObject({
+				status: 'failed',
+				delivery: 'invalid',
+			});
 			expect(await client().requests({ method: 'PUT' })).toHaveLength(0);
 			expect((await storedCenters()).find((center) => center.external_id === 'newsletter')).toMatchObject({
 				options: { 'meta-viewport-content': 'initial-scale=1', 'links-tags': [favicon] },
@@ -83,14 +87,16 @@ describe('Preference Center node', () => {
 			'PUT /preference_center/v1/sms-alerts',
 		]);
 		const [first] = result.output(PREFERENCE_CENTER);
-		// The answer keeps the item's fields under the node's own.
+		// The answer keeps the item's fields as they came, the node's words beside them.
 		expect(first.json).toEqual({
 			...centers[0],
-			status: 'updated',
-			preference_center_id: 'newsletter',
-			preference_center_api_id: 'newsletter',
-			created_at: '2026-01-05T10:00:00.000Z',
-			updated_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+			[OUTPUT_FIELD]: {
+				status: 'updated',
+				preference_center_id: 'newsletter',
+				preference_center_api_id: 'newsletter',
+				created_at: '2026-01-05T10:00:00.000Z',
+				updated_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+			},
 		});
 		expect(first.pairedItem).toEqual({ item: 0 });
 		expect((await storedCenters()).find((center) => center.external_id === 'newsletter')).toMatchObject({
@@ -121,7 +127,11 @@ describe('Preference Center node', () => {
 		);
 
 		expect(result.error).toBeUndefined();
-		expect(result.output(PREFERENCE_CENTER).map((item) => item.json.status)).toEqual(['updated', 'updated', 'updated']);
+		expect(result.output(PREFERENCE_CENTER).map((item) => statusOf(item.json))).toEqual([
+			'updated',
+			'updated',
+			'updated',
+		]);
 		const requests = await client().requests();
 		expect(requests.filter((r) => r.method === 'POST')).toHaveLength(3);
 		// Requests already under way when the first 405 came back were refused too; none after.
@@ -158,7 +168,7 @@ describe('Preference Center node', () => {
 		);
 
 		expect(result.error).toBeUndefined();
-		expect(result.output(PREFERENCE_CENTER).map((item) => item.json.status)).toEqual(['updated', 'updated']);
+		expect(result.output(PREFERENCE_CENTER).map((item) => statusOf(item.json))).toEqual(['updated', 'updated']);
 		expect(result.logs.some((entry) => entry.message.includes('waiting'))).toBe(true);
 	});
 
@@ -187,11 +197,11 @@ describe('Preference Center node', () => {
 		);
 
 		const output = result.output(PREFERENCE_CENTER).map((item) => item.json);
-		expect(output[0]).toMatchObject({ status: 'updated' });
-		expect(output.slice(1).map((json) => [json.field, json.delivery])).toEqual([
-			['Link Tags[0].Color', 'invalid'],
-			['Link Tags[0].Type', 'invalid'],
-			['Link Tags[0].Rel', 'invalid'],
+		expect(statusOf(output[0])).toBe('updated');
+		expect(output.slice(1).map((json) => [statusOf(json), wordsOf(json).field, wordsOf(json).delivery])).toEqual([
+			['failed', 'Link Tags[0].Color', 'invalid'],
+			['failed', 'Link Tags[0].Type', 'invalid'],
+			['failed', 'Link Tags[0].Rel', 'invalid'],
 		]);
 		expect(result.output(PREFERENCE_CENTER).map((item) => item.pairedItem)).toEqual(
 			[0, 1, 2, 3].map((item) => ({ item })),
@@ -209,7 +219,8 @@ describe('Preference Center node', () => {
 	test('an item with no field to update is refused with the fix', async () => {
 		const result = await run([{ id: 'newsletter' }], update({}), true);
 
-		expect(result.output(PREFERENCE_CENTER)[0].json).toMatchObject({
+		expect(wordsOf(result.output(PREFERENCE_CENTER)[0].json)).toMatchObject({
+			status: 'failed',
 			field: 'Update Fields',
 			description: 'Add at least one field under "Update Fields".',
 		});
@@ -220,8 +231,9 @@ describe('Preference Center node', () => {
 		const result = await run([{ id: 'newsletter' }, { id: 'no-such-center' }], update({ state: 'active' }), true);
 
 		const [known, unknown] = result.output(PREFERENCE_CENTER).map((item) => item.json);
-		expect(known).toMatchObject({ status: 'updated' });
-		expect(unknown).toMatchObject({ error: 'Preference center not found', httpCode: 404, delivery: 'not_applied' });
+		expect(statusOf(known)).toBe('updated');
+		expect(unknown).toMatchObject({ id: 'no-such-center', error: 'Preference center not found' });
+		expect(wordsOf(unknown)).toMatchObject({ status: 'failed', httpCode: 404, delivery: 'not_applied' });
 		expect(result.output(PREFERENCE_CENTER)[1].pairedItem).toEqual({ item: 1 });
 	});
 

@@ -3,6 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { runWorkflow } from '../harness';
 import { deduplicationStore } from '../harness/deduplicationStore';
 import { USER, USER_NODE } from '../support/nodeTypes';
+import { statusOf, wordsOf } from '../support/nodeWords';
 import { installVirtualClock, moveClockBy, virtualNow } from '../sequences/virtualClock';
 import { useSandbox } from './sandboxLifecycle';
 
@@ -46,8 +47,8 @@ async function sync(items: IDataObject[]) {
 	expect(result.error).toBeUndefined();
 	return result
 		.output(USER)
-		.filter(({ json }) => json.status === 'updated')
-		.map(({ json }) => String(json.external_id));
+		.filter(({ json }) => statusOf(json) === 'updated')
+		.map(({ json }) => String(wordsOf(json).external_id));
 }
 
 /** Runs the sync at each day offset; returns every contact's send times (days) and the most sent in one run. */

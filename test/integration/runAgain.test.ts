@@ -13,6 +13,7 @@ import { InstanceSettings } from 'n8n-core';
 import { runWorkflow } from '../harness';
 import type { HarnessNode, RunResult } from '../harness';
 import { MESSAGE, MESSAGE_NODE, SUBSCRIPTION, SUBSCRIPTION_NODE, USER, USER_NODE } from '../support/nodeTypes';
+import { runNodeInShape } from '../support/nodeShapes';
 import { statusOf, wordsOf } from '../support/nodeWords';
 import { useSandbox } from './sandboxLifecycle';
 
@@ -164,6 +165,19 @@ describe('Send Transactional Email, run again: one receipt per order', () => {
 
 		expect(next.output(MESSAGE).map((item) => statusOf(item.json))).toEqual(['duplicate', 'sent', 'sent', 'sent']);
 		expect(await receiptsByCustomer()).toEqual({ 'c-1': 2, 'c-2': 3 });
+	});
+
+	test('two identical receipts split by Loop Over Items, one per pass, are two emails, both sent', async () => {
+		const twice = [ORDERS[0], ORDERS[0]];
+		const looped = await runNodeInShape(
+			MESSAGE_NODE,
+			{ items: twice, parameters: receipt, endpoint: sandbox().url, apiKey, workflowId: WORKFLOW_ID, nodeId: NODE_ID },
+			{ kind: 'loop', batchSize: 1 },
+		);
+
+		expect(looped.runs).toBe(2);
+		expect(looped.answers.map(({ json }) => statusOf(json))).toEqual(['sent', 'sent']);
+		expect(await receiptsByCustomer()).toEqual({ 'c-1': 2 });
 	});
 
 	test('two n8n instances sharing the workflow and node ids (staging, production) derive different IDs', async () => {

@@ -13,6 +13,7 @@ import {
 	USER,
 	USER_NODE,
 } from '../support/nodeTypes';
+import { statusOf } from '../support/nodeWords';
 import { runNode } from '../support/runNode';
 import { useSandbox } from './sandboxLifecycle';
 
@@ -111,7 +112,7 @@ describe('Batch Size lowers every batched operation alike', () => {
 		expect(sizes(await client().requests({ method: 'PUT' }), (body) => (body.items as unknown[]).length)).toEqual([
 			10, 10, 3,
 		]);
-		expect(result.output(CATALOG).map(({ json }) => json.status)).toEqual(rows.map(() => 'accepted'));
+		expect(result.output(CATALOG).map(({ json }) => statusOf(json))).toEqual(rows.map(() => 'accepted'));
 	});
 
 	test('25 users at Batch Size 10 of Set Group State: calls of 10, 10 and 5 users', async () => {

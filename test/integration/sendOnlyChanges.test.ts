@@ -5,6 +5,7 @@ import type { RunResult } from '../harness';
 import { runWorkflow } from '../harness';
 import { deduplicationStore } from '../harness/deduplicationStore';
 import { SUBSCRIPTION, SUBSCRIPTION_NODE, USER, USER_NODE } from '../support/nodeTypes';
+import { OUTPUT_FIELD, statusOf, wordsOf } from '../support/nodeWords';
 import { useSandbox } from './sandboxLifecycle';
 
 /**
@@ -70,7 +71,7 @@ describe('Send Only Changes on Update Attributes', () => {
 
 		const first = await syncAttributes(crm);
 		expect(first.error).toBeUndefined();
-		expect(first.output(USER).map(({ json }) => json.status)).toEqual(crm.map(() => 'updated'));
+		expect(first.output(USER).map(({ json }) => statusOf(json))).toEqual(crm.map(() => 'updated'));
 		const firstSent = await attributesSent();
 		expect(firstSent.sort()).toEqual(crm.map(({ id }) => id).sort());
 
@@ -80,9 +81,9 @@ describe('Send Only Changes on Update Attributes', () => {
 		expect(await attributesSent(before)).toEqual([]);
 		const answers = second.output(USER);
 		expect(answers.map(itemOf)).toEqual(crm.map((_, index) => index));
-		// The answer keeps the contact's fields under the node's own.
+		// The answer keeps the contact's fields as they came, the node's words beside them.
 		expect(answers.map(({ json }) => json)).toEqual(
-			crm.map((contact) => ({ ...contact, status: 'unchanged', external_id: contact.id })),
+			crm.map((contact) => ({ ...contact, [OUTPUT_FIELD]: { status: 'unchanged', external_id: contact.id } })),
 		);
 		expect(second.logs.map(({ message }) => message)).toContainEqual(
 			expect.stringContaining('1000 items → 0 requests: 0 succeeded, 0 failed, 1000 unchanged and not sent'),
@@ -103,7 +104,7 @@ describe('Send Only Changes on Update Attributes', () => {
 				.then((all) => all.filter((r) => r.seq > before3)),
 		).toHaveLength(1);
 		for (const [index, { json }] of third.output(USER).entries()) {
-			expect(json.status).toBe(changed.has(tomorrow[index].id) ? 'updated' : 'unchanged');
+			expect(statusOf(json)).toBe(changed.has(tomorrow[index].id) ? 'updated' : 'unchanged');
 		}
 		const profiles = (await client().state()).profiles;
 		expect(
@@ -127,7 +128,7 @@ describe('Send Only Changes on Update Attributes', () => {
 			columns('={{ { region: "EU", tier: "member", plan: $json.plan } }}'),
 		);
 		expect(await attributesSent(before0)).toEqual([]);
-		expect(reordered.output(USER).map(({ json }) => json.status)).toEqual(crm.map(() => 'unchanged'));
+		expect(reordered.output(USER).map(({ json }) => statusOf(json))).toEqual(crm.map(() => 'unchanged'));
 
 		const moved = crm.map((contact, index) => (index === 3 ? { ...contact, city: 'Lisbon' } : contact));
 		const before = await lastSeq();
@@ -140,7 +141,7 @@ describe('Send Only Changes on Update Attributes', () => {
 			),
 		);
 		expect(await attributesSent(before)).toEqual(['crm-3']);
-		expect(withCity.output(USER)[3].json).toMatchObject({ status: 'updated', external_id: 'crm-3' });
+		expect(wordsOf(withCity.output(USER)[3].json)).toMatchObject({ status: 'updated', external_id: 'crm-3' });
 	});
 
 	test('an object the platform refused is sent again next run; an accepted one is not', async () => {
@@ -149,14 +150,14 @@ describe('Send Only Changes on Update Attributes', () => {
 		const existingOnly = { additionalFields: { _update_existing_only: true } };
 
 		const first = await runSync(USER_NODE, USER, crm, { ...attributesSync(), ...existingOnly }, true);
-		expect(first.output(USER)[9].json).toMatchObject({ delivery: 'not_applied' });
-		expect(first.output(USER).filter(({ json }) => json.status === 'updated')).toHaveLength(9);
+		expect(wordsOf(first.output(USER)[9].json)).toMatchObject({ status: 'failed', delivery: 'not_applied' });
+		expect(first.output(USER).filter(({ json }) => statusOf(json) === 'updated')).toHaveLength(9);
 
 		await client().seed({ profiles: [{ external_id: 'crm-9' }] });
 		const before = await lastSeq();
 		const second = await runSync(USER_NODE, USER, crm, { ...attributesSync(), ...existingOnly }, true);
 		expect(await attributesSent(before)).toEqual(['crm-9']);
-		expect(second.output(USER).map(({ json }) => json.status)).toEqual([
+		expect(second.output(USER).map(({ json }) => statusOf(json))).toEqual([
 			...crm.slice(0, 9).map(() => 'unchanged'),
 			'updated',
 		]);
@@ -169,11 +170,11 @@ describe('Send Only Changes on Update Attributes', () => {
 		const before = await lastSeq();
 		const forgot = await syncAttributes(crm, { forgetSent: true });
 		expect((await attributesSent(before)).length).toBe(30);
-		expect(forgot.output(USER).map(({ json }) => json.status)).toEqual(crm.map(() => 'updated'));
+		expect(forgot.output(USER).map(({ json }) => statusOf(json))).toEqual(crm.map(() => 'updated'));
 		expect(store.calls.map(({ method }) => method)).toContain('clearAllProcessedItems');
 
 		const again = await syncAttributes(crm);
-		expect(again.output(USER).map(({ json }) => json.status)).toEqual(crm.map(() => 'unchanged'));
+		expect(again.output(USER).map(({ json }) => statusOf(json))).toEqual(crm.map(() => 'unchanged'));
 	});
 
 	test('when n8n cannot record the end of a run, its items keep their answers and the next two runs send everything', async () => {
@@ -190,7 +191,7 @@ describe('Send Only Changes on Update Attributes', () => {
 		const cut = await syncAttributes(tomorrow);
 		store.failWhen = undefined;
 		expect(cut.error).toBeUndefined();
-		expect(cut.output(USER).map(({ json }) => json.status)).toEqual(
+		expect(cut.output(USER).map(({ json }) => statusOf(json))).toEqual(
 			tomorrow.map((_, index) => (index < 5 ? 'updated' : 'unchanged')),
 		);
 		expect(cut.run.data.resultData.runData[USER][0].hints).toContainEqual(
@@ -210,7 +211,7 @@ describe('Send Only Changes on Update Attributes', () => {
 		await syncAttributes(tomorrow);
 		expect((await attributesSent(before2)).length).toBe(40);
 		const after = await syncAttributes(tomorrow);
-		expect(after.output(USER).map(({ json }) => json.status)).toEqual(crm.map(() => 'unchanged'));
+		expect(after.output(USER).map(({ json }) => statusOf(json))).toEqual(crm.map(() => 'unchanged'));
 	});
 
 	test('when n8n cannot check what was sent, nothing is sent and every item leaves by the error branch, saying why', async () => {
@@ -250,7 +251,7 @@ describe('Send Only Changes on Update Attributes', () => {
 		const before = await lastSeq();
 		const second = await syncAttributes(crm, { historySize: 500 });
 		const resent = await attributesSent(before);
-		const statuses = second.output(USER).map(({ json }) => json.status);
+		const statuses = second.output(USER).map(({ json }) => statusOf(json));
 		expect(second.output(USER).map(itemOf)).toEqual(crm.map((_, index) => index));
 		expect(resent.length).toBeGreaterThanOrEqual(500);
 		expect(resent.length).toBeLessThan(1000);
@@ -293,13 +294,15 @@ describe('Send Only Changes on Track User Data', () => {
 		const second = await runSync(USER_NODE, USER, crm, parameters());
 		expect(await attributesSent(before)).toEqual([]);
 		expect((await client().state()).events.filter((event) => event.name === 'synced')).toHaveLength(20);
-		// The answer says what happened and keeps the contact's fields under the node's own.
+		// The answer says what happened, beside the contact's fields as they came.
 		expect(second.output(USER)[0].json).toEqual({
 			...crm[0],
-			status: 'tracked',
-			external_id: 'crm-0',
-			events_tracked: 1,
-			unchanged: { attributes: 1 },
+			[OUTPUT_FIELD]: {
+				status: 'tracked',
+				external_id: 'crm-0',
+				events_tracked: 1,
+				unchanged: { attributes: 1 },
+			},
 		});
 	});
 
@@ -307,15 +310,15 @@ describe('Send Only Changes on Track User Data', () => {
 		const crm = contacts(4);
 		await client().injectFaults([{ path: '/users/track', times: 1, kind: 'reset-after' }]);
 		const first = await runSync(USER_NODE, USER, crm, parameters(), true);
-		expect(first.output(USER).map(({ json }) => json.delivery)).toEqual(crm.map(() => 'maybe_applied'));
+		expect(first.output(USER).map(({ json }) => wordsOf(json).delivery)).toEqual(crm.map(() => 'maybe_applied'));
 
 		const before = await lastSeq();
 		const second = await runSync(USER_NODE, USER, crm, parameters(), true);
 		expect((await attributesSent(before)).sort()).toEqual(crm.map(({ id }) => id).sort());
-		expect(second.output(USER).map(({ json }) => json.status)).toEqual(crm.map(() => 'tracked'));
+		expect(second.output(USER).map(({ json }) => statusOf(json))).toEqual(crm.map(() => 'tracked'));
 
 		const third = await runSync(USER_NODE, USER, crm, parameters(), true);
-		expect(third.output(USER).map(({ json }) => json.unchanged)).toEqual(crm.map(() => ({ attributes: 1 })));
+		expect(third.output(USER).map(({ json }) => wordsOf(json).unchanged)).toEqual(crm.map(() => ({ attributes: 1 })));
 	});
 });
 
@@ -348,7 +351,7 @@ describe('Send Only Changes on Set Group State', () => {
 		const before = await lastSeq();
 		const again = await runSync(SUBSCRIPTION_NODE, SUBSCRIPTION, users, parameters('subscribed'));
 		expect(await usersIn(before)).toEqual(users.map(({ id }) => id));
-		expect(again.output(SUBSCRIPTION).map(({ json }) => json.status)).toEqual(users.map(() => 'subscribed'));
+		expect(again.output(SUBSCRIPTION).map(({ json }) => statusOf(json))).toEqual(users.map(() => 'subscribed'));
 		expect(Object.values(await groups())).toEqual(users.map(() => 'subscribed'));
 	});
 });

@@ -2,6 +2,7 @@ import type { IDataObject, INodeParameters, INodeProperties, INodeType, NodeExec
 
 import { packageNodeTypes } from '../harness';
 import { MESSAGE, MESSAGE_NODE, USER, USER_NODE } from '../support/nodeTypes';
+import { wordsOf } from '../support/nodeWords';
 import { runNode } from '../support/runNode';
 import { useSandbox } from './sandboxLifecycle';
 
@@ -181,9 +182,9 @@ describe('an ambiguous or unknown form is refused, naming the field, the value a
 			{ id: 'crm-1', when: written },
 			{ id: 'crm-2', when: '2026-03-05 14:30' },
 		]);
-		expect(answers[0]).toMatchObject({ delivery: 'invalid', field: 'Time' });
+		expect(wordsOf(answers[0])).toMatchObject({ status: 'failed', delivery: 'invalid', field: 'Time' });
 		expect(String(answers[0].error)).toContain(`"Time" ${FORMS} '${written}'`);
-		expect(String(answers[0].description)).toContain(
+		expect(String(wordsOf(answers[0]).description)).toContain(
 			"Without a zone, it is in the workflow's timezone (Workflow Settings → Timezone).",
 		);
 		expect(refusal(answers[1])).toBeUndefined();
@@ -192,7 +193,7 @@ describe('an ambiguous or unknown form is refused, naming the field, the value a
 
 	test.each(WRITTEN)('Track Purchase Time %p', async (written) => {
 		const { answers } = await user(trackPurchase(), [{ id: 'crm-1', when: written }]);
-		expect(answers[0]).toMatchObject({ delivery: 'invalid', field: 'Time' });
+		expect(wordsOf(answers[0])).toMatchObject({ status: 'failed', delivery: 'invalid', field: 'Time' });
 		expect(String(answers[0].error)).toContain(`"Time" ${FORMS} '${written}'`);
 		expect((await client().state()).purchases).toEqual([]);
 	});
@@ -204,13 +205,13 @@ describe('an ambiguous or unknown form is refused, naming the field, the value a
 			{ id: 's-2', when: written, local: true },
 		]);
 		for (const answer of answers) {
-			expect(answer).toMatchObject({ delivery: 'invalid', field: 'Send Time' });
+			expect(wordsOf(answer)).toMatchObject({ status: 'failed', delivery: 'invalid', field: 'Send Time' });
 			expect(String(answer.error)).toContain(`"Send Time" ${FORMS} '${written}'`);
 			// One problem for the field, not the schema's words beside it.
 			expect(String(answer.error)).not.toContain('is not a datetime');
 		}
-		expect(String(answers[0].description)).toContain("Without a zone, it is in the workflow's timezone");
-		expect(String(answers[1].description)).toContain("Without a zone, it is in each user's own time.");
+		expect(String(wordsOf(answers[0]).description)).toContain("Without a zone, it is in the workflow's timezone");
+		expect(String(wordsOf(answers[1]).description)).toContain("Without a zone, it is in each user's own time.");
 		expect(await client().requests({ path: '/canvas/trigger/schedule/update' })).toEqual([]);
 	});
 

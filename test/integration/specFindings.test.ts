@@ -16,6 +16,7 @@ import {
 	USER,
 	USER_NODE,
 } from '../support/nodeTypes';
+import { OUTPUT_FIELD, statusOf, wordsOf } from '../support/nodeWords';
 import { runNode } from '../support/runNode';
 import { useSandbox } from './sandboxLifecycle';
 
@@ -83,8 +84,8 @@ describe('Finding 1: Send Now with recipients by external ID and by alias in one
 		const lost: number[] = [];
 		for (const [index, item] of items.entries()) {
 			expect(answers[index]).toHaveLength(1);
-			const { json } = answers[index][0];
-			expect(json.status).toBe('sent');
+			const words = wordsOf(answers[index][0].json);
+			expect(words.status).toBe('sent');
 			const carrying = requests.filter((request) =>
 				item.id !== undefined
 					? (bodyOf(request).external_user_ids ?? []).includes(item.id)
@@ -96,7 +97,7 @@ describe('Finding 1: Send Now with recipients by external ID and by alias in one
 				lost.push(index);
 				continue;
 			}
-			expect(json.dispatch_id).toBe(dispatchOf(carrying[0]));
+			expect(words.dispatch_id).toBe(dispatchOf(carrying[0]));
 		}
 		// Items answered "sent" whose recipient is in no request (or in several).
 		expect(lost).toEqual([]);
@@ -107,14 +108,14 @@ describe('Finding 1: Send Now with recipients by external ID and by alias in one
 			for (const id of bodyOf(request).external_user_ids ?? []) {
 				const index = items.findIndex((item) => item.id === id);
 				expect(index).toBeGreaterThanOrEqual(0);
-				expect(answers[index][0].json).toMatchObject({ status: 'sent', dispatch_id: dispatchId });
+				expect(wordsOf(answers[index][0].json)).toMatchObject({ status: 'sent', dispatch_id: dispatchId });
 			}
 			for (const alias of bodyOf(request).user_aliases ?? []) {
 				const index = items.findIndex(
 					(item) => item.alias !== undefined && sameAlias(alias, { alias_name: item.alias, alias_label: 'web' }),
 				);
 				expect(index).toBeGreaterThanOrEqual(0);
-				expect(answers[index][0].json).toMatchObject({ status: 'sent', dispatch_id: dispatchId });
+				expect(wordsOf(answers[index][0].json)).toMatchObject({ status: 'sent', dispatch_id: dispatchId });
 			}
 		}
 	});
@@ -180,7 +181,7 @@ describe('Finding 2: Set Group State names at most 50 users per call', () => {
 		const answers = byInputItem(result.output(SUBSCRIPTION), COUNT);
 		for (const [index, item] of items.entries()) {
 			expect(answers[index]).toHaveLength(1);
-			expect(answers[index][0].json).toMatchObject({
+			expect(wordsOf(answers[index][0].json)).toMatchObject({
 				status: item.state,
 				subscription_group_id: item.group,
 				subscription_state: item.state,
@@ -263,7 +264,7 @@ describe('Finding 3: identifiers an object does not take', () => {
 		}
 		// The valid neighbours (external ID, email, alias) go out.
 		expect(
-			[0, 3, 4].map((index) => [index, answers[index].map((entry) => entry.json.error ?? entry.json.status)]),
+			[0, 3, 4].map((index) => [index, answers[index].map((entry) => entry.json.error ?? statusOf(entry.json))]),
 		).toEqual([
 			[0, ['tracked']],
 			[3, ['tracked']],
@@ -317,10 +318,10 @@ describe('Finding 3: identifiers an object does not take', () => {
 		expect(answers[1]).toHaveLength(1);
 		expect(String(answers[1][0].json.error)).toMatch(/attribute/i);
 		expect(answers[2].map((entry) => entry.json)).toEqual([
-			{ ...items[2], status: 'tracked', service_id: serviceB, events_tracked: 1 },
+			{ ...items[2], [OUTPUT_FIELD]: { status: 'tracked', service_id: serviceB, events_tracked: 1 } },
 		]);
-		expect(answers[3].map((entry) => entry.json.status)).toEqual(['tracked']);
-		expect(answers[4].map((entry) => entry.json.status)).toEqual(['tracked']);
+		expect(answers[3].map((entry) => statusOf(entry.json))).toEqual(['tracked']);
+		expect(answers[4].map((entry) => statusOf(entry.json))).toEqual(['tracked']);
 
 		const sent = await trackObjects();
 		const all = [...sent.attributes, ...sent.events, ...sent.purchases];
@@ -366,7 +367,7 @@ describe('Finding 4: purchase and canvas schedule times go out in ISO 8601', () 
 			true,
 		);
 
-		expect(result.output(USER).map((entry) => [itemOf(entry), entry.json.error ?? entry.json.status])).toEqual(
+		expect(result.output(USER).map((entry) => [itemOf(entry), entry.json.error ?? statusOf(entry.json)])).toEqual(
 			items.map((_, i) => [i, 'tracked']),
 		);
 		const purchases = (await client().requests({ path: '/users/track' })).flatMap(
@@ -478,13 +479,13 @@ describe('Finding 5: Send Now naming users with a segment is paced at 250 reques
 		expect(requests.length).toBeLessThanOrEqual(250);
 
 		const answers = byInputItem(result.output(MESSAGE), COUNT);
-		const sent = answers.filter((entries) => entries[0]?.json.status === 'sent');
+		const sent = answers.filter((entries) => statusOf(entries[0]?.json) === 'sent');
 		expect(sent.length).toBe(requests.filter(ok).length);
 		expect(sent.length).toBeGreaterThan(0);
 		for (const entries of answers) {
 			expect(entries).toHaveLength(1);
 			const { json } = entries[0];
-			if (json.status === 'sent') continue;
+			if (statusOf(json) === 'sent') continue;
 			expect(json.error).toMatch(/rate limit/i);
 			expect(json.error).toMatch(/nothing.*stored/i);
 		}
@@ -556,7 +557,7 @@ describe('Finding 6: ambiguous readings, taking the one no platform refuses', ()
 			aliases_to_identify: [],
 			emails_to_identify: [expect.objectContaining({ external_id: 'crm-9', email: 'fan@example.com' })],
 		});
-		expect(result.output(USER).map((entry) => [itemOf(entry), entry.json.status])).toEqual([[0, 'identified']]);
+		expect(result.output(USER).map((entry) => [itemOf(entry), statusOf(entry.json)])).toEqual([[0, 'identified']]);
 	});
 
 	describe('c. Get Campaign Translations', () => {
@@ -642,7 +643,7 @@ describe('Finding 7: custom attributes named as a JavaScript object’s own keys
 			attributesJson: '={{ $json.attributes }}',
 		});
 
-		expect(result.output(USER).map((entry) => entry.json.status)).toEqual(['updated']);
+		expect(result.output(USER).map((entry) => statusOf(entry.json))).toEqual(['updated']);
 		const [request] = (await client().requests()).filter((request) => request.path === '/users/track');
 		expect(request.body).toEqual({ attributes: [{ external_id: 'crm-7', ...attributes }] });
 	});

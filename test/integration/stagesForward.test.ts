@@ -13,6 +13,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import * as reading from '../../nodes/EngagementPlatform/shared/engine/read/readItems';
 import { deduplicationStore } from '../harness/deduplicationStore';
 import { nodeName, SUBSCRIPTION_NODE, USER_NODE } from '../support/nodeTypes';
+import { statusOf } from '../support/nodeWords';
 import { runNode } from '../support/runNode';
 import { useSandbox } from './sandboxLifecycle';
 
@@ -74,7 +75,7 @@ async function readingAroundReadItems(
 		const result = await runNode(type, { items, parameters, endpoint: sandbox().url, apiKey });
 		const after = takeCoverage(session);
 		expect(result.error).toBeUndefined();
-		expect(result.output(nodeName(type)).map(({ json }) => json.status)).toEqual(items.map(() => expected));
+		expect(result.output(nodeName(type)).map(({ json }) => statusOf(json))).toEqual(items.map(() => expected));
 		expect(watched).toHaveBeenCalledTimes(1);
 		return { before: readingFunctions(upToReturn), after: readingFunctions(after) };
 	} finally {

@@ -2,6 +2,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { runWorkflow } from '../harness';
 import { USER, USER_NODE } from '../support/nodeTypes';
+import { wordsOf } from '../support/nodeWords';
 import { useSandbox } from './sandboxLifecycle';
 
 /**
@@ -61,7 +62,7 @@ describe('Update Attributes, Standard Attributes left at its default', () => {
 		const [answer] = await run({ ...freshlyAdded, standardAttributes: { mappingMode: 'defineBelow', value: null } }, [
 			row,
 		]);
-		expect(answer).toMatchObject({ delivery: 'invalid' });
+		expect(wordsOf(answer)).toMatchObject({ status: 'failed', delivery: 'invalid' });
 		expect(String(answer.error)).toContain('has nothing to update');
 		expect(await client().requests({ path: '/users/track' })).toEqual([]);
 	});

@@ -6,6 +6,7 @@ import type { RunResult } from '../harness';
 import { runWorkflow } from '../harness';
 import { deduplicationStore } from '../harness/deduplicationStore';
 import { SUBSCRIPTION, SUBSCRIPTION_NODE, USER, USER_NODE } from '../support/nodeTypes';
+import { statusOf, wordsOf } from '../support/nodeWords';
 import { useSandbox } from './sandboxLifecycle';
 
 /**
@@ -73,7 +74,7 @@ describe('the same user twice in one run: the later item has the last word', () 
 				const result = await run(SUBSCRIPTION_NODE, SUBSCRIPTION, items, groupState(identifyBy));
 				const state = (await client().state()).subscriptionGroups.newsletter ?? {};
 				expect(Object.values(state)).toEqual([last]);
-				expect(result.output(SUBSCRIPTION).map(({ json }) => [json.status, json.replacedBy])).toEqual([
+				expect(result.output(SUBSCRIPTION).map(({ json }) => [statusOf(json), wordsOf(json).replacedBy])).toEqual([
 					['replaced', 1],
 					// The last item answers with the state set.
 					[last, undefined],
@@ -97,7 +98,7 @@ describe('the same user twice in one run: the later item has the last word', () 
 		const result = await run(USER_NODE, USER, items, attributes());
 		expect(await attribute('x', 'city')).toBe('Porto');
 		expect(await attribute('x', 'tier')).toBe('silver');
-		expect(result.output(USER)[0].json).toMatchObject({ status: 'updated', replaced: { tier: 2 } });
+		expect(wordsOf(result.output(USER)[0].json)).toMatchObject({ status: 'updated', replaced: { tier: 2 } });
 		const objects = (await client().requests({ path: '/users/track' })).flatMap(
 			(request) => (request.body as { attributes: IDataObject[] }).attributes,
 		);
@@ -116,7 +117,7 @@ describe('the same user twice in one run: the later item has the last word', () 
 		await client().injectFaults([{ path: '/users/track', kind: 'slow', delayMs: 300, times: 1 }]);
 		const result = await run(USER_NODE, USER, items, attributes({ parallelRequests: 8, batchSize: 75 }));
 		expect(await attribute('x', 'plan')).toBe('gold');
-		expect(result.output(USER)[0].json).toMatchObject({ status: 'replaced', replacedBy: 75 });
+		expect(wordsOf(result.output(USER)[0].json)).toMatchObject({ status: 'replaced', replacedBy: 75 });
 	});
 
 	test('a 503 on the first request and its resend after the second: still the last item', async () => {
@@ -141,7 +142,7 @@ describe('Send Only Changes remembers the last value accepted, per workspace, us
 				ids.map((id) => ({ id, attrs: { tier } })),
 				attributes(sendOnlyChanges),
 			);
-			expect(result.output(USER).map(({ json }) => json.status)).toEqual(ids.map(() => 'updated'));
+			expect(result.output(USER).map(({ json }) => statusOf(json))).toEqual(ids.map(() => 'updated'));
 		}
 		for (const id of ids) expect(await attribute(id, 'tier')).toBe('gold');
 	});
@@ -160,11 +161,11 @@ describe('Send Only Changes remembers the last value accepted, per workspace, us
 	test('a 2xx whose error names no object proves nothing: the next run sends those contacts again', async () => {
 		await client().injectFaults([{ path: '/users/track', kind: 'unplaced-error', times: 1 }]);
 		const first = await run(USER_NODE, USER, [{ id: 'x', attrs: { tier: 'gold' } }], attributes(sendOnlyChanges));
-		expect(first.output(USER)[0].json).toMatchObject({ status: 'updated', warnings: [expect.any(String)] });
+		expect(wordsOf(first.output(USER)[0].json)).toMatchObject({ status: 'updated', warnings: [expect.any(String)] });
 		expect(await attribute('x', 'tier')).toBeUndefined();
 
 		const next = await run(USER_NODE, USER, [{ id: 'x', attrs: { tier: 'gold' } }], attributes(sendOnlyChanges));
-		expect(next.output(USER)[0].json.status).toBe('updated');
+		expect(statusOf(next.output(USER)[0].json)).toBe('updated');
 		expect(await attribute('x', 'tier')).toBe('gold');
 	});
 
@@ -198,7 +199,7 @@ describe('Send Only Changes remembers the last value accepted, per workspace, us
 			const items = [{ id: 'x', attrs: { tier: 'gold' } }];
 			await run(USER_NODE, USER, items, attributes(sendOnlyChanges));
 			const switched = await run(USER_NODE, USER, items, attributes(sendOnlyChanges), { url: production.url });
-			expect(switched.output(USER)[0].json.status).toBe('updated');
+			expect(statusOf(switched.output(USER)[0].json)).toBe('updated');
 			const productionProfiles = (await new SandboxClient(production.url).state()).profiles;
 			expect(productionProfiles.find((candidate) => candidate.external_id === 'x')?.custom_attributes.tier).toBe(
 				'gold',
@@ -218,7 +219,7 @@ describe('Send Only Changes remembers the last value accepted, per workspace, us
 		expect(await attribute('x', 'tier')).toBe('gold');
 
 		const next = await run(USER_NODE, USER, [{ id: 'x', attrs: { tier: 'silver' } }], attributes(sendOnlyChanges));
-		expect(next.output(USER)[0].json.status).toBe('updated');
+		expect(statusOf(next.output(USER)[0].json)).toBe('updated');
 		expect(await attribute('x', 'tier')).toBe('silver');
 	});
 
@@ -237,7 +238,7 @@ describe('Send Only Changes remembers the last value accepted, per workspace, us
 		const again = await run(USER_NODE, USER, [{ id: 'u4', attrs: { city: 'Quito' } }], attributes(sendOnlyChanges), {
 			nodeId: 'crm',
 		});
-		expect(again.output(USER)[0].json.status).toBe('updated');
+		expect(statusOf(again.output(USER)[0].json)).toBe('updated');
 		expect(await attribute('u4', 'city')).toBe('Quito');
 	});
 

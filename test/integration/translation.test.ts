@@ -2,6 +2,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { SeedData } from '../../sandbox';
 import { TRANSLATION, TRANSLATION_NODE } from '../support/nodeTypes';
+import { statusOf, wordsOf } from '../support/nodeWords';
 import { runNode } from '../support/runNode';
 import { useSandbox } from './sandboxLifecycle';
 
@@ -179,14 +180,18 @@ describe('Translation node', () => {
 				if (code === '') expect(item.json.error).toBeUndefined();
 				else {
 					expect(item.json.error).toMatch(new RegExp(`^${code}: `));
-					expect(item.json).toMatchObject({ delivery: 'not_applied', description: expect.any(String) });
+					expect(wordsOf(item.json)).toMatchObject({
+						status: 'failed',
+						delivery: 'not_applied',
+						description: expect.any(String),
+					});
 				}
 			}
 		}
-		expect(
-			canvasResult.output(TRANSLATION).find((entry) => String(entry.json.error).includes('INVALID_LOCALE_ID'))?.json
-				.description,
-		).toContain('translated into');
+		const invalidLocale = canvasResult
+			.output(TRANSLATION)
+			.find((entry) => String(entry.json.error).includes('INVALID_LOCALE_ID'));
+		expect(wordsOf(invalidLocale?.json).description).toContain('translated into');
 	});
 
 	test('a workspace without multi-language settings: every item says to turn them on', async () => {
@@ -194,8 +199,12 @@ describe('Translation node', () => {
 
 		const result = await run([{ step: STEP, message: MESSAGE.canvasEmail, locale: LOCALE.de }], canvasLookup, true);
 
-		expect(result.output(TRANSLATION)[0].json).toMatchObject({
-			error: expect.stringContaining('MULTI_LANGUAGE_NOT_ENABLED: multi-language settings are not enabled'),
+		const [answer] = result.output(TRANSLATION).map((item) => item.json);
+		expect(answer.error).toEqual(
+			expect.stringContaining('MULTI_LANGUAGE_NOT_ENABLED: multi-language settings are not enabled'),
+		);
+		expect(wordsOf(answer)).toMatchObject({
+			status: 'failed',
 			description: expect.stringContaining('Turn on multi-language support'),
 			httpCode: 400,
 		});
@@ -212,10 +221,14 @@ describe('Translation node', () => {
 			true,
 		);
 
-		expect(result.output(TRANSLATION).map((item) => [item.json.field, item.json.delivery])).toEqual([
-			['Step ID', 'invalid'],
-			['Locale ID', 'invalid'],
-			['Locale ID', 'invalid'],
+		expect(
+			result
+				.output(TRANSLATION)
+				.map((item) => [statusOf(item.json), wordsOf(item.json).field, wordsOf(item.json).delivery]),
+		).toEqual([
+			['failed', 'Step ID', 'invalid'],
+			['failed', 'Locale ID', 'invalid'],
+			['failed', 'Locale ID', 'invalid'],
 		]);
 		expect(await client().requests()).toEqual([]);
 	});

@@ -2,6 +2,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { runWorkflow } from '../harness';
 import { USER, USER_NODE } from '../support/nodeTypes';
+import { statusOf, wordsOf } from '../support/nodeWords';
 import { useSandbox } from './sandboxLifecycle';
 
 /**
@@ -60,7 +61,7 @@ describe('an event property typed Date', () => {
 		[' 2026-12-03T12:00 ', '2026-12-03T12:00:00+01:00'],
 	])('%p is sent as the instant %p', async (written, sent) => {
 		const [answer] = await run(typedProperties, [{ id: 'crm-1', delivery_by: written, total: '59.90', gift: 'false' }]);
-		expect(answer).toMatchObject({ status: 'tracked' });
+		expect(statusOf(answer)).toBe('tracked');
 		const [event] = await sentEvents();
 		expect(event.properties).toEqual({ delivery_by: sent, total: 59.9, gift: false });
 		const [stored] = (await client().state()).events;
@@ -74,11 +75,15 @@ describe('an event property typed Date', () => {
 				{ id: 'crm-1', delivery_by: written, total: '59.90', gift: 'false' },
 				{ id: 'crm-2', delivery_by: '2026-12-03', total: '10', gift: 'true' },
 			]);
-			expect(refused).toMatchObject({ delivery: 'invalid', field: 'Event Properties.delivery_by' });
+			expect(wordsOf(refused)).toMatchObject({
+				status: 'failed',
+				delivery: 'invalid',
+				field: 'Event Properties.delivery_by',
+			});
 			expect(String(refused.error)).toContain(`"Event Properties.delivery_by" expects a date`);
 			expect(String(refused.error)).toContain(`'${written}'`);
 			expect(String(refused.error)).toContain('2026-12-03 12:00');
-			expect(good.status).toBe('tracked');
+			expect(statusOf(good)).toBe('tracked');
 			expect((await sentEvents()).map((event) => event.external_id)).toEqual(['crm-2']);
 		},
 	);
@@ -100,7 +105,7 @@ describe('an event property typed Date', () => {
 			}),
 			[{ id: 'crm-1' }],
 		);
-		expect(answer).toMatchObject({ status: 'tracked' });
+		expect(statusOf(answer)).toBe('tracked');
 		const [event] = await sentEvents();
 		expect(event.properties).toEqual({
 			checked_at: '2026-12-03T12:00:00.000+01:00',
@@ -112,7 +117,7 @@ describe('an event property typed Date', () => {
 describe('a blank cell typed Number, Boolean or Date is not set', () => {
 	test('" " as Number, a tab as Boolean and " " as Date: the event goes out without those properties', async () => {
 		const [answer] = await run(typedProperties, [{ id: 'crm-1', delivery_by: ' ', total: ' ', gift: '\t' }]);
-		expect(answer).toMatchObject({ status: 'tracked' });
+		expect(statusOf(answer)).toBe('tracked');
 		const [event] = await sentEvents();
 		expect(event).not.toHaveProperty('properties');
 	});
@@ -137,7 +142,7 @@ describe('a blank cell typed Number, Boolean or Date is not set', () => {
 			},
 			[{ id: 'crm-1', lifetime_value: ' ', vip: ' ', last_order: '  ', plan: 'gold' }],
 		);
-		expect(answer).toMatchObject({ status: 'updated' });
+		expect(statusOf(answer)).toBe('updated');
 		const [request] = await client().requests({ path: '/users/track' });
 		expect((request.body as { attributes: IDataObject[] }).attributes).toEqual([
 			{ external_id: 'crm-1', plan: 'gold' },
@@ -183,7 +188,7 @@ describe('standard attributes mapped from a sheet', () => {
 		const [answer] = await run(standardAttributes, [
 			{ id: 'crm-1', first_name: 'Lena', tracking_off: ' ', first_session: '2026-03-05 14:30' },
 		]);
-		expect(answer).toMatchObject({ status: 'updated' });
+		expect(statusOf(answer)).toBe('updated');
 		const [request] = await client().requests({ path: '/users/track' });
 		expect((request.body as { attributes: IDataObject[] }).attributes).toEqual([
 			{ external_id: 'crm-1', first_name: 'Lena', date_of_first_session: '2026-03-05T14:30:00+01:00' },
@@ -196,7 +201,7 @@ describe('standard attributes mapped from a sheet', () => {
 		const [answer] = await run(standardAttributes, [
 			{ id: 'crm-1', first_name: 'Lena', tracking_off: 'false', first_session: 'Dec 3, 2026' },
 		]);
-		expect(answer).toMatchObject({ delivery: 'invalid' });
+		expect(wordsOf(answer)).toMatchObject({ status: 'failed', delivery: 'invalid' });
 		expect(String(answer.error)).toContain('"Standard Attributes.Date of First Session" expects a date');
 		expect(String(answer.error)).toContain("'Dec 3, 2026'");
 		expect(await client().requests({ path: '/users/track' })).toEqual([]);
@@ -233,13 +238,13 @@ describe("Track Event's Time reads a date and time as the typed entries do", () 
 		['2026-03-05', '2026-03-05T00:00:00+01:00'],
 	])('%p is sent as %p', async (written, sent) => {
 		const [answer] = await run(trackEvent({ time: '={{ $json.when }}' }), [{ id: 'crm-1', when: written }]);
-		expect(answer).toMatchObject({ status: 'tracked' });
+		expect(statusOf(answer)).toBe('tracked');
 		expect((await sentEvents())[0].time).toBe(sent);
 	});
 
 	test('"Dec 3, 2026" is refused naming Time and the value', async () => {
 		const [answer] = await run(trackEvent({ time: '={{ $json.when }}' }), [{ id: 'crm-1', when: 'Dec 3, 2026' }]);
-		expect(answer).toMatchObject({ delivery: 'invalid', field: 'Time' });
+		expect(wordsOf(answer)).toMatchObject({ status: 'failed', delivery: 'invalid', field: 'Time' });
 		expect(await sentEvents()).toEqual([]);
 	});
 });

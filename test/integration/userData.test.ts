@@ -1,6 +1,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { USER } from '../support/nodeTypes';
+import { OUTPUT_FIELD, statusOf, wordsOf } from '../support/nodeWords';
 import { runUserNode } from '../support/userRuns';
 import { useSandbox } from './sandboxLifecycle';
 import { SIMPLE_FIELDS } from '../../nodes/EngagementPlatform/User/operations/export';
@@ -213,13 +214,15 @@ describe('User node: Identify', () => {
 				(r) => (r.body as { aliases_to_identify: unknown[] }).aliases_to_identify.length,
 			),
 		).toEqual([50, 10]);
-		// The answer says what happened and keeps the item's fields under the node's own.
+		// The answer says what happened, beside the item's fields as they came.
 		expect(result.output(USER)[3].json).toEqual({
 			...items[3],
-			status: 'identified',
-			external_id: 'crm-3',
-			user_alias: { alias_name: 'visitor-3', alias_label: 'web_visitor' },
-			merge_behavior: 'merge',
+			[OUTPUT_FIELD]: {
+				status: 'identified',
+				external_id: 'crm-3',
+				user_alias: { alias_name: 'visitor-3', alias_label: 'web_visitor' },
+				merge_behavior: 'merge',
+			},
 		});
 		const { profiles } = await client().state();
 		expect(profiles).toHaveLength(60);
@@ -260,7 +263,7 @@ describe('User node: Identify', () => {
 		);
 
 		for (const item of result.output(USER)) {
-			expect(item.json.warnings).toEqual([expect.stringContaining('identified 1 of the 2 profiles')]);
+			expect(wordsOf(item.json).warnings).toEqual([expect.stringContaining('identified 1 of the 2 profiles')]);
 		}
 	});
 
@@ -287,7 +290,7 @@ describe('User node: Identify', () => {
 		);
 
 		expect(await client().requests({ path: '/users/identify' })).toHaveLength(1);
-		expect(result.output(USER)[0].json).toMatchObject({ delivery: 'maybe_applied' });
+		expect(wordsOf(result.output(USER)[0].json)).toMatchObject({ status: 'failed', delivery: 'maybe_applied' });
 		const emailOnly = (await client().state()).profiles.filter((profile) => profile.external_id === undefined);
 		expect(emailOnly).toHaveLength(1);
 	});
@@ -316,10 +319,13 @@ describe('User node: Identify', () => {
 		});
 		expect(result.output(USER)[0].json).toEqual({
 			customer: 'crm-9',
-			status: 'identified',
-			external_id: 'crm-9',
 			email: 'fan@example.com',
-			merge_behavior: 'merge',
+			[OUTPUT_FIELD]: {
+				status: 'identified',
+				external_id: 'crm-9',
+				email: 'fan@example.com',
+				merge_behavior: 'merge',
+			},
 		});
 		const { profiles } = await client().state();
 		expect(profiles).toEqual([
@@ -355,12 +361,12 @@ describe('User node: Rename External ID', () => {
 		expect(renamed.json).toEqual({
 			from: 'a',
 			to: 'a-new',
-			status: 'renamed',
-			current_external_id: 'a',
-			new_external_id: 'a-new',
+			[OUTPUT_FIELD]: { status: 'renamed', current_external_id: 'a', new_external_id: 'a-new' },
 		});
-		expect(deprecated.json).toMatchObject({ delivery: 'not_applied', error: expect.stringContaining('deprecated') });
-		expect(taken.json).toMatchObject({ delivery: 'not_applied', error: expect.stringContaining('already in use') });
+		expect(deprecated.json).toMatchObject({ from: 'b-old', to: 'b-new', error: expect.stringContaining('deprecated') });
+		expect(wordsOf(deprecated.json)).toMatchObject({ status: 'failed', delivery: 'not_applied' });
+		expect(taken.json).toMatchObject({ from: 'c', to: 'a-new', error: expect.stringContaining('already in use') });
+		expect(wordsOf(taken.json)).toMatchObject({ status: 'failed', delivery: 'not_applied' });
 		expect(taken.pairedItem).toEqual({ item: 2 });
 		const { profiles } = await client().state();
 		expect(profiles.find((p) => p.external_id === 'a-new')).toMatchObject({ deprecated_external_ids: ['a'] });
@@ -381,7 +387,7 @@ describe('User node: Rename External ID', () => {
 				(r) => (r.body as { external_id_renames: unknown[] }).external_id_renames.length,
 			),
 		).toEqual([50, 50, 20]);
-		expect(result.output(USER).every((item) => item.json.status === 'renamed')).toBe(true);
+		expect(result.output(USER).every((item) => statusOf(item.json) === 'renamed')).toBe(true);
 	});
 
 	test('a rename to the same ID is refused before anything is sent', async () => {

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { USER } from '../support/nodeTypes';
+import { OUTPUT_FIELD, statusOf, wordsOf } from '../support/nodeWords';
 import { orderEvents, runUserNode, trackEventParameters } from '../support/userRuns';
 import { useSandbox } from './sandboxLifecycle';
 
@@ -30,12 +31,10 @@ describe('User node: tracking through /users/track', () => {
 		expect(output).toHaveLength(1000);
 		output.forEach((item, index) => {
 			expect(item.pairedItem).toEqual({ item: index });
-			// The answer says what happened and keeps the order's fields under the node's own.
+			// The answer says what happened, beside the order's fields as they came.
 			expect(item.json).toEqual({
 				...orders[index],
-				status: 'tracked',
-				external_id: `customer-${index}`,
-				events_tracked: 1,
+				[OUTPUT_FIELD]: { status: 'tracked', external_id: `customer-${index}`, events_tracked: 1 },
 			});
 		});
 	});
@@ -74,11 +73,13 @@ describe('User node: tracking through /users/track', () => {
 		// Counts name what they count: the attributes set (first_name, lifetime_orders), not the objects sent.
 		expect(result.output(USER)[7].json).toEqual({
 			...orders[7],
-			status: 'tracked',
-			external_id: 'shopper-7',
-			attributes_set: 2,
-			events_tracked: 1,
-			purchases_tracked: 2,
+			[OUTPUT_FIELD]: {
+				status: 'tracked',
+				external_id: 'shopper-7',
+				attributes_set: 2,
+				events_tracked: 1,
+				purchases_tracked: 2,
+			},
 		});
 	});
 
@@ -121,7 +122,10 @@ describe('User node: tracking through /users/track', () => {
 		expect(result.error).toBeUndefined();
 		// plan, email and email_subscribe are attributes; the subscription group is not counted as one.
 		expect(result.output(USER).map((item) => item.json)).toEqual(
-			contacts.map((contact) => ({ ...contact, status: 'updated', external_id: contact.id, attributes_set: 3 })),
+			contacts.map((contact) => ({
+				...contact,
+				[OUTPUT_FIELD]: { status: 'updated', external_id: contact.id, attributes_set: 3 },
+			})),
 		);
 		const state = await client().state();
 		const ada = state.profiles.find((p) => p.external_id === 'crm-1');
@@ -163,12 +167,12 @@ describe('User node: tracking through /users/track', () => {
 		const output = result.output(USER);
 		expect(output).toHaveLength(200);
 		expect(output[3].json).toMatchObject({
+			...items[3],
 			error: 'Item 3: "Event Properties.$secret" name must not start with "$"',
-			field: 'Event Properties.$secret',
-			delivery: 'invalid',
+			[OUTPUT_FIELD]: { status: 'failed', field: 'Event Properties.$secret', delivery: 'invalid' },
 		});
-		expect(output[150].json).toMatchObject({ field: 'Time', delivery: 'invalid' });
-		expect(output.filter((item) => item.json.status === 'tracked')).toHaveLength(198);
+		expect(wordsOf(output[150].json)).toMatchObject({ status: 'failed', field: 'Time', delivery: 'invalid' });
+		expect(output.filter((item) => statusOf(item.json) === 'tracked')).toHaveLength(198);
 		expect(output.map((item) => item.pairedItem)).toEqual(items.map((_, item) => ({ item })));
 		expect(await trackRequests()).toHaveLength(3);
 		expect((await client().stats()).events).toBe(198);
@@ -200,11 +204,11 @@ describe('User node: tracking through /users/track', () => {
 		const result = await run(items, byAlias, true);
 
 		const output = result.output(USER);
-		expect(output[80].json).toMatchObject({ delivery: 'not_applied' });
+		expect(wordsOf(output[80].json)).toMatchObject({ status: 'failed', delivery: 'not_applied' });
 		expect(String(output[80].json.error)).toContain(
 			"no profile has user_alias (alias_label 'web', alias_name 'visitor-never-seen')",
 		);
-		expect(output.filter((item) => item.json.status === 'tracked')).toHaveLength(99);
+		expect(output.filter((item) => statusOf(item.json) === 'tracked')).toHaveLength(99);
 		expect((await client().stats()).events).toBe(99);
 	});
 
@@ -243,9 +247,9 @@ describe('User node: tracking through /users/track', () => {
 		const result = await run(items, trackEventParameters(), true);
 
 		expect(result.output(USER)[1].json).toMatchObject({
-			field: 'External ID',
-			delivery: 'invalid',
+			userId: 'undefined',
 			error: expect.stringContaining('a placeholder the platform refuses'),
+			[OUTPUT_FIELD]: { status: 'failed', field: 'External ID', delivery: 'invalid' },
 		});
 		expect((await client().stats()).events).toBe(2);
 	});
@@ -257,6 +261,6 @@ describe('User node: tracking through /users/track', () => {
 
 		expect(result.error).toBeUndefined();
 		expect((await client().stats()).events).toBe(375);
-		expect(result.output(USER).every((item) => item.json.status === 'tracked')).toBe(true);
+		expect(result.output(USER).every((item) => statusOf(item.json) === 'tracked')).toBe(true);
 	});
 });

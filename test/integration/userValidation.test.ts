@@ -1,6 +1,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { USER } from '../support/nodeTypes';
+import { OUTPUT_FIELD, statusOf, wordsOf } from '../support/nodeWords';
 import { runUserNode, trackEventParameters } from '../support/userRuns';
 import { useSandbox } from './sandboxLifecycle';
 
@@ -137,11 +138,11 @@ describe('User node: every item is checked against the spec before anything is s
 			expect(result.error).toBeUndefined();
 			const [first, second] = result.output(USER);
 			// Attributes alone are "updated", an event or a purchase "tracked".
-			expect(first.json.status).toBe(parameters.operation === 'updateAttributes' ? 'updated' : 'tracked');
-			expect(second.json).toMatchObject({ field, delivery: 'invalid' });
+			expect(statusOf(first.json)).toBe(parameters.operation === 'updateAttributes' ? 'updated' : 'tracked');
+			expect(wordsOf(second.json)).toMatchObject({ status: 'failed', field, delivery: 'invalid' });
 			expect(String(second.json.error)).toContain(`Item 1: "${field}"`);
 			expect(String(second.json.error)).toContain(rule);
-			expect(second.json.description).toEqual(expect.any(String));
+			expect(wordsOf(second.json).description).toEqual(expect.any(String));
 			expect(second.pairedItem).toEqual({ item: 1 });
 			const requests = await client().requests({ path: '/users/track' });
 			expect(requests).toHaveLength(1);
@@ -162,11 +163,12 @@ describe('User node: every item is checked against the spec before anything is s
 		});
 
 		const [first, second] = result.output(USER);
-		expect(first.json.status).toBe('tracked');
+		expect(statusOf(first.json)).toBe('tracked');
 		expect(second.json).toMatchObject({
-			field: 'Identify User By',
-			delivery: 'invalid',
+			userId: 'u-2',
+			by: 'crm_id',
 			error: 'Item 1: "Identify User By" "crm_id" is not a way to identify a user',
+			[OUTPUT_FIELD]: { status: 'failed', field: 'Identify User By', delivery: 'invalid' },
 		});
 	});
 });

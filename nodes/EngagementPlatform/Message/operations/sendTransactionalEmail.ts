@@ -238,12 +238,13 @@ function receivedAt(metadata: unknown): string | undefined {
 
 /**
  * One per email, whoever runs it: the n8n instance, the workflow and the node, with the request the item
- * sends (campaign, recipient and attributes, trigger properties) and how many identical emails came
- * before it in this run. The same email run again within the platform's 24 hours (Retry On Fail,
- * Executions → Retry with the saved or the current workflow, the failed step run again in the editor,
- * the same webhook delivered twice, a sub-workflow called again) derives the same ID and is sent once; a
- * different order is a different email; two instances sharing a workflow's and node's IDs (staging and
- * production) never derive the same one.
+ * sends (campaign, recipient and attributes, trigger properties) and how many identical emails this node
+ * read before it in this execution. The same email run again within the platform's 24 hours (Retry On
+ * Fail, Executions → Retry with the saved or the current workflow, the failed step run again in the
+ * editor, the same webhook delivered twice, a sub-workflow called again) derives the same ID and is sent
+ * once; a different order is a different email; two identical items are two emails, in one run or in two
+ * passes of a loop; two instances sharing a workflow's and node's IDs (staging and production) never
+ * derive the same one.
  */
 function derivedSendId(
 	item: ItemReader,
@@ -252,12 +253,31 @@ function derivedSendId(
 	properties: IDataObject | undefined,
 ): string {
 	const { context } = item;
-	const email = canonicalValue({ campaignId, recipient, properties: properties ?? {} });
+	const email = createHash('sha256')
+		.update(canonicalValue({ campaignId, recipient, properties: properties ?? {} }))
+		.digest('base64url');
 	const where = [context.getInstanceId?.() ?? '', context.getWorkflow().id ?? '', context.getNode().id];
 	return createHash('sha256')
-		.update(JSON.stringify([...where, email, item.earlierInRun(email)]))
+		.update(JSON.stringify([...where, email, identicalBefore(item, email)]))
 		.digest('base64url')
 		.slice(0, 32);
+}
+
+/**
+ * How many identical emails this node read before this one in the execution: in earlier runs of it
+ * (Loop Over Items, merged branches: each run has its own run index) and earlier in this run. Kept in the
+ * node's context by run, so that the same run read again (Retry On Fail, Executions → Retry from the
+ * saved context) counts as it did; a new execution starts from none.
+ */
+function identicalBefore(item: ItemReader, email: string): number {
+	const context = item.context.getContext('node');
+	const byRun = (context.identicalEmails ??= {}) as Record<string, Record<string, number>>;
+	const run = runIndexOf(item.context);
+	const inThisRun = item.earlierInRun(email);
+	let inEarlierRuns = 0;
+	for (const other in byRun) if (Number(other) < run) inEarlierRuns += byRun[other][email] ?? 0;
+	(byRun[run] ??= {})[email] = inThisRun + 1;
+	return inEarlierRuns + inThisRun;
 }
 
 /**
