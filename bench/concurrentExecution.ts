@@ -10,6 +10,7 @@ import { createInterface } from 'node:readline';
 import { DEMO_API_KEY } from '../sandbox';
 import { runWorkflow } from '../test/harness';
 import type { HarnessNode } from '../test/harness';
+import { statusOf } from '../test/support/nodeWords';
 import { concurrentItems, TRACKED } from './concurrentItems';
 import { TRACK_EVENTS } from './operations';
 import { warmUp } from './warmUp';
@@ -51,7 +52,8 @@ async function main(): Promise<void> {
 		startedAt,
 		endedAt,
 		outputItems: output.length,
-		trackedItems: output.filter((item) => item.json.status === TRACKED).length,
+		// The node's words are in its field beside the row (engagementPlatform).
+		trackedItems: output.filter((item) => statusOf(item.json) === TRACKED).length,
 	};
 	process.stdout.write(`${JSON.stringify(figures)}\n`);
 }

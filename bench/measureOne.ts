@@ -8,6 +8,7 @@ import { Expression } from 'n8n-workflow';
 
 import { DEMO_API_KEY } from '../sandbox';
 import { runWorkflow } from '../test/harness';
+import { statusOf } from '../test/support/nodeWords';
 import { HTTP_REQUEST_TYPE, httpRequestParameters, loadHttpRequestNode } from './httpRequestPeer';
 import type { HarnessNode } from '../test/harness';
 import { BENCH_OPERATIONS, TRACK_EVENTS, TRACK_EVENT_PEER_BODY } from './operations';
@@ -111,7 +112,8 @@ async function main(): Promise<void> {
 		wallMs: Math.round(wallMs),
 		cpuMs: Math.round((cpu.user + cpu.system) / 1000),
 		outputItems: output.length,
-		failedItems: output.filter((item) => item.json.error !== undefined).length,
+		// Ours say `failed` in their words (the reason beside the row); the peer's carry `error`.
+		failedItems: output.filter((item) => statusOf(item.json) === 'failed' || item.json.error !== undefined).length,
 		baselineRssMb: Math.round(baselineRss / MB),
 		itemsMb: +(itemsBytes / MB).toFixed(1),
 		peakRssMb: Math.round((process.resourceUsage().maxRSS * 1024) / MB),

@@ -15,6 +15,7 @@ import type { RecordedRequest, SandboxClient } from '../sandbox';
 import { DEMO_API_KEY } from '../sandbox';
 import { runWorkflow } from '../test/harness';
 import { deduplicationStore } from '../test/harness/deduplicationStore';
+import { statusOf } from '../test/support/nodeWords';
 import type { RateLimits } from './prepareSandbox';
 import { prepareSandbox } from './prepareSandbox';
 
@@ -85,7 +86,7 @@ async function sync(
 		items: items.length,
 		requests: requests.length,
 		attributeObjects: requests.reduce((sum, request: RecordedRequest) => sum + attributesIn(request), 0),
-		unchanged: result.output('Sync').filter(({ json }) => json.status === 'unchanged').length,
+		unchanged: result.output('Sync').filter(({ json }) => statusOf(json) === 'unchanged').length,
 		wallMs,
 		storeEntries: entries.length,
 		storeRecordMb: recordMb(entries),

@@ -12,6 +12,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { DEMO_API_KEY, startSandbox } from '../sandbox';
 import { packageNodeTypes, runWorkflow } from '../test/harness';
+import { statusOf } from '../test/support/nodeWords';
 
 const USER = 'n8n-nodes-engagement-platform.engagementPlatformUser';
 const PACKAGE_FILES = `${path.sep}nodes${path.sep}EngagementPlatform${path.sep}`;
@@ -58,7 +59,8 @@ async function runOnce(sandboxUrl: string, trip: (typeof TRIPS)[string]): Promis
 	if (result.error) throw result.error;
 	const [answer] = result.output('Node');
 	// The word for a tracked event or purchase.
-	if (answer?.json.status !== 'tracked') throw new Error(`the item was not tracked: ${JSON.stringify(answer?.json)}`);
+	if (statusOf(answer?.json) !== 'tracked')
+		throw new Error(`the item was not tracked: ${JSON.stringify(answer?.json)}`);
 }
 
 async function main(): Promise<void> {

@@ -17,6 +17,7 @@ import { PROJECT_ROOT, installedN8nApp } from '../test/e2e/support/n8nApp';
 import { runExampleWorkflow } from '../test/harness/runExampleWorkflow';
 import type { Example } from '../test/support/examples';
 import { loadExamples } from '../test/support/examples';
+import { statusOf, wordsOf } from '../test/support/nodeWords';
 
 const argument = (name: string) => process.argv.includes(`--${name}`);
 const orderCount = process.argv.includes('--orders')
@@ -119,12 +120,16 @@ async function main(): Promise<void> {
 
 	const requests = await client.requests({ path: '/users/track' });
 	const after = await client.stats();
-	const failed = output.filter((item) => item.error);
-	// What the items say, in the node's words (tracked; replaced or unchanged when nothing of an item was sent).
+	// What the items say, in the node's words beside each order's own fields (engagementPlatform): tracked;
+	// replaced or unchanged when nothing of an item was sent; failed, with the reason.
+	const failed = output.filter((item) => statusOf(item) === 'failed');
 	const said = new Map<string, number>();
-	for (const item of output) if (!item.error) said.set(String(item.status), (said.get(String(item.status)) ?? 0) + 1);
+	for (const item of output) {
+		const status = String(statusOf(item));
+		if (status !== 'failed') said.set(status, (said.get(status) ?? 0) + 1);
+	}
 	// Tracked items whose attributes a later order of the same customer set instead (the platform keeps the last word).
-	const attributesReplaced = output.filter((item) => !item.error && item.replaced).length;
+	const attributesReplaced = output.filter((item) => statusOf(item) !== 'failed' && wordsOf(item).replaced).length;
 	const sent = { attributes: 0, events: 0, purchases: 0 };
 	for (const request of requests) {
 		const body = request.body as Record<keyof typeof sent, unknown[] | undefined>;
@@ -145,7 +150,7 @@ async function main(): Promise<void> {
 			'',
 			`${attributesReplaced.toLocaleString('en-US')} tracked orders left their attributes to a later order of the same customer (replaced)`,
 		);
-	for (const item of failed.slice(0, 5)) row('', String(item.error));
+	for (const item of failed.slice(0, 5)) row('', String(wordsOf(item).error));
 	row(
 		'Sandbox stored',
 		`${after.events - before.events} events, ${after.purchases - before.purchases} purchases, ${after.profiles - before.profiles} new profiles`,

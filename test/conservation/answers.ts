@@ -1,5 +1,12 @@
-/** The node's output read per input item, through each output item's `pairedItem`. */
+/**
+ * The node's output read per input item, through each output item's `pairedItem`, and what the node
+ * said of each: an operation answering in its words puts them in one field beside the row
+ * (`{...row, engagementPlatform: {status, ...}}`), a failed item with `error` beside the row too; one
+ * answering with the platform's records (Export, translations, dashboard users) gives the records alone.
+ */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import { statusOf, wordsOf } from '../support/nodeWords';
 
 /** The input index an output item is paired with; -1 when it names none. */
 export function pairedIndex(answer: INodeExecutionData): number {
@@ -19,6 +26,15 @@ export function answersByItem(output: INodeExecutionData[]): Map<number, IDataOb
 	return byItem;
 }
 
+/** A failed item: `failed` in the node's words, or an `error` at the top (where a failed item carries its reason). */
+export const isFailure = (answer: IDataObject): boolean => statusOf(answer) === 'failed' || answer.error !== undefined;
+
 /** Answered as applied or sent: some answer, and none of them an error. */
 export const isSuccess = (answers: IDataObject[] | undefined): boolean =>
-	answers !== undefined && answers.length > 0 && answers.every((answer) => answer.error === undefined);
+	answers !== undefined && answers.length > 0 && !answers.some(isFailure);
+
+/**
+ * What the node said of an item in an answer: its words (`engagementPlatform`) where the operation
+ * answers in words, else the record itself.
+ */
+export const saidIn = (answer: IDataObject, withWords: boolean): IDataObject => (withWords ? wordsOf(answer) : answer);

@@ -1,12 +1,15 @@
 /**
  * The conservation checks themselves, on hand-written request logs: they must catch an item lost, an
  * item sent twice, a piece of no item's, a piece carrying another item's data, an answer that is not
- * its request's, and a request over a limit, and pass a log that conserves every item.
+ * its request's, a row that does not come out as it went in, and a request over a limit, and pass a
+ * log that conserves every item. The answers are the node's: the row, and the node's words in
+ * `engagementPlatform`.
  */
 import fc from 'fast-check';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import type { RecordedRequest } from '../../sandbox';
+import { MESSAGE_NODE } from '../support/nodeTypes';
 import type { ConservationCase } from './conservationCase';
 import { checkConservation } from './conservationChecks';
 import { limitViolations } from './wireLimits';
@@ -30,11 +33,20 @@ const request = (
 	receivedAt: 0,
 });
 const answer = (item: number, json: IDataObject): INodeExecutionData => ({ json, pairedItem: { item } });
+/** An item the node succeeded on: its row, and the node's words. */
+const succeeded = (item: number, words: IDataObject) => answer(item, { ...items[item], engagementPlatform: words });
+/** An item that failed on the regular output: its row, the reason beside it, and the node's words. */
+const failed = (item: number, error: string) =>
+	answer(item, {
+		...items[item],
+		error,
+		engagementPlatform: { status: 'failed', error, description: 'Check it.', delivery: 'not_applied' },
+	});
 
 /** Send Now by external user ID: item i is user u-i. */
 const sendNow: ConservationCase = {
 	name: 'self-test',
-	nodeType: 'test',
+	nodeType: MESSAGE_NODE,
 	operation: 'sendNow',
 	parameters: {},
 	items: fc.constant([]),
@@ -49,8 +61,8 @@ const sendNow: ConservationCase = {
 };
 const items = [{ id: 'u-0' }, { id: 'u-1' }];
 const sent = (dispatch: string) => [
-	answer(0, { status: 'sent', dispatch_id: dispatch }),
-	answer(1, { status: 'sent', dispatch_id: dispatch }),
+	succeeded(0, { status: 'sent', dispatch_id: dispatch }),
+	succeeded(1, { status: 'sent', dispatch_id: dispatch }),
 ];
 
 describe('conservation checks', () => {
@@ -95,8 +107,29 @@ describe('conservation checks', () => {
 
 	test('an item answered with an error its request did not give is astray', () => {
 		const log = [request('/messages/send', { messages: {}, external_user_ids: ['u-0', 'u-1'] }, { dispatch_id: 'd1' })];
-		const output = [answer(0, { status: 'sent', dispatch_id: 'd1' }), answer(1, { error: 'refused' })];
-		expect(checkConservation(sendNow, items, output, log).astray).toBe(1);
+		const output = [succeeded(0, { status: 'sent', dispatch_id: 'd1' }), failed(1, 'refused')];
+		const findings = checkConservation(sendNow, items, output, log);
+		expect(findings.astray).toBe(1);
+		expect(findings.failedItems).toBe(1);
+		expect(findings.problems).toContainEqual(expect.stringMatching(/^item 1 is answered with an error, .*: refused$/));
+	});
+
+	test('an item failed in its words alone is failed too', () => {
+		const log = [request('/messages/send', { messages: {}, external_user_ids: ['u-0', 'u-1'] }, { dispatch_id: 'd1' })];
+		const { error: _error, ...withoutReasonAtTop } = failed(1, 'refused').json;
+		const output = [succeeded(0, { status: 'sent', dispatch_id: 'd1' }), answer(1, withoutReasonAtTop)];
+		expect(checkConservation(sendNow, items, output, log).failedItems).toBe(1);
+	});
+
+	test("an item whose row does not come out as it went in, or that lays the node's words over it, is named", () => {
+		const log = [request('/messages/send', { messages: {}, external_user_ids: ['u-0', 'u-1'] }, { dispatch_id: 'd1' })];
+		const changed = [
+			answer(0, { id: 'u-0?', engagementPlatform: { status: 'sent', dispatch_id: 'd1' } }),
+			answer(1, { id: 'u-1', status: 'sent', dispatch_id: 'd1' }),
+		];
+		const { problems } = checkConservation(sendNow, items, changed, log);
+		expect(problems).toContainEqual(expect.stringMatching(/^item 0 does not carry its row as it came/));
+		expect(problems).toContainEqual(expect.stringMatching(/^item 1 does not carry its row as it came/));
 	});
 
 	test('requests over the spec limits are named with the spec text', () => {

@@ -35,7 +35,9 @@ export interface ConservationCase {
 	expected(json: IDataObject, index: number): ExpectedPiece[];
 	/**
 	 * Whether an item's successful answer is the one `request` got: a description of the mismatch, or
-	 * undefined. (A `dispatch_id` in the response is checked for every operation.)
+	 * undefined. `answers` are what the node said of the item: its words (the output items'
+	 * `engagementPlatform`), or the platform's records for an operation answering with them. (A
+	 * `dispatch_id` in the response is checked for every operation.)
 	 */
 	answeredFrom?(answers: IDataObject[], request: RecordedRequest): string | undefined;
 	/** Sandbox configuration after each reset, beyond switching its rate limits off. */

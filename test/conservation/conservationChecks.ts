@@ -6,13 +6,18 @@
  * 2. every piece of data in every request belongs to exactly one input item, carries that item's
  *    data, and that item was answered from that request (a success, or an error its answer gave);
  *    a `dispatch_id` in the answer is the item's;
- * 3. no request exceeds a per-request limit the spec states.
+ * 3. no request exceeds a per-request limit the spec states;
+ * and every item's row comes out as it went in: an operation answering in its words (in
+ * `engagementPlatform`) keeps each answer's other fields exactly the input item's, a failed item
+ * (any operation) with `error` beside them.
  */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { isDeepStrictEqual } from 'node:util';
 
 import type { RecordedRequest } from '../../sandbox';
-import { answersByItem, isSuccess } from './answers';
+import { rowOf, statusOf, wordsOf } from '../support/nodeWords';
+import { answersWithWords } from '../support/successWords';
+import { answersByItem, isFailure, isSuccess, saidIn } from './answers';
 import type { ConservationCase, ExpectedPiece } from './conservationCase';
 import { limitViolations } from './wireLimits';
 import { wirePieces } from './wirePieces';
@@ -58,6 +63,9 @@ export function checkConservation(
 ): RunFindings {
 	const findings: RunFindings = { problems: [], lost: 0, overLimit: 0, astray: 0, failedItems: 0 };
 	const answers = answersByItem(output);
+	const withWords = answersWithWords(testCase.nodeType, testCase.operation);
+	// What the node said of each item: its words, or the platform's records.
+	const said = (itemAnswers: IDataObject[]) => itemAnswers.map((answer) => saidIn(answer, withWords));
 
 	// Each expected piece's key names exactly one item (the generator guarantees unique markers).
 	const owners = new Map<string, { index: number; piece: ExpectedPiece }>();
@@ -107,7 +115,7 @@ export function checkConservation(
 				// A success from a refused request: only a resend that a later accepted request answered.
 				if (!accepted(request)) pendingResends.push({ key, index: owner.index, request });
 				else {
-					const from = answeredFrom(testCase, itemAnswers, request);
+					const from = answeredFrom(testCase, said(itemAnswers), request);
 					if (from) astray(`${describe(request)}: item ${owner.index} (${key}) was not answered from it: ${from}`);
 				}
 			}
@@ -125,24 +133,27 @@ export function checkConservation(
 			findings.problems.push(`item ${index} got no answer`);
 			return;
 		}
+		const rowProblem = rowNotKept(json, itemAnswers, withWords);
+		if (rowProblem) findings.problems.push(`item ${index} ${rowProblem}`);
 		if (!isSuccess(itemAnswers)) {
-			const error = itemAnswers.find((answer) => answer.error !== undefined)!;
+			const failed = itemAnswers.find(isFailure)!;
+			const reason = String(wordsOf(failed).error ?? failed.error);
 			const requestsOfItem = seenIn.get(index) ?? [];
 			const overLimit = requestsOfItem.some((request) => requestsOverLimit.has(request));
 			findings.failedItems++;
 			// Its error must be one an answer gave: a request holding its data refused it, or answered with errors.
 			if (requestsOfItem.length > 0 && !requestsOfItem.some(answerGaveErrors)) {
 				astray(
-					`item ${index} is answered with an error, but every request holding its data was accepted without errors: ${String(error.error)}`,
+					`item ${index} is answered with an error, but every request holding its data was accepted without errors: ${reason}`,
 				);
 			}
 			if (requestsOfItem.length === 0)
 				findings.problems.push(
-					`item ${index} is valid and was answered with an error without any request holding its data: ${String(error.error)}`,
+					`item ${index} is valid and was answered with an error without any request holding its data: ${reason}`,
 				);
 			else if (!overLimit)
 				findings.problems.push(
-					`item ${index} is valid, in requests within every limit, and was answered with an error: ${String(error.error)}`,
+					`item ${index} is valid, in requests within every limit, and was answered with an error: ${reason}`,
 				);
 			return;
 		}
@@ -150,8 +161,9 @@ export function checkConservation(
 		if (missing.length === 0) return;
 		findings.lost++;
 		const counts = missing.map((piece) => `${piece.key} in ${(acceptedIn.get(piece.key) ?? []).length}`).join(', ');
+		const saidOf = said(itemAnswers);
 		findings.problems.push(
-			`item ${index} is answered ${short(itemAnswers[0].status ?? itemAnswers[0])}${answeringRequest(itemAnswers, requests)} but is not in exactly one accepted request: ${counts}`,
+			`item ${index} is answered ${short(saidOf[0].status ?? saidOf[0])}${answeringRequest(saidOf, requests)} but is not in exactly one accepted request: ${counts}`,
 		);
 	});
 
@@ -160,6 +172,22 @@ export function checkConservation(
 		.reduce((sum, [, list]) => sum + list.length, 0);
 	if (unpaired > 0) findings.problems.push(`${unpaired} output items are paired with no input item`);
 	return findings;
+}
+
+/**
+ * Whether the item's answers carry its row as it came: every field of the input item, none changed and
+ * none added but the node's field (and `error` on a failed item, the reason its words give). Answers
+ * of the platform's records are the records alone, where only a failed item carries the row.
+ */
+function rowNotKept(input: IDataObject, itemAnswers: IDataObject[], withWords: boolean): string | undefined {
+	for (const answer of itemAnswers) {
+		const failed = statusOf(answer) === 'failed';
+		if (!withWords && !failed) continue;
+		const row = failed ? { ...input, error: wordsOf(answer).error } : input;
+		if (!isDeepStrictEqual(rowOf(answer), row))
+			return `does not carry its row as it came: ${short(rowOf(answer))}, the input is ${short(input)}`;
+	}
+	return undefined;
 }
 
 /** The item's answer is its request's: the same dispatch_id, and whatever the case checks. */

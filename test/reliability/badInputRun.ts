@@ -6,12 +6,15 @@
  */
 import type fc from 'fast-check';
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import { isDeepStrictEqual } from 'node:util';
 
 import type { RecordedRequest, SandboxClient, SeedData } from '../../sandbox';
 import type { RunResult } from '../harness';
 import { nodeName } from '../support/nodeTypes';
+import { rowOf, statusOf, wordsOf } from '../support/nodeWords';
 import { runNode } from '../support/runNode';
 import { sandboxCredentialsByType } from '../support/sandboxCredentials';
+import { answersWithWords } from '../support/successWords';
 import type { GeneratedItem } from './badInputBatch';
 
 export interface BadInputCase {
@@ -66,7 +69,11 @@ export async function checkBadInput(
 	const result = await run(url, testCase, items, true);
 	expect(result.error).toBeUndefined();
 	const output = result.output(nodeName(testCase.nodeType));
-	const problems = answerProblems(output, items);
+	const problems = answerProblems(
+		output,
+		items,
+		answersWithWords(testCase.nodeType, String(testCase.parameters.operation)),
+	);
 	tally.disagreements += problems.length;
 	expect(problems).toEqual([]);
 
@@ -91,8 +98,11 @@ async function run(
 	});
 }
 
+/** A failed item on the regular output: `failed` in the node's words (and the reason at the top). */
+const isFailed = (answer: IDataObject): boolean => statusOf(answer) === 'failed';
+
 /** Every item answered, and each answer what its input deserves; one line per item that is not. */
-function answerProblems(output: INodeExecutionData[], items: GeneratedItem[]): string[] {
+function answerProblems(output: INodeExecutionData[], items: GeneratedItem[], withWords: boolean): string[] {
 	const byItem = answersByItem(output);
 	const problems: string[] = [];
 	for (const [index, item] of items.entries()) {
@@ -102,11 +112,20 @@ function answerProblems(output: INodeExecutionData[], items: GeneratedItem[]): s
 			problems.push(`${what} got no answer`);
 			continue;
 		}
-		const error = answers.find((answer) => answer.error !== undefined);
-		if (!error) {
+		// Each answer carries the row exactly as it came, a failed one with `error` beside it (the reason
+		// its words give); an operation answering with the platform's records gives those alone.
+		const rowNotKept = (answer: IDataObject) =>
+			isFailed(answer)
+				? !isDeepStrictEqual(rowOf(answer), { ...item.json, error: wordsOf(answer).error })
+				: withWords && !isDeepStrictEqual(rowOf(answer), item.json);
+		if (answers.some(rowNotKept)) problems.push(`${what} does not carry its row as it came`);
+		const failed = answers.find(isFailed);
+		if (!failed) {
 			if (item.verdict === 'refused') problems.push(`${what} was accepted by the node`);
 			continue;
 		}
+		const error = wordsOf(failed);
+		if (failed.error !== error.error) problems.push(`${what} failed without its reason at the top`);
 		if (error.delivery !== 'invalid') {
 			problems.push(
 				`${what} was sent and failed (${String(error.delivery)}, ${String(error.httpCode)}): ${String(error.error)}`,
@@ -127,7 +146,7 @@ function answerProblems(output: INodeExecutionData[], items: GeneratedItem[]): s
 function acceptedInputs(output: INodeExecutionData[], items: GeneratedItem[]): IDataObject[] {
 	const byItem = answersByItem(output);
 	return items
-		.filter((_, index) => (byItem.get(index) ?? []).every((answer) => answer.error === undefined))
+		.filter((_, index) => (byItem.get(index) ?? []).every((answer) => !isFailed(answer)))
 		.map((item) => item.json);
 }
 

@@ -2,8 +2,9 @@
  * n8n's error output, for every operation: with "Continue (using error output)" the failed items,
  * and only they, go down the error branch, paired to their input, both when the node refuses an item
  * and when the platform refuses a request. They carry the error as json, which n8n lays over the
- * input item's fields, each arriving as it came. "Continue (regular output)" keeps every answer on
- * one output, error items with their full error json.
+ * input item's fields, each arriving as it came, `error` always this run's reason. "Continue (regular
+ * output)" keeps every answer on one output: each item the input row as it came and the node's words in
+ * `engagementPlatform`, a failed item with `error` beside the row and its full error there.
  */
 import type { ICredentialDataDecryptedObject, IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 
@@ -11,7 +12,9 @@ import type { Sandbox } from '../../sandbox';
 import { SandboxClient, startSandbox } from '../../sandbox';
 import type { RunResult } from '../harness';
 import { nodeName } from '../support/nodeTypes';
+import { rowOf, statusOf, wordsOf } from '../support/nodeWords';
 import { runNode } from '../support/runNode';
+import { answersWithWords } from '../support/successWords';
 import type { OperationUnderFault } from './operationsUnderFault';
 import { OPERATIONS_UNDER_FAULT } from './operationsUnderFault';
 
@@ -71,7 +74,7 @@ describe.each(OPERATIONS_UNDER_FAULT)('$name', (operation) => {
 	});
 
 	test.concurrent(
-		'"Continue (regular output)" keeps every answer on one output, errors with their full json',
+		'"Continue (regular output)" keeps every answer on one output, each with its row, errors with their full json',
 		async () => {
 			await withSandbox(operation, [], async (sandbox) => {
 				const result = await run(sandbox, operation, items, 'continueRegularOutput');
@@ -81,28 +84,50 @@ describe.each(OPERATIONS_UNDER_FAULT)('$name', (operation) => {
 				expect(indicesOf(output)).toEqual([0, ...valid]);
 				const refused = output.filter((item) => pairedIndex(item) === 0);
 				expect(refused).toHaveLength(1);
-				expect(refused[0].json).toMatchObject({
+				// The row as it came, the reason beside it, the full error in the node's words.
+				expect(wordsOf(refused[0].json)).toMatchObject({
+					status: 'failed',
 					error: expect.stringMatching(/^Item 0: /),
 					delivery: 'invalid',
 					field: expect.any(String),
 					description: expect.any(String),
 				});
+				expect(rowOf(refused[0].json)).toEqual({ ...items[0], error: wordsOf(refused[0].json).error });
 				expect(refused[0].error).toBeUndefined();
+
+				const succeeded = output.filter((item) => pairedIndex(item) > 0);
+				expect(succeeded.filter((item) => item.json.error !== undefined || statusOf(item.json) === 'failed')).toEqual(
+					[],
+				);
+				// An operation answering in its words keeps each row exactly as it came; one answering with
+				// the platform's records gives the records alone.
+				if (answersWithWords(operation.nodeType, String(operation.parameters.operation)))
+					for (const item of succeeded) {
+						expect(rowOf(item.json)).toEqual(items[pairedIndex(item)]);
+						expect(statusOf(item.json)).toEqual(expect.any(String));
+					}
 			});
 		},
 	);
 });
 
 /**
- * An error item: the input item's fields as they came, and the node's words only under the
- * keys n8n 1.x routes a json item by (`error` alone or `error` and `message`; 2.x also takes `details`)
- * that the input lacks. An input with a `message` of its own (a translation's message variation) has
- * the delivery and what to do in `error`, after what happened.
+ * An error item: the input item's fields exactly as they came, and the node's words only under the
+ * keys n8n 1.x routes a json item by (`error` alone or `error` and `message`; 2.x also takes `details`):
+ * `error` always (this run's reason, whatever the input's own `error` was), `message` where the input
+ * lacks one. An input with a `message` of its own (a translation's message variation) has the delivery
+ * and what to do in `error`, after what happened.
  */
 function expectInputKept(json: IDataObject, input: IDataObject, delivery: string): void {
-	expect(json).toMatchObject(input);
-	const added = Object.keys(json).filter((key) => !(key in input));
-	expect(added.sort()).toEqual(['error', 'message'].filter((key) => !(key in input)));
+	const { error: _inputError, ...row } = input;
+	const added = 'message' in input ? ['error'] : ['error', 'message'];
+	const kept = Object.fromEntries(Object.entries(json).filter(([key]) => !added.includes(key)));
+	expect(kept).toEqual(row);
+	expect(
+		Object.keys(json)
+			.filter((key) => !(key in row))
+			.sort(),
+	).toEqual(added);
 	if ('message' in input) expect(json.error).toMatch(new RegExp(` — ${delivery}: `));
 	else expect(json.message).toMatch(new RegExp(`^${delivery}: `));
 }
@@ -114,11 +139,10 @@ function expectRouted(result: RunResult, node: string, expected: { success: numb
 	tally.runs++;
 	tally.items += expected.success.length + expected.error.length;
 	tally.toErrorBranch += errors.length;
-	tally.misrouted +=
-		success.filter((item) => item.json.error !== undefined).length +
-		errors.filter((item) => item.json.error === undefined).length;
+	const failed = (item: INodeExecutionData) => item.json.error !== undefined || statusOf(item.json) === 'failed';
+	tally.misrouted += success.filter(failed).length + errors.filter((item) => item.json.error === undefined).length;
 	expect({ success: indicesOf(success), error: indicesOf(errors) }).toEqual(expected);
-	expect(success.filter((item) => item.json.error !== undefined)).toEqual([]);
+	expect(success.filter(failed)).toEqual([]);
 	// One error item per failed input item, naming the item in its json's error.
 	expect(errors.map(pairedIndex)).toEqual(expected.error);
 	for (const item of errors) expect(item.json.error).toMatch(new RegExp(`^Item ${pairedIndex(item)}: `));

@@ -10,6 +10,7 @@ import type { FaultRule, Sandbox } from '../../sandbox';
 import { SandboxClient, startSandbox } from '../../sandbox';
 import type { RunResult } from '../harness';
 import { nodeName } from '../support/nodeTypes';
+import { statusOf, wordsOf } from '../support/nodeWords';
 import { runNode } from '../support/runNode';
 import type { FaultKind } from './faultKinds';
 import { FAULT_KINDS } from './faultKinds';
@@ -149,10 +150,12 @@ async function runUnderFault(sandbox: Sandbox, operation: OperationUnderFault, f
 	const errors = errorsOf(output);
 	expect(errors.map(({ index }) => index)).toEqual(faulted);
 	for (const { json } of errors) {
-		expect(json).toMatchObject({
+		expect(wordsOf(json)).toMatchObject({
 			delivery: 'maybe_applied',
 			error: expect.stringMatching(/may or may not have been applied/),
 		});
+		// The reason at the top too, as n8n's own nodes give it on the regular output.
+		expect(json.error).toBe(wordsOf(json).error);
 	}
 	tally.maybeApplied += errors.length;
 	if (operation.applied) expect(applied).toBe(fault.processed ? itemCount : itemCount - faulted.length);
@@ -181,8 +184,9 @@ async function run(
 	});
 }
 
+/** The failed items on the regular output: the node's words say `failed`, and `error` is at the top. */
 function errorsOf(output: INodeExecutionData[]): Array<{ index: number; json: IDataObject }> {
 	return output
-		.filter((item) => item.json.error !== undefined)
+		.filter((item) => statusOf(item.json) === 'failed' || item.json.error !== undefined)
 		.map((item) => ({ index: (item.pairedItem as { item: number }).item, json: item.json }));
 }

@@ -5,12 +5,13 @@
  * whatever form, never carries it into an item, the error output, the thrown error, n8n's run data
  * or the log.
  */
-import type { ICredentialDataDecryptedObject, INodeParameters } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { runWorkflow } from '../harness';
 import { deduplicationStore } from '../harness/deduplicationStore';
 import { useSandbox } from '../integration/sandboxLifecycle';
 import { DASHBOARD_USER, DASHBOARD_USER_NODE, USER, USER_NODE } from '../support/nodeTypes';
+import { statusOf } from '../support/nodeWords';
 import { runNode } from '../support/runNode';
 import { successStatus } from '../support/successWords';
 import { ECHOES, ODD_CHARACTERS, PADS, headerCannotCarry, pastedKey } from './echoes';
@@ -36,7 +37,7 @@ const NODES = [
 		path: '/users/track',
 		parameters: TRACK_EVENT,
 		// The word for an event tracked ("tracked").
-		succeeded: (json: Record<string, unknown>) => json.status === successStatus(USER_NODE, TRACK_EVENT),
+		succeeded: (json: IDataObject) => statusOf(json) === successStatus(USER_NODE, TRACK_EVENT),
 		register: async (key: string) => await client().addApiKey(key, '*'),
 		credentials: (key: string): Record<string, ICredentialDataDecryptedObject> => ({
 			engagementPlatformApi: { restEndpoint: sandbox().url, apiKey: key },
@@ -48,7 +49,7 @@ const NODES = [
 		name: DASHBOARD_USER,
 		path: '/scim/v2/Users',
 		parameters: { operation: 'findByEmail', email: 'mia@example.com' } as INodeParameters,
-		succeeded: (json: Record<string, unknown>) => json.found === false,
+		succeeded: (json: IDataObject) => json.found === false,
 		register: async (key: string) => await client().addScimToken(key, ORIGIN),
 		credentials: (key: string): Record<string, ICredentialDataDecryptedObject> => ({
 			engagementPlatformScimApi: { scimEndpoint: sandbox().url, scimToken: key, requestOrigin: `${ORIGIN}\n` },

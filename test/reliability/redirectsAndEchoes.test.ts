@@ -7,6 +7,7 @@ import type { INodeParameters } from 'n8n-workflow';
 import type { FaultRule } from '../../sandbox/adminApiTypes';
 import { useSandbox } from '../integration/sandboxLifecycle';
 import { DASHBOARD_USER_NODE, USER, USER_NODE } from '../support/nodeTypes';
+import { rowOf, statusOf, wordsOf } from '../support/nodeWords';
 import { runNode } from '../support/runNode';
 import { freshSecret, leakedSecrets } from './secrets';
 
@@ -79,8 +80,9 @@ describe('a redirect to another host is not followed', () => {
 
 			expect(received).toEqual([]);
 			const [answer] = result.output(USER).map(({ json }) => json);
-			expect(answer.status).toBeUndefined();
+			expect(statusOf(answer)).toBe('failed');
 			expect(String(answer.error)).toContain(new URL(foreignUrl).host);
+			expect(rowOf(answer)).toEqual({ id: 'u1', error: wordsOf(answer).error });
 			expect(leakedSecrets(result, [KEY])).toEqual([]);
 		});
 	}
@@ -103,8 +105,9 @@ describe('a redirect to the same origin is not followed either', () => {
 
 			expect(await client().requests()).toHaveLength(1);
 			const [answer] = result.output(USER).map(({ json }) => json);
-			expect(answer.status).toBeUndefined();
+			expect(statusOf(answer)).toBe('failed');
 			expect(String(answer.error)).toContain(`redirecting to ${new URL(sandbox().url).host}: not followed`);
+			expect(rowOf(answer)).toEqual({ id: 'u1', error: wordsOf(answer).error });
 			expect(leakedSecrets(result, [KEY])).toEqual([]);
 		});
 	}

@@ -32,6 +32,7 @@ import type { OperationUnderFault } from '../reliability/operationsUnderFault';
 import { OPERATIONS_UNDER_FAULT } from '../reliability/operationsUnderFault';
 import { leaksIn, traceOf, visibleTraces } from '../reliability/secrets';
 import { nodeName } from '../support/nodeTypes';
+import { statusOf, wordsOf } from '../support/nodeWords';
 import { runNode } from '../support/runNode';
 import { runCredentialTest } from '../support/testCredential';
 
@@ -191,8 +192,10 @@ async function check(formsCase: FormsCase): Promise<void> {
 		});
 		tally.nodeRuns++;
 		const [item] = result.output(nodeName(sender.operation.nodeType));
-		failure = result.error?.message ?? (item?.json.error === undefined ? undefined : String(item.json.error));
-		succeeded = result.error === undefined && item !== undefined && item.json.error === undefined;
+		// A failed item on the regular output: `failed` in the node's words, the reason beside the row.
+		const failed = item !== undefined && (statusOf(item.json) === 'failed' || item.json.error !== undefined);
+		failure = result.error?.message ?? (failed ? String(wordsOf(item.json).error ?? item.json.error) : undefined);
+		succeeded = result.error === undefined && item !== undefined && !failed;
 		traces = visibleTraces(result);
 	} else {
 		const { result, logs } = await runCredentialTest(

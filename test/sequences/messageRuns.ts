@@ -10,9 +10,17 @@
  * spent with a reset already past. Each is a sandbox fault rule on the run's path, taken by its first
  * requests.
  *
+ * Every run is an execution of the same saved workflow (one workflow ID, one node ID per node), as a
+ * marketer's schedule runs it: Send Transactional Email without an External Send ID derives the same ID
+ * for the same email (campaign and recipient) run after run, so the platform holds one email per
+ * customer however often the sequence sends it within 24 hours, and a repeat is answered `duplicate`.
+ *
  * After every run, what the items say is checked against what the platform holds and what went over
- * the wire (`runAndCheck`).
+ * the wire (`runAndCheck`); each item's row comes out as it went in, the node's words in
+ * `engagementPlatform` (read with ../support/nodeWords.ts).
  */
+import { isDeepStrictEqual } from 'node:util';
+
 import fc from 'fast-check';
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
@@ -21,6 +29,7 @@ import type { SandboxClient } from '../../sandbox';
 import type { RunShape } from '../support/nodeShapes';
 import { answersAcrossRuns, describeShape, runNodeInShape } from '../support/nodeShapes';
 import { MESSAGE, MESSAGE_NODE, USER, USER_NODE } from '../support/nodeTypes';
+import { rowOf, statusOf, wordsOf } from '../support/nodeWords';
 import { virtualNow } from './virtualClock';
 
 /** The customers messages go to and whose events are tracked and exported. */
@@ -29,6 +38,15 @@ export const CUSTOMERS = ['m1', 'm2', 'm3', 'm4', 'm5', 'm6'] as const;
 export const RENAMED = ['r1', 'r2', 'r3'] as const;
 /** An external ID no profile has: exporting it must answer not found, never a record. */
 const GHOST = 'ghost-1';
+
+/** The marketer's saved workflow every run of a sequence executes: its ID and its nodes' IDs stay. */
+const WORKFLOW_ID = 'messaging-sequence-workflow';
+const NODE_IDS: Record<string, string> = {
+	[USER_NODE]: '5eed0000-0000-4000-8000-0000000000a1',
+	[MESSAGE_NODE]: '5eed0000-0000-4000-8000-0000000000a2',
+};
+/** The platform's deduplication window for an External Send ID (spec: 24 hours). */
+const SEND_ID_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 export const OPERATIONS = [
 	'trackEvent',
@@ -203,9 +221,22 @@ export const messageRunPlan: fc.Arbitrary<MessageRunPlan> = fc.constantFrom(...O
 	}),
 );
 
-/** What the model keeps between runs: the renamed customers' current IDs, as the platform last held them. */
+/** A receipt the platform got from the workflow's node under an External Send ID the node derived. */
+export interface DerivedReceipt {
+	externalSendId: string;
+	dispatchId: string;
+	/** When the platform received it (virtual clock): the same email within 24 hours of it is this one. */
+	at: number;
+}
+
+/**
+ * What the model keeps between runs: the renamed customers' current IDs, as the platform last held
+ * them, and by customer the receipt the node sent with a derived External Send ID: the same email
+ * (the one campaign, the same recipient) from the same node within 24 hours is that one email.
+ */
 export interface MessagingModel {
 	currentIds: Record<string, string>;
+	receipts: Record<string, DerivedReceipt>;
 	runs: number;
 }
 
@@ -422,22 +453,27 @@ export function describePlan(plan: MessageRunPlan): string {
 export async function runAndCheck(plan: MessageRunPlan, context: RunContext): Promise<CheckedRun> {
 	const { client } = context;
 	const path = PATHS[plan.operation];
+	const startedAt = virtualNow();
 	const before = await client.state();
 	const seqBefore = Math.max(0, ...(await client.requests()).map((request) => request.seq));
 	const trapBefore = context.trap.received();
 	await client.injectFaults(plan.faults.map((fault) => faultRule(path, fault, context)));
 	const intents = itemsOf(plan, context);
 
-	const { result } = await runNodeInShape(
+	const nodeType =
 		plan.operation === 'trackEvent' || plan.operation === 'renameExternalIds' || plan.operation === 'export'
 			? USER_NODE
-			: MESSAGE_NODE,
+			: MESSAGE_NODE;
+	const { result } = await runNodeInShape(
+		nodeType,
 		{
 			parameters: parametersOf(plan),
 			items: intents.map(({ json }) => json),
 			endpoint: context.endpoint,
 			apiKey: context.apiKey,
 			continueOnFail: true,
+			workflowId: WORKFLOW_ID,
+			nodeId: NODE_IDS[nodeType],
 		},
 		plan.shape,
 	);
@@ -451,8 +487,12 @@ export async function runAndCheck(plan: MessageRunPlan, context: RunContext): Pr
 	const requests = (await client.requests({ path })).filter((request) => request.seq > seqBefore);
 
 	const violations: string[] = [];
-	const answers = answersByItem(output, intents.length, violations);
-	const checks = { plan, intents, answers, before, after, violations, context };
+	const rows = answersByItem(output, intents.length, violations);
+	// Export answers with the platform's records; every other operation in its words beside the row.
+	const withWords = plan.operation !== 'export';
+	rows.forEach((json, index) => checkRowKept(index, json, intents[index].json, withWords, violations));
+	const answers = rows.map((json) => (withWords || statusOf(json) === 'failed' ? wordsOf(json) : json));
+	const checks = { plan, intents, answers, before, after, violations, context, startedAt };
 	if (plan.operation === 'trackEvent') checkTrack(checks);
 	else if (plan.operation === 'renameExternalIds') checkRename(checks);
 	else if (plan.operation === 'export') checkExport(checks);
@@ -505,8 +545,23 @@ function answersByItem(output: INodeExecutionData[], itemCount: number, violatio
 	return answers;
 }
 
-/** What an item says, as the tally counts it: its status, or its delivery when it failed. */
+/**
+ * Every answer carries its input row exactly as it came (an operation answering with the platform's
+ * records gives the records alone): succeeded, the row and the node's field; failed, the row, `error`
+ * (the reason the node's words give) and the node's field. No column of the row is overwritten.
+ */
+function checkRowKept(index: number, json: IDataObject, input: IDataObject, withWords: boolean, violations: string[]) {
+	if (Object.keys(json).length === 0) return; // no answer: reported already
+	const failed = statusOf(json) === 'failed';
+	if (!withWords && !failed) return;
+	const row = failed ? { ...input, error: wordsOf(json).error } : input;
+	if (!isDeepStrictEqual(rowOf(json), row))
+		violations.push(`item ${index} does not carry its row as it came: ${JSON.stringify(json)}`);
+}
+
+/** What an item says (its words, or the record), as the tally counts it: its status, or its delivery when it failed. */
 export function answerName(answer: IDataObject): string {
+	if (answer.status === 'failed' && typeof answer.delivery === 'string') return answer.delivery;
 	if (typeof answer.status === 'string') return answer.status;
 	if (typeof answer.delivery === 'string') return answer.delivery;
 	return answer.external_id !== undefined ? 'found' : 'nothing';
@@ -538,6 +593,8 @@ interface Checks {
 	after: StateView;
 	violations: string[];
 	context: RunContext;
+	/** When the run started (virtual clock). */
+	startedAt: number;
 }
 
 const FAILED = ['not_applied', 'maybe_applied', 'invalid', 'not_sent'];
@@ -589,15 +646,17 @@ function checkExport({ intents, answers, before, violations }: Checks): void {
 	});
 }
 
-function checkTransactional({ plan, intents, answers, before, after, violations }: Checks): void {
+function checkTransactional({ plan, intents, answers, before, after, violations, context, startedAt }: Checks): void {
 	const known = new Set(before.transactionalSends.map((send) => send.dispatch_id));
 	const added = after.transactionalSends.filter((send) => !known.has(send.dispatch_id));
 	intents.forEach(({ person, json }, index) => {
 		const answer = answers[index];
-		checkEveryAnswerKnown(index, answer, ['sent', 'queued', ...FAILED], violations);
+		checkEveryAnswerKnown(index, answer, ['sent', 'queued', 'duplicate', ...FAILED], violations);
 		const serviceId = serviceIdOf(after, person);
 		const newToPerson = added.filter((send) => send.service_id === serviceId).length;
 		if (newToPerson > 1) violations.push(`item ${index}: ${person} got ${newToPerson} emails from one item`);
+		// The item's External Send ID: its own, or the one the node derived (in its answer where the platform answered).
+		const id = plan.ownSendIds ? json.sendId : answer.external_send_id;
 		if (answer.status === 'sent') {
 			const matching = after.transactionalSends.filter(
 				(send) => send.dispatch_id === answer.dispatch_id && send.service_id === serviceId,
@@ -608,7 +667,6 @@ function checkTransactional({ plan, intents, answers, before, after, violations 
 				);
 		}
 		if (answer.status === 'queued') {
-			const id = plan.ownSendIds ? json.sendId : answer.external_send_id;
 			const received = after.transactionalSends.filter((send) => send.external_send_id === id).length;
 			if (received !== 1)
 				violations.push(
@@ -617,8 +675,25 @@ function checkTransactional({ plan, intents, answers, before, after, violations 
 			if (!/do not run this item again/i.test(String(answer.note)))
 				violations.push(`item ${index} answered queued without saying not to run it again`);
 		}
+		if (answer.status === 'duplicate') {
+			// Not sent now: the platform had this email, under this ID, for this customer before the run.
+			const earlier = before.transactionalSends.filter((send) => send.external_send_id === id);
+			if (earlier.length !== 1 || earlier[0].service_id !== serviceId)
+				violations.push(
+					`item ${index} answered duplicate, and before the run the platform held ${earlier.length} emails with its ID ${String(id)}${earlier.length === 1 ? ', not for ' + person : ''}`,
+				);
+			if (newToPerson !== 0) violations.push(`item ${index} answered duplicate, and ${person} got a new email from it`);
+			if (answer.dispatch_id !== undefined && answer.dispatch_id !== earlier[0]?.dispatch_id)
+				violations.push(
+					`item ${index} answered duplicate with ${String(answer.dispatch_id)}, not the earlier email's ${String(earlier[0]?.dispatch_id)}`,
+				);
+			if (!/not sent again/i.test(String(answer.note)))
+				violations.push(`item ${index} answered duplicate without saying it was not sent again`);
+		}
 		if (saysSafeToRunAgain(answer) && newToPerson !== 0)
 			violations.push(`item ${index} says ${answer.delivery} (safe to run again), and ${person} got an email from it`);
+		if (!plan.ownSendIds)
+			checkSameEmailOnce({ index, person, answer, added, serviceId, model: context.model, startedAt, violations });
 	});
 	if (plan.ownSendIds) {
 		const byId = new Map<string, number>();
@@ -627,6 +702,47 @@ function checkTransactional({ plan, intents, answers, before, after, violations 
 		for (const [id, count] of byId)
 			if (count > 1) violations.push(`${count} emails went out with the External Send ID ${id}`);
 	}
+}
+
+/**
+ * The same email from the same node within 24 hours is one email: a receipt the node sends with an ID it
+ * derives (one campaign, so the customer makes the email) reaches a customer once, whatever runs the
+ * sequence makes, each derivation giving the same ID; a later item of it is answered `duplicate`, or
+ * `sent`/`queued` naming that one email (a repeat the platform answers while the first is still queued).
+ * The model learns the receipt from what the platform received.
+ */
+function checkSameEmailOnce(item: {
+	index: number;
+	person: string;
+	answer: IDataObject;
+	added: StateView['transactionalSends'];
+	serviceId: string | undefined;
+	model: MessagingModel;
+	startedAt: number;
+	violations: string[];
+}): void {
+	const { index, person, answer, added, serviceId, startedAt, violations } = item;
+	const { receipts } = item.model;
+	const receipt = receipts[person];
+	if (receipt && startedAt - receipt.at < SEND_ID_WINDOW_MS) {
+		const newToPerson = added.filter((send) => send.service_id === serviceId).length;
+		if (newToPerson !== 0)
+			violations.push(
+				`item ${index}: ${person} got the same receipt again (a derived ID, the first one ${receipt.externalSendId})`,
+			);
+		if (answer.external_send_id !== undefined && answer.external_send_id !== receipt.externalSendId)
+			violations.push(
+				`item ${index}: the node derived ${String(answer.external_send_id)} for the email it derived ${receipt.externalSendId} for before`,
+			);
+		if (answer.dispatch_id !== undefined && answer.dispatch_id !== receipt.dispatchId)
+			violations.push(
+				`item ${index} answered ${String(answer.status)} with ${String(answer.dispatch_id)}, not the one email's ${receipt.dispatchId}`,
+			);
+		return;
+	}
+	const sent = added.find((send) => send.service_id === serviceId);
+	if (sent?.external_send_id)
+		receipts[person] = { externalSendId: sent.external_send_id, dispatchId: sent.dispatch_id, at: startedAt };
 }
 
 function checkDispatches({ intents, answers, before, after, violations }: Checks): void {

@@ -7,6 +7,10 @@
  *   branches or in a loop (several runs of the node in one execution), with or without Retry On Fail; an item answered `sent` got exactly one,
  *   the one its dispatch_id names; `queued` was received exactly once; an event answered `tracked`
  *   is stored once; `renamed` is renamed; `found` is the customer asked for, `not_found` nobody;
+ * - every run executes the same saved workflow: a receipt whose External Send ID the node derives is
+ *   one email however many runs send it within 24 hours (the same ID each time); `duplicate` names an
+ *   email the platform had before the run, and nothing new went out;
+ * - each item's row comes out as it went in, the node's words beside it in `engagementPlatform`;
  * - an item that says running it again is safe (`not_applied`, `invalid`, `not_sent`) left nothing on
  *   the platform; one whose fate is unknown (`maybe_applied`) says so and says to check first;
  * - no External Send ID went out twice; the API key is in no item, error, log or thrown error; a
@@ -149,6 +153,7 @@ describe('A marketer messages and tracks customers run after run, whatever the p
 					await freshWorkspace();
 					const model: MessagingModel = {
 						currentIds: Object.fromEntries(RENAMED.map((name) => [name, name])),
+						receipts: {},
 						runs: 0,
 					};
 					const real: Real = {
@@ -235,17 +240,38 @@ describe('shrunk sequences, kept', () => {
 			}),
 		],
 	];
-	test.each(cases)('%s', async (_, shrunk) => {
-		await freshWorkspace();
+	const contextOf = (): RunContext => {
 		const { port } = trap.address() as AddressInfo;
-		const checked = await runAndCheck(shrunk, {
+		return {
 			client,
 			endpoint: sandbox.url,
 			apiKey: DEMO_API_KEY,
 			trap: { url: `http://127.0.0.2:${port}`, received: () => trapReceived },
 			runNumber: 1,
-			model: { currentIds: Object.fromEntries(RENAMED.map((name) => [name, name])), runs: 0 },
-		});
+			model: { currentIds: Object.fromEntries(RENAMED.map((name) => [name, name])), receipts: {}, runs: 0 },
+		};
+	};
+	test.each(cases)('%s', async (_, shrunk) => {
+		await freshWorkspace();
+		const checked = await runAndCheck(shrunk, contextOf());
 		expect(checked.violations).toEqual([]);
+	});
+
+	test('the saved workflow sends the same receipts again (no External Send ID of its own): one email each, the repeats answered duplicate', async () => {
+		await freshWorkspace();
+		const context = contextOf();
+		const receipts = plan({ operation: 'sendTransactionalEmail', people: [0, 1] });
+		const first = await runAndCheck(receipts, context);
+		// The platform moves the first emails on from `queued` (its postbacks' pace) before the next run.
+		await new Promise((resolve) => setTimeout(resolve, 300));
+		context.runNumber++;
+		const again = await runAndCheck({ ...receipts, people: [1, 0, 2] }, context);
+
+		expect([first.violations, again.violations]).toEqual([[], []]);
+		expect([first.answers, again.answers]).toEqual([
+			['sent', 'sent'],
+			['duplicate', 'duplicate', 'sent'],
+		]);
+		expect((await client.state()).transactionalSends).toHaveLength(3);
 	});
 });

@@ -11,8 +11,10 @@
  * profiles, each with its own record, until a sign-up creates one with both (only when neither exists).
  */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import { isDeepStrictEqual } from 'node:util';
 
 import type { ProfileView, StateView } from '../../sandbox/adminApiTypes';
+import { rowOf, statusOf, wordsOf } from '../support/nodeWords';
 import type { IdentifierKind, Person, WorkspaceIndex } from './workspaces';
 import { emailOf, IDENTIFIER_KINDS, PEOPLE, USERS, WORKSPACES, workspaceName } from './workspaces';
 
@@ -120,15 +122,18 @@ export interface Answer {
 }
 
 /**
- * Checks that every item has exactly one answer paired to it, that an item answered "replaced" names a
- * later item of the same customer, that an applied item says so in its node's word (`appliedWord`: what
- * the node answers an item it had applied), and returns each item's answer.
+ * Checks that every item has exactly one answer paired to it, that it carries its input row (`rows`) as
+ * it came with the node's words beside it (in `engagementPlatform`; a failed item with `error` beside
+ * the row too), that an item answered "replaced" names a later item of the same customer, that an
+ * applied item says so in its node's word (`appliedWord`: what the node answers an item it had
+ * applied), and returns each item's answer.
  */
 export function readAnswers(
 	intents: ItemIntent[],
 	output: INodeExecutionData[],
 	violations: Violation[],
 	appliedWord: (intent: ItemIntent) => string | undefined,
+	rows: IDataObject[],
 ): Array<Answer | undefined> {
 	const byItem: INodeExecutionData[][] = intents.map(() => []);
 	for (const entry of output) {
@@ -149,15 +154,22 @@ export function readAnswers(
 			if (entries.length === 0) return undefined;
 		}
 		const json = entries[0].json as IDataObject;
-		const answer: Answer =
-			json.error !== undefined
-				? { status: 'error', refused: JSON.stringify(json.error).includes('_update_existing_only is true') }
-				: {
-						status: json.status === appliedWord(intents[index]) ? 'applied' : String(json.status),
-						said: String(json.status),
-						replacedBy: json.replacedBy as number | undefined,
-						warned: Array.isArray(json.warnings) && json.warnings.length > 0,
-					};
+		const words = wordsOf(json);
+		const failed = statusOf(json) === 'failed' || json.error !== undefined;
+		const row = failed ? { ...rows[index], error: words.error } : rows[index];
+		if (!isDeepStrictEqual(rowOf(json), row))
+			violations.push({
+				kind: 'row',
+				message: `item ${index} does not carry its row as it came: ${JSON.stringify(json)}`,
+			});
+		const answer: Answer = failed
+			? { status: 'error', refused: JSON.stringify(words.error).includes('_update_existing_only is true') }
+			: {
+					status: words.status === appliedWord(intents[index]) ? 'applied' : String(words.status),
+					said: String(words.status),
+					replacedBy: words.replacedBy as number | undefined,
+					warned: Array.isArray(words.warnings) && words.warnings.length > 0,
+				};
 		if (answer.status === 'replaced') {
 			const by = answer.replacedBy;
 			if (typeof by !== 'number' || !Number.isInteger(by) || by <= index || by >= intents.length) {

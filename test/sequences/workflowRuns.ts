@@ -508,6 +508,7 @@ async function settleStep(model: SequenceModel, real: SequenceReal, ran: Ran[]):
 			violations,
 			// The nodes' words: a newsletter node says the state it set, an attribute sync "updated".
 			plan.node === 'newsletter' ? (intent) => intent.sets[GROUP] : () => 'updated',
+			plan.items.map((item) => itemJson(plan, item)),
 		);
 		answersOf.set(entry, answers);
 		for (const answer of answers) {

@@ -13,7 +13,11 @@ export interface ExampleExpectation {
 	description: string;
 	/** What the sandbox holds before the run (profiles to export, identify, rename ...). */
 	seed?: SeedData;
-	/** The node whose output items are checked. */
+	/**
+	 * The node whose output items are checked. `each`, `first` and `last` match an item as it comes out:
+	 * the input row's fields at the top, the node's words under `engagementPlatform` (an operation
+	 * answering with the platform's records: the records).
+	 */
 	node: string;
 	items: number;
 	/** Fields every output item has. */

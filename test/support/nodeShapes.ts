@@ -10,6 +10,9 @@
  * Every item the node put out, over all its runs and outputs, comes back with the index of the
  * workflow's input item it answers (followed back through pairedItem), as a marketer reads them with
  * `$('…').item`.
+ *
+ * Give `workflowId` and `nodeId` to run the same saved workflow again (a schedule's next run): what
+ * the node derives from them (a transactional email's External Send ID) is then the same run after run.
  */
 import type { IDataObject, INodeExecutionData, IRunData, IConnections } from 'n8n-workflow';
 
@@ -18,6 +21,7 @@ import { runWorkflow } from '../harness';
 import { SHAPE_STAND_INS } from '../harness/shapeStandIns';
 import type { NodeRun } from './runNode';
 import { nodeName } from './nodeTypes';
+import { OUTPUT_FIELD, wordsOf } from './nodeWords';
 
 export type RunShape =
 	| { kind: 'once'; retryOnFail?: boolean }
@@ -79,9 +83,9 @@ export function shapedWorkflow(node: HarnessNode, shape: RunShape) {
 
 export async function runNodeInShape(type: string, run: NodeRun, shape: RunShape): Promise<ShapedRun> {
 	const name = nodeName(type);
-	const { items, parameters, continueOnFail, onError, typeVersion } = run;
+	const { items, parameters, continueOnFail, onError, typeVersion, workflowId, nodeId } = run;
 	const { nodes, connections, nodeTypes } = shapedWorkflow(
-		{ name, type, typeVersion, parameters, continueOnFail, onError },
+		{ name, type, typeVersion, parameters, continueOnFail, onError, ...(nodeId ? { id: nodeId } : {}) },
 		shape,
 	);
 	const result = await runWorkflow({
@@ -89,6 +93,7 @@ export async function runNodeInShape(type: string, run: NodeRun, shape: RunShape
 		connections,
 		items,
 		nodeTypes,
+		workflowId,
 		credentials:
 			'credentials' in run
 				? run.credentials
@@ -114,13 +119,18 @@ export function answersAcrossRuns(result: RunResult, nodeName: string, output = 
 	const runData = result.run.data.resultData.runData;
 	return (runData[nodeName] ?? []).flatMap((task, runIndex) =>
 		(task.data?.main?.[output] ?? []).map((answer) => {
-			// An answer naming another item of its run (`replacedBy`) names it by the run's own index.
-			const { replacedBy } = answer.json;
+			// An answer naming another item of its run (`replacedBy`, in the node's words) names it by the
+			// run's own index.
+			const words = wordsOf(answer.json);
+			const { replacedBy } = words;
 			const json =
 				typeof replacedBy === 'number'
 					? {
 							...answer.json,
-							replacedBy: inputItemOf(runData, nodeName, runIndex, { json: {}, pairedItem: { item: replacedBy } }),
+							[OUTPUT_FIELD]: {
+								...words,
+								replacedBy: inputItemOf(runData, nodeName, runIndex, { json: {}, pairedItem: { item: replacedBy } }),
+							},
 						}
 					: answer.json;
 			return { ...answer, json, pairedItem: { item: inputItemOf(runData, nodeName, runIndex, answer) } };

@@ -27,6 +27,10 @@ interface NodeSettings {
 	typeVersion?: number;
 	/** The workflow's timezone (Workflow Settings → Timezone); n8n's default when not given. */
 	timezone?: string;
+	/** The saved workflow's id, the same run after run; one per execution when not given. */
+	workflowId?: string;
+	/** The node's id in the saved workflow, the same run after run; a new one per execution when not given. */
+	nodeId?: string;
 }
 
 /** The REST credential by its endpoint and key, or any credentials by type name (the SCIM one, several). */
@@ -35,9 +39,10 @@ export type NodeRun = NodeSettings &
 
 export async function runNode(type: string, run: NodeRun): Promise<RunResult> {
 	const name = nodeName(type);
-	const { items, parameters, continueOnFail, onError, typeVersion, timezone } = run;
+	const { items, parameters, continueOnFail, onError, typeVersion, timezone, workflowId, nodeId } = run;
 	return await runWorkflow({
-		nodes: [{ name, type, typeVersion, parameters, continueOnFail, onError }],
+		workflowId,
+		nodes: [{ name, type, typeVersion, parameters, continueOnFail, onError, ...(nodeId ? { id: nodeId } : {}) }],
 		connections: { Start: { main: [[{ node: name, type: 'main', index: 0 }]] } },
 		items,
 		...(timezone ? { settings: { executionOrder: 'v1', timezone } } : {}),

@@ -1,12 +1,13 @@
 /**
- * The `status` a succeeded item carries, by node and operation: what happened in a marketer's words
+ * The `status` a succeeded item carries in the node's words (its `engagementPlatform` field, read with
+ * ./nodeWords.ts), by node and operation: what happened in a marketer's words
  * (Update Attributes `updated`, Track Event and Purchase `tracked`, Identify `identified`, Subscribe and
  * Unsubscribe the state set).
  * Only operations that answer with a status word are here: one that answers with the platform's own
  * records (Export, the translation lookups, the dashboard users) has none, and asking for it throws,
  * as does an operation not listed, so a test never accepts just any word.
  *
- *   expect(json.status).toBe(successStatus(USER_NODE, trackEventParameters()));
+ *   expect(statusOf(json)).toBe(successStatus(USER_NODE, trackEventParameters()));
  */
 import type { INodeParameters } from 'n8n-workflow';
 
@@ -38,7 +39,8 @@ const WORDS: Record<string, Record<string, Word>> = {
 		triggerCampaign: always('sent'),
 		triggerCanvas: always('sent'),
 		sendNow: always('sent'),
-		// `queued` instead when the platform answers that it is queueing the email (a success too, said apart).
+		// `queued` instead when the platform answers that it is queueing the email, `duplicate` when it already
+		// had the same email under the same External Send ID (successes too, said apart).
 		sendTransactionalEmail: always('sent'),
 		updateScheduledCanvas: always('updated'),
 		deleteScheduledCanvas: always('deleted'),
@@ -52,6 +54,14 @@ const WORDS: Record<string, Record<string, Word>> = {
 		update: always('updated'),
 	},
 };
+
+/**
+ * Whether the operation answers in its own words, beside the row (`{...row, engagementPlatform: {status, ...}}`),
+ * rather than with the platform's records alone (Export, the translation lookups, the dashboard users).
+ */
+export function answersWithWords(nodeType: string, operation: string): boolean {
+	return WORDS[nodeType]?.[operation] !== undefined;
+}
 
 /** The `status` of an item the operation in `parameters` succeeded on. */
 export function successStatus(nodeType: string, parameters: INodeParameters): string {

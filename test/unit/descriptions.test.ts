@@ -2,6 +2,8 @@ import type { INode, INodeParameters, INodeProperties, INodePropertyOptions, INo
 import { NodeHelpers } from 'n8n-workflow';
 
 import { loadPackageNodeTypes } from '../harness/package-types';
+import { OUTPUT_FIELD } from '../support/nodeWords';
+import { answersWithWords } from '../support/successWords';
 
 /** The part of a property's show rule beyond its operations: two properties differ there or are both shown. */
 function otherConditions(property: INodeProperties): string {
@@ -86,6 +88,33 @@ describe('node descriptions', () => {
 			const named = (collection.options as INodeProperties[]).filter((option) => option.name === 'sendOnlyChanges');
 			expect(named.map((option) => option.default)).toEqual([true]);
 		}
+	});
+
+	test("Output Field Name is offered by exactly the operations that answer in their words beside the row (test/support/successWords.ts), engagementPlatform by default; not by those answering with the platform's records", () => {
+		const offered: string[] = [];
+		const withWords: string[] = [];
+		for (const [type, nodeType] of Object.entries(loadPackageNodeTypes())) {
+			if (!type.includes('.')) continue; // each type is also listed by its bare name
+			const { description } = nodeType as INodeType;
+			const node = { typeVersion: description.version } as INode;
+			const operations = (description.properties.find(({ name }) => name === 'operation')?.options ??
+				[]) as INodePropertyOptions[];
+			for (const operation of operations.map(({ value }) => String(value))) {
+				const outputFields = description.properties
+					.filter(
+						(property) =>
+							property.name === 'options' && NodeHelpers.displayParameter({ operation }, property, node, description),
+					)
+					.flatMap((property) => (property.options as INodeProperties[]).filter(({ name }) => name === 'outputField'));
+				const id = `${type.split('.').pop()} / ${operation}`;
+				if (outputFields.length > 0) offered.push(id);
+				if (answersWithWords(type, operation)) withWords.push(id);
+				for (const field of outputFields) expect([id, field.default]).toEqual([id, OUTPUT_FIELD]);
+			}
+		}
+
+		expect(withWords.length).toBeGreaterThan(0);
+		expect(offered.sort()).toEqual(withWords.sort());
 	});
 });
 
