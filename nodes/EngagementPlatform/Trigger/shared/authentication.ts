@@ -1,5 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 
+import { normalisedSecret, secretProblem } from '../../shared/engine/send/secrets';
+
 /** Request headers as Node gives them (lower-case names). */
 export type RequestHeaders = Record<string, string | string[] | undefined>;
 
@@ -33,24 +35,45 @@ const RESERVED_HEADERS: ReadonlySet<string> = new Set([
 
 const filled = (value: string | undefined): value is string => typeof value === 'string' && value !== '';
 
+/**
+ * A postback secret as the trigger compares it, the credential's and the postback's alike: without
+ * the spaces, tabs and line breaks around it (normalisedSecret, as the API key and the SCIM token are
+ * sent). Per field, what the platform can deliver:
+ * - Header Token: a header value reaches n8n without the spaces and tabs around it (RFC 9110's OWS)
+ *   and cannot carry a line break at all, so a token saved with them could never match: what it is
+ *   compared as is the token a header can bring.
+ * - Basic Auth's user and password: base64 carries them whole, padding included, so the platform
+ *   could bring a padded one. But what pads them is what a paste brought, into the credential or into
+ *   the platform's form, not part of the secret: both sides are compared trimmed, so a padded paste on
+ *   either side still matches, and a space or line break inside still counts.
+ * The 16-character minimum counts the token as compared.
+ */
+export const comparedSecret = (value: string | undefined): string => normalisedSecret(value);
+
 /** What keeps the header pair from being used, or undefined when it is usable. */
 export function headerPairProblem(credential: PostbackAuthCredential): string | undefined {
-	const { headerName, headerToken } = credential;
-	if (!filled(headerName?.trim()) || !filled(headerToken))
-		return 'Header Token authentication needs a header name and a token';
-	const name = headerName.trim();
+	const name = (credential.headerName ?? '').trim();
+	const token = comparedSecret(credential.headerToken);
+	if (!filled(name) || !filled(token)) return 'Header Token authentication needs a header name and a token';
 	if (!HEADER_NAME.test(name))
 		return `"${name}" is not a valid header name: use letters, digits and hyphens, e.g. X-Postback-Token`;
 	if (RESERVED_HEADERS.has(name.toLowerCase()))
 		return `"${name}" is set by HTTP itself and cannot carry a token: use e.g. X-Postback-Token`;
-	if (headerToken.length < MIN_TOKEN_LENGTH)
-		return `The token is shorter than ${MIN_TOKEN_LENGTH} characters: use a long random value`;
+	const uncarried = secretProblem(
+		token,
+		'Header Token',
+		'no postback can bring it: use a token of letters, digits and signs such as - and _',
+	);
+	if (uncarried !== undefined) return uncarried;
+	if (token.length < MIN_TOKEN_LENGTH)
+		return `The Header Token is shorter than ${MIN_TOKEN_LENGTH} characters (the spaces, tabs and line breaks around it, which HTTP does not carry, not counted): use a long random value, e.g. 32 letters and digits`;
 	return undefined;
 }
 
 /** What keeps the user/password pair from being used, or undefined when it is usable. */
 export function basicPairProblem(credential: PostbackAuthCredential): string | undefined {
-	const { user, password } = credential;
+	const user = comparedSecret(credential.user);
+	const password = comparedSecret(credential.password);
 	if (!filled(user) || !filled(password)) return 'Basic Auth authentication needs a user and a password';
 	if (user.includes(':')) return 'The user must not contain ":" (Basic Auth separates user and password with it)';
 	return undefined;
@@ -90,19 +113,21 @@ function basicCredentials(headers: RequestHeaders): { user: string; password: st
 }
 
 /**
- * Whether the request carries the credential's secret. Call only with a usable credential
- * (see credentialProblem). Both parts of a Basic pair are always compared.
+ * Whether the request carries the credential's secret, each side as comparedSecret has it. Call only
+ * with a usable credential (see credentialProblem). Both parts of a Basic pair are always compared.
  */
 export function isAuthorized(
 	authentication: Exclude<PostbackAuthentication, 'none'>,
 	credential: PostbackAuthCredential,
 	headers: RequestHeaders,
 ): boolean {
+	const presentedAs = (value: string | undefined) => (value === undefined ? undefined : comparedSecret(value));
 	if (authentication === 'headerAuth') {
-		return sameSecret(singleHeader(headers, (credential.headerName ?? '').trim()), credential.headerToken ?? '');
+		const presented = singleHeader(headers, (credential.headerName ?? '').trim());
+		return sameSecret(presentedAs(presented), comparedSecret(credential.headerToken));
 	}
 	const presented = basicCredentials(headers);
-	const userMatches = sameSecret(presented?.user, credential.user ?? '');
-	const passwordMatches = sameSecret(presented?.password, credential.password ?? '');
+	const userMatches = sameSecret(presentedAs(presented?.user), comparedSecret(credential.user));
+	const passwordMatches = sameSecret(presentedAs(presented?.password), comparedSecret(credential.password));
 	return userMatches && passwordMatches;
 }
