@@ -151,3 +151,70 @@ describe('a Basic Auth user and password saved with spaces or line breaks around
 		expect(run.executions).toBe(0);
 	});
 });
+
+/**
+ * A header's bytes are read by n8n (Node) one byte per character (latin1), but a platform's HTTP
+ * client may write a letter such as "é" as its UTF-8 bytes (the sandbox's does, as Node writes a
+ * header with its body's encoding): the Header Token is compared in either encoding. A Basic header's
+ * base64 may hold UTF-8 or latin1 (RFC 7617 names UTF-8 only as an option): both are compared too.
+ */
+describe('a secret holding a Latin-1 letter, as a platform may encode it', () => {
+	const LETTERED = `${TOKEN.slice(0, 8)}é${TOKEN.slice(8)}ß`;
+	const asBytes = (text: string, encoding: BufferEncoding) => Buffer.from(text, encoding).toString('latin1');
+	const aborted = { dispatch_id: 'dispatch-1', status: 'aborted', metadata: {} };
+
+	test('the sandbox posting the Header Token (UTF-8 bytes) starts one execution', async () => {
+		const run = await receiptPostbacks(
+			{ authentication: 'headerAuth' },
+			{ headerName: 'X-Postback-Token', headerToken: `${LETTERED}\n` },
+			{ 'X-Postback-Token': LETTERED },
+		);
+
+		expect(run.statuses).toEqual([200, 200, 200]);
+		expect(run.executions).toBe(1);
+	});
+
+	test.each([
+		['latin1', 'headerAuth', { 'X-Postback-Token': asBytes(LETTERED, 'latin1') }],
+		['UTF-8', 'headerAuth', { 'X-Postback-Token': asBytes(LETTERED, 'utf8') }],
+		[
+			'latin1',
+			'basicAuth',
+			{ Authorization: `Basic ${Buffer.from(`${USER}:${LETTERED}`, 'latin1').toString('base64')}` },
+		],
+		['UTF-8', 'basicAuth', { Authorization: `Basic ${Buffer.from(`${USER}:${LETTERED}`, 'utf8').toString('base64')}` }],
+	])('in %s bytes, %s starts one execution', async (_, authentication, headers) => {
+		server = await startWebhookServer({
+			trigger: { type: TRIGGER_NODE, name: TRIGGER, parameters: { authentication, statuses: ['aborted'] } },
+			credentials: {
+				engagementPlatformPostbackAuthApi: {
+					headerName: 'X-Postback-Token',
+					headerToken: LETTERED,
+					user: USER,
+					password: LETTERED,
+				},
+			},
+		});
+
+		const call = await server.send({ headers, body: aborted });
+
+		expect(call.status).toBe(200);
+		expect(call.execution?.output(TRIGGER)).toHaveLength(1);
+	});
+
+	test('the same letter written as another one is still refused', async () => {
+		server = await startWebhookServer({
+			trigger: {
+				type: TRIGGER_NODE,
+				name: TRIGGER,
+				parameters: { authentication: 'headerAuth', statuses: ['aborted'] },
+			},
+			credentials: { engagementPlatformPostbackAuthApi: { headerName: 'X-Postback-Token', headerToken: LETTERED } },
+		});
+
+		const call = await server.send({ headers: { 'X-Postback-Token': LETTERED.replace('é', 'e') }, body: aborted });
+
+		expect(call.status).toBe(401);
+		expect(call.execution).toBeUndefined();
+	});
+});

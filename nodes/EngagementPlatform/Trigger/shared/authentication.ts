@@ -102,32 +102,50 @@ function singleHeader(headers: RequestHeaders, name: string): string | undefined
 	return typeof value === 'string' ? value : undefined;
 }
 
-/** `Authorization: Basic base64(user:password)` → its two parts. */
-function basicCredentials(headers: RequestHeaders): { user: string; password: string } | undefined {
+/**
+ * The ways a postback's bytes may spell its secret. n8n (Node) reads a header one byte per character
+ * (latin1), while a platform's HTTP client may write a letter such as "é" as its UTF-8 bytes (Node's
+ * own does when it writes a header with a text body): a secret is read both ways, so the token saved
+ * in n8n matches whichever the platform used. ASCII reads the same both ways.
+ */
+const readings = (bytes: Buffer): string[] => [bytes.toString('latin1'), bytes.toString('utf8')];
+
+/** `Authorization: Basic base64(user:password)` → its two parts, in each reading of the bytes. */
+function basicCredentials(headers: RequestHeaders): Array<{ user: string; password: string }> {
 	const match = /^Basic[ \t]+([A-Za-z0-9+/=._~-]+)[ \t]*$/i.exec(singleHeader(headers, 'authorization') ?? '');
-	if (!match) return undefined;
-	const decoded = Buffer.from(match[1], 'base64').toString('utf8');
-	const separator = decoded.indexOf(':');
-	if (separator < 0) return undefined;
-	return { user: decoded.slice(0, separator), password: decoded.slice(separator + 1) };
+	if (!match) return [];
+	return readings(Buffer.from(match[1], 'base64')).flatMap((decoded) => {
+		const separator = decoded.indexOf(':');
+		return separator < 0 ? [] : [{ user: decoded.slice(0, separator), password: decoded.slice(separator + 1) }];
+	});
 }
 
 /**
- * Whether the request carries the credential's secret, each side as comparedSecret has it. Call only
- * with a usable credential (see credentialProblem). Both parts of a Basic pair are always compared.
+ * Whether the request carries the credential's secret, each side as comparedSecret has it and the
+ * request's in each of its readings. Call only with a usable credential (see credentialProblem). Every
+ * reading and both parts of a Basic pair are always compared, so the time taken says nothing.
  */
 export function isAuthorized(
 	authentication: Exclude<PostbackAuthentication, 'none'>,
 	credential: PostbackAuthCredential,
 	headers: RequestHeaders,
 ): boolean {
-	const presentedAs = (value: string | undefined) => (value === undefined ? undefined : comparedSecret(value));
+	const anyOf = (matches: boolean[]) => matches.reduce((some, match) => some || match, false);
 	if (authentication === 'headerAuth') {
 		const presented = singleHeader(headers, (credential.headerName ?? '').trim());
-		return sameSecret(presentedAs(presented), comparedSecret(credential.headerToken));
+		if (presented === undefined) return false;
+		const expected = comparedSecret(credential.headerToken);
+		return anyOf(
+			readings(Buffer.from(presented, 'latin1')).map((reading) => sameSecret(comparedSecret(reading), expected)),
+		);
 	}
-	const presented = basicCredentials(headers);
-	const userMatches = sameSecret(presentedAs(presented?.user), comparedSecret(credential.user));
-	const passwordMatches = sameSecret(presentedAs(presented?.password), comparedSecret(credential.password));
-	return userMatches && passwordMatches;
+	const pairs = basicCredentials(headers);
+	const [user, password] = [comparedSecret(credential.user), comparedSecret(credential.password)];
+	return anyOf(
+		pairs.map((pair) => {
+			const userMatches = sameSecret(comparedSecret(pair.user), user);
+			const passwordMatches = sameSecret(comparedSecret(pair.password), password);
+			return userMatches && passwordMatches;
+		}),
+	);
 }
