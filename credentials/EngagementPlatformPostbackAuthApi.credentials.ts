@@ -39,14 +39,15 @@ export class EngagementPlatformPostbackAuthApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			description:
-				'The value the platform sends in that header (for Header Token authentication). Use a long random value, at least 16 characters.',
+				'The value the platform sends in that header (for Header Token authentication). Use a long random value, at least 16 characters. Spaces, tabs and line breaks around it are left out, as HTTP leaves them out.',
 		},
 		{
 			displayName: 'User',
 			name: 'user',
 			type: 'string',
 			default: '',
-			description: 'The user the platform sends with Basic authentication (for Basic Auth authentication)',
+			description:
+				'The user the platform sends with Basic authentication (for Basic Auth authentication). Spaces, tabs and line breaks around it are left out, here and in each postback.',
 		},
 		{
 			displayName: 'Password',
@@ -54,7 +55,8 @@ export class EngagementPlatformPostbackAuthApi implements ICredentialType {
 			type: 'string',
 			typeOptions: { password: true },
 			default: '',
-			description: 'The password that goes with the user (for Basic Auth authentication)',
+			description:
+				'The password that goes with the user (for Basic Auth authentication). Spaces, tabs and line breaks around it are left out, here and in each postback.',
 		},
 	];
 }

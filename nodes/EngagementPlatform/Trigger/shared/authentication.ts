@@ -1,5 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 
+import { normalisedSecret, secretProblem } from '../../shared/engine/send/secrets';
+
 /** Request headers as Node gives them (lower-case names). */
 export type RequestHeaders = Record<string, string | string[] | undefined>;
 
@@ -33,24 +35,45 @@ const RESERVED_HEADERS: ReadonlySet<string> = new Set([
 
 const filled = (value: string | undefined): value is string => typeof value === 'string' && value !== '';
 
+/**
+ * A postback secret as the trigger compares it, the credential's and the postback's alike: without
+ * the spaces, tabs and line breaks around it (normalisedSecret, as the API key and the SCIM token are
+ * sent). Per field, what the platform can deliver:
+ * - Header Token: a header value reaches n8n without the spaces and tabs around it (RFC 9110's OWS)
+ *   and cannot carry a line break at all, so a token saved with them could never match: what it is
+ *   compared as is the token a header can bring.
+ * - Basic Auth's user and password: base64 carries them whole, padding included, so the platform
+ *   could bring a padded one. But what pads them is what a paste brought, into the credential or into
+ *   the platform's form, not part of the secret: both sides are compared trimmed, so a padded paste on
+ *   either side still matches, and a space or line break inside still counts.
+ * The 16-character minimum counts the token as compared.
+ */
+export const comparedSecret = (value: string | undefined): string => normalisedSecret(value);
+
 /** What keeps the header pair from being used, or undefined when it is usable. */
 export function headerPairProblem(credential: PostbackAuthCredential): string | undefined {
-	const { headerName, headerToken } = credential;
-	if (!filled(headerName?.trim()) || !filled(headerToken))
-		return 'Header Token authentication needs a header name and a token';
-	const name = headerName.trim();
+	const name = (credential.headerName ?? '').trim();
+	const token = comparedSecret(credential.headerToken);
+	if (!filled(name) || !filled(token)) return 'Header Token authentication needs a header name and a token';
 	if (!HEADER_NAME.test(name))
 		return `"${name}" is not a valid header name: use letters, digits and hyphens, e.g. X-Postback-Token`;
 	if (RESERVED_HEADERS.has(name.toLowerCase()))
 		return `"${name}" is set by HTTP itself and cannot carry a token: use e.g. X-Postback-Token`;
-	if (headerToken.length < MIN_TOKEN_LENGTH)
-		return `The token is shorter than ${MIN_TOKEN_LENGTH} characters: use a long random value`;
+	const uncarried = secretProblem(
+		token,
+		'Header Token',
+		'no postback can bring it: use a token of letters, digits and signs such as - and _',
+	);
+	if (uncarried !== undefined) return uncarried;
+	if (token.length < MIN_TOKEN_LENGTH)
+		return `The Header Token is shorter than ${MIN_TOKEN_LENGTH} characters (the spaces, tabs and line breaks around it, which HTTP does not carry, not counted): use a long random value, e.g. 32 letters and digits`;
 	return undefined;
 }
 
 /** What keeps the user/password pair from being used, or undefined when it is usable. */
 export function basicPairProblem(credential: PostbackAuthCredential): string | undefined {
-	const { user, password } = credential;
+	const user = comparedSecret(credential.user);
+	const password = comparedSecret(credential.password);
 	if (!filled(user) || !filled(password)) return 'Basic Auth authentication needs a user and a password';
 	if (user.includes(':')) return 'The user must not contain ":" (Basic Auth separates user and password with it)';
 	return undefined;
@@ -79,30 +102,50 @@ function singleHeader(headers: RequestHeaders, name: string): string | undefined
 	return typeof value === 'string' ? value : undefined;
 }
 
-/** `Authorization: Basic base64(user:password)` → its two parts. */
-function basicCredentials(headers: RequestHeaders): { user: string; password: string } | undefined {
+/**
+ * The ways a postback's bytes may spell its secret. n8n (Node) reads a header one byte per character
+ * (latin1), while a platform's HTTP client may write a letter such as "é" as its UTF-8 bytes (Node's
+ * own does when it writes a header with a text body): a secret is read both ways, so the token saved
+ * in n8n matches whichever the platform used. ASCII reads the same both ways.
+ */
+const readings = (bytes: Buffer): string[] => [bytes.toString('latin1'), bytes.toString('utf8')];
+
+/** `Authorization: Basic base64(user:password)` → its two parts, in each reading of the bytes. */
+function basicCredentials(headers: RequestHeaders): Array<{ user: string; password: string }> {
 	const match = /^Basic[ \t]+([A-Za-z0-9+/=._~-]+)[ \t]*$/i.exec(singleHeader(headers, 'authorization') ?? '');
-	if (!match) return undefined;
-	const decoded = Buffer.from(match[1], 'base64').toString('utf8');
-	const separator = decoded.indexOf(':');
-	if (separator < 0) return undefined;
-	return { user: decoded.slice(0, separator), password: decoded.slice(separator + 1) };
+	if (!match) return [];
+	return readings(Buffer.from(match[1], 'base64')).flatMap((decoded) => {
+		const separator = decoded.indexOf(':');
+		return separator < 0 ? [] : [{ user: decoded.slice(0, separator), password: decoded.slice(separator + 1) }];
+	});
 }
 
 /**
- * Whether the request carries the credential's secret. Call only with a usable credential
- * (see credentialProblem). Both parts of a Basic pair are always compared.
+ * Whether the request carries the credential's secret, each side as comparedSecret has it and the
+ * request's in each of its readings. Call only with a usable credential (see credentialProblem). Every
+ * reading and both parts of a Basic pair are always compared, so the time taken says nothing.
  */
 export function isAuthorized(
 	authentication: Exclude<PostbackAuthentication, 'none'>,
 	credential: PostbackAuthCredential,
 	headers: RequestHeaders,
 ): boolean {
+	const anyOf = (matches: boolean[]) => matches.reduce((some, match) => some || match, false);
 	if (authentication === 'headerAuth') {
-		return sameSecret(singleHeader(headers, (credential.headerName ?? '').trim()), credential.headerToken ?? '');
+		const presented = singleHeader(headers, (credential.headerName ?? '').trim());
+		if (presented === undefined) return false;
+		const expected = comparedSecret(credential.headerToken);
+		return anyOf(
+			readings(Buffer.from(presented, 'latin1')).map((reading) => sameSecret(comparedSecret(reading), expected)),
+		);
 	}
-	const presented = basicCredentials(headers);
-	const userMatches = sameSecret(presented?.user, credential.user ?? '');
-	const passwordMatches = sameSecret(presented?.password, credential.password ?? '');
-	return userMatches && passwordMatches;
+	const pairs = basicCredentials(headers);
+	const [user, password] = [comparedSecret(credential.user), comparedSecret(credential.password)];
+	return anyOf(
+		pairs.map((pair) => {
+			const userMatches = sameSecret(comparedSecret(pair.user), user);
+			const passwordMatches = sameSecret(comparedSecret(pair.password), password);
+			return userMatches && passwordMatches;
+		}),
+	);
 }

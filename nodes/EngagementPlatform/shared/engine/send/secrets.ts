@@ -4,6 +4,7 @@ import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
  * A credential's secrets (the API key, the SCIM token) as the package handles them. Each is
  * normalised once, the same way for every request, the credential Test's and the memory of Send Only
  * Changes included; and each is taken out of every answer in every form an echo can give it back in.
+ * The Trigger compares the postback secrets normalised the same way (Trigger/shared/authentication.ts).
  */
 
 /** Shorter values could match ordinary text; a key this short is refused by the platform anyway. */
@@ -22,16 +23,17 @@ export function normalisedSecret(value: unknown): string {
 }
 
 /**
- * Why an Authorization header cannot carry this normalised secret, or undefined when it can. Inside a
- * key, a line break or another control character, or a character beyond latin1, is not sent as typed
- * (n8n's HTTP client drops it without a word): the key is refused before anything leaves, and the
- * message does not show it.
+ * Why a request header cannot carry this normalised secret, or undefined when it can. Inside a key, a
+ * line break or another control character, or a character beyond latin1, is not sent as typed (n8n's
+ * HTTP client drops it without a word): the key is refused before anything leaves, and the message
+ * does not show it. `consequence` says what follows for the secret at hand: a key the nodes send "was
+ * not sent"; a token the Trigger expects in a header is one no postback can bring.
  */
-export function secretProblem(secret: string, label: string): string | undefined {
+export function secretProblem(secret: string, label: string, consequence = 'it was not sent'): string | undefined {
 	if (/[\u0000-\u0008\u000a-\u001f\u007f]/.test(secret))
-		return `The ${label} has a line break or another control character inside it, which a request header cannot carry: it was not sent`;
+		return `The ${label} has a line break or another control character inside it, which a request header cannot carry: ${consequence}`;
 	if (/[^\u0000-\u00ff]/.test(secret))
-		return `The ${label} has a character a request header cannot carry (such as "€" or a letter outside Latin-1): it was not sent`;
+		return `The ${label} has a character a request header cannot carry (such as "€" or a letter outside Latin-1): ${consequence}`;
 	return undefined;
 }
 
