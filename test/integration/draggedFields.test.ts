@@ -1,10 +1,12 @@
 import fc from 'fast-check';
 import type { IDataObject, IExecuteFunctions, INode, INodeParameters } from 'n8n-workflow';
+import { Expression } from 'n8n-workflow';
 
 import { readItems } from '../../nodes/EngagementPlatform/shared/engine/read/readItems';
 import { description, operation } from '../../nodes/EngagementPlatform/User/operations/trackEvent';
 import { runWorkflow } from '../harness';
-import { USER, USER_NODE } from '../support/nodeTypes';
+import { MESSAGE_NODE, USER, USER_NODE, nodeName } from '../support/nodeTypes';
+import { runNode } from '../support/runNode';
 import { useSandbox } from './sandboxLifecycle';
 
 const { sandbox, client, apiKey } = useSandbox();
@@ -285,5 +287,121 @@ describe('the engine is asked only for expressions other than a dragged field', 
 
 		expect(asked).toEqual([0, 1, 2, 3].map((item) => ['eventName', item]));
 		expect(inputErrors.get(0)?.problems[0].field).toBe('Event Name');
+	});
+});
+
+/**
+ * A dragged field with anything after its braces (`{{ $json.price }} `: a space or a line break left in
+ * the field) is text for n8n's engine, `"59.9 "` or `"false "`, and not the item's field: n8n's engine
+ * works it out for every item, and every request and item is what the same field written for the engine
+ * alone (`{{ ($json.price) }} `) gives. The rows' values show the difference: an array of one number
+ * or one yes/no is its text there, and an error quotes the value with its space.
+ */
+describe("a dragged field followed by a space or a line break is n8n's text", () => {
+	const evaluated: string[] = [];
+	const resolve = Expression.prototype.resolveSimpleParameterValue;
+	beforeAll(() => {
+		Expression.prototype.resolveSimpleParameterValue = function (this: Expression, value, ...rest) {
+			if (typeof value === 'string' && value.startsWith('=')) evaluated.push(value);
+			return resolve.call(this, value, ...rest);
+		};
+	});
+	afterAll(() => {
+		Expression.prototype.resolveSimpleParameterValue = resolve;
+	});
+
+	/** A run's requests and items, the sandbox's own IDs named by their order of appearance; what n8n evaluated. */
+	async function runOf(type: string, parameters: INodeParameters, items: IDataObject[], seed: IDataObject) {
+		await client().reset();
+		await client().seed(seed);
+		evaluated.length = 0;
+		const result = await runNode(type, {
+			items: JSON.parse(JSON.stringify(items)) as IDataObject[],
+			parameters,
+			endpoint: sandbox().url,
+			apiKey,
+			continueOnFail: true,
+		});
+		const ids = new Map<string, string>();
+		const text = JSON.stringify({
+			error: result.error?.message,
+			items: result.output(nodeName(type)).map((item) => ({ json: item.json, pairedItem: item.pairedItem })),
+			requests: (await client().requests()).map((request) => ({ path: request.path, body: request.body })),
+		}).replace(/\b[0-9a-f]{24}\b/g, (id) => ids.get(id) ?? ids.set(id, `#${ids.size}`).get(id)!);
+		return { seen: JSON.parse(text) as unknown, evaluated: [...evaluated] };
+	}
+
+	/** The run with `field` dragged in and followed by `after`, and the same run with it written for n8n's engine alone. */
+	async function bothReadings(
+		type: string,
+		parameters: (field: string) => INodeParameters,
+		items: IDataObject[],
+		seed: IDataObject,
+	) {
+		const dragged = await runOf(type, parameters('$json'), items, seed);
+		const engine = await runOf(type, parameters('($json'), items, seed);
+		return { dragged, engine };
+	}
+
+	const AFTER = [' ', '\n', '\t \r\n'];
+
+	test.each(AFTER)('Track Purchase, Price {{ $json.price }}%j', async (after) => {
+		const price = (json: string) => `={{ ${json}.price${json === '$json' ? '' : ')'} }}${after}`;
+		const items = [
+			{ user: 'c-1', price: 59.9 },
+			{ user: 'c-2', price: [59.9] },
+			{ user: 'c-3', price: 'abc' },
+		];
+		const { dragged, engine } = await bothReadings(
+			USER_NODE,
+			(json) => ({
+				operation: 'trackPurchase',
+				identifyBy: 'external_id',
+				externalId: '={{ $json.user }}',
+				productId: 'sku-1',
+				price: price(json),
+				currency: 'EUR',
+				time: '2026-11-01T12:00:00Z',
+				options: { parallelRequests: 1 },
+			}),
+			items,
+			{},
+		);
+
+		expect(dragged.seen).toEqual(engine.seen);
+		// n8n's engine works the Price out for every item, as it does the field written for it alone.
+		expect(dragged.evaluated.filter((value) => value === price('$json'))).toHaveLength(items.length);
+	});
+
+	test.each(AFTER)('Trigger Campaign, Send to Existing Users Only {{ $json.flag }}%j', async (after) => {
+		const flag = (json: string) => `={{ ${json}.flag${json === '$json' ? '' : ')'} }}${after}`;
+		const attributes = { c_tier: 'gold' };
+		const items = [
+			{ id: 'crm-1', flag: false, attributes },
+			{ id: 'new-2', flag: [false], attributes },
+			{ id: 'crm-3', flag: 'nope' },
+			{ id: 'crm-4', flag: true },
+		];
+		const { dragged, engine } = await bothReadings(
+			MESSAGE_NODE,
+			(json) => ({
+				operation: 'triggerCampaign',
+				campaignId: 'welcome',
+				sendTo: 'recipients',
+				identifyBy: 'external_id',
+				externalId: '={{ $json.id }}',
+				recipientAttributesInput: 'json',
+				recipientAttributesJson: '={{ $json.attributes }}',
+				sendToExistingOnly: flag(json),
+			}),
+			items,
+			{
+				profiles: [{ external_id: 'crm-1' }, { external_id: 'crm-3' }, { external_id: 'crm-4' }],
+				campaigns: [{ id: 'welcome' }],
+			},
+		);
+
+		expect(dragged.seen).toEqual(engine.seen);
+		expect(dragged.evaluated.filter((value) => value === flag('$json'))).toHaveLength(items.length);
 	});
 });

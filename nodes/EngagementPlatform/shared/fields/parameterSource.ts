@@ -17,8 +17,13 @@ export type ParameterSource =
 	| { kind: 'expression' }
 	| { kind: 'absent' };
 
-/** `={{ $json.customer.id }}` or `={{ $json["first name"] }}`: the whole value is one field of the item. */
-const FIELD_REFERENCE = /^=\{\{\s*\$json((?:\.[A-Za-z_$][\w$]*|\[(?:"[^"\\]*"|'[^'\\]*'|\d+)\])+)\s*\}\}\s*$/;
+/**
+ * `={{ $json.customer.id }}` or `={{ $json["first name"] }}`: the whole value is one field of the item,
+ * with nothing before or after the braces (whitespace inside them is the engine's too). Anything outside
+ * them, a space or a line break left after a dragged field included, makes n8n's value text (`"59.9 "`),
+ * which is the engine's to give.
+ */
+const FIELD_REFERENCE = /^=\{\{\s*\$json((?:\.[A-Za-z_$][\w$]*|\[(?:"[^"\\]*"|'[^'\\]*'|\d+)\])+)\s*\}\}$/;
 const PATH_STEP = /\.([A-Za-z_$][\w$]*)|\[(?:"([^"\\]*)"|'([^'\\]*)'|(\d+))\]/g;
 
 /**
