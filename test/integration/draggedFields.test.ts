@@ -5,6 +5,8 @@ import { Expression } from 'n8n-workflow';
 import { readItems } from '../../nodes/EngagementPlatform/shared/engine/read/readItems';
 import { description, operation } from '../../nodes/EngagementPlatform/User/operations/trackEvent';
 import { runWorkflow } from '../harness';
+import type { Layout } from '../support/draggedLayout';
+import { AS_DRAGGED, laidOut, layout } from '../support/draggedLayout';
 import { MESSAGE_NODE, USER, USER_NODE, nodeName } from '../support/nodeTypes';
 import { runNode } from '../support/runNode';
 import { useSandbox } from './sandboxLifecycle';
@@ -16,7 +18,9 @@ const { sandbox, client, apiKey } = useSandbox();
  * expression engine (fields/parameterSource.ts); one given by any other expression is the engine's.
  * For generated runs, the same parameters written as field references and written so that only n8n's
  * engine resolves them (`{{ ($json.a) }}`) must give the platform the same
- * requests and every item the same answer or error. Each case runs the node twice.
+ * requests and every item the same answer or error. Each case runs the node twice. A field's braces are
+ * laid out with spaces, tabs and line breaks inside them (still a dragged field) and now and then before
+ * or after them (`{{ $json.a }} `: text for n8n's engine, the same in both runs).
  */
 const RUNS = Number(process.env.DRAGGED_FIELDS_RUNS ?? 300);
 
@@ -68,12 +72,13 @@ const item = fc.record(
 );
 
 /**
- * A parameter's value in the dragged run: mapped to the item's field, or one constant for every item
- * (never empty or missing: n8n refuses to run a workflow whose required field is empty, before the node reads it).
+ * A parameter's value in the dragged run: mapped to the item's field, its braces laid out, or one constant
+ * for every item (never empty or missing: n8n refuses to run a workflow whose required field is empty,
+ * before the node reads it).
  */
 const parameter = (field: string, constant: fc.Arbitrary<unknown>) =>
 	fc.oneof(
-		fc.constant({ field }),
+		layout.map((laid) => ({ field, layout: laid })),
 		constant
 			.filter((value) => value !== '' && value !== undefined && value !== null)
 			.map((value) => ({ constant: typeof value === 'object' ? JSON.stringify(value) : value })),
@@ -94,13 +99,13 @@ const runCase = fc.record({
 	items: fc.array(item, { minLength: 1, maxLength: 5 }),
 });
 type RunCase = typeof runCase extends fc.Arbitrary<infer T> ? T : never;
-type Parameter = { field: string } | { constant: unknown };
+type Parameter = { field: string; layout: Layout } | { constant: unknown };
 
 /** The node's parameters, each mapped field written by `reference`; the engine-only run writes constants as expressions too. */
 function parametersOf(run: RunCase, reference: (field: string) => string, engineOnly: boolean): INodeParameters {
 	const value = (given: Parameter | undefined): IDataObject[string] => {
 		if (given === undefined) return undefined;
-		if ('field' in given) return `={{ ${reference(given.field)} }}`;
+		if ('field' in given) return laidOut(reference(given.field), given.layout);
 		return engineOnly ? `={{ ${asLiteral(given.constant)} }}` : (given.constant as IDataObject[string]);
 	};
 	const identifierParameter = { external_id: 'externalId', email: 'email', phone: 'phone' }[run.identifyBy]!;
@@ -186,16 +191,17 @@ describe('dragged fields read from the item', () => {
 			{ user: ' crm-1 ', name: '', product: 'sku-1', price: '59.90', currency: 'eur', time: '2026-12-01T10:00:00' },
 			{ user: 1002, name: '', product: 'sku-2', price: 5, currency: 'EUR', time: '2026-11-01T12:00:00Z' },
 		];
+		const dragged = (field: string) => ({ field, layout: AS_DRAGGED });
 		const run: RunCase = {
 			operation: 'trackPurchase',
 			identifyBy: 'external_id',
-			user: { field: 'user' },
-			name: { field: 'name' },
-			time: { field: 'time' },
+			user: dragged('user'),
+			name: dragged('name'),
+			time: dragged('time'),
 			props: undefined,
-			product: { field: 'product' },
-			price: { field: 'price' },
-			currency: { field: 'currency' },
+			product: dragged('product'),
+			price: dragged('price'),
+			currency: dragged('currency'),
 			quantity: undefined,
 			appId: undefined,
 			items,
