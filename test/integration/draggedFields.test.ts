@@ -296,6 +296,59 @@ describe('the engine is asked only for expressions other than a dragged field', 
 	});
 });
 
+/** The expressions n8n's engine works out, recorded while `counting` is on (by `runOf`, below). */
+const evaluated: string[] = [];
+let counting = false;
+const resolve = Expression.prototype.resolveSimpleParameterValue;
+beforeAll(() => {
+	Expression.prototype.resolveSimpleParameterValue = function (this: Expression, value, ...rest) {
+		if (counting && typeof value === 'string' && value.startsWith('=')) evaluated.push(value);
+		return resolve.call(this, value, ...rest);
+	};
+});
+afterAll(() => {
+	Expression.prototype.resolveSimpleParameterValue = resolve;
+});
+
+/** A field of the item as dragged in (`$json.price`) or as written for n8n's engine alone (`($json.price)`). */
+type Reference = (path: string) => string;
+const DRAGGED: Reference = (path) => `$json${path}`;
+const ENGINE_ALONE: Reference = (path) => `($json${path})`;
+
+/** A run's requests and items, the sandbox's own IDs named by their order of appearance; what n8n evaluated. */
+async function runOf(type: string, parameters: INodeParameters, items: IDataObject[], seed: IDataObject) {
+	await client().reset();
+	await client().seed(seed);
+	evaluated.length = 0;
+	counting = true;
+	const result = await runNode(type, {
+		items: JSON.parse(JSON.stringify(items)) as IDataObject[],
+		parameters,
+		endpoint: sandbox().url,
+		apiKey,
+		continueOnFail: true,
+	}).finally(() => (counting = false));
+	const ids = new Map<string, string>();
+	const text = JSON.stringify({
+		error: result.error?.message,
+		items: result.output(nodeName(type)).map((item) => ({ json: item.json, pairedItem: item.pairedItem })),
+		requests: (await client().requests()).map((request) => ({ path: request.path, body: request.body })),
+	}).replace(/\b[0-9a-f]{24}\b/g, (id) => ids.get(id) ?? ids.set(id, `#${ids.size}`).get(id)!);
+	return { seen: JSON.parse(text) as unknown, evaluated: [...evaluated] };
+}
+
+/** The run with its field dragged in, and the same run with it written for n8n's engine alone. */
+async function bothReadings(
+	type: string,
+	parameters: (reference: Reference) => INodeParameters,
+	items: IDataObject[],
+	seed: IDataObject = {},
+) {
+	const dragged = await runOf(type, parameters(DRAGGED), items, seed);
+	const engine = await runOf(type, parameters(ENGINE_ALONE), items, seed);
+	return { dragged, engine };
+}
+
 /**
  * A dragged field with anything after its braces (`{{ $json.price }} `: a space or a line break left in
  * the field) is text for n8n's engine, `"59.9 "` or `"false "`, and not the item's field: n8n's engine
@@ -304,55 +357,10 @@ describe('the engine is asked only for expressions other than a dragged field', 
  * or one yes/no is its text there, and an error quotes the value with its space.
  */
 describe("a dragged field followed by a space or a line break is n8n's text", () => {
-	const evaluated: string[] = [];
-	const resolve = Expression.prototype.resolveSimpleParameterValue;
-	beforeAll(() => {
-		Expression.prototype.resolveSimpleParameterValue = function (this: Expression, value, ...rest) {
-			if (typeof value === 'string' && value.startsWith('=')) evaluated.push(value);
-			return resolve.call(this, value, ...rest);
-		};
-	});
-	afterAll(() => {
-		Expression.prototype.resolveSimpleParameterValue = resolve;
-	});
-
-	/** A run's requests and items, the sandbox's own IDs named by their order of appearance; what n8n evaluated. */
-	async function runOf(type: string, parameters: INodeParameters, items: IDataObject[], seed: IDataObject) {
-		await client().reset();
-		await client().seed(seed);
-		evaluated.length = 0;
-		const result = await runNode(type, {
-			items: JSON.parse(JSON.stringify(items)) as IDataObject[],
-			parameters,
-			endpoint: sandbox().url,
-			apiKey,
-			continueOnFail: true,
-		});
-		const ids = new Map<string, string>();
-		const text = JSON.stringify({
-			error: result.error?.message,
-			items: result.output(nodeName(type)).map((item) => ({ json: item.json, pairedItem: item.pairedItem })),
-			requests: (await client().requests()).map((request) => ({ path: request.path, body: request.body })),
-		}).replace(/\b[0-9a-f]{24}\b/g, (id) => ids.get(id) ?? ids.set(id, `#${ids.size}`).get(id)!);
-		return { seen: JSON.parse(text) as unknown, evaluated: [...evaluated] };
-	}
-
-	/** The run with `field` dragged in and followed by `after`, and the same run with it written for n8n's engine alone. */
-	async function bothReadings(
-		type: string,
-		parameters: (field: string) => INodeParameters,
-		items: IDataObject[],
-		seed: IDataObject,
-	) {
-		const dragged = await runOf(type, parameters('$json'), items, seed);
-		const engine = await runOf(type, parameters('($json'), items, seed);
-		return { dragged, engine };
-	}
-
 	const AFTER = [' ', '\n', '\t \r\n'];
 
 	test.each(AFTER)('Track Purchase, Price {{ $json.price }}%j', async (after) => {
-		const price = (json: string) => `={{ ${json}.price${json === '$json' ? '' : ')'} }}${after}`;
+		const price = (reference: Reference) => `={{ ${reference('.price')} }}${after}`;
 		const items = [
 			{ user: 'c-1', price: 59.9 },
 			{ user: 'c-2', price: [59.9] },
@@ -360,27 +368,26 @@ describe("a dragged field followed by a space or a line break is n8n's text", ()
 		];
 		const { dragged, engine } = await bothReadings(
 			USER_NODE,
-			(json) => ({
+			(reference) => ({
 				operation: 'trackPurchase',
 				identifyBy: 'external_id',
 				externalId: '={{ $json.user }}',
 				productId: 'sku-1',
-				price: price(json),
+				price: price(reference),
 				currency: 'EUR',
 				time: '2026-11-01T12:00:00Z',
 				options: { parallelRequests: 1 },
 			}),
 			items,
-			{},
 		);
 
 		expect(dragged.seen).toEqual(engine.seen);
 		// n8n's engine works the Price out for every item, as it does the field written for it alone.
-		expect(dragged.evaluated.filter((value) => value === price('$json'))).toHaveLength(items.length);
+		expect(dragged.evaluated.filter((value) => value === price(DRAGGED))).toHaveLength(items.length);
 	});
 
 	test.each(AFTER)('Trigger Campaign, Send to Existing Users Only {{ $json.flag }}%j', async (after) => {
-		const flag = (json: string) => `={{ ${json}.flag${json === '$json' ? '' : ')'} }}${after}`;
+		const flag = (reference: Reference) => `={{ ${reference('.flag')} }}${after}`;
 		const attributes = { c_tier: 'gold' };
 		const items = [
 			{ id: 'crm-1', flag: false, attributes },
@@ -390,7 +397,7 @@ describe("a dragged field followed by a space or a line break is n8n's text", ()
 		];
 		const { dragged, engine } = await bothReadings(
 			MESSAGE_NODE,
-			(json) => ({
+			(reference) => ({
 				operation: 'triggerCampaign',
 				campaignId: 'welcome',
 				sendTo: 'recipients',
@@ -398,7 +405,7 @@ describe("a dragged field followed by a space or a line break is n8n's text", ()
 				externalId: '={{ $json.id }}',
 				recipientAttributesInput: 'json',
 				recipientAttributesJson: '={{ $json.attributes }}',
-				sendToExistingOnly: flag(json),
+				sendToExistingOnly: flag(reference),
 			}),
 			items,
 			{
@@ -408,6 +415,46 @@ describe("a dragged field followed by a space or a line break is n8n's text", ()
 		);
 
 		expect(dragged.seen).toEqual(engine.seen);
-		expect(dragged.evaluated.filter((value) => value === flag('$json'))).toHaveLength(items.length);
+		expect(dragged.evaluated.filter((value) => value === flag(DRAGGED))).toHaveLength(items.length);
+	});
+});
+
+/**
+ * A reference the editor could have written, `{{ $json["a}}b"] }}` or `{{ $json.caller }}`, that n8n's
+ * engine refuses to work out: its splitting of `{{ … }}` ends the expression at the first `}}`, a line
+ * break cannot stand in a quoted key, and its sandbox refuses names such as `caller`, `prototype` and
+ * `__proto__` (an item's own key too) and any `.constructor` in the text. Each item fails as n8n's value
+ * fails it, as the same field written for the engine alone does, where reading the item would give a value.
+ */
+describe("a field n8n's engine refuses to work out fails each item as n8n fails it", () => {
+	const cases: Array<[string, string, IDataObject]> = [
+		['}} in a quoted key', '["a}}b"]', { 'a}}b': 'viewed' }],
+		['a line break in a quoted key', '["a\nb"]', { 'a\nb': 'viewed' }],
+		['a carriage return in a quoted key', "['a\rb']", { 'a\rb': 'viewed' }],
+		['a line separator in a quoted key', '["a\u2028b"]', { 'a\u2028b': 'viewed' }],
+		['a name n8n refuses', '.caller', { caller: 'viewed' }],
+		['a name n8n refuses, quoted', '["prototype"]', { prototype: 'viewed' }],
+		['an own __proto__ key', '.a["__proto__"]', JSON.parse('{"a": {"__proto__": "viewed"}}') as IDataObject],
+		['a name starting with constructor', '.constructorName', { constructorName: 'viewed' }],
+		['.constructor inside a quoted key', '["b.constructor"]', { 'b.constructor': 'viewed' }],
+	];
+
+	test.each(cases)('%s: $json%j', async (_title, path, row) => {
+		const eventName = (reference: Reference) => `={{ ${reference(path)} }}`;
+		const items = [row, row];
+		const { dragged, engine } = await bothReadings(
+			USER_NODE,
+			(reference) => ({
+				operation: 'trackEvent',
+				identifyBy: 'external_id',
+				externalId: 'c-1',
+				eventName: eventName(reference),
+				time: '2026-11-01T12:00:00Z',
+			}),
+			items,
+		);
+
+		expect(dragged.seen).toEqual(engine.seen);
+		expect(dragged.evaluated.filter((value) => value === eventName(DRAGGED))).toHaveLength(items.length);
 	});
 });
