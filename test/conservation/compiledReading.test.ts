@@ -4,7 +4,10 @@
  * editor maps one) gives the same requests and the same items as the same batch with each field
  * written so that only n8n's expression engine can work it out (`{{ ($json.event) }}`); and n8n
  * evaluates no dragged field, which it does for every item where the reading leaves them to it
- * (seen: the counter's figure for the engine's form).
+ * (seen: the counter's figure for the engine's form). Each field's braces are laid out with spaces,
+ * tabs and line breaks inside them (still a dragged field) and now and then before or after them
+ * (`{{ $json.event }} `, text for n8n's engine in both runs: a field of the engine's, and so is a
+ * parameter holding one).
  */
 import fc from 'fast-check';
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
@@ -13,6 +16,8 @@ import { Expression } from 'n8n-workflow';
 import type { RecordedRequest } from '../../sandbox';
 import { DEFAULT_RATE_LIMITS } from '../../sandbox';
 import { useSandbox } from '../integration/sandboxLifecycle';
+import type { Layout } from '../support/draggedLayout';
+import { laidOut, layout } from '../support/draggedLayout';
 import { nodeName } from '../support/nodeTypes';
 import { runNode } from '../support/runNode';
 import { sandboxCredentialsByType } from '../support/sandboxCredentials';
@@ -24,13 +29,17 @@ const SEED = 20_261_127;
 const NO_RATE_LIMITS = Object.fromEntries(Object.keys(DEFAULT_RATE_LIMITS).map((group) => [group, null]));
 
 /** `={{ $json.a.b }}` or `={{ $json["a b"] }}`: exactly one field of the item, as a dragged field is written. */
-const DRAGGED = /^=\{\{\s*\$json((?:\.[A-Za-z_$][\w$]*|\[(?:"[^"\\]*"|'[^'\\]*'|\d+)\])+)\s*\}\}\s*$/;
+const DRAGGED = /^=\{\{\s*\$json((?:\.[A-Za-z_$][\w$]*|\[(?:"[^"\\]*"|'[^'\\]*'|\d+)\])+)\s*\}\}$/;
+/** One field of the item, whitespace around its braces or not: the layout's parts and the field's path. */
+const LAID_OUT = /^=(\s*)\{\{(\s*)\$json((?:\.[A-Za-z_$][\w$]*|\[(?:"[^"\\]*"|'[^'\\]*'|\d+)\])+)(\s*)\}\}(\s*)$/;
 
-/** The parameters with every dragged field written for n8n's engine alone; the count of fields rewritten. */
+/** The parameters with every field of the item, each laid out as it is, written for n8n's engine alone; the count rewritten. */
 function forEngineAlone(value: unknown): { value: unknown; dragged: number } {
 	if (typeof value === 'string') {
-		const match = DRAGGED.exec(value);
-		return match ? { value: `={{ ($json${match[1]}) }}`, dragged: 1 } : { value, dragged: 0 };
+		const match = LAID_OUT.exec(value);
+		if (!match) return { value, dragged: 0 };
+		const [, before, open, field, close, after] = match;
+		return { value: laidOut(`($json${field})`, { before, open, close, after }), dragged: 1 };
 	}
 	if (Array.isArray(value)) {
 		const entries = value.map(forEngineAlone);
@@ -56,21 +65,48 @@ function forEngineAlone(value: unknown): { value: unknown; dragged: number } {
  */
 const CHECKS_PER_RUN = 2;
 
-/** Dragged fields n8n evaluated more often per run than its checks of them. */
-function overOnce(evaluated: string[], appearances: Map<string, number>): string[] {
+/** Dragged fields n8n evaluated more often per run than its checks of them (those of a parameter of the engine's aside). */
+function overOnce(evaluated: string[], { appearances, engines }: ReturnType<typeof draggedIn>): string[] {
 	const counts = new Map<string, number>();
 	for (const expression of evaluated)
-		if (DRAGGED.test(expression)) counts.set(expression, (counts.get(expression) ?? 0) + 1);
+		if (DRAGGED.test(expression) && !engines.has(expression)) counts.set(expression, (counts.get(expression) ?? 0) + 1);
 	return [...counts]
 		.filter(([expression, count]) => count > (appearances.get(expression) ?? 0) * CHECKS_PER_RUN)
 		.map(([expression, count]) => `${expression} ×${count}`);
 }
 
-/** Each dragged field of the parameters, with how many times it appears. */
-function draggedIn(value: unknown, counts = new Map<string, number>()): Map<string, number> {
-	if (typeof value === 'string' && DRAGGED.test(value)) counts.set(value, (counts.get(value) ?? 0) + 1);
-	else if (value && typeof value === 'object') for (const entry of Object.values(value)) draggedIn(entry, counts);
-	return counts;
+/**
+ * Each dragged field of a parameter whose every expression is one, with how many times it appears; and
+ * the dragged fields of the other parameters, which n8n's engine works out with the rest of theirs.
+ */
+function draggedIn(parameters: INodeParameters) {
+	const appearances = new Map<string, number>();
+	const engines = new Set<string>();
+	for (const parameter of Object.values(parameters)) {
+		const expressions = expressionsIn(parameter);
+		const read = expressions.every((expression) => DRAGGED.test(expression));
+		for (const expression of expressions.filter((each) => DRAGGED.test(each)))
+			if (read) appearances.set(expression, (appearances.get(expression) ?? 0) + 1);
+			else engines.add(expression);
+	}
+	return { appearances, engines };
+}
+
+function expressionsIn(value: unknown): string[] {
+	if (typeof value === 'string') return value.startsWith('=') ? [value] : [];
+	return value && typeof value === 'object' ? Object.values(value).flatMap(expressionsIn) : [];
+}
+
+/** The parameters with their dragged fields laid out, the n-th met as `layouts[n]`. */
+function withLayouts(value: unknown, layouts: readonly Layout[], next = { index: 0 }): unknown {
+	if (typeof value === 'string') {
+		const match = DRAGGED.exec(value);
+		return match ? laidOut(`$json${match[1]}`, layouts[next.index++]) : value;
+	}
+	if (Array.isArray(value)) return value.map((entry) => withLayouts(entry, layouts, next));
+	if (value && typeof value === 'object')
+		return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, withLayouts(entry, layouts, next)]));
+	return value;
 }
 
 /** The expressions n8n's engine works out, recorded while `counting` is on. */
@@ -136,17 +172,24 @@ async function runOnce(testCase: ConservationCase, generated: IDataObject[], par
 
 describe.each(CONSERVATION_OPERATIONS)('$name', (testCase) => {
 	test('dragged fields read by the node give what n8n’s engine gives, and n8n evaluates none of them', async () => {
-		const engineAlone = { ...forEngineAlone(testCase.parameters), appearances: draggedIn(testCase.parameters) };
-		expect(engineAlone.dragged).toBeGreaterThan(0);
+		const { dragged } = forEngineAlone(testCase.parameters);
+		expect(dragged).toBeGreaterThan(0);
+		const layouts = fc.array(layout, { minLength: dragged, maxLength: dragged });
 		await fc.assert(
-			fc.asyncProperty(testCase.items, async (generated) => {
-				const compiled = await runOnce(testCase, generated, testCase.parameters);
-				const engine = await runOnce(testCase, generated, engineAlone.value as INodeParameters);
+			fc.asyncProperty(testCase.items, layouts, async (generated, laid) => {
+				const parameters = withLayouts(testCase.parameters, laid) as INodeParameters;
+				const mapped = draggedIn(parameters);
+				const compiled = await runOnce(testCase, generated, parameters);
+				const engine = await runOnce(testCase, generated, forEngineAlone(parameters).value as INodeParameters);
 
 				expect(compiled.compared).toEqual(engine.compared);
-				expect(overOnce(compiled.evaluated, engineAlone.appearances)).toEqual([]);
-				// The counter sees the engine's work: where it reads the fields, it evaluates them for the items.
-				expect(engine.evaluated.length).toBeGreaterThan(compiled.evaluated.length);
+				expect(overOnce(compiled.evaluated, mapped)).toEqual([]);
+				// The counter sees the engine's work: it evaluates each field it reads for the items, and so more
+				// than in the dragged run where the node reads dragged fields itself.
+				expect(engine.evaluated.length).toBeGreaterThan(0);
+				const theirs = new Set([...mapped.appearances.keys()].map((each) => forEngineAlone(each).value));
+				if (engine.evaluated.some((each) => theirs.has(each)))
+					expect(engine.evaluated.length).toBeGreaterThan(compiled.evaluated.length);
 			}),
 			{ seed: SEED, numRuns: RUNS, endOnFailure: true },
 		);

@@ -1,11 +1,15 @@
 import fc from 'fast-check';
 import type { IDataObject, IExecuteFunctions, INode, INodeParameters } from 'n8n-workflow';
+import { Expression } from 'n8n-workflow';
 
 import { readItems } from '../../nodes/EngagementPlatform/shared/engine/read/readItems';
 import { description, operation } from '../../nodes/EngagementPlatform/User/operations/trackEvent';
 import { runWorkflow } from '../harness';
-import { USER, USER_NODE } from '../support/nodeTypes';
+import type { Layout } from '../support/draggedLayout';
+import { AS_DRAGGED, laidOut, layout } from '../support/draggedLayout';
+import { MESSAGE_NODE, USER, USER_NODE, nodeName } from '../support/nodeTypes';
 import { rowOf, statusOf } from '../support/nodeWords';
+import { runNode } from '../support/runNode';
 import { useSandbox } from './sandboxLifecycle';
 
 const { sandbox, client, apiKey } = useSandbox();
@@ -15,7 +19,9 @@ const { sandbox, client, apiKey } = useSandbox();
  * expression engine (fields/parameterSource.ts); one given by any other expression is the engine's.
  * For generated runs, the same parameters written as field references and written so that only n8n's
  * engine resolves them (`{{ ($json.a) }}`) must give the platform the same
- * requests and every item the same answer or error. Each case runs the node twice.
+ * requests and every item the same answer or error. Each case runs the node twice. A field's braces are
+ * laid out with spaces, tabs and line breaks inside them (still a dragged field) and now and then before
+ * or after them (`{{ $json.a }} `: text for n8n's engine, the same in both runs).
  */
 const RUNS = Number(process.env.DRAGGED_FIELDS_RUNS ?? 300);
 
@@ -67,12 +73,13 @@ const item = fc.record(
 );
 
 /**
- * A parameter's value in the dragged run: mapped to the item's field, or one constant for every item
- * (never empty or missing: n8n refuses to run a workflow whose required field is empty, before the node reads it).
+ * A parameter's value in the dragged run: mapped to the item's field, its braces laid out, or one constant
+ * for every item (never empty or missing: n8n refuses to run a workflow whose required field is empty,
+ * before the node reads it).
  */
 const parameter = (field: string, constant: fc.Arbitrary<unknown>) =>
 	fc.oneof(
-		fc.constant({ field }),
+		layout.map((laid) => ({ field, layout: laid })),
 		constant
 			.filter((value) => value !== '' && value !== undefined && value !== null)
 			.map((value) => ({ constant: typeof value === 'object' ? JSON.stringify(value) : value })),
@@ -93,13 +100,13 @@ const runCase = fc.record({
 	items: fc.array(item, { minLength: 1, maxLength: 5 }),
 });
 type RunCase = typeof runCase extends fc.Arbitrary<infer T> ? T : never;
-type Parameter = { field: string } | { constant: unknown };
+type Parameter = { field: string; layout: Layout } | { constant: unknown };
 
 /** The node's parameters, each mapped field written by `reference`; the engine-only run writes constants as expressions too. */
 function parametersOf(run: RunCase, reference: (field: string) => string, engineOnly: boolean): INodeParameters {
 	const value = (given: Parameter | undefined): IDataObject[string] => {
 		if (given === undefined) return undefined;
-		if ('field' in given) return `={{ ${reference(given.field)} }}`;
+		if ('field' in given) return laidOut(reference(given.field), given.layout);
 		return engineOnly ? `={{ ${asLiteral(given.constant)} }}` : (given.constant as IDataObject[string]);
 	};
 	const identifierParameter = { external_id: 'externalId', email: 'email', phone: 'phone' }[run.identifyBy]!;
@@ -185,16 +192,17 @@ describe('dragged fields read from the item', () => {
 			{ user: ' crm-1 ', name: '', product: 'sku-1', price: '59.90', currency: 'eur', time: '2026-12-01T10:00:00' },
 			{ user: 1002, name: '', product: 'sku-2', price: 5, currency: 'EUR', time: '2026-11-01T12:00:00Z' },
 		];
+		const dragged = (field: string) => ({ field, layout: AS_DRAGGED });
 		const run: RunCase = {
 			operation: 'trackPurchase',
 			identifyBy: 'external_id',
-			user: { field: 'user' },
-			name: { field: 'name' },
-			time: { field: 'time' },
+			user: dragged('user'),
+			name: dragged('name'),
+			time: dragged('time'),
 			props: undefined,
-			product: { field: 'product' },
-			price: { field: 'price' },
-			currency: { field: 'currency' },
+			product: dragged('product'),
+			price: dragged('price'),
+			currency: dragged('currency'),
 			quantity: undefined,
 			appId: undefined,
 			items,
@@ -287,5 +295,168 @@ describe('the engine is asked only for expressions other than a dragged field', 
 
 		expect(asked).toEqual([0, 1, 2, 3].map((item) => ['eventName', item]));
 		expect(inputErrors.get(0)?.problems[0].field).toBe('Event Name');
+	});
+});
+
+/** The expressions n8n's engine works out, recorded while `counting` is on (by `runOf`, below). */
+const evaluated: string[] = [];
+let counting = false;
+const resolve = Expression.prototype.resolveSimpleParameterValue;
+beforeAll(() => {
+	Expression.prototype.resolveSimpleParameterValue = function (this: Expression, value, ...rest) {
+		if (counting && typeof value === 'string' && value.startsWith('=')) evaluated.push(value);
+		return resolve.call(this, value, ...rest);
+	};
+});
+afterAll(() => {
+	Expression.prototype.resolveSimpleParameterValue = resolve;
+});
+
+/** A field of the item as dragged in (`$json.price`) or as written for n8n's engine alone (`($json.price)`). */
+type Reference = (path: string) => string;
+const DRAGGED: Reference = (path) => `$json${path}`;
+const ENGINE_ALONE: Reference = (path) => `($json${path})`;
+
+/** A run's requests and items, the sandbox's own IDs named by their order of appearance; what n8n evaluated. */
+async function runOf(type: string, parameters: INodeParameters, items: IDataObject[], seed: IDataObject) {
+	await client().reset();
+	await client().seed(seed);
+	evaluated.length = 0;
+	counting = true;
+	const result = await runNode(type, {
+		items: JSON.parse(JSON.stringify(items)) as IDataObject[],
+		parameters,
+		endpoint: sandbox().url,
+		apiKey,
+		continueOnFail: true,
+	}).finally(() => (counting = false));
+	const ids = new Map<string, string>();
+	const text = JSON.stringify({
+		error: result.error?.message,
+		items: result.output(nodeName(type)).map((item) => ({ json: item.json, pairedItem: item.pairedItem })),
+		requests: (await client().requests()).map((request) => ({ path: request.path, body: request.body })),
+	}).replace(/\b[0-9a-f]{24}\b/g, (id) => ids.get(id) ?? ids.set(id, `#${ids.size}`).get(id)!);
+	return { seen: JSON.parse(text) as unknown, evaluated: [...evaluated] };
+}
+
+/** The run with its field dragged in, and the same run with it written for n8n's engine alone. */
+async function bothReadings(
+	type: string,
+	parameters: (reference: Reference) => INodeParameters,
+	items: IDataObject[],
+	seed: IDataObject = {},
+) {
+	const dragged = await runOf(type, parameters(DRAGGED), items, seed);
+	const engine = await runOf(type, parameters(ENGINE_ALONE), items, seed);
+	return { dragged, engine };
+}
+
+/**
+ * A dragged field with anything after its braces (`{{ $json.price }} `: a space or a line break left in
+ * the field) is text for n8n's engine, `"59.9 "` or `"false "`, and not the item's field: n8n's engine
+ * works it out for every item, and every request and item is what the same field written for the engine
+ * alone (`{{ ($json.price) }} `) gives. The rows' values show the difference: an array of one number
+ * or one yes/no is its text there, and an error quotes the value with its space.
+ */
+describe("a dragged field followed by a space or a line break is n8n's text", () => {
+	const AFTER = [' ', '\n', '\t \r\n'];
+
+	test.each(AFTER)('Track Purchase, Price {{ $json.price }}%j', async (after) => {
+		const price = (reference: Reference) => `={{ ${reference('.price')} }}${after}`;
+		const items = [
+			{ user: 'c-1', price: 59.9 },
+			{ user: 'c-2', price: [59.9] },
+			{ user: 'c-3', price: 'abc' },
+		];
+		const { dragged, engine } = await bothReadings(
+			USER_NODE,
+			(reference) => ({
+				operation: 'trackPurchase',
+				identifyBy: 'external_id',
+				externalId: '={{ $json.user }}',
+				productId: 'sku-1',
+				price: price(reference),
+				currency: 'EUR',
+				time: '2026-11-01T12:00:00Z',
+				options: { parallelRequests: 1 },
+			}),
+			items,
+		);
+
+		expect(dragged.seen).toEqual(engine.seen);
+		// n8n's engine works the Price out for every item, as it does the field written for it alone.
+		expect(dragged.evaluated.filter((value) => value === price(DRAGGED))).toHaveLength(items.length);
+	});
+
+	test.each(AFTER)('Trigger Campaign, Send to Existing Users Only {{ $json.flag }}%j', async (after) => {
+		const flag = (reference: Reference) => `={{ ${reference('.flag')} }}${after}`;
+		const attributes = { c_tier: 'gold' };
+		const items = [
+			{ id: 'crm-1', flag: false, attributes },
+			{ id: 'new-2', flag: [false], attributes },
+			{ id: 'crm-3', flag: 'nope' },
+			{ id: 'crm-4', flag: true },
+		];
+		const { dragged, engine } = await bothReadings(
+			MESSAGE_NODE,
+			(reference) => ({
+				operation: 'triggerCampaign',
+				campaignId: 'welcome',
+				sendTo: 'recipients',
+				identifyBy: 'external_id',
+				externalId: '={{ $json.id }}',
+				recipientAttributesInput: 'json',
+				recipientAttributesJson: '={{ $json.attributes }}',
+				sendToExistingOnly: flag(reference),
+			}),
+			items,
+			{
+				profiles: [{ external_id: 'crm-1' }, { external_id: 'crm-3' }, { external_id: 'crm-4' }],
+				campaigns: [{ id: 'welcome' }],
+			},
+		);
+
+		expect(dragged.seen).toEqual(engine.seen);
+		expect(dragged.evaluated.filter((value) => value === flag(DRAGGED))).toHaveLength(items.length);
+	});
+});
+
+/**
+ * A reference the editor could have written, `{{ $json["a}}b"] }}` or `{{ $json.caller }}`, that n8n's
+ * engine refuses to work out: its splitting of `{{ … }}` ends the expression at the first `}}`, a line
+ * break cannot stand in a quoted key, and its sandbox refuses names such as `caller`, `prototype` and
+ * `__proto__` (an item's own key too) and any `.constructor` in the text. Each item fails as n8n's value
+ * fails it, as the same field written for the engine alone does, where reading the item would give a value.
+ */
+describe("a field n8n's engine refuses to work out fails each item as n8n fails it", () => {
+	const cases: Array<[string, string, IDataObject]> = [
+		['}} in a quoted key', '["a}}b"]', { 'a}}b': 'viewed' }],
+		['a line break in a quoted key', '["a\nb"]', { 'a\nb': 'viewed' }],
+		['a carriage return in a quoted key', "['a\rb']", { 'a\rb': 'viewed' }],
+		['a line separator in a quoted key', '["a\u2028b"]', { 'a\u2028b': 'viewed' }],
+		['a name n8n refuses', '.caller', { caller: 'viewed' }],
+		['a name n8n refuses, quoted', '["prototype"]', { prototype: 'viewed' }],
+		['an own __proto__ key', '.a["__proto__"]', JSON.parse('{"a": {"__proto__": "viewed"}}') as IDataObject],
+		['a name starting with constructor', '.constructorName', { constructorName: 'viewed' }],
+		['.constructor inside a quoted key', '["b.constructor"]', { 'b.constructor': 'viewed' }],
+	];
+
+	test.each(cases)('%s: $json%j', async (_title, path, row) => {
+		const eventName = (reference: Reference) => `={{ ${reference(path)} }}`;
+		const items = [row, row];
+		const { dragged, engine } = await bothReadings(
+			USER_NODE,
+			(reference) => ({
+				operation: 'trackEvent',
+				identifyBy: 'external_id',
+				externalId: 'c-1',
+				eventName: eventName(reference),
+				time: '2026-11-01T12:00:00Z',
+			}),
+			items,
+		);
+
+		expect(dragged.seen).toEqual(engine.seen);
+		expect(dragged.evaluated.filter((value) => value === eventName(DRAGGED))).toHaveLength(items.length);
 	});
 });

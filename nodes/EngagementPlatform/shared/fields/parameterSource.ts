@@ -1,4 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
+import { isSafeObjectProperty } from 'n8n-workflow';
 
 /**
  * How one parameter's value is had for every item of a run, decided once from the form the workflow
@@ -17,8 +18,17 @@ export type ParameterSource =
 	| { kind: 'expression' }
 	| { kind: 'absent' };
 
-/** `={{ $json.customer.id }}` or `={{ $json["first name"] }}`: the whole value is one field of the item. */
-const FIELD_REFERENCE = /^=\{\{\s*\$json((?:\.[A-Za-z_$][\w$]*|\[(?:"[^"\\]*"|'[^'\\]*'|\d+)\])+)\s*\}\}\s*$/;
+/**
+ * `={{ $json.customer.id }}` or `={{ $json["first name"] }}`: the whole value is one field of the item,
+ * with nothing before or after the braces (whitespace inside them is the engine's too). Anything outside
+ * them, a space or a line break left after a dragged field included, makes n8n's value text (`"59.9 "`),
+ * which is the engine's to give. A quoted key holds no backslash and no line break (no string literal
+ * does); see `fieldOf` for what else leaves a field to the engine.
+ */
+const FIELD_REFERENCE =
+	/^=\{\{\s*\$json((?:\.[A-Za-z_$][\w$]*|\[(?:"[^"\\\n\r\u2028\u2029]*"|'[^'\\\n\r\u2028\u2029]*'|\d+)\])+)\s*\}\}$/;
+/** n8n's engine refuses any expression whose text has this (its check against constructor calls). */
+const CONSTRUCTOR_CALL = /\.\s*constructor/;
 const PATH_STEP = /\.([A-Za-z_$][\w$]*)|\[(?:"([^"\\]*)"|'([^'\\]*)'|(\d+))\]/g;
 
 /**
@@ -33,8 +43,8 @@ export function compileSource(
 ): ParameterSource | undefined {
 	if (saved === undefined) return { kind: 'absent' };
 	// A dragged field is n8n's value as it is: no check against the engine needed.
-	if (typeof saved === 'string' && FIELD_REFERENCE.test(saved))
-		return { kind: 'template', read: templateOf(saved) as Build, parts: new Map() };
+	const field = typeof saved === 'string' ? fieldOf(saved) : undefined;
+	if (field) return { kind: 'template', read: field, parts: new Map() };
 	if (!hasExpression(saved)) {
 		const value = attempt(engineValue);
 		return value === REFUSED ? undefined : { kind: 'constant', value };
@@ -53,20 +63,33 @@ export function compileSource(
 
 type Build = (json: IDataObject | undefined) => unknown;
 
+/**
+ * A dragged field's reading, or undefined for any other expression. A reference n8n's engine refuses
+ * whatever the item holds is no dragged field either, so that it fails each item as n8n fails it: one
+ * whose quoted key holds `}}` (the engine's expression ends at the first), one with a `.constructor` in
+ * its text, one naming a key n8n's sandbox refuses (`__proto__`, `prototype`, `caller`, … as the running
+ * n8n lists them), an item's own key too.
+ */
+function fieldOf(saved: string): Build | undefined {
+	const reference = FIELD_REFERENCE.exec(saved);
+	if (!reference || reference[1].includes('}}') || CONSTRUCTOR_CALL.test(saved)) return undefined;
+	const path = pathSteps(reference[1]);
+	if (!path.every(isSafeKey)) return undefined;
+	if (path.length > 1) return (json) => fieldValue(json, path);
+	// A field at the top of the item, as a dragged one is: its text in one step.
+	const [key] = path;
+	return (json) => {
+		const value = json?.[key];
+		return typeof value === 'string' ? value : fieldValue(json, path);
+	};
+}
+
+/** A key n8n's expression sandbox lets an expression read (every key, for an n8n without the check). */
+const isSafeKey = (key: string) => typeof isSafeObjectProperty !== 'function' || isSafeObjectProperty(key);
+
 /** A builder of the saved object or list for an item, each expression read as its field; undefined when one is no field. */
 function templateOf(saved: unknown): Build | undefined {
-	if (typeof saved === 'string' && saved.startsWith('=')) {
-		const reference = FIELD_REFERENCE.exec(saved);
-		if (!reference) return undefined;
-		const path = pathSteps(reference[1]);
-		if (path.length > 1) return (json) => fieldValue(json, path);
-		// A field at the top of the item, as a dragged one is: its text in one step.
-		const [key] = path;
-		return (json) => {
-			const value = json?.[key];
-			return typeof value === 'string' ? value : fieldValue(json, path);
-		};
-	}
+	if (typeof saved === 'string' && saved.startsWith('=')) return fieldOf(saved);
 	if (!hasExpression(saved)) return saved === null || typeof saved !== 'object' ? () => saved : () => copyOf(saved);
 	if (Array.isArray(saved)) {
 		const entries = saved.map(templateOf);
