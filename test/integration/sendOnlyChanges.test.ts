@@ -3,7 +3,7 @@ import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workf
 import type { RecordedRequest } from '../../sandbox';
 import type { RunResult } from '../harness';
 import { runWorkflow } from '../harness';
-import { deduplicationStore } from '../harness/deduplicationStore';
+import { deduplicationStore, raceWithRoundTrips } from '../harness/deduplicationStore';
 import { SUBSCRIPTION, SUBSCRIPTION_NODE, USER, USER_NODE } from '../support/nodeTypes';
 import { useSandbox } from './sandboxLifecycle';
 
@@ -61,6 +61,10 @@ async function attributesSent(after = 0): Promise<string[]> {
 	);
 }
 
+/** An answer's status word (where the node puts its words in an item). */
+const statusOf = (entry: INodeExecutionData) => entry.json.status;
+
+const pause = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
 const lastSeq = async () => (await client().requests()).reduce((max, request) => Math.max(max, request.seq), 0);
 const itemOf = (entry: INodeExecutionData) => (entry.pairedItem as { item: number }).item;
 
@@ -272,6 +276,79 @@ describe('Send Only Changes on Update Attributes', () => {
 		expect(store.calls.map(({ method }) => method)).toEqual(Array(4).fill('clearAllProcessedItems'));
 		expect(store.workflowEntriesOf(WORKFLOW_ID)).toEqual([]);
 	});
+});
+
+describe("Send Only Changes with two executions at once (queue mode: n8n's store read, then written, by each)", () => {
+	// n8n's store as it is under concurrency: each call reads the row, waits a database round trip, then
+	// inserts it (failing with Postgres' duplicate key error if another call created it meanwhile) or
+	// writes it back whole (see StoreRace in test/harness/deduplicationStore.ts).
+	beforeEach(() => {
+		store.race = raceWithRoundTrips(5);
+	});
+
+	test('two first runs at once against an empty store: neither fails, both send, and the runs after them converge', async () => {
+		const crm = contacts(30);
+		const [a, b] = await Promise.all([syncAttributes(crm), syncAttributes(crm)]);
+		// The race n8n's store has was run into: both read no row, the second insert failed.
+		expect(store.raced.duplicateKeys).toBeGreaterThan(0);
+		for (const run of [a, b]) {
+			expect(run.error).toBeUndefined();
+			expect(run.output(USER).map(statusOf)).toEqual(crm.map(() => 'updated'));
+		}
+		expect((await attributesSent()).length).toBe(60);
+		store.race = undefined;
+
+		// They overlapped: either may have landed last, so the next run sends everything once.
+		const before = await lastSeq();
+		const next = await syncAttributes(crm);
+		expect(next.output(USER).map(statusOf)).toEqual(crm.map(() => 'updated'));
+		expect((await attributesSent(before)).length).toBe(30);
+		const after = await syncAttributes(crm);
+		expect(after.output(USER).map(statusOf)).toEqual(crm.map(() => 'unchanged'));
+	});
+
+	for (const database of ['postgres', 'sqlite', 'mysql'] as const) {
+		test(`the creation race as ${database} words it: the run that lost it makes its call again and sends`, async () => {
+			store.race = raceWithRoundTrips(5, database);
+			const crm = contacts(3);
+			const runs = await Promise.all([syncAttributes(crm), syncAttributes(crm)]);
+			expect(store.raced.duplicateKeys).toBeGreaterThan(0);
+			for (const run of runs) {
+				expect(run.error).toBeUndefined();
+				expect(run.output(USER).map(statusOf)).toEqual(crm.map(() => 'updated'));
+			}
+		});
+	}
+
+	for (const gapMs of [0, 3]) {
+		test(`two runs at once with different values (the second ${gapMs} ms after the first, whose request is answered late), on a store both read and write back whole: the next run leaves out nothing the platform does not hold`, async () => {
+			const crm = contacts(12);
+			store.race = undefined;
+			await syncAttributes(crm);
+			store.race = raceWithRoundTrips(2);
+			// a moves every contact to gold, b to silver; a's request is applied at once and answered late.
+			const gold = crm.map((contact) => ({ ...contact, plan: 'gold' }));
+			const silver = crm.map((contact) => ({ ...contact, plan: 'silver' }));
+			await client().injectFaults([{ path: '/users/track', kind: 'slow', delayMs: 5, times: 1 }]);
+			const a = syncAttributes(gold);
+			await pause(gapMs);
+			const b = syncAttributes(silver);
+			const [first, second] = await Promise.all([a, b]);
+			expect(first.error).toBeUndefined();
+			expect(second.error).toBeUndefined();
+			store.race = undefined;
+
+			// Each contact's other value: the store must not say the platform holds it.
+			const held = async () => {
+				const profiles = (await client().state()).profiles;
+				return crm.map(({ id }) => profiles.find((profile) => profile.external_id === id)?.custom_attributes.plan);
+			};
+			const other = (await held()).map((plan, index) => ({ ...crm[index], plan: plan === 'gold' ? 'silver' : 'gold' }));
+			const next = await syncAttributes(other);
+			expect(next.output(USER).map(statusOf)).toEqual(crm.map(() => 'updated'));
+			expect(await held()).toEqual(other.map(({ plan }) => plan));
+		});
+	}
 });
 
 describe('Send Only Changes on Track User Data', () => {

@@ -105,6 +105,8 @@ const COUNTS = [
 	'unplacedErrors',
 	'overlaps',
 	'overlapsInterleaved',
+	'creationRaces',
+	'overwrites',
 	'crashes',
 	'signUps',
 	'severalRunsOfNode',
@@ -148,6 +150,8 @@ async function runSequence(
 		unplacedErrors: 0,
 		overlaps: 0,
 		overlapsInterleaved: 0,
+		creationRaces: 0,
+		overwrites: 0,
 		refused: 0,
 		ignored: 0,
 		crashes: 0,
@@ -250,7 +254,7 @@ describe('A marketer syncs customers to the platform night after night', () => {
 			console.log(
 				[
 					`State convergence (seed ${SEED}): ${counted.sequences} sequences, ${counted.steps} steps, ${counted.runs} runs, ${counted.items} items, ` +
-						`${counted.faults} faults (${counted.unplacedErrors} unplaced errors), ${counted.overlaps} overlaps (${counted.overlapsInterleaved} interleaved in n8n's store), ` +
+						`${counted.faults} faults (${counted.unplacedErrors} unplaced errors), ${counted.overlaps} overlaps (${counted.overlapsInterleaved} interleaved in n8n's store: ${counted.creationRaces} creation races lost, ${counted.overwrites} writes over the other run's), ` +
 						`${counted.crashes} crashes (the run's end not recorded), ${counted.signUps} sign-ups, ${counted.severalRunsOfNode} runs running the node several times, ${counted.refused} items refused for want of a profile, ` +
 						`${counted.ignored} group states set by an external ID nobody had, ` +
 						`${counted.violations} violations in ${failing.length} sequences ` +
