@@ -48,6 +48,10 @@ export interface StoreRace {
 	database: 'postgres' | 'sqlite' | 'mysql';
 	/** What a call waits for between its read and its write: a database round trip. */
 	between: (method: StoreCall['method']) => Promise<void>;
+	/** What a call waits for before its read (a test scripting an interleaving). */
+	before?: (method: StoreCall['method']) => Promise<void>;
+	/** Told when a call has written (or failed, or found nothing to write). */
+	after?: (method: StoreCall['method']) => void;
 }
 
 /** What the races did, while `race` was set. */
@@ -159,6 +163,21 @@ export class InMemoryDeduplicationStore implements IDataDeduplicator {
 		options: ICheckProcessedOptions,
 	): Promise<IDeduplicationOutput> {
 		this.enter('checkProcessedAndRecord', items.length, options);
+		const race = this.race;
+		if (race?.before) await race.before('checkProcessedAndRecord');
+		try {
+			return await this.checkAndRecord(items, scope, contextData, options);
+		} finally {
+			race?.after?.('checkProcessedAndRecord');
+		}
+	}
+
+	private async checkAndRecord(
+		items: DeduplicationItemTypes[],
+		scope: DeduplicationScope,
+		contextData: ICheckProcessedContextData,
+		options: ICheckProcessedOptions,
+	): Promise<IDeduplicationOutput> {
 		const key = recordKey(scope, contextData);
 		const read = this.read(key);
 		if (this.race) await this.race.between('checkProcessedAndRecord');
@@ -190,15 +209,21 @@ export class InMemoryDeduplicationStore implements IDataDeduplicator {
 		options: ICheckProcessedOptions,
 	): Promise<void> {
 		this.enter('removeProcessed', items.length, options);
-		const key = recordKey(scope, contextData);
-		const read = this.read(key);
-		if (this.race) await this.race.between('removeProcessed');
-		if (!read) return;
-		for (const value of items.map(hash)) {
-			const index = read.entries.indexOf(value);
-			if (index !== -1) read.entries.splice(index, 1);
+		const race = this.race;
+		if (race?.before) await race.before('removeProcessed');
+		try {
+			const key = recordKey(scope, contextData);
+			const read = this.read(key);
+			if (race) await race.between('removeProcessed');
+			if (!read) return;
+			for (const value of items.map(hash)) {
+				const index = read.entries.indexOf(value);
+				if (index !== -1) read.entries.splice(index, 1);
+			}
+			this.update(key, read);
+		} finally {
+			race?.after?.('removeProcessed');
 		}
-		this.update(key, read);
 	}
 
 	async clearAllProcessedItems(

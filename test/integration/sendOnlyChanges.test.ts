@@ -1,8 +1,11 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import type { RecordedRequest } from '../../sandbox';
 import type { RunResult } from '../harness';
 import { runWorkflow } from '../harness';
+import type { StoreRace } from '../harness/deduplicationStore';
 import { deduplicationStore, raceWithRoundTrips } from '../harness/deduplicationStore';
 import { SUBSCRIPTION, SUBSCRIPTION_NODE, USER, USER_NODE } from '../support/nodeTypes';
 import { useSandbox } from './sandboxLifecycle';
@@ -349,6 +352,81 @@ describe("Send Only Changes with two executions at once (queue mode: n8n's store
 			expect(await held()).toEqual(other.map(({ plan }) => plan));
 		});
 	}
+});
+
+/**
+ * A scripted interleaving of two runs' calls to n8n's racing store. Calls are named by run and number
+ * (`a3`: run a's third call, each a read then a write); `holds` says which call waits, before its read
+ * or before its write, for which event of the other run (`b1 read`, `a4 written`), at most `timeoutMs`
+ * (a run that does not make that call any more, having taken another way, does not stall the other).
+ */
+function scripted(holds: Record<string, string>, timeoutMs = 1000) {
+	const runOf = new AsyncLocalStorage<string>();
+	const calls = new Map<string, number>();
+	const happened = new Set<string>();
+	const waiting: Array<{ event: string; resolve: () => void }> = [];
+	const current = () => `${runOf.getStore() ?? '?'}${calls.get(runOf.getStore() ?? '?') ?? 0}`;
+	const happen = (event: string) => {
+		happened.add(event);
+		for (const waiter of waiting.filter((candidate) => candidate.event === event)) waiter.resolve();
+	};
+	const until = async (event: string | undefined) => {
+		if (event === undefined || happened.has(event)) return;
+		let timer: NodeJS.Timeout | undefined;
+		await new Promise<void>((resolve) => {
+			waiting.push({ event, resolve });
+			timer = setTimeout(resolve, timeoutMs);
+		});
+		clearTimeout(timer);
+	};
+	const race: StoreRace = {
+		database: 'postgres',
+		before: async () => {
+			const run = runOf.getStore() ?? '?';
+			calls.set(run, (calls.get(run) ?? 0) + 1);
+			await until(holds[`${current()} read`]);
+		},
+		between: async () => {
+			const call = current();
+			happen(`${call} read`);
+			await until(holds[`${call} write`]);
+		},
+		after: () => happen(`${current()} written`),
+	};
+	return { race, run: async <T>(name: string, work: () => Promise<T>) => await runOf.run(name, work) };
+}
+
+describe("Send Only Changes when two runs overwrite each other in n8n's store", () => {
+	test('two runs that both read the store before either wrote: the one whose entry was overwritten trusts nothing and makes the next run send', async () => {
+		await syncAttributes([{ id: 'crm-1', plan: 'bronze' }]);
+		// Calls: 1 opens the run, 2 takes back the probes, 3 reads what was sent before, 4 records the
+		// end, 5 takes back. a and b both open before either wrote (each alone, by what it read), and b's
+		// write goes over a's. a checks first and sends gold, answered 503 and sent again after a pause;
+		// b's silver lands meanwhile, so the platform ends on a's gold. b's end reads the store before a's
+		// end writes it and writes it back after, over a's: b's generation, with its silver, is what the
+		// store says the platform holds.
+		const { race, run } = scripted({
+			'a1 write': 'b1 read',
+			'b1 write': 'a1 written',
+			'b3 read': 'a3 written',
+			'b4 write': 'a5 written',
+		});
+		await client().injectFaults([{ path: '/users/track', kind: 'status', status: 503, times: 1 }]);
+		store.race = race;
+		const [a, b] = await Promise.all([
+			run('a', async () => await syncAttributes([{ id: 'crm-1', plan: 'gold' }])),
+			run('b', async () => await syncAttributes([{ id: 'crm-1', plan: 'silver' }])),
+		]);
+		store.race = undefined;
+		expect([a, b].map((result) => result.output(USER).map(statusOf))).toEqual([['updated'], ['updated']]);
+		const plan = async () =>
+			(await client().state()).profiles.find((profile) => profile.external_id === 'crm-1')?.custom_attributes.plan;
+		expect(await plan()).toBe('gold');
+
+		const next = await syncAttributes([{ id: 'crm-1', plan: 'silver' }]);
+		expect(next.output(USER).map(statusOf)).toEqual(['updated']);
+		expect(await plan()).toBe('silver');
+	});
 });
 
 describe('Send Only Changes on Track User Data', () => {
