@@ -125,6 +125,8 @@ export class InMemoryDeduplicationStore implements IDataDeduplicator {
 	failOn?: StoreCall['method'];
 	/** Makes the calls it picks fail (given the calls made so far), as when n8n's database goes away mid-run. */
 	failWhen?: (method: StoreCall['method'], calls: StoreCall[]) => boolean;
+	/** What a call made to fail throws (default: the database unreachable). */
+	failWith?: () => Error;
 	/** Unset: every call is atomic. Set: each call reads, waits, then writes, as n8n's does (see StoreRace). */
 	race?: StoreRace;
 	readonly raced: RaceTally = { duplicateKeys: 0, overwrites: 0, updatesOfDeletedRow: 0 };
@@ -135,6 +137,7 @@ export class InMemoryDeduplicationStore implements IDataDeduplicator {
 		this.calls.length = 0;
 		this.failOn = undefined;
 		this.failWhen = undefined;
+		this.failWith = undefined;
 		this.race = undefined;
 		this.raced.duplicateKeys = 0;
 		this.raced.overwrites = 0;
@@ -279,7 +282,7 @@ export class InMemoryDeduplicationStore implements IDataDeduplicator {
 
 	private enter(method: StoreCall['method'], items: number, options: ICheckProcessedOptions): void {
 		if (this.failOn === method || this.failWhen?.(method, this.calls) === true)
-			throw new Error('the deduplication store is unreachable');
+			throw this.failWith?.() ?? new Error('the deduplication store is unreachable');
 		if (options.mode !== 'entries') throw new Error(`only entries mode is kept here, not ${options.mode}`);
 		this.calls.push({ method, items });
 	}

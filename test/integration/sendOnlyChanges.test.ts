@@ -6,7 +6,7 @@ import type { RecordedRequest } from '../../sandbox';
 import type { RunResult } from '../harness';
 import { runWorkflow } from '../harness';
 import type { StoreRace } from '../harness/deduplicationStore';
-import { deduplicationStore, raceWithRoundTrips } from '../harness/deduplicationStore';
+import { deduplicationStore, duplicateKeyError, raceWithRoundTrips } from '../harness/deduplicationStore';
 import { SUBSCRIPTION, SUBSCRIPTION_NODE, USER, USER_NODE } from '../support/nodeTypes';
 import { useSandbox } from './sandboxLifecycle';
 
@@ -322,6 +322,30 @@ describe("Send Only Changes with two executions at once (queue mode: n8n's store
 			}
 		});
 	}
+
+	test('a store error other than a lost creation race is not made again: the run sends nothing and says why', async () => {
+		store.race = undefined;
+		// The first call fails (as when the database goes away for a moment); made again, it would pass.
+		let calls = 0;
+		store.failWhen = (method) => method === 'checkProcessedAndRecord' && ++calls === 1;
+		const run = await syncAttributes(contacts(3), {}, true);
+		expect(calls).toBe(1);
+		expect(run.output(USER).map(({ json }) => String(json.error))).toEqual(
+			contacts(3).map(() => expect.stringContaining('could not check what this node sent before')),
+		);
+		expect(await attributesSent()).toEqual([]);
+	});
+
+	test('a creation race lost every time is given up after four calls: the run sends nothing and says why', async () => {
+		store.race = undefined;
+		let calls = 0;
+		store.failWhen = (method) => method === 'checkProcessedAndRecord' && ++calls > 0;
+		store.failWith = () => duplicateKeyError('postgres', WORKFLOW_ID, '');
+		const run = await syncAttributes(contacts(3), {}, true);
+		expect(calls).toBe(4);
+		expect(String(run.output(USER)[0].json.error)).toContain('duplicate key value violates unique constraint');
+		expect(await attributesSent()).toEqual([]);
+	});
 
 	for (const gapMs of [0, 3]) {
 		test(`two runs at once with different values (the second ${gapMs} ms after the first, whose request is answered late), on a store both read and write back whole: the next run leaves out nothing the platform does not hold`, async () => {
