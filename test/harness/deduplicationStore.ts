@@ -308,11 +308,34 @@ export function deduplicationStore(): InMemoryDeduplicationStore {
 	return store;
 }
 
-/** A race whose calls each wait `ms` (a macrotask when 0) between their read and their write. */
-export function raceWithRoundTrips(ms: number, database: StoreRace['database'] = 'postgres'): StoreRace {
+/**
+ * A race whose calls each wait a round trip between their read and their write: `ms` (a macrotask when
+ * 0), or with `spread` (a seed) between `ms` and twice `ms`, each call its own, so that a call may
+ * overtake another's write but never outlast three of them.
+ */
+export function raceWithRoundTrips(
+	ms: number,
+	database: StoreRace['database'] = 'postgres',
+	spread?: number,
+): StoreRace {
+	const next = spread === undefined ? () => 0 : mulberry32(spread);
 	return {
 		database,
-		between: async () =>
-			await new Promise<void>((resolve) => (ms > 0 ? setTimeout(resolve, ms) : setImmediate(resolve))),
+		between: async () => {
+			const wait = ms * (1 + next());
+			await new Promise<void>((resolve) => (wait > 0 ? setTimeout(resolve, wait) : setImmediate(resolve)));
+		},
+	};
+}
+
+/** A small seeded generator of numbers in [0, 1). */
+function mulberry32(seed: number): () => number {
+	let state = seed >>> 0;
+	return () => {
+		state = (state + 0x6d2b79f5) >>> 0;
+		let t = state;
+		t = Math.imul(t ^ (t >>> 15), t | 1);
+		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
 	};
 }

@@ -19,7 +19,10 @@
  * execution of a saved workflow in n8n's real WorkflowExecute, against in-process sandboxes over
  * loopback, with Send Only Changes on or off, by external ID or email, sometimes meeting a platform
  * fault (503s, resets, slow answers, a 2xx whose error names no object) or n8n's database going away
- * before the run's end is recorded; or two runs at once; or the newcomer signing up. Every sequence
+ * before the run's end is recorded; or two runs at once, during which n8n's store is read and written by
+ * each call as n8n's is (a round trip between, so that one run's insert can fail on the row the other
+ * created, and one run's write can go over the other's: no item may fail on it, and what the next runs
+ * leave out must be held); or the newcomer signing up. Every sequence
  * is run and its violations counted; then the first failing sequences (one per kind of violation, up
  * to STATE_SHRINK) are replayed by their fast-check path and shrunk, each candidate run up to
  * STATE_SHRINK_TRIES times (a race is not lost every time) and stopped at its first violating step

@@ -638,7 +638,8 @@ export class RepeatRun implements Command {
  * Two runs of the workflow at once (a manual run while the nightly one is still sending). The first
  * one's first request is slowed down, or answered 503 and resent after a pause, so that the other's
  * requests land meanwhile; the second starts `gapMs` after the first. Each call either makes to
- * n8n's store takes `roundTripMs` between its read and its write (0: a turn of the event loop).
+ * n8n's store takes `roundTripMs` between its read and its write (0: a turn of the event loop), or with
+ * `spread` (a seed) a time of its own between that and twice that.
  */
 export interface OverlapPlan {
 	first: RunPlan;
@@ -647,6 +648,7 @@ export interface OverlapPlan {
 	delayMs: number;
 	gapMs: number;
 	roundTripMs: 0 | 1 | 3;
+	spread?: number;
 }
 
 /** Neither run has a fault of its own nor a crash (n8n's store is watched instead); Send Only Changes mostly on. */
@@ -668,6 +670,7 @@ export const overlapRuns = (maxItems: number): fc.Arbitrary<OverlapPlan> =>
 			delayMs: fc.integer({ min: 5, max: 40 }),
 			gapMs: fc.constantFrom(0, 2, 10),
 			roundTripMs: fc.constantFrom<OverlapPlan['roundTripMs']>(0, 1, 3),
+			spread: often(fc.nat()),
 		})
 		.map(({ first, second, sameWorkspace, sendOnlyChanges: [firstSends, secondSends], ...rest }) => ({
 			first: alone(first, firstSends),
@@ -683,7 +686,7 @@ export class OverlappingRuns implements Command {
 	}
 
 	async run(model: SequenceModel, real: SequenceReal): Promise<void> {
-		const { first, second, hold, delayMs, gapMs, roundTripMs } = this.overlap;
+		const { first, second, hold, delayMs, gapMs, roundTripMs, spread } = this.overlap;
 		const step = beginStep(real);
 		real.overlaps++;
 		real.plans.push({ plan: first, label: `step ${step}a` }, { plan: second, label: `step ${step}b` });
@@ -699,7 +702,7 @@ export class OverlappingRuns implements Command {
 			calls.push(runOfCall.getStore() ?? '');
 			return false;
 		};
-		store.race = raceWithRoundTrips(roundTripMs);
+		store.race = raceWithRoundTrips(roundTripMs, 'postgres', spread);
 		const raced = { ...store.raced };
 		let results: RunResult[];
 		try {
@@ -727,8 +730,14 @@ export class OverlappingRuns implements Command {
 	}
 
 	toString(): string {
-		const { first, second, hold, delayMs, gapMs, roundTripMs } = this.overlap;
-		return `two runs at once (the first's first request ${hold === '503' ? 'answered 503' : `slowed ${delayMs} ms`}, the second starting ${gapMs} ms later, n8n's store calls reading and writing ${roundTripMs === 0 ? 'a tick' : `${roundTripMs} ms`} apart): a: ${describePlan(first)} | b: ${describePlan(second)}`;
+		const { first, second, hold, delayMs, gapMs, roundTripMs, spread } = this.overlap;
+		const roundTrip =
+			roundTripMs === 0
+				? 'a tick'
+				: spread === undefined
+					? `${roundTripMs} ms`
+					: `${roundTripMs}–${2 * roundTripMs} ms (spread ${spread})`;
+		return `two runs at once (the first's first request ${hold === '503' ? 'answered 503' : `slowed ${delayMs} ms`}, the second starting ${gapMs} ms later, n8n's store calls reading and writing ${roundTrip} apart): a: ${describePlan(first)} | b: ${describePlan(second)}`;
 	}
 }
 
