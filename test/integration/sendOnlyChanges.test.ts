@@ -66,6 +66,8 @@ async function attributesSent(after = 0): Promise<string[]> {
 
 /** An answer's status word (where the node puts its words in an item). */
 const statusOf = (entry: INodeExecutionData) => entry.json.status;
+/** An answer's error, as text. */
+const errorOf = (entry: INodeExecutionData) => String(entry.json.error);
 
 const pause = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
 const lastSeq = async () => (await client().requests()).reduce((max, request) => Math.max(max, request.seq), 0);
@@ -330,7 +332,7 @@ describe("Send Only Changes with two executions at once (queue mode: n8n's store
 		store.failWhen = (method) => method === 'checkProcessedAndRecord' && ++calls === 1;
 		const run = await syncAttributes(contacts(3), {}, true);
 		expect(calls).toBe(1);
-		expect(run.output(USER).map(({ json }) => String(json.error))).toEqual(
+		expect(run.output(USER).map(errorOf)).toEqual(
 			contacts(3).map(() => expect.stringContaining('could not check what this node sent before')),
 		);
 		expect(await attributesSent()).toEqual([]);
@@ -343,7 +345,7 @@ describe("Send Only Changes with two executions at once (queue mode: n8n's store
 		store.failWith = () => duplicateKeyError('postgres', WORKFLOW_ID, '');
 		const run = await syncAttributes(contacts(3), {}, true);
 		expect(calls).toBe(4);
-		expect(String(run.output(USER)[0].json.error)).toContain('duplicate key value violates unique constraint');
+		expect(errorOf(run.output(USER)[0])).toContain('duplicate key value violates unique constraint');
 		expect(await attributesSent()).toEqual([]);
 	});
 
