@@ -49,6 +49,11 @@ const queueSync = (workflow = NIGHTLY_SYNC.workflow) => ({
 	name: `Queue mode: ${workflow.name}`,
 });
 
+/** The nightly sync under another id still, for two first runs at once against an empty store. */
+const QUEUE_AT_ONCE_ID = 'epQueueSyncAtOnce';
+/** Inserts of n8n's deduplication row that Postgres refused on the row's primary key (a creation race lost). */
+const primaryKeyRaces = () => cluster?.postgresLog.split('PK_ca04b9d8dc72de268fe07a65773').length ?? 1;
+
 let sandbox: Sandbox;
 let client: SandboxClient;
 let cluster: QueueModeCluster | undefined;
@@ -295,6 +300,46 @@ describe('the platform ends on what the workflow last said, run after run', () =
 		}
 		expect(answered).toEqual(['Unsubscribe: unsubscribed', 'Subscribe: subscribed', 'Unsubscribe: unsubscribed']);
 		expect(Object.values((await client.state()).subscriptionGroups.newsletter ?? {})).toEqual(['unsubscribed']);
+	}, 300_000);
+});
+
+describe('Send Only Changes with two executions at once', () => {
+	test('two first runs of the nightly sync started together, nothing remembered yet: neither fails, and the runs after them converge', async () => {
+		await client.reset();
+		// Under an id of its own: n8n's store has no row for it, so both runs may create it at once.
+		await cluster!.main!.importWorkflows([{ ...queueSync(), id: QUEUE_AT_ONCE_ID, name: 'Queue mode: two at once' }]);
+		const trigger = manualTrigger(NIGHTLY_SYNC);
+		const racesBefore = primaryKeyRaces();
+		const ids = await Promise.all([0, 1].map(async () => await n8n.runManually(QUEUE_AT_ONCE_ID, trigger)));
+		const runs = await Promise.all(ids.map(async (id) => await n8n.finishedExecution(id, 120_000)));
+		for (const run of runs) {
+			expect(run.error).toBeUndefined();
+			expect(run.status).toBe('success');
+			// Every contact sent, or (when one run read the store after the other had finished) left out.
+			const counts = statusCounts(run.outputs[SYNC_NODE] ?? []);
+			expect((counts.updated ?? 0) + (counts.unchanged ?? 0)).toBe(CONTACTS);
+		}
+		const profiles = (await client.state()).profiles.filter((profile) => profile.custom_attributes.plan !== undefined);
+		expect(profiles).toHaveLength(CONTACTS);
+		const workers = await Promise.all(ids.map(async (id) => (await workersThatRan(id)).map(({ worker }) => worker)));
+
+		// After two runs at once the next sends everything once more (nothing in doubt is left out); then nothing.
+		const rerun = async () => {
+			const before = await requestLogLength(client);
+			const run = await n8n.finishedExecution(await n8n.runManually(QUEUE_AT_ONCE_ID, trigger), 120_000);
+			expect(run.status).toBe('success');
+			return { counts: statusCounts(run.outputs[SYNC_NODE] ?? []), wire: await sentSince(client, before) };
+		};
+		const third = await rerun();
+		expect([{ updated: CONTACTS }, { unchanged: CONTACTS }]).toContainEqual(third.counts);
+		const fourth = await rerun();
+		expect(fourth.counts).toEqual({ unchanged: CONTACTS });
+		expect(fourth.wire).toEqual({ requests: 0, sent: [] });
+		console.log(
+			`two first nightly syncs at once on workers ${workers.map((ran) => ran.join('+')).join(' and ')}: ` +
+				`${primaryKeyRaces() - racesBefore} inserts of n8n's store row failed on its primary key in Postgres (each made again); ` +
+				`the run after them: ${JSON.stringify(third.counts)}`,
+		);
 	}, 300_000);
 });
 

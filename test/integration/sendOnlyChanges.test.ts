@@ -1,9 +1,12 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import type { RecordedRequest } from '../../sandbox';
 import type { RunResult } from '../harness';
 import { runWorkflow } from '../harness';
-import { deduplicationStore } from '../harness/deduplicationStore';
+import type { StoreRace } from '../harness/deduplicationStore';
+import { deduplicationStore, duplicateKeyError, raceWithRoundTrips } from '../harness/deduplicationStore';
 import { SUBSCRIPTION, SUBSCRIPTION_NODE, USER, USER_NODE } from '../support/nodeTypes';
 import { OUTPUT_FIELD, statusOf, wordsOf } from '../support/nodeWords';
 import { useSandbox } from './sandboxLifecycle';
@@ -62,6 +65,12 @@ async function attributesSent(after = 0): Promise<string[]> {
 	);
 }
 
+/** An answer's status word (where the node puts its words in an item). */
+const statusOfItem = (entry: INodeExecutionData) => statusOf(entry.json);
+/** An answer's error, as text. */
+const errorOf = (entry: INodeExecutionData) => String(entry.json.error);
+
+const pause = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
 const lastSeq = async () => (await client().requests()).reduce((max, request) => Math.max(max, request.seq), 0);
 const itemOf = (entry: INodeExecutionData) => (entry.pairedItem as { item: number }).item;
 
@@ -272,6 +281,178 @@ describe('Send Only Changes on Update Attributes', () => {
 		// it writes past it: nothing about its users is kept.
 		expect(store.calls.map(({ method }) => method)).toEqual(Array(4).fill('clearAllProcessedItems'));
 		expect(store.workflowEntriesOf(WORKFLOW_ID)).toEqual([]);
+	});
+});
+
+describe("Send Only Changes with two executions at once (queue mode: n8n's store read, then written, by each)", () => {
+	// n8n's store as it is under concurrency: each call reads the row, waits a database round trip, then
+	// inserts it (failing with Postgres' duplicate key error if another call created it meanwhile) or
+	// writes it back whole (see StoreRace in test/harness/deduplicationStore.ts).
+	beforeEach(() => {
+		store.race = raceWithRoundTrips(5);
+	});
+
+	test('two first runs at once against an empty store: neither fails, both send, and the runs after them converge', async () => {
+		const crm = contacts(30);
+		const [a, b] = await Promise.all([syncAttributes(crm), syncAttributes(crm)]);
+		// The race n8n's store has was run into: both read no row, the second insert failed.
+		expect(store.raced.duplicateKeys).toBeGreaterThan(0);
+		for (const run of [a, b]) {
+			expect(run.error).toBeUndefined();
+			expect(run.output(USER).map(statusOfItem)).toEqual(crm.map(() => 'updated'));
+		}
+		expect((await attributesSent()).length).toBe(60);
+		store.race = undefined;
+
+		// They overlapped: either may have landed last, so the next run sends everything once.
+		const before = await lastSeq();
+		const next = await syncAttributes(crm);
+		expect(next.output(USER).map(statusOfItem)).toEqual(crm.map(() => 'updated'));
+		expect((await attributesSent(before)).length).toBe(30);
+		const after = await syncAttributes(crm);
+		expect(after.output(USER).map(statusOfItem)).toEqual(crm.map(() => 'unchanged'));
+	});
+
+	for (const database of ['postgres', 'sqlite', 'mysql'] as const) {
+		test(`the creation race as ${database} words it: the run that lost it makes its call again and sends`, async () => {
+			store.race = raceWithRoundTrips(5, database);
+			const crm = contacts(3);
+			const runs = await Promise.all([syncAttributes(crm), syncAttributes(crm)]);
+			expect(store.raced.duplicateKeys).toBeGreaterThan(0);
+			for (const run of runs) {
+				expect(run.error).toBeUndefined();
+				expect(run.output(USER).map(statusOfItem)).toEqual(crm.map(() => 'updated'));
+			}
+		});
+	}
+
+	test('a store error other than a lost creation race is not made again: the run sends nothing and says why', async () => {
+		store.race = undefined;
+		// The first call fails (as when the database goes away for a moment); made again, it would pass.
+		let calls = 0;
+		store.failWhen = (method) => method === 'checkProcessedAndRecord' && ++calls === 1;
+		const run = await syncAttributes(contacts(3), {}, true);
+		expect(calls).toBe(1);
+		expect(run.output(USER).map(errorOf)).toEqual(
+			contacts(3).map(() => expect.stringContaining('could not check what this node sent before')),
+		);
+		expect(await attributesSent()).toEqual([]);
+	});
+
+	test('a creation race lost every time is given up after four calls: the run sends nothing and says why', async () => {
+		store.race = undefined;
+		let calls = 0;
+		store.failWhen = (method) => method === 'checkProcessedAndRecord' && ++calls > 0;
+		store.failWith = () => duplicateKeyError('postgres', WORKFLOW_ID, '');
+		const run = await syncAttributes(contacts(3), {}, true);
+		expect(calls).toBe(4);
+		expect(errorOf(run.output(USER)[0])).toContain('duplicate key value violates unique constraint');
+		expect(await attributesSent()).toEqual([]);
+	});
+
+	for (const gapMs of [0, 3]) {
+		test(`two runs at once with different values (the second ${gapMs} ms after the first, whose request is answered late), on a store both read and write back whole: the next run leaves out nothing the platform does not hold`, async () => {
+			const crm = contacts(12);
+			store.race = undefined;
+			await syncAttributes(crm);
+			store.race = raceWithRoundTrips(2);
+			// a moves every contact to gold, b to silver; a's request is applied at once and answered late.
+			const gold = crm.map((contact) => ({ ...contact, plan: 'gold' }));
+			const silver = crm.map((contact) => ({ ...contact, plan: 'silver' }));
+			await client().injectFaults([{ path: '/users/track', kind: 'slow', delayMs: 5, times: 1 }]);
+			const a = syncAttributes(gold);
+			await pause(gapMs);
+			const b = syncAttributes(silver);
+			const [first, second] = await Promise.all([a, b]);
+			expect(first.error).toBeUndefined();
+			expect(second.error).toBeUndefined();
+			store.race = undefined;
+
+			// Each contact's other value: the store must not say the platform holds it.
+			const held = async () => {
+				const profiles = (await client().state()).profiles;
+				return crm.map(({ id }) => profiles.find((profile) => profile.external_id === id)?.custom_attributes.plan);
+			};
+			const other = (await held()).map((plan, index) => ({ ...crm[index], plan: plan === 'gold' ? 'silver' : 'gold' }));
+			const next = await syncAttributes(other);
+			expect(next.output(USER).map(statusOfItem)).toEqual(crm.map(() => 'updated'));
+			expect(await held()).toEqual(other.map(({ plan }) => plan));
+		});
+	}
+});
+
+/**
+ * A scripted interleaving of two runs' calls to n8n's racing store. Calls are named by run and number
+ * (`a3`: run a's third call, each a read then a write); `holds` says which call waits, before its read
+ * or before its write, for which event of the other run (`b1 read`, `a4 written`), at most `timeoutMs`
+ * (a run that does not make that call any more, having taken another way, does not stall the other).
+ */
+function scripted(holds: Record<string, string>, timeoutMs = 1000) {
+	const runOf = new AsyncLocalStorage<string>();
+	const calls = new Map<string, number>();
+	const happened = new Set<string>();
+	const waiting: Array<{ event: string; resolve: () => void }> = [];
+	const current = () => `${runOf.getStore() ?? '?'}${calls.get(runOf.getStore() ?? '?') ?? 0}`;
+	const happen = (event: string) => {
+		happened.add(event);
+		for (const waiter of waiting.filter((candidate) => candidate.event === event)) waiter.resolve();
+	};
+	const until = async (event: string | undefined) => {
+		if (event === undefined || happened.has(event)) return;
+		let timer: NodeJS.Timeout | undefined;
+		await new Promise<void>((resolve) => {
+			waiting.push({ event, resolve });
+			timer = setTimeout(resolve, timeoutMs);
+		});
+		clearTimeout(timer);
+	};
+	const race: StoreRace = {
+		database: 'postgres',
+		before: async () => {
+			const run = runOf.getStore() ?? '?';
+			calls.set(run, (calls.get(run) ?? 0) + 1);
+			await until(holds[`${current()} read`]);
+		},
+		between: async () => {
+			const call = current();
+			happen(`${call} read`);
+			await until(holds[`${call} write`]);
+		},
+		after: () => happen(`${current()} written`),
+	};
+	return { race, run: async <T>(name: string, work: () => Promise<T>) => await runOf.run(name, work) };
+}
+
+describe("Send Only Changes when two runs overwrite each other in n8n's store", () => {
+	test('two runs that both read the store before either wrote: the one whose entry was overwritten trusts nothing and makes the next run send', async () => {
+		await syncAttributes([{ id: 'crm-1', plan: 'bronze' }]);
+		// Calls: 1 opens the run, 2 takes back the probes, 3 reads what was sent before, 4 records the
+		// end, 5 takes back. a and b both open before either wrote (each alone, by what it read), and b's
+		// write goes over a's. a checks first and sends gold, answered 503 and sent again after a pause;
+		// b's silver lands meanwhile, so the platform ends on a's gold. b's end reads the store before a's
+		// end writes it and writes it back after, over a's: b's generation, with its silver, is what the
+		// store says the platform holds.
+		const { race, run } = scripted({
+			'a1 write': 'b1 read',
+			'b1 write': 'a1 written',
+			'b3 read': 'a3 written',
+			'b4 write': 'a5 written',
+		});
+		await client().injectFaults([{ path: '/users/track', kind: 'status', status: 503, times: 1 }]);
+		store.race = race;
+		const [a, b] = await Promise.all([
+			run('a', async () => await syncAttributes([{ id: 'crm-1', plan: 'gold' }])),
+			run('b', async () => await syncAttributes([{ id: 'crm-1', plan: 'silver' }])),
+		]);
+		store.race = undefined;
+		expect([a, b].map((result) => result.output(USER).map(statusOfItem))).toEqual([['updated'], ['updated']]);
+		const plan = async () =>
+			(await client().state()).profiles.find((profile) => profile.external_id === 'crm-1')?.custom_attributes.plan;
+		expect(await plan()).toBe('gold');
+
+		const next = await syncAttributes([{ id: 'crm-1', plan: 'silver' }]);
+		expect(next.output(USER).map(statusOfItem)).toEqual(['updated']);
+		expect(await plan()).toBe('silver');
 	});
 });
 

@@ -1,10 +1,10 @@
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import type { Sandbox } from '../../sandbox';
 import { DEMO_API_KEY, SandboxClient, startSandbox } from '../../sandbox';
 import type { RunResult } from '../harness';
 import { runWorkflow } from '../harness';
-import { deduplicationStore } from '../harness/deduplicationStore';
+import { deduplicationStore, raceWithRoundTrips } from '../harness/deduplicationStore';
 import { SUBSCRIPTION, SUBSCRIPTION_NODE, USER, USER_NODE } from '../support/nodeTypes';
 import { statusOf, wordsOf } from '../support/nodeWords';
 import { useSandbox } from './sandboxLifecycle';
@@ -54,6 +54,9 @@ const groupState = (identifyBy: 'external_id' | 'email', options: INodeParameter
 	...(identifyBy === 'email' ? { email: '={{ $json.email }}' } : { externalId: '={{ $json.id }}' }),
 	options,
 });
+
+/** An answer's status word (where the node puts its words in an item). */
+const statusOfItem = (entry: INodeExecutionData) => statusOf(entry.json);
 
 const profile = async (externalId: string) =>
 	(await client().state()).profiles.find((candidate) => candidate.external_id === externalId);
@@ -256,5 +259,27 @@ describe('Send Only Changes remembers the last value accepted, per workspace, us
 		// Whichever landed last, the run repeating a's rows must leave gold.
 		await run(USER_NODE, USER, [{ id: 'u2', attrs: { tier: 'gold' } }], attributes(sendOnlyChanges), { nodeId: 'crm' });
 		expect(await attribute('u2', 'tier')).toBe('gold');
+	});
+
+	test("found by the sequence suite: two first runs at once on n8n's store, each reading it before the other wrote, then the rows again", async () => {
+		// Shrunk from seed 42 (sequence 16): both runs found no store and inserted it; the second insert
+		// failed on the row's primary key, and its run sent nothing, saying it could not check the store.
+		store.race = raceWithRoundTrips(0);
+		await client().injectFaults([{ path: '/users/track', kind: 'slow', delayMs: 5, times: 1 }]);
+		const rows = [{ id: 'u1', attrs: { city: 'Lisbon' } }];
+		const both = await Promise.all([
+			run(USER_NODE, USER, rows, attributes(sendOnlyChanges), { nodeId: 'crm' }),
+			run(USER_NODE, USER, rows, attributes(sendOnlyChanges), { nodeId: 'crm' }),
+		]);
+		store.race = undefined;
+		expect(store.raced.duplicateKeys).toBe(1);
+		expect(both.map((result) => result.output(USER).map(statusOfItem))).toEqual([['updated'], ['updated']]);
+		expect(await attribute('u1', 'city')).toBe('Lisbon');
+
+		// They overlapped: the next run sends once more, the one after leaves it out.
+		const again = async () =>
+			(await run(USER_NODE, USER, rows, attributes(sendOnlyChanges), { nodeId: 'crm' })).output(USER).map(statusOfItem);
+		expect(await again()).toEqual(['updated']);
+		expect(await again()).toEqual(['unchanged']);
 	});
 });

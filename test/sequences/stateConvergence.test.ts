@@ -19,7 +19,10 @@
  * execution of a saved workflow in n8n's real WorkflowExecute, against in-process sandboxes over
  * loopback, with Send Only Changes on or off, by external ID or email, sometimes meeting a platform
  * fault (503s, resets, slow answers, a 2xx whose error names no object) or n8n's database going away
- * before the run's end is recorded; or two runs at once; or the newcomer signing up. Every sequence
+ * before the run's end is recorded; or two runs at once, during which n8n's store is read and written by
+ * each call as n8n's is (a round trip between, so that one run's insert can fail on the row the other
+ * created, and one run's write can go over the other's: no item may fail on it, and what the next runs
+ * leave out must be held); or the newcomer signing up. Every sequence
  * is run and its violations counted; then the first failing sequences (one per kind of violation, up
  * to STATE_SHRINK) are replayed by their fast-check path and shrunk, each candidate run up to
  * STATE_SHRINK_TRIES times (a race is not lost every time) and stopped at its first violating step
@@ -105,6 +108,8 @@ const COUNTS = [
 	'unplacedErrors',
 	'overlaps',
 	'overlapsInterleaved',
+	'creationRaces',
+	'overwrites',
 	'crashes',
 	'signUps',
 	'severalRunsOfNode',
@@ -148,6 +153,8 @@ async function runSequence(
 		unplacedErrors: 0,
 		overlaps: 0,
 		overlapsInterleaved: 0,
+		creationRaces: 0,
+		overwrites: 0,
 		refused: 0,
 		ignored: 0,
 		crashes: 0,
@@ -250,7 +257,7 @@ describe('A marketer syncs customers to the platform night after night', () => {
 			console.log(
 				[
 					`State convergence (seed ${SEED}): ${counted.sequences} sequences, ${counted.steps} steps, ${counted.runs} runs, ${counted.items} items, ` +
-						`${counted.faults} faults (${counted.unplacedErrors} unplaced errors), ${counted.overlaps} overlaps (${counted.overlapsInterleaved} interleaved in n8n's store), ` +
+						`${counted.faults} faults (${counted.unplacedErrors} unplaced errors), ${counted.overlaps} overlaps (${counted.overlapsInterleaved} interleaved in n8n's store: ${counted.creationRaces} creation races lost, ${counted.overwrites} writes over the other run's), ` +
 						`${counted.crashes} crashes (the run's end not recorded), ${counted.signUps} sign-ups, ${counted.severalRunsOfNode} runs running the node several times, ${counted.refused} items refused for want of a profile, ` +
 						`${counted.ignored} group states set by an external ID nobody had, ` +
 						`${counted.violations} violations in ${failing.length} sequences ` +

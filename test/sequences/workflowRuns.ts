@@ -4,7 +4,9 @@
  * against the workspace the workflow's credential points at, sometimes with the platform stumbling on
  * the run's first request(s), or n8n's database going away before the run could record its end. The
  * others: two runs of the workflow at once (a manual run during the nightly one), and the newcomer
- * signing up in a workspace.
+ * signing up in a workspace. While two runs overlap, n8n's store behaves as n8n's does under
+ * concurrency: each call reads the row, waits a database round trip, then inserts or writes it back
+ * whole (test/harness/deduplicationStore.ts, StoreRace).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 
@@ -16,7 +18,7 @@ import type { FaultRule, StateView } from '../../sandbox/adminApiTypes';
 import type { RunResult } from '../harness';
 import { runWorkflow } from '../harness';
 import { moveClockBy, virtualNow } from './virtualClock';
-import { deduplicationStore } from '../harness/deduplicationStore';
+import { deduplicationStore, raceWithRoundTrips } from '../harness/deduplicationStore';
 import { answersAcrossRuns, shapedWorkflow } from '../support/nodeShapes';
 import { SUBSCRIPTION_NODE, USER_NODE } from '../support/nodeTypes';
 import type { Answer, ItemIntent, PieceName, RunShape, Truth, Violation } from './platformTruth';
@@ -202,6 +204,10 @@ export interface SequenceReal {
 	overlaps: number;
 	/** Of the overlaps, how many interleaved in n8n's store (one run's first call before the other's last). */
 	overlapsInterleaved: number;
+	/** Store calls of overlapping runs whose insert failed: the other run had created the row since they read it. */
+	creationRaces: number;
+	/** Store calls of overlapping runs that wrote the row back over what the other run wrote since they read it. */
+	overwrites: number;
 	/** Items refused by the platform (Update Existing Only, no profile). */
 	refused: number;
 	/** Set Group State items by an external ID no profile had (the platform ignores them). */
@@ -483,6 +489,9 @@ const mayCreateFor = (plan: RunPlan, other: RunPlan) => (user: Person) =>
 	other.identifyBy === plan.identifyBy &&
 	other.items.some((item) => item.user === user);
 
+/** What an item says when Send Only Changes could not read n8n's store (runOperation.ts). */
+const STORE_UNREADABLE = 'could not check what this node sent before';
+
 interface Ran {
 	plan: RunPlan;
 	/** "" for a run alone; "run 3a " and "run 3b " for overlapping ones */
@@ -502,9 +511,18 @@ async function settleStep(model: SequenceModel, real: SequenceReal, ran: Ran[]):
 		const { plan, label, result } = entry;
 		const node = NODES[plan.node];
 		if (result.error) violations.push({ kind: 'run', message: `${label}the run stopped: ${result.error.message}` });
+		const output = answersAcrossRuns(result, node.name);
+		// n8n's store failed no call here unless a crash was staged: the run must not fail on it (another
+		// run creating or writing the store at the same moment is no failure).
+		const storeFailed = output.filter(({ json }) => JSON.stringify(json).includes(STORE_UNREADABLE));
+		if (plan.crash === undefined && storeFailed.length > 0)
+			violations.push({
+				kind: 'store',
+				message: `${label}${storeFailed.length} items failed on n8n's store: ${JSON.stringify(storeFailed[0].json)}`,
+			});
 		const answers: Array<Answer | undefined> = readAnswers(
 			plan.items,
-			answersAcrossRuns(result, node.name),
+			output,
 			violations,
 			// The nodes' words: a newsletter node says the state it set, an attribute sync "updated".
 			plan.node === 'newsletter' ? (intent) => intent.sets[GROUP] : () => 'updated',
@@ -620,7 +638,9 @@ export class RepeatRun implements Command {
 /**
  * Two runs of the workflow at once (a manual run while the nightly one is still sending). The first
  * one's first request is slowed down, or answered 503 and resent after a pause, so that the other's
- * requests land meanwhile; the second starts `gapMs` after the first.
+ * requests land meanwhile; the second starts `gapMs` after the first. Each call either makes to
+ * n8n's store takes `roundTripMs` between its read and its write (0: a turn of the event loop), or with
+ * `spread` (a seed) a time of its own between that and twice that.
  */
 export interface OverlapPlan {
 	first: RunPlan;
@@ -628,6 +648,8 @@ export interface OverlapPlan {
 	hold: 'slow' | '503';
 	delayMs: number;
 	gapMs: number;
+	roundTripMs: 0 | 1 | 3;
+	spread?: number;
 }
 
 /** Neither run has a fault of its own nor a crash (n8n's store is watched instead); Send Only Changes mostly on. */
@@ -648,6 +670,8 @@ export const overlapRuns = (maxItems: number): fc.Arbitrary<OverlapPlan> =>
 			hold: fc.constantFrom<OverlapPlan['hold']>('slow', '503'),
 			delayMs: fc.integer({ min: 5, max: 40 }),
 			gapMs: fc.constantFrom(0, 2, 10),
+			roundTripMs: fc.constantFrom<OverlapPlan['roundTripMs']>(0, 1, 3),
+			spread: often(fc.nat()),
 		})
 		.map(({ first, second, sameWorkspace, sendOnlyChanges: [firstSends, secondSends], ...rest }) => ({
 			first: alone(first, firstSends),
@@ -663,7 +687,7 @@ export class OverlappingRuns implements Command {
 	}
 
 	async run(model: SequenceModel, real: SequenceReal): Promise<void> {
-		const { first, second, hold, delayMs, gapMs } = this.overlap;
+		const { first, second, hold, delayMs, gapMs, roundTripMs, spread } = this.overlap;
 		const step = beginStep(real);
 		real.overlaps++;
 		real.plans.push({ plan: first, label: `step ${step}a` }, { plan: second, label: `step ${step}b` });
@@ -673,12 +697,14 @@ export class OverlappingRuns implements Command {
 		await workspace.client.injectFaults([
 			faultRule(path, { kind: hold === '503' ? 'status' : 'slow', times: 1 }, delayMs),
 		]);
-		// Each call to n8n's store, by run: watched, never failed.
+		// Each call to n8n's store, by run: watched, never failed; read and written as n8n's are at once.
 		const calls: string[] = [];
 		store.failWhen = () => {
 			calls.push(runOfCall.getStore() ?? '');
 			return false;
 		};
+		store.race = raceWithRoundTrips(roundTripMs, 'postgres', spread);
+		const raced = { ...store.raced };
 		let results: RunResult[];
 		try {
 			results = await Promise.all([
@@ -690,7 +716,10 @@ export class OverlappingRuns implements Command {
 			]);
 		} finally {
 			store.failWhen = undefined;
+			store.race = undefined;
 		}
+		real.creationRaces += store.raced.duplicateKeys - raced.duplicateKeys;
+		real.overwrites += store.raced.overwrites - raced.overwrites;
 		const [a, b] = [calls.indexOf('a'), calls.indexOf('b')];
 		if (a !== -1 && b !== -1 && (a < b ? calls.lastIndexOf('a') > b : calls.lastIndexOf('b') > a))
 			real.overlapsInterleaved++;
@@ -702,8 +731,14 @@ export class OverlappingRuns implements Command {
 	}
 
 	toString(): string {
-		const { first, second, hold, delayMs, gapMs } = this.overlap;
-		return `two runs at once (the first's first request ${hold === '503' ? 'answered 503' : `slowed ${delayMs} ms`}, the second starting ${gapMs} ms later): a: ${describePlan(first)} | b: ${describePlan(second)}`;
+		const { first, second, hold, delayMs, gapMs, roundTripMs, spread } = this.overlap;
+		const roundTrip =
+			roundTripMs === 0
+				? 'a tick'
+				: spread === undefined
+					? `${roundTripMs} ms`
+					: `${roundTripMs}–${2 * roundTripMs} ms (spread ${spread})`;
+		return `two runs at once (the first's first request ${hold === '503' ? 'answered 503' : `slowed ${delayMs} ms`}, the second starting ${gapMs} ms later, n8n's store calls reading and writing ${roundTrip} apart): a: ${describePlan(first)} | b: ${describePlan(second)}`;
 	}
 }
 

@@ -84,6 +84,11 @@ export class QueueModeCluster {
 		}
 	}
 
+	/** What Postgres logged so far (every statement that failed, with its error). */
+	get postgresLog(): string {
+		return this.postgres?.process.log ?? '';
+	}
+
 	private logFile(name: string): string {
 		return path.join(this.logs, `${name}.log`);
 	}

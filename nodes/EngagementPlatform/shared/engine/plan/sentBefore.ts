@@ -1,4 +1,4 @@
-import { createHash, createHmac } from 'node:crypto';
+import { createHash, createHmac, randomUUID } from 'node:crypto';
 import type { ICheckProcessedOptions, IExecuteFunctions } from 'n8n-workflow';
 
 import type { Piece, PieceOutcome, SentBeforeSettings, StatePart } from '../operation';
@@ -23,8 +23,19 @@ import { freshnessOf, SCHEDULE_REGISTERS } from './freshness';
  * run of the workflow unfinished (overlapping, or stopped mid-run), a run that set a contact another
  * node or loop pass of the same execution set too, and every run of a node that writes the same state
  * without the option (at its start and at its end). Whichever run's requests landed last, nothing
- * written before the forgetting is trusted, and what is written after it was sent after it. Each of
- * n8n's store calls is taken as atomic; n8n does not promise that across processes (docs/delivery.md, Send Only Changes).
+ * written before the forgetting is trusted, and what is written after it was sent after it.
+ *
+ * n8n's store calls are not atomic when executions run at once (queue mode's workers, or executions side
+ * by side in one process): n8n keeps a workflow's entries in one row of `processed_data` (primary key
+ * workflowId + context), and each call reads the row, then inserts it when there was none or writes it
+ * back whole, with no transaction or lock between (n8n's DeduplicationHelper, the same in 1.x and 2.x).
+ * Two calls at once can then (1) both find no row, and the second insert fails on the primary key, and
+ * (2) both read the row, and the second write drops what the first wrote (or brings back what it took
+ * out). (1) is a race lost, not a failure: the call is made again (see `madeAgain`). (2) cannot be
+ * prevented through n8n's helpers, so it is detected: each run writes an entry of its own when it
+ * starts and checks that it is still there when it reads what was sent before and when it records its
+ * end. A run whose entry went, or whose call lost a creation race, overlapped another and trusts
+ * nothing it read, and forgets everything at its end, as a run that found another unfinished does.
  *
  * Entries name the workspace by a keyed hash of the credential's endpoint (HMAC with the API key as
  * the key): another workspace or key is another memory, and the key itself is never stored.
@@ -52,9 +63,13 @@ export interface SentBeforeInput {
 }
 
 const REGISTER_BITS = 32;
+/** Calls of n8n's store made in all when one loses a creation race (see `madeAgain`). */
+const CREATION_RACE_TRIES = 4;
 const REGISTERS = ['latest', 'before', ...SCHEDULE_REGISTERS] as const;
 type Register = (typeof REGISTERS)[number];
 const RUNNING = 'a run of this workflow has not finished';
+/** A run's own entry while it runs (see `check`). */
+const OWN_PREFIX = 'a run of this workflow started: ';
 
 export async function checkSentBefore(
 	context: IExecuteFunctions,
@@ -75,19 +90,30 @@ async function check(
 ): Promise<SentBefore> {
 	const options: ICheckProcessedOptions = { mode: 'entries', maxEntries: settings.historySize };
 	const helpers = context.helpers;
-	const record = async (entries: string[]) => await helpers.checkProcessedAndRecord(entries, 'workflow', options);
+	/** That a call of this run lost a creation race: another run created the store at the same moment. */
+	let raced = false;
+	const record = async (entries: string[]) =>
+		await madeAgain(
+			async () => await helpers.checkProcessedAndRecord(entries, 'workflow', options),
+			() => (raced = true),
+		);
 	const remove = async (entries: string[]) => {
 		if (entries.length > 0) await helpers.removeProcessed(entries, 'workflow', options);
 	};
 	if (settings.forget) await helpers.clearAllProcessedItems('workflow', options);
 
 	// One call reads the registers and marks the run as started; the probes it recorded go back at once.
+	// The run's own entries stay until its end: one gone meanwhile, a write of another run at the same
+	// moment overwrote this run's (or the store was cleared), and nothing this run read or wrote is proven.
+	// Each is written last in its call, so that History Size drops it after everything the call adds.
 	const current = generationOf(context);
+	const run = randomUUID();
+	const opening = `${OWN_PREFIX}${run} opened`;
 	const probes = REGISTERS.flatMap((register) => registerProbe(register));
-	const opened = await record([RUNNING, ...probes]);
+	const opened = await record([RUNNING, ...probes, opening]);
 	const present = new Set(opened.processed.map(String));
-	const alone = !present.has(RUNNING);
-	await remove(opened.new.map(String).filter((entry) => entry !== RUNNING));
+	const alone = !present.has(RUNNING) && !raced;
+	await remove(opened.new.map(String).filter((entry) => entry !== RUNNING && entry !== opening));
 	const registers = Object.fromEntries(
 		REGISTERS.map((register) => [register, readRegister(present, register)]),
 	) as Record<Register, number | undefined>;
@@ -105,9 +131,14 @@ async function check(
 			if (entry) entries.add(entry);
 		return plan;
 	});
-	const checked = entries.size > 0 ? await record([...entries]) : { processed: [], new: [] };
+	// With the entries, the opening entry is checked and the next one written, for the end to check.
+	const checking = `${OWN_PREFIX}${run} checked`;
+	const checked = entries.size > 0 ? await record([...entries, opening, checking]) : { processed: [opening], new: [] };
+	const own = entries.size > 0 ? [opening, checking] : [opening];
 	const seen = new Set(checked.processed.map(String));
 	const claimed = new Set(checked.new.map(String));
+	// What the execution before left is trusted only if no other run wrote the store at the same moment.
+	const trusted = alone && !raced && seen.has(opening);
 
 	const unchanged = new Set<Piece>();
 	/** Pieces sent only because Resend Everything Every says they are due (their values held). */
@@ -120,7 +151,7 @@ async function check(
 		const writtenBefore = (writtenUser !== undefined && seen.has(writtenUser)) || watched.some((e) => seen.has(e));
 		if (writtenBefore && !heldNow) conflict = true;
 		if (now === undefined) continue;
-		const heldBefore = previous !== undefined && was !== undefined && seen.has(was) && !writtenBefore;
+		const heldBefore = trusted && previous !== undefined && was !== undefined && seen.has(was) && !writtenBefore;
 		const freshEnough = fresh === undefined || seen.has(fresh);
 		if (heldNow || heldBefore) {
 			if (freshEnough) unchanged.add(piece);
@@ -131,12 +162,13 @@ async function check(
 	return {
 		unchanged,
 		async recordEnd(outcomes) {
-			const doubted = previous === undefined;
+			const doubted = previous === undefined || !trusted;
+			const forget = async () => {
+				await helpers.clearAllProcessedItems('workflow', options);
+				return { doubted: true };
+			};
 			try {
-				if (conflict || !alone) {
-					await helpers.clearAllProcessedItems('workflow', options);
-					return { doubted: true };
-				}
+				if (conflict || !trusted) return await forget();
 				const schedule: Schedule = freshness?.scheduleAfter() ?? registers;
 				const newRegisters = advance
 					? [
@@ -157,10 +189,14 @@ async function check(
 					if (claimed.has(fresh) && !sent.includes(fresh)) takeBack.push(fresh);
 					marks.push(...sent.filter((mark) => mark !== fresh));
 				}
-				if (newRegisters.length + marks.length > 0) await record([...newRegisters, ...marks]);
+				// The run's own entry is checked once more with the registers: gone, this run's writes may have been
+				// overwritten by another run's since it read what was sent before, so the next run must send.
+				const last = own[own.length - 1];
+				const ended = await record([...newRegisters, ...marks, last]);
+				if (raced || !ended.processed.map(String).includes(last)) return await forget();
 				const keep = new Set(newRegisters);
 				const oldRegisters = advance ? probes.filter((entry) => present.has(entry) && !keep.has(entry)) : [];
-				await remove([...takeBack, ...oldRegisters, RUNNING]);
+				await remove([...takeBack, ...oldRegisters, RUNNING, ...own]);
 			} catch (error) {
 				return { doubted, failure: (error as Error).message };
 			}
@@ -219,6 +255,39 @@ function planPiece(
 		writtenUser: `w\u0000${current}\u0000${user}\u0000${piece.slot}`,
 		watched,
 	};
+}
+
+/**
+ * Makes a call of n8n's store again when it lost a creation race: it found no row for the workflow, and
+ * its insert failed on the row's primary key because another call (another execution's) created the row
+ * in between. A failed insert writes nothing, and the row exists now, so the call made again reads it and
+ * adds to it, overwriting nothing the other call recorded, and answers as processed only what that call
+ * (or an earlier one) recorded. Any other error is not retried: a call whose write may have landed, made
+ * again, would answer this run's own entries as recorded before it.
+ */
+async function madeAgain<T>(call: () => Promise<T>, lostRace: () => void): Promise<T> {
+	for (let tries = 1; tries < CREATION_RACE_TRIES; tries++) {
+		const attempt = call();
+		// Settled either way: its value, or any error but a lost creation race, goes to the caller as it is.
+		if (!(await attempt.then(() => false, lostCreationRace))) return await attempt;
+		lostRace();
+	}
+	return await call();
+}
+
+/**
+ * Whether n8n's store failed on its row's primary key: TypeORM's QueryFailedError with the driver's
+ * code and words (Postgres' unique_violation 23505; SQLite's UNIQUE constraint; MySQL's and MariaDB's
+ * ER_DUP_ENTRY, n8n 1.x). The row's only unique key is that primary key.
+ */
+function lostCreationRace(error: unknown): boolean {
+	if (typeof error !== 'object' || error === null) return false;
+	const { code, message } = error as { code?: unknown; message?: unknown };
+	return (
+		code === '23505' ||
+		code === 'ER_DUP_ENTRY' ||
+		/duplicate key value violates unique constraint|UNIQUE constraint failed|^Duplicate entry /i.test(String(message))
+	);
 }
 
 /**
