@@ -11,17 +11,14 @@ import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workf
 import { Expression } from 'n8n-workflow';
 
 import type { RecordedRequest } from '../../sandbox';
-import { DEFAULT_RATE_LIMITS } from '../../sandbox';
 import { useSandbox } from '../integration/sandboxLifecycle';
 import { nodeName } from '../support/nodeTypes';
-import { runNode } from '../support/runNode';
-import { sandboxCredentialsByType } from '../support/sandboxCredentials';
 import type { ConservationCase } from './conservationCase';
 import { CONSERVATION_OPERATIONS } from './operationsTable';
+import { prepareSandbox, runOnSandbox } from './sandboxRun';
 
 const RUNS = Number(process.env.COMPILED_READING_RUNS ?? 1);
 const SEED = 20_261_127;
-const NO_RATE_LIMITS = Object.fromEntries(Object.keys(DEFAULT_RATE_LIMITS).map((group) => [group, null]));
 
 /** `={{ $json.a.b }}` or `={{ $json["a b"] }}`: exactly one field of the item, as a dragged field is written. */
 const DRAGGED = /^=\{\{\s*\$json((?:\.[A-Za-z_$][\w$]*|\[(?:"[^"\\]*"|'[^'\\]*'|\d+)\])+)\s*\}\}\s*$/;
@@ -112,25 +109,18 @@ function comparable(output: INodeExecutionData[], requests: RecordedRequest[]): 
 const { sandbox, client } = useSandbox();
 
 async function runOnce(testCase: ConservationCase, generated: IDataObject[], parameters: INodeParameters) {
-	await client().reset();
-	await client().configure({ ...testCase.config, rateLimits: NO_RATE_LIMITS });
-	const seeded = await client().seed(testCase.seed(generated));
-	const items = testCase.complete?.(generated, seeded) ?? generated;
+	const items = await prepareSandbox(client(), testCase, generated);
+	// A copy made in this realm for each run of the batch: structuredClone's objects have another realm's prototype under jest.
+	const given = JSON.parse(JSON.stringify(items)) as IDataObject[];
 	evaluated.length = 0;
 	counting = true;
-	const result = await runNode(testCase.nodeType, {
-		// A copy made in this realm: structuredClone's objects have another realm's prototype under jest.
-		items: JSON.parse(JSON.stringify(items)) as IDataObject[],
-		parameters,
-		continueOnFail: true,
-		credentials: sandboxCredentialsByType(sandbox().url),
+	const result = await runOnSandbox(sandbox().url, testCase.nodeType, given, parameters).finally(() => {
+		counting = false;
 	});
-	counting = false;
 	if (result.error) throw result.error;
 	return {
 		compared: comparable(result.output(nodeName(testCase.nodeType)), await client().requests()),
 		evaluated: [...evaluated],
-		items: items.length,
 	};
 }
 
