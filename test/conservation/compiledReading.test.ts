@@ -4,7 +4,8 @@
  * editor maps one) gives the same requests and the same items as the same batch with each field
  * written so that only n8n's expression engine can work it out (`{{ ($json.event) }}`); and n8n
  * evaluates no dragged field, which it does for every item where the reading leaves them to it
- * (seen: the counter's figure for the engine's form).
+ * (seen: the counter's figure for the engine's form). Both readings hand the node the items' own objects,
+ * so neither run may change them (inputsUnchanged.test.ts runs every operation for that alone).
  */
 import fc from 'fast-check';
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
@@ -15,7 +16,7 @@ import { useSandbox } from '../integration/sandboxLifecycle';
 import { nodeName } from '../support/nodeTypes';
 import type { ConservationCase } from './conservationCase';
 import { CONSERVATION_OPERATIONS } from './operationsTable';
-import { prepareSandbox, runOnSandbox } from './sandboxRun';
+import { changesTo, prepareSandbox, runOnSandbox } from './sandboxRun';
 
 const RUNS = Number(process.env.COMPILED_READING_RUNS ?? 1);
 const SEED = 20_261_127;
@@ -112,6 +113,7 @@ async function runOnce(testCase: ConservationCase, generated: IDataObject[], par
 	const items = await prepareSandbox(client(), testCase, generated);
 	// A copy made in this realm for each run of the batch: structuredClone's objects have another realm's prototype under jest.
 	const given = JSON.parse(JSON.stringify(items)) as IDataObject[];
+	const before = structuredClone(given);
 	evaluated.length = 0;
 	counting = true;
 	const result = await runOnSandbox(sandbox().url, testCase.nodeType, given, parameters).finally(() => {
@@ -121,11 +123,13 @@ async function runOnce(testCase: ConservationCase, generated: IDataObject[], par
 	return {
 		compared: comparable(result.output(nodeName(testCase.nodeType)), await client().requests()),
 		evaluated: [...evaluated],
+		// Either reading, the node's or n8n's, hands the items' own objects over: neither run changes them.
+		inputsChanged: changesTo(before, given),
 	};
 }
 
 describe.each(CONSERVATION_OPERATIONS)('$name', (testCase) => {
-	test('dragged fields read by the node give what n8n’s engine gives, and n8n evaluates none of them', async () => {
+	test('dragged fields read by the node give what n8n’s engine gives, and n8n evaluates none of them; neither reading’s run changes the input items', async () => {
 		const engineAlone = { ...forEngineAlone(testCase.parameters), appearances: draggedIn(testCase.parameters) };
 		expect(engineAlone.dragged).toBeGreaterThan(0);
 		await fc.assert(
@@ -134,6 +138,10 @@ describe.each(CONSERVATION_OPERATIONS)('$name', (testCase) => {
 				const engine = await runOnce(testCase, generated, engineAlone.value as INodeParameters);
 
 				expect(compiled.compared).toEqual(engine.compared);
+				expect({ compiled: compiled.inputsChanged, engine: engine.inputsChanged }).toEqual({
+					compiled: [],
+					engine: [],
+				});
 				expect(overOnce(compiled.evaluated, engineAlone.appearances)).toEqual([]);
 				// The counter sees the engine's work: where it reads the fields, it evaluates them for the items.
 				expect(engine.evaluated.length).toBeGreaterThan(compiled.evaluated.length);

@@ -2,7 +2,7 @@
  * One run of an operation's batch against the sandbox, as the compiled-reading and input-items suites
  * drive every row of the table: the sandbox reset, configured without rate limits and seeded for the
  * batch (with any faults injected), then the node run by n8n's engine on the items, each field read as
- * the parameters map it.
+ * the parameters map it; and what the run changed of the items it was given.
  */
 import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
 
@@ -54,4 +54,62 @@ export async function runOnSandbox(
 		...(onError === 'continueRegularOutput' ? { continueOnFail: true } : { onError }),
 		credentials: sandboxCredentialsByType(url),
 	});
+}
+
+/** How many changes `changesTo` lists: the first names the fault, the rest are usually its echoes. */
+const SHOWN = 8;
+
+/**
+ * Where `after` differs from `before` (a snapshot taken before the run), each as its path and both
+ * values, nested objects and arrays included; empty when equal. A key added with the value undefined is
+ * a change. Prototypes are not compared: a snapshot by structuredClone has another realm's under jest.
+ */
+export function changesTo(before: unknown, after: unknown): string[] {
+	const found: string[] = [];
+	compare(before, after, '', found);
+	return found.length > SHOWN ? [...found.slice(0, SHOWN), `… and ${found.length - SHOWN} more`] : found;
+}
+
+function compare(before: unknown, after: unknown, path: string, found: string[]): void {
+	if (Object.is(before, after)) return;
+	const at = path || '(the items)';
+	if (!isObject(before) || !isObject(after) || Array.isArray(before) !== Array.isArray(after)) {
+		found.push(`${at}: ${shown(before)} became ${shown(after)}`);
+		return;
+	}
+	if (isDate(before) || isDate(after)) {
+		if (!isDate(before) || !isDate(after) || Date.prototype.getTime.call(before) !== Date.prototype.getTime.call(after))
+			found.push(`${at}: ${shown(before)} became ${shown(after)}`);
+		return;
+	}
+	const beforeKeys = Object.keys(before);
+	const afterKeys = new Set(Object.keys(after));
+	for (const key of beforeKeys) {
+		const inner = Array.isArray(before) ? `${path}[${key}]` : path ? `${path}.${key}` : key;
+		if (!afterKeys.delete(key)) found.push(`${inner}: removed (was ${shown(before[key])})`);
+		else compare(before[key], after[key], inner, found);
+	}
+	for (const key of afterKeys) {
+		const inner = Array.isArray(after) ? `${path}[${key}]` : path ? `${path}.${key}` : key;
+		found.push(`${inner}: added (${shown(after[key])})`);
+	}
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+	return value !== null && typeof value === 'object';
+}
+
+function isDate(value: unknown): boolean {
+	return Object.prototype.toString.call(value) === '[object Date]';
+}
+
+function shown(value: unknown): string {
+	if (value === undefined) return 'undefined';
+	if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
+	try {
+		const text = JSON.stringify(value);
+		return text.length > 80 ? `${text.slice(0, 80)}…` : text;
+	} catch {
+		return String(value);
+	}
 }
