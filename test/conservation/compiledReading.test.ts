@@ -7,26 +7,24 @@
  * (seen: the counter's figure for the engine's form). Each field's braces are laid out with spaces,
  * tabs and line breaks inside them (still a dragged field) and now and then before or after them
  * (`{{ $json.event }} `, text for n8n's engine in both runs: a field of the engine's, and so is a
- * parameter holding one).
+ * parameter holding one). Both readings hand the node the items' own objects, so neither run may change
+ * them (inputsUnchanged.test.ts runs every operation for that alone).
  */
 import fc from 'fast-check';
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 import { Expression } from 'n8n-workflow';
 
 import type { RecordedRequest } from '../../sandbox';
-import { DEFAULT_RATE_LIMITS } from '../../sandbox';
 import { useSandbox } from '../integration/sandboxLifecycle';
 import type { Layout } from '../support/draggedLayout';
 import { laidOut, layout } from '../support/draggedLayout';
 import { nodeName } from '../support/nodeTypes';
-import { runNode } from '../support/runNode';
-import { sandboxCredentialsByType } from '../support/sandboxCredentials';
 import type { ConservationCase } from './conservationCase';
 import { CONSERVATION_OPERATIONS } from './operationsTable';
+import { changesTo, prepareSandbox, runOnSandbox } from './sandboxRun';
 
 const RUNS = Number(process.env.COMPILED_READING_RUNS ?? 1);
 const SEED = 20_261_127;
-const NO_RATE_LIMITS = Object.fromEntries(Object.keys(DEFAULT_RATE_LIMITS).map((group) => [group, null]));
 
 /** `={{ $json.a.b }}` or `={{ $json["a b"] }}`: exactly one field of the item, as a dragged field is written. */
 const DRAGGED = /^=\{\{\s*\$json((?:\.[A-Za-z_$][\w$]*|\[(?:"[^"\\]*"|'[^'\\]*'|\d+)\])+)\s*\}\}$/;
@@ -148,30 +146,26 @@ function comparable(output: INodeExecutionData[], requests: RecordedRequest[]): 
 const { sandbox, client } = useSandbox();
 
 async function runOnce(testCase: ConservationCase, generated: IDataObject[], parameters: INodeParameters) {
-	await client().reset();
-	await client().configure({ ...testCase.config, rateLimits: NO_RATE_LIMITS });
-	const seeded = await client().seed(testCase.seed(generated));
-	const items = testCase.complete?.(generated, seeded) ?? generated;
+	const items = await prepareSandbox(client(), testCase, generated);
+	// A copy made in this realm for each run of the batch: structuredClone's objects have another realm's prototype under jest.
+	const given = JSON.parse(JSON.stringify(items)) as IDataObject[];
+	const before = structuredClone(given);
 	evaluated.length = 0;
 	counting = true;
-	const result = await runNode(testCase.nodeType, {
-		// A copy made in this realm: structuredClone's objects have another realm's prototype under jest.
-		items: JSON.parse(JSON.stringify(items)) as IDataObject[],
-		parameters,
-		continueOnFail: true,
-		credentials: sandboxCredentialsByType(sandbox().url),
+	const result = await runOnSandbox(sandbox().url, testCase.nodeType, given, parameters).finally(() => {
+		counting = false;
 	});
-	counting = false;
 	if (result.error) throw result.error;
 	return {
 		compared: comparable(result.output(nodeName(testCase.nodeType)), await client().requests()),
 		evaluated: [...evaluated],
-		items: items.length,
+		// Either reading, the node's or n8n's, hands the items' own objects over: neither run changes them.
+		inputsChanged: changesTo(before, given),
 	};
 }
 
 describe.each(CONSERVATION_OPERATIONS)('$name', (testCase) => {
-	test('dragged fields read by the node give what n8n’s engine gives, and n8n evaluates none of them', async () => {
+	test('dragged fields read by the node give what n8n’s engine gives, and n8n evaluates none of them; neither reading’s run changes the input items', async () => {
 		const { dragged } = forEngineAlone(testCase.parameters);
 		expect(dragged).toBeGreaterThan(0);
 		const layouts = fc.array(layout, { minLength: dragged, maxLength: dragged });
@@ -183,6 +177,10 @@ describe.each(CONSERVATION_OPERATIONS)('$name', (testCase) => {
 				const engine = await runOnce(testCase, generated, forEngineAlone(parameters).value as INodeParameters);
 
 				expect(compiled.compared).toEqual(engine.compared);
+				expect({ compiled: compiled.inputsChanged, engine: engine.inputsChanged }).toEqual({
+					compiled: [],
+					engine: [],
+				});
 				expect(overOnce(compiled.evaluated, mapped)).toEqual([]);
 				// The counter sees the engine's work: it evaluates each field it reads for the items, and so more
 				// than in the dragged run where the node reads dragged fields itself.

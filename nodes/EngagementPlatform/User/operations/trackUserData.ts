@@ -67,7 +67,11 @@ export const operation = usersTrackOperation(
 		const attributes = ATTRIBUTES.read(item);
 		if (attributes) {
 			const object = parseOrThrow(trackAttributes, attributes, ATTRIBUTES.label);
-			pieces.push(trackPiece(item.itemIndex, 'attributes', USER.takenBy('attributes', user), object));
+			// Mapped whole ({{ $json.attributes }}), the attributes are the input item's own object, which the
+			// quick check gives back as it is: the identifier (trackPiece) goes into a copy. The reading does not
+			// say where its object came from, so the one a typed list or JSON text made is copied all the same.
+			const own = object === attributes ? { ...object } : object;
+			pieces.push(trackPiece(item.itemIndex, 'attributes', USER.takenBy('attributes', user), own));
 		}
 		for (const [index, event] of (EVENTS.read(item) ?? []).entries()) {
 			const read = parseOrThrow(trackEvent, withZonedTime(item, event), `${EVENTS.label}[${index}]`);
@@ -85,9 +89,13 @@ export const operation = usersTrackOperation(
 	{ stateSlots: ATTRIBUTES_SET_STATE },
 );
 
-/** An event or purchase object whose `time` is read as the Time field reads its value. */
+/**
+ * An event or purchase object whose `time` is read as the Time field reads its value: a copy, since
+ * Events and Purchases mapped whole are the input item's own arrays, whose objects the identifier
+ * (trackPiece) and a purchase's time in ISO 8601 must not go into. The one copy an object needs.
+ */
 function withZonedTime(item: ItemReader, object: unknown): unknown {
 	if (object === null || typeof object !== 'object' || Array.isArray(object)) return object;
 	const { time } = object as IDataObject;
-	return time === undefined ? object : { ...object, time: item.clock.zoned(time) };
+	return time === undefined ? { ...object } : { ...object, time: item.clock.zoned(time) };
 }

@@ -93,9 +93,12 @@ const trackOptions = (sendsEvents: boolean): OperationOptions => ({
 });
 
 /**
- * One object of the request body: the validated object with the user's identifier added. The
- * schema's output is this item's own copy, so it is extended in place: a spread into a third
- * object would be held, per item, until the whole run is answered.
+ * One object of the request body: the validated object with the user's identifier added, in place: a
+ * spread into a third object would be held, per item, until the whole run is answered. So `object`
+ * must be one the item's reading made (bodyFields' object, a schema's output, a copy): never a value a
+ * field's reading handed over. A field mapped whole (`{{ $json.attributes }}`) hands over the input
+ * item's own object, which other nodes read too, and a quick check (CheckedSchema.asIs) gives back
+ * the value it was given: the operation copies such an object before it comes here.
  */
 export function trackPiece(itemIndex: number, slot: TrackSlot, { identifier }: ItemUser, object: object): Piece {
 	return {

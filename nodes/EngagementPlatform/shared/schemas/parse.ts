@@ -38,7 +38,9 @@ const FIX_BY_CODE: Partial<Record<z.core.$ZodIssue['code'], string>> = {
  * A schema with a quick test for the values it plainly accepts as they are (the common item: every
  * field filled in, simple values). `asIs` gives the schema's output for such a value, or undefined
  * for anything else, which the schema then reads for its words. It may refuse what the schema
- * accepts, never the reverse.
+ * accepts, never the reverse. It gives back the value itself where it can be sent as it is, and never
+ * writes into it: the value may be an input item's own object (a field mapped whole, read from the
+ * item's JSON), which other nodes read too. An output that differs is a new object.
  */
 export interface CheckedSchema<T> {
 	schema: z.ZodType<T, unknown>;
@@ -48,6 +50,8 @@ export interface CheckedSchema<T> {
 /**
  * Validates a value against a schema; its issues become an ItemInputError naming each field as the
  * user sees it (`labels` maps a top-level key, product_id, to its UI name, Product ID), each once.
+ * The result may be `value` itself (CheckedSchema.asIs): a caller that adds to it copies it first,
+ * unless the item's reading made the value.
  */
 export function parseOrThrow<T>(
 	checked: z.ZodType<T, unknown> | CheckedSchema<T>,

@@ -326,13 +326,16 @@ export const trackEvent: CheckedSchema<TrackEvent> = {
 	asIs: (value) => (passes(value, EVENT_TESTS) ? (value as TrackEvent) : undefined),
 };
 
-/** A purchase's time is sent in ISO 8601's extended form, as the schema gives it. */
+/**
+ * A purchase's time is sent in ISO 8601's extended form, as the schema gives it. The value given may be
+ * an input item's own object (CheckedSchema): a time written in another form goes into a copy.
+ */
 export const trackPurchase: CheckedSchema<TrackPurchase> = {
 	schema: trackPurchaseSchema,
 	asIs(value) {
 		if (!passes(value, PURCHASE_TESTS)) return undefined;
-		value.time = toIso8601(value.time as string);
-		return value as TrackPurchase;
+		const time = toIso8601(value.time as string);
+		return (time === value.time ? value : { ...value, time }) as TrackPurchase;
 	},
 };
 export type TrackAttributes = z.infer<typeof trackAttributesSchema>;
