@@ -22,11 +22,12 @@ import type {
 	INodeProperties,
 	IRequestOptionsSimplified,
 	IWorkflowDataProxyAdditionalKeys,
+	INodeType,
+	INodeTypes,
 	IWorkflowExecuteAdditionalData,
-	Workflow,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
-import { ICredentialsHelper, NodeHelpers, isExpression } from 'n8n-workflow';
+import { ICredentialsHelper, NodeHelpers, Workflow, isExpression } from 'n8n-workflow';
 
 export interface CredentialTypeSource {
 	get(name: string): ICredentialType | undefined;
@@ -211,28 +212,45 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 			if (original.oauthTokenData !== undefined) data.oauthTokenData = original.oauthTokenData;
 		}
 
-		if (expressionResolveValues && Object.values(data).some((value) => isExpression(value))) {
-			const additionalKeys = getAdditionalKeys(additionalData, mode, null, { isCredential: true });
-			try {
-				data = expressionResolveValues.workflow.expression.getParameterValue(
-					data as INodeParameters,
-					expressionResolveValues.runExecutionData,
-					expressionResolveValues.runIndex,
-					expressionResolveValues.itemIndex,
-					expressionResolveValues.node.name,
-					expressionResolveValues.connectionInputData,
-					mode,
-					additionalKeys,
-					executeData,
-					false,
-					data,
-				) as ICredentialDataDecryptedObject;
-			} catch (error) {
-				(error as Error).message += ' [Error resolving credentials]';
-				throw error;
-			}
+		if (!Object.values(data).some((value) => isExpression(value))) return data;
+		const additionalKeys = getAdditionalKeys(additionalData, mode, null, { isCredential: true });
+		// Without a run to resolve in (a webhook's, a credential Test's), n8n resolves a credential's
+		// expressions in a workflow of one mock node (CredentialsHelper.applyDefaultsAndOverwrites).
+		if (!expressionResolveValues) {
+			const workflow = new Workflow({
+				nodes: [{ id: 'mock', name: '', typeVersion: 1, type: 'mock', position: [0, 0], parameters: {} }],
+				connections: {},
+				active: false,
+				nodeTypes: MOCK_NODE_TYPES,
+			});
+			return workflow.expression.getComplexParameterValue(
+				workflow.getNode('') as INode,
+				data as INodeParameters,
+				mode,
+				additionalKeys,
+				undefined,
+				undefined,
+				data,
+			) as ICredentialDataDecryptedObject;
 		}
-		return data;
+		try {
+			return expressionResolveValues.workflow.expression.getParameterValue(
+				data as INodeParameters,
+				expressionResolveValues.runExecutionData,
+				expressionResolveValues.runIndex,
+				expressionResolveValues.itemIndex,
+				expressionResolveValues.node.name,
+				expressionResolveValues.connectionInputData,
+				mode,
+				additionalKeys,
+				executeData,
+				false,
+				data,
+			) as ICredentialDataDecryptedObject;
+		} catch (error) {
+			(error as Error).message += ' [Error resolving credentials]';
+			throw error;
+		}
 	}
 
 	async updateCredentials(
@@ -262,3 +280,10 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		return combined;
 	}
 }
+
+/** No node type is needed to resolve a credential's expressions. */
+const MOCK_NODE_TYPES: INodeTypes = {
+	getByName: () => ({ description: { properties: [] } }) as unknown as INodeType,
+	getByNameAndVersion: () => ({ description: { properties: [] } }) as unknown as INodeType,
+	getKnownTypes: () => ({}),
+};
