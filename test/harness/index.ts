@@ -83,6 +83,13 @@ export interface RunOptions {
 	 * data, the failed node run again; the nodes keep the ids they had (give them `id`). Mode 'retry'.
 	 */
 	retryOf?: IRun;
+	/**
+	 * With `retryOf`: run it with the workflow as it is now (`nodes`, `connections`), as *Retry with
+	 * currently saved workflow* does: n8n puts the current nodes, found by name, in place of the saved
+	 * ones on the execution's stack. Without it the saved nodes on the stack run (*Retry with original
+	 * workflow*), and `nodes` should be the workflow as it was saved with the execution.
+	 */
+	retryWithCurrentWorkflow?: boolean;
 }
 
 /** This package's node types, keyed `n8n-nodes-engagement-platform.<name>` and `<name>`. */
@@ -168,7 +175,7 @@ async function execute(options: RunOptions, logs: LogEntry[]): Promise<RunResult
 	});
 
 	const runExecutionData = options.retryOf
-		? retriedExecutionData(options.retryOf)
+		? retriedExecutionData(options.retryOf, options.retryWithCurrentWorkflow ? workflow : undefined)
 		: createRunExecutionData({
 				executionData: {
 					nodeExecutionStack: [{ node: startNode, data: { main: [[{ json: {} }]] }, source: null }],

@@ -10,9 +10,12 @@
  *
  * Executions → Retry: `retriedExecutionData` is what n8n's ExecutionService.retry hands to the workflow
  * runner from a failed execution (2.41.1 and 1.123.81 alike): the saved run data, the node's context
- * included, without the run's error and without the failed node's last run, which is run again.
+ * included, without the run's error and without the failed node's last run, which is run again. With
+ * the currently saved workflow (`current`), n8n's ExecutionService.retry (`loadWorkflow`) puts that
+ * workflow's nodes, found by name, in place of the saved ones on the execution's stack, so that the
+ * node runs again with its parameters as they are now.
  */
-import type { IRun, IRunExecutionData, IRunNodeResponse } from 'n8n-workflow';
+import type { IRun, IRunExecutionData, IRunNodeResponse, Workflow } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 import type { WorkflowExecute } from 'n8n-core';
 
@@ -46,9 +49,19 @@ export function useRetryRuleOf1x(workflowExecute: WorkflowExecute): void {
 	};
 }
 
-export function retriedExecutionData(failed: IRun): IRunExecutionData {
+export function retriedExecutionData(failed: IRun, current?: Workflow): IRunExecutionData {
 	// n8n saves the execution and reads it back as JSON before it retries it.
 	const data = JSON.parse(JSON.stringify(failed.data)) as IRunExecutionData;
+	if (current) {
+		for (const stack of data.executionData?.nodeExecutionStack ?? []) {
+			const node = current.getNode(stack.node.name);
+			if (!node)
+				throw new Error(
+					`Could not find the node "${stack.node.name}" in workflow. It probably got deleted or renamed. Without it the workflow can sadly not be retried.`,
+				);
+			stack.node = node;
+		}
+	}
 	const { lastNodeExecuted } = data.resultData;
 	if (lastNodeExecuted) {
 		delete data.resultData.error;

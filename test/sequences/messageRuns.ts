@@ -17,7 +17,17 @@
  *
  * After every run, what the items say is checked against what the platform holds and what went over
  * the wire (`runAndCheck`); each item's row comes out as it went in, the node's words in
- * `engagementPlatform` (read with ../support/nodeWords.ts).
+ * `engagementPlatform` (read with ../support/nodeWords.ts), or in the key Options → Output Field Name
+ * sets.
+ *
+ * A run may also be run again as n8n and marketers run it again (`HowRun`): with On Error "Stop
+ * Workflow", a run the node stopped is retried from its saved data (*Executions → Retry*), with the
+ * saved workflow or the current one, after its cause is gone or not; the same items are run again as a
+ * new execution (the step re-run, a webhook delivered twice). Rows carry their own `error` (null,
+ * false, "", a text) and columns named like the node's words, which make n8n try a run again under
+ * Retry On Fail (n8n 1.x's rule or 2.x's). A try, or a retry from saved data, sends nothing the
+ * platform accepted before in the execution; a new execution of the same items is a new execution (an
+ * event is stored again, a derived receipt is not sent again within 24 hours).
  */
 import { isDeepStrictEqual } from 'node:util';
 
@@ -26,10 +36,13 @@ import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workf
 
 import type { FaultRule, RecordedRequest, StateView } from '../../sandbox/adminApiTypes';
 import type { SandboxClient } from '../../sandbox';
+import type { RunResult } from '../harness';
 import type { RunShape } from '../support/nodeShapes';
-import { answersAcrossRuns, describeShape, runNodeInShape } from '../support/nodeShapes';
-import { MESSAGE, MESSAGE_NODE, USER, USER_NODE } from '../support/nodeTypes';
+import { answersAcrossRuns, describeShape, runNodeInShape, triesAgainIn } from '../support/nodeShapes';
+import { MESSAGE_NODE, USER_NODE, nodeName } from '../support/nodeTypes';
 import { rowOf, statusOf, wordsOf } from '../support/nodeWords';
+import type { RowPlan } from './rows';
+import { describeRows, PLAIN_ROWS, rowPlan, withRowColumns, wordsField } from './rows';
 import { virtualNow } from './virtualClock';
 
 /** The customers messages go to and whose events are tracked and exported. */
@@ -38,6 +51,11 @@ export const CUSTOMERS = ['m1', 'm2', 'm3', 'm4', 'm5', 'm6'] as const;
 export const RENAMED = ['r1', 'r2', 'r3'] as const;
 /** An external ID no profile has: exporting it must answer not found, never a record. */
 const GHOST = 'ghost-1';
+/**
+ * A customer with no profile until a retried run's cause is removed (the shop's sign-up reaches the
+ * platform late): a receipt to them is refused, and the node stops the workflow.
+ */
+export const LATE = 'm7';
 
 /** The marketer's saved workflow every run of a sequence executes: its ID and its nodes' IDs stay. */
 const WORKFLOW_ID = 'messaging-sequence-workflow';
@@ -50,6 +68,7 @@ const SEND_ID_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 export const OPERATIONS = [
 	'trackEvent',
+	'trackPurchase',
 	'renameExternalIds',
 	'export',
 	'sendTransactionalEmail',
@@ -62,6 +81,7 @@ export type Operation = (typeof OPERATIONS)[number];
 const TRANSACTIONAL_PATH = '/transactional/v1/campaigns/receipt/send';
 const PATHS: Record<Operation, string> = {
 	trackEvent: '/users/track',
+	trackPurchase: '/users/track',
 	renameExternalIds: '/users/external_ids/rename',
 	export: '/users/export/ids',
 	sendTransactionalEmail: TRANSACTIONAL_PATH,
@@ -69,7 +89,6 @@ const PATHS: Record<Operation, string> = {
 	triggerCampaign: '/campaigns/trigger/send',
 	triggerCanvas: '/canvas/trigger/send',
 };
-const DISPATCHING = new Set<Operation>(['sendNow', 'triggerCampaign', 'triggerCanvas']);
 
 /** How a 429 states its wait (each as the platform, a proxy or a skewed clock may). */
 const RATE_LIMIT_HEADERS = [
@@ -128,13 +147,27 @@ export interface MessageRunPlan {
 	faults: FaultPlan[];
 	/**
 	 * How n8n runs the node in the execution: once, behind merged branches or in a loop (several runs of
-	 * the node, each with its own run index), with or without Retry On Fail (a run tried again).
+	 * the node, each with its own run index), with or without Retry On Fail (a run tried again), by n8n
+	 * 2.x's rule or 1.x's.
 	 */
 	shape: RunShape;
+	/** What the rows carry besides what the operation reads. */
+	rows: RowPlan;
+	/** On Error "Stop Workflow" (else "Continue", the regular output): the node stops at the first failed item. */
+	stopWorkflow?: boolean;
+	/** Send Transactional Email: one more item, at this position, to LATE (refused while they have no profile). */
+	late?: number;
 }
 
-/** The shapes n8n runs a node in, for a run of `items` items: mostly once, else 2–5 runs of the node. */
-const runShape = (items: number): fc.Arbitrary<RunShape> =>
+/** Where the node's words are on an output item of the plan's run. */
+export const outputFieldOf = (plan: MessageRunPlan): string => wordsField(plan.rows);
+
+/**
+ * The shapes n8n runs a node in, for a run of `items` items: mostly once, else 2–5 runs of the node;
+ * Retry On Fail one time in five (one in two where the rows carry an `error` of their own), by n8n 2.x's
+ * rule or 1.x's.
+ */
+const runShape = (items: number, rows: RowPlan = PLAIN_ROWS): fc.Arbitrary<RunShape> =>
 	fc
 		.tuple(
 			fc.oneof(
@@ -150,9 +183,17 @@ const runShape = (items: number): fc.Arbitrary<RunShape> =>
 					arbitrary: fc.integer({ min: 1, max: 2 }).map((batchSize): RunShape => ({ kind: 'loop', batchSize })),
 				},
 			),
-			fc.oneof({ weight: 4, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
+			fc.oneof(
+				{ weight: rows.error === 'absent' ? 4 : 1, arbitrary: fc.constant(false) },
+				{ weight: 1, arbitrary: fc.constant(true) },
+			),
+			fc.constantFrom<'1.x' | undefined>(undefined, '1.x'),
 		)
-		.map(([shape, retryOnFail]) => ({ ...shape, retryOnFail }));
+		.map(([shape, retryOnFail, retryRule]) => ({
+			...shape,
+			retryOnFail,
+			...(retryOnFail && retryRule && { retryRule }),
+		}));
 
 const faultPlan = (operation: Operation): fc.Arbitrary<FaultPlan> =>
 	fc.oneof(
@@ -200,8 +241,18 @@ const faultPlan = (operation: Operation): fc.Arbitrary<FaultPlan> =>
 		}),
 	);
 
-export const messageRunPlan: fc.Arbitrary<MessageRunPlan> = fc.constantFrom(...OPERATIONS).chain((operation) =>
-	fc.record({
+const faultsOf = (operation: Operation): fc.Arbitrary<FaultPlan[]> =>
+	fc.oneof(
+		{ weight: 1, arbitrary: fc.constant<FaultPlan[]>([]) },
+		{ weight: 4, arbitrary: fc.array(faultPlan(operation), { minLength: 1, maxLength: 3 }) },
+	);
+
+export const messageRunPlan: fc.Arbitrary<MessageRunPlan> = fc
+	.constantFrom(...OPERATIONS)
+	// Export answers with the platform's records: it has no Output Field Name.
+	.chain((operation) => rowPlan(operation !== 'export').map((rows) => [operation, rows] as const))
+	.chain(([operation, rows]) =>
+		fc.record({
 		operation: fc.constant(operation),
 		people: fc.uniqueArray(fc.nat({ max: (operation === 'renameExternalIds' ? RENAMED : CUSTOMERS).length - 1 }), {
 			minLength: 1,
@@ -213,12 +264,87 @@ export const messageRunPlan: fc.Arbitrary<MessageRunPlan> = fc.constantFrom(...O
 		withGhost: fc.boolean(),
 		batchSize: fc.constantFrom(1, 2, 50),
 		parallelRequests: fc.constantFrom(1, 2, 4),
-		faults: fc.oneof(
-			{ weight: 1, arbitrary: fc.constant<FaultPlan[]>([]) },
-			{ weight: 4, arbitrary: fc.array(faultPlan(operation), { minLength: 1, maxLength: 3 }) },
-		),
-		shape: runShape(5),
+		faults: faultsOf(operation),
+		shape: runShape(5, rows),
+		rows: fc.constant(rows),
 	}),
+);
+
+/** *Executions → Retry* of a run the node stopped (On Error "Stop Workflow"). */
+export interface RetryPlan {
+	/** How many times the marketer retries it, each only while the last one stopped. */
+	times: 1 | 2;
+	/** Before each retry the cause is removed: the faults are gone, the late customer's profile is added. */
+	causeRemoved: boolean;
+	/** Retried with the currently saved workflow, which differs only where the items send the same. */
+	currentWorkflow: boolean;
+}
+
+/**
+ * What stops a run the marketer then retries: mostly a refusal the platform applied nothing for (a
+ * connection refused, 429s on every attempt, the key refused), which a retry gets past once it is gone;
+ * else any fault (a lost answer leaves its item in doubt, answered so again by every retry).
+ */
+const stoppingFault = (operation: Operation): fc.Arbitrary<FaultPlan> =>
+	fc.oneof(
+		{ weight: 2, arbitrary: fc.constant<FaultPlan>({ kind: 'connection refused', times: 10 }) },
+		{
+			weight: 2,
+			arbitrary: fc.record({
+				kind: fc.constant<FaultKind>('429'),
+				times: fc.constant<1 | 2 | 10>(10),
+				header: fc.constantFrom<RateLimitHeader>('none', 'retry-after 0', 'reset past'),
+			}),
+		},
+		{ weight: 1, arbitrary: fc.constant<FaultPlan>({ kind: 'echoes the key', times: 1, status: 401 }) },
+		{ weight: 2, arbitrary: faultPlan(operation) },
+	);
+
+/**
+ * A run with On Error "Stop Workflow", meeting faults (and, for receipts, a customer with no profile yet)
+ * that may stop it, and how it is retried.
+ */
+export const retriedRunPlan: fc.Arbitrary<{ plan: MessageRunPlan; retry: RetryPlan }> = messageRunPlan.chain((plan) =>
+	fc.record({
+		plan: fc.record({
+			faults: fc.array(stoppingFault(plan.operation), {
+				minLength: plan.operation === 'sendTransactionalEmail' ? 0 : 1,
+				maxLength: 2,
+			}),
+			late: plan.operation === 'sendTransactionalEmail' ? fc.option(fc.nat({ max: 5 }), { nil: undefined, freq: 3 }) : fc.constant(undefined),
+		}).map(({ faults, late }): MessageRunPlan => ({ ...plan, faults, stopWorkflow: true, ...(late !== undefined && { late }) })),
+		retry: fc.record({
+			times: fc.constantFrom<1 | 2>(1, 1, 2),
+			causeRemoved: fc.oneof({ weight: 3, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }),
+			currentWorkflow: fc.boolean(),
+		}),
+	}),
+);
+
+/** The step re-run: an earlier run's items again, as a new execution, meeting faults of its own. */
+export interface RerunPlan {
+	/** 0: the last run, 1: the one before, ... (the first run when there are fewer) */
+	back: number;
+	faults: FaultPlan[];
+}
+export const rerunPlan: fc.Arbitrary<RerunPlan> = fc.record({
+	back: fc.constantFrom(0, 0, 1, 2),
+	faults: fc.oneof(
+		{ weight: 2, arbitrary: fc.constant<FaultPlan[]>([]) },
+		{ weight: 1, arbitrary: fc.array(faultPlan('trackEvent'), { minLength: 1, maxLength: 2 }) },
+	),
+});
+
+/** A webhook delivered twice: the same items as two executions, one after the other; the second meets faults of its own. */
+export const webhookTwicePlan: fc.Arbitrary<{ plan: MessageRunPlan; secondFaults: FaultPlan[] }> = messageRunPlan.chain(
+	(plan) =>
+		fc.record({
+			plan: fc.constant(plan),
+			secondFaults: fc.oneof(
+				{ weight: 2, arbitrary: fc.constant<FaultPlan[]>([]) },
+				{ weight: 1, arbitrary: fc.array(faultPlan(plan.operation), { minLength: 1, maxLength: 2 }) },
+			),
+		}),
 );
 
 /** A receipt the platform got from the workflow's node under an External Send ID the node derived. */
@@ -238,10 +364,19 @@ export interface MessagingModel {
 	currentIds: Record<string, string>;
 	receipts: Record<string, DerivedReceipt>;
 	runs: number;
+	/**
+	 * By item (its tag, which a run gives each item and the step re-run and a second delivery keep), how
+	 * many times the platform holds its event or purchase: one per execution that answered it `tracked`,
+	 * none for one that said it is safe to run again, none or one for any other (in doubt, or stopped).
+	 * A try of Retry On Fail and a retry from saved data are the same execution.
+	 */
+	tracked?: Record<string, { min: number; max: number }>;
 }
 
 export interface RunContext {
 	client: SandboxClient;
+	/** Each run's plan and items, in order: the step re-run takes an earlier run's. */
+	history?: Array<{ plan: MessageRunPlan; intents: ItemIntent[] }>;
 	endpoint: string;
 	apiKey: string;
 	/** A server on another host of loopback: a redirect must never bring a request to it. */
@@ -257,6 +392,14 @@ export interface CheckedRun {
 	violations: string[];
 	requests: number;
 	faultsMet: number;
+	/** The items, as run (the step re-run and the second delivery take them again). */
+	intents: ItemIntent[];
+	/** Executions: the run, and each Executions → Retry of it. */
+	executions: number;
+	/** The first execution stopped (On Error "Stop Workflow"), and the last one still did. */
+	stopped: { first: boolean; last: boolean };
+	/** Tries of Retry On Fail beyond each run's first, over the executions. */
+	triesAgain: number;
 }
 
 /** The sandbox fault rule a plan stands for, on the run's path. */
@@ -348,13 +491,17 @@ function rateLimitHeaders(header: RateLimitHeader): Partial<FaultRule> {
 	}
 }
 
-interface ItemIntent {
+export interface ItemIntent {
 	json: IDataObject;
 	/** The external ID of the customer the item is about (before the run, for renames). */
 	person: string;
 }
 
 function itemsOf(plan: MessageRunPlan, context: RunContext): ItemIntent[] {
+	return baseItemsOf(plan, context).map(({ person, json }) => ({ person, json: withRowColumns(json, plan.rows) }));
+}
+
+function baseItemsOf(plan: MessageRunPlan, context: RunContext): ItemIntent[] {
 	const { runNumber, model } = context;
 	switch (plan.operation) {
 		case 'renameExternalIds':
@@ -368,7 +515,7 @@ function itemsOf(plan: MessageRunPlan, context: RunContext): ItemIntent[] {
 			return asked.map((id) => ({ person: id, json: { id } }));
 		}
 		default: {
-			const intents = plan.people.map((index, position) => {
+			const intents: ItemIntent[] = plan.people.map((index, position) => {
 				const person = CUSTOMERS[index];
 				const json: IDataObject = { id: person, tag: `run${runNumber}-item${position}` };
 				if (plan.operation === 'sendTransactionalEmail' && plan.ownSendIds)
@@ -377,25 +524,51 @@ function itemsOf(plan: MessageRunPlan, context: RunContext): ItemIntent[] {
 			});
 			if (plan.operation === 'sendTransactionalEmail' && plan.ownSendIds && plan.duplicateId && intents.length > 1)
 				intents[intents.length - 1].json.sendId = intents[0].json.sendId;
+			if (plan.operation === 'sendTransactionalEmail' && plan.late !== undefined) {
+				const json: IDataObject = { id: LATE, tag: `run${runNumber}-late` };
+				if (plan.ownSendIds) json.sendId = `receipt-${LATE}-0`;
+				intents.splice(Math.min(plan.late, intents.length), 0, { person: LATE, json });
+			}
 			return intents;
 		}
 	}
 }
 
-const identified = { identifyBy: 'external_id', externalId: '={{ $json.id }}' };
+const nextOf = <T>(values: readonly T[], value: T): T => values[(values.indexOf(value) + 1) % values.length];
 
-function parametersOf(plan: MessageRunPlan): INodeParameters {
+/**
+ * The node's parameters. `current`: the workflow as the marketer has it now, changed since the run only
+ * where the items send the same (Parallel Requests, Batch Size, the longest rate-limit wait, the
+ * dragged field's spacing): what *Retry with currently saved workflow* runs.
+ */
+function parametersOf(plan: MessageRunPlan, current = false): INodeParameters {
 	const options: INodeParameters = {
-		parallelRequests: plan.parallelRequests,
-		maxRateLimitWaitSeconds: 5,
-		...(plan.operation === 'sendTransactionalEmail' ? {} : { batchSize: plan.batchSize }),
+		parallelRequests: current ? nextOf([1, 2, 4], plan.parallelRequests) : plan.parallelRequests,
+		maxRateLimitWaitSeconds: current ? 6 : 5,
+		...(plan.operation === 'sendTransactionalEmail'
+			? {}
+			: { batchSize: current ? nextOf([1, 2, 50], plan.batchSize) : plan.batchSize }),
+		...(plan.rows.outputField !== undefined && { outputField: plan.rows.outputField }),
 	};
+	const identified = { identifyBy: 'external_id', externalId: current ? '={{$json.id}}' : '={{ $json.id }}' };
 	switch (plan.operation) {
 		case 'trackEvent':
 			return {
 				operation: 'trackEvent',
 				...identified,
 				eventName: 'order_step',
+				time: '2026-11-01T12:00:00Z',
+				propertiesInput: 'json',
+				propertiesJson: '={{ { tag: $json.tag } }}',
+				options,
+			};
+		case 'trackPurchase':
+			return {
+				operation: 'trackPurchase',
+				...identified,
+				productId: 'sku-1',
+				currency: 'EUR',
+				price: '9.90',
 				time: '2026-11-01T12:00:00Z',
 				propertiesInput: 'json',
 				propertiesJson: '={{ { tag: $json.tag } }}',
@@ -446,11 +619,31 @@ export function describePlan(plan: MessageRunPlan): string {
 				? `, own send IDs (orders ${plan.orders.slice(0, plan.people.length).join('/')}${plan.duplicateId && plan.people.length > 1 ? ', the last item repeating the first ID' : ''})`
 				: ', derived send IDs'
 			: '';
-	return `${plan.operation} on ${plan.people.length}${plan.withGhost && plan.operation === 'export' ? ' + ghost' : ''} items${ids}, run ${describeShape(plan.shape)}, batch ${plan.batchSize}, parallel ${plan.parallelRequests}${faults ? `; ${faults}` : ''}`;
+	const late = plan.late !== undefined ? ` + ${LATE} (no profile yet) at ${Math.min(plan.late, plan.people.length)}` : '';
+	const rows = describeRows(plan.rows);
+	return `${plan.operation} on ${plan.people.length}${plan.withGhost && plan.operation === 'export' ? ' + ghost' : ''}${late} items${ids}${rows ? ` (${rows})` : ''}, run ${describeShape(plan.shape)}${plan.stopWorkflow ? ', On Error: Stop Workflow' : ''}, batch ${plan.batchSize}, parallel ${plan.parallelRequests}${faults ? `; ${faults}` : ''}`;
 }
 
-/** Runs the plan and checks every item's answer against the platform and the wire. */
-export async function runAndCheck(plan: MessageRunPlan, context: RunContext): Promise<CheckedRun> {
+export function describeRetry(retry: RetryPlan): string {
+	return `Executions → Retry${retry.times > 1 ? ` up to ${retry.times} times` : ''} with the ${retry.currentWorkflow ? 'current' : 'saved'} workflow, ${retry.causeRemoved ? 'the cause removed first' : 'the cause still there'}`;
+}
+
+/** How a run is run: once; Executions → Retry of it while it stops; or an earlier run's items again, as a new execution. */
+export interface HowRun {
+	retry?: RetryPlan;
+	/** The items of an earlier run, exactly (the step re-run, the webhook delivered twice). */
+	intents?: ItemIntent[];
+}
+
+/** An item of a run the node stopped, which n8n gives no answer: what became of it is unknown. */
+export const STOPPED = '(no answer: the workflow stopped)';
+
+/**
+ * Runs the plan (and, by `how`, retries it from its saved data while it stops) and checks every item's
+ * answer in the last execution against the platform and the wire, over all of the executions: a retry
+ * is the same execution run on, so an item is held to one effect across them.
+ */
+export async function runAndCheck(plan: MessageRunPlan, context: RunContext, how: HowRun = {}): Promise<CheckedRun> {
 	const { client } = context;
 	const path = PATHS[plan.operation];
 	const startedAt = virtualNow();
@@ -458,46 +651,68 @@ export async function runAndCheck(plan: MessageRunPlan, context: RunContext): Pr
 	const seqBefore = Math.max(0, ...(await client.requests()).map((request) => request.seq));
 	const trapBefore = context.trap.received();
 	await client.injectFaults(plan.faults.map((fault) => faultRule(path, fault, context)));
-	const intents = itemsOf(plan, context);
+	const intents = how.intents ?? itemsOf(plan, context);
+	context.history?.push({ plan, intents });
 
 	const nodeType =
-		plan.operation === 'trackEvent' || plan.operation === 'renameExternalIds' || plan.operation === 'export'
+		plan.operation === 'trackEvent' ||
+		plan.operation === 'trackPurchase' ||
+		plan.operation === 'renameExternalIds' ||
+		plan.operation === 'export'
 			? USER_NODE
 			: MESSAGE_NODE;
-	const { result } = await runNodeInShape(
-		nodeType,
-		{
-			parameters: parametersOf(plan),
-			items: intents.map(({ json }) => json),
-			endpoint: context.endpoint,
-			apiKey: context.apiKey,
-			continueOnFail: true,
-			workflowId: WORKFLOW_ID,
-			nodeId: NODE_IDS[nodeType],
-		},
-		plan.shape,
-	);
-	const output = answersAcrossRuns(
-		result,
-		DISPATCHING.has(plan.operation) || plan.operation === 'sendTransactionalEmail' ? MESSAGE : USER,
-	);
+	const name = nodeName(nodeType);
+	const field = outputFieldOf(plan);
+	const execute = async (current: boolean, retryOf?: RunResult) =>
+		(
+			await runNodeInShape(
+				nodeType,
+				{
+					parameters: parametersOf(plan, current),
+					items: intents.map(({ json }) => json),
+					endpoint: context.endpoint,
+					apiKey: context.apiKey,
+					continueOnFail: !plan.stopWorkflow,
+					workflowId: WORKFLOW_ID,
+					nodeId: NODE_IDS[nodeType],
+				},
+				plan.shape,
+				{ retryOf: retryOf?.run, currentWorkflow: current },
+			)
+		).result;
+	const executions: RunResult[] = [await execute(false)];
+	const stoppedFirst = executions[0].error !== undefined;
+	if (how.retry) {
+		const { times, causeRemoved, currentWorkflow } = how.retry;
+		while (executions.length <= times && executions[executions.length - 1].error !== undefined) {
+			await client.clearFaults();
+			if (causeRemoved) await addLateCustomer(plan, intents, client);
+			else await client.injectFaults(plan.faults.map((fault) => faultRule(path, fault, context)));
+			executions.push(await execute(currentWorkflow, executions[executions.length - 1]));
+		}
+	}
+	const result = executions[executions.length - 1];
+	const output = answersAcrossRuns(result, name, 0, field);
 	// Whatever the run left unused (a fault for attempts never made) must not meet the next run.
 	await client.clearFaults();
 	const after = await client.state();
 	const requests = (await client.requests({ path })).filter((request) => request.seq > seqBefore);
 
 	const violations: string[] = [];
-	const rows = answersByItem(output, intents.length, violations);
+	const stopped = result.error !== undefined;
+	const rows = answersByItem(output, intents.length, violations, stopped, field);
 	// Export answers with the platform's records; every other operation in its words beside the row.
 	const withWords = plan.operation !== 'export';
-	rows.forEach((json, index) => checkRowKept(index, json, intents[index].json, withWords, violations));
-	const answers = rows.map((json) => (withWords || statusOf(json) === 'failed' ? wordsOf(json) : json));
+	rows.forEach((json, index) => checkRowKept(index, json, intents[index].json, withWords, violations, field));
+	const answers = rows.map((json) => (json[field] !== undefined ? wordsOf(json, field) : json));
 	const checks = { plan, intents, answers, before, after, violations, context, startedAt };
-	if (plan.operation === 'trackEvent') checkTrack(checks);
+	if (plan.operation === 'trackEvent' || plan.operation === 'trackPurchase') checkTrack(checks);
 	else if (plan.operation === 'renameExternalIds') checkRename(checks);
 	else if (plan.operation === 'export') checkExport(checks);
 	else if (plan.operation === 'sendTransactionalEmail') checkTransactional(checks);
 	else checkDispatches(checks);
+	checkTrackedAsModelled(context.model, after, violations);
+	checkNothingAcceptedSentAgain(plan.operation, requests, violations);
 
 	checkNoSecret(JSON.stringify(output.map(({ json }) => json)), 'the items', context, violations);
 	checkNoSecret(
@@ -506,16 +721,23 @@ export async function runAndCheck(plan: MessageRunPlan, context: RunContext): Pr
 		context,
 		violations,
 	);
-	checkNoSecret(JSON.stringify(result.logs), 'the log', context, violations);
-	if (result.error)
-		checkNoSecret(`${result.error.message} ${JSON.stringify(result.error)}`, 'the thrown error', context, violations);
+	for (const execution of executions) {
+		checkNoSecret(JSON.stringify(execution.logs), 'the log', context, violations);
+		if (execution.error)
+			checkNoSecret(
+				`${execution.error.message} ${JSON.stringify(execution.error)}`,
+				'the thrown error',
+				context,
+				violations,
+			);
+	}
 	if (context.trap.received() !== trapBefore)
 		violations.push(`a redirect took ${context.trap.received() - trapBefore} request(s) to another host`);
-	checkPace(plan, intents.length, requests, violations);
+	checkPace(plan, intents.length, requests, violations, executions.length);
 
-	for (const name of RENAMED) {
-		const profile = after.profiles.find((candidate) => candidate.email === `${name}@shop.example`);
-		if (profile?.external_id) context.model.currentIds[name] = profile.external_id;
+	for (const renamed of RENAMED) {
+		const profile = after.profiles.find((candidate) => candidate.email === `${renamed}@shop.example`);
+		if (profile?.external_id) context.model.currentIds[renamed] = profile.external_id;
 	}
 	return {
 		label: describePlan(plan),
@@ -523,11 +745,32 @@ export async function runAndCheck(plan: MessageRunPlan, context: RunContext): Pr
 		violations,
 		requests: requests.length,
 		faultsMet: requests.filter((request) => request.fault !== undefined).length,
+		intents,
+		executions: executions.length,
+		stopped: { first: stoppedFirst, last: stopped },
+		triesAgain: executions.reduce(
+			(sum, execution, index) => sum + triesAgainIn(execution, name, index > 0 ? executions[index - 1] : undefined),
+			0,
+		),
 	};
 }
 
-/** The one answer of each item (these operations answer each item once), by pairedItem. */
-function answersByItem(output: INodeExecutionData[], itemCount: number, violations: string[]): IDataObject[] {
+/** The late customer's sign-up reaches the platform: the cause of a refused receipt, removed. */
+async function addLateCustomer(plan: MessageRunPlan, intents: ItemIntent[], client: SandboxClient): Promise<void> {
+	if (!intents.some(({ person }) => person === LATE)) return;
+	const { profiles } = await client.state();
+	if (!profiles.some((profile) => profile.external_id === LATE))
+		await client.seed({ profiles: [{ external_id: LATE, email: `${LATE}@shop.example` }] });
+}
+
+/** The one answer of each item (these operations answer each item once), by pairedItem; STOPPED for an item of a stopped run. */
+function answersByItem(
+	output: INodeExecutionData[],
+	itemCount: number,
+	violations: string[],
+	stopped: boolean,
+	field: string,
+): IDataObject[] {
 	const answers: IDataObject[] = new Array(itemCount);
 	for (const { json, pairedItem } of output) {
 		const index = typeof pairedItem === 'object' && !Array.isArray(pairedItem) ? pairedItem.item : undefined;
@@ -538,8 +781,8 @@ function answersByItem(output: INodeExecutionData[], itemCount: number, violatio
 	}
 	for (let index = 0; index < itemCount; index++) {
 		if (answers[index] === undefined) {
-			violations.push(`item ${index} has no answer`);
-			answers[index] = {};
+			if (!stopped) violations.push(`item ${index} has no answer`);
+			answers[index] = stopped ? { [field]: { status: STOPPED } } : {};
 		}
 	}
 	return answers;
@@ -548,19 +791,28 @@ function answersByItem(output: INodeExecutionData[], itemCount: number, violatio
 /**
  * Every answer carries its input row exactly as it came (an operation answering with the platform's
  * records gives the records alone): succeeded, the row and the node's field; failed, the row, `error`
- * (the reason the node's words give) and the node's field. No column of the row is overwritten.
+ * (the reason the node's words give, over the row's own) and the node's field. No other column of the
+ * row is overwritten, whatever it is named.
  */
-function checkRowKept(index: number, json: IDataObject, input: IDataObject, withWords: boolean, violations: string[]) {
-	if (Object.keys(json).length === 0) return; // no answer: reported already
-	const failed = statusOf(json) === 'failed';
-	if (!withWords && !failed) return;
-	const row = failed ? { ...input, error: wordsOf(json).error } : input;
-	if (!isDeepStrictEqual(rowOf(json), row))
+function checkRowKept(
+	index: number,
+	json: IDataObject,
+	input: IDataObject,
+	withWords: boolean,
+	violations: string[],
+	field: string,
+) {
+	if (Object.keys(json).length === 0 || statusOf(json, field) === STOPPED) return; // no answer
+	const failed = statusOf(json, field) === 'failed';
+	if (!withWords && !failed && json[field] === undefined) return;
+	const row = failed ? { ...input, error: wordsOf(json, field).error } : input;
+	if (!isDeepStrictEqual(rowOf(json, field), row))
 		violations.push(`item ${index} does not carry its row as it came: ${JSON.stringify(json)}`);
 }
 
 /** What an item says (its words, or the record), as the tally counts it: its status, or its delivery when it failed. */
 export function answerName(answer: IDataObject): string {
+	if (answer.status === STOPPED) return STOPPED;
 	if (answer.status === 'failed' && typeof answer.delivery === 'string') return answer.delivery;
 	if (typeof answer.status === 'string') return answer.status;
 	if (typeof answer.delivery === 'string') return answer.delivery;
@@ -581,6 +833,7 @@ function checkUnknownSaysSo(index: number, answer: IDataObject, violations: stri
 
 function checkEveryAnswerKnown(index: number, answer: IDataObject, known: string[], violations: string[]): void {
 	const name = answerName(answer);
+	if (name === STOPPED) return;
 	if (!known.includes(name)) violations.push(`item ${index} answered ${name}: ${JSON.stringify(answer)}`);
 	checkUnknownSaysSo(index, answer, violations);
 }
@@ -603,20 +856,128 @@ function serviceIdOf(state: StateView, externalId: string): string | undefined {
 	return state.profiles.find((profile) => profile.external_id === externalId)?.service_id;
 }
 
-function checkTrack({ intents, answers, after, violations }: Checks): void {
+function checkTrack({ plan, intents, answers, before, after, violations, context }: Checks): void {
+	const kind = plan.operation === 'trackPurchase' ? 'purchase' : 'event';
+	const storedIn = (state: StateView, tag: unknown) => trackedOf(state, kind).filter((stored) => stored === tag).length;
+	const model = (context.model.tracked ??= {});
 	intents.forEach(({ json }, index) => {
 		const answer = answers[index];
-		// The word for an event the platform took.
+		// The word for an event or purchase the platform took.
 		checkEveryAnswerKnown(index, answer, ['tracked', ...FAILED], violations);
-		const stored = after.events.filter((event) => event.properties?.tag === json.tag).length;
+		// This execution's (a new execution of the same items stores them again: that is what it asks).
+		const stored = storedIn(after, json.tag) - storedIn(before, json.tag);
 		if (answer.status === 'tracked' && stored !== 1)
-			violations.push(`item ${index} answered tracked, and its event is stored ${stored} times`);
+			violations.push(`item ${index} answered tracked, and this execution stored its ${kind} ${stored} times`);
 		if (saysSafeToRunAgain(answer) && stored !== 0)
 			violations.push(
-				`item ${index} says ${answer.delivery} (safe to run again), and its event is stored ${stored} times`,
+				`item ${index} says ${String(answer.delivery)} (safe to run again), and this execution stored its ${kind} ${stored} times`,
 			);
-		if (stored > 1) violations.push(`item ${index}'s event is stored ${stored} times`);
+		if (stored > 1) violations.push(`item ${index}'s ${kind} is stored ${stored} times by one execution`);
+		const key = `${kind} ${String(json.tag)}`;
+		const held = (model[key] ??= { min: 0, max: 0 });
+		if (answer.status === 'tracked') {
+			held.min++;
+			held.max++;
+		} else if (!saysSafeToRunAgain(answer)) held.max++;
 	});
+}
+
+/** The tags of the events (or purchases) a state holds, one per stored object. */
+function trackedOf(state: StateView, kind: 'event' | 'purchase'): unknown[] {
+	return (kind === 'event' ? state.events : state.purchases).map((stored) => stored.properties?.tag);
+}
+
+/**
+ * After every run, whatever it ran: each item's events and purchases are stored as many times as the
+ * model says (one per execution that answered them tracked), and none the model does not know.
+ */
+function checkTrackedAsModelled(model: MessagingModel, after: StateView, violations: string[]): void {
+	const held = model.tracked ?? {};
+	for (const kind of ['event', 'purchase'] as const) {
+		const counts = new Map<string, number>();
+		for (const tag of trackedOf(after, kind)) counts.set(`${kind} ${String(tag)}`, (counts.get(`${kind} ${String(tag)}`) ?? 0) + 1);
+		for (const [key, count] of counts)
+			if (!held[key]) violations.push(`the platform holds ${count} of ${key}, which no run sent`);
+		for (const [key, { min, max }] of Object.entries(held)) {
+			if (!key.startsWith(kind)) continue;
+			const count = counts.get(key) ?? 0;
+			if (count < min || count > max)
+				violations.push(
+					`the platform holds ${key} ${count} times; the executions that sent it answered it tracked ${min} times${max > min ? `, and ${max - min} more may have stored it` : ''}`,
+				);
+		}
+	}
+}
+
+/**
+ * What a request carried, by a key only one item of an execution has (an event's tag, a receipt's
+ * External Send ID, a recipient, a rename), and which of those the platform accepted: answered 2xx as
+ * the platform answers (no fault but headers over its answer), less the objects its answer refused.
+ */
+function piecesOfRequest(operation: Operation, request: RecordedRequest): { sent: string[]; accepted: string[] } {
+	const body = (request.body ?? {}) as IDataObject;
+	const response = (request.response ?? {}) as IDataObject;
+	const took =
+		request.status >= 200 && request.status < 300 && (request.fault === undefined || request.fault === 'headers');
+	const list = (value: unknown) => (Array.isArray(value) ? (value as unknown[]) : []);
+	const keep = (sent: string[], refused: Set<number> = new Set()) => ({
+		sent,
+		accepted: took ? sent.filter((_, index) => !refused.has(index)) : [],
+	});
+	switch (operation) {
+		case 'trackEvent':
+		case 'trackPurchase': {
+			const array = operation === 'trackEvent' ? 'events' : 'purchases';
+			const objects = list(body[array]) as IDataObject[];
+			const refused = new Set(
+				(list(response.errors) as IDataObject[])
+					.filter((error) => error.input_array === array)
+					.map((error) => Number(error.index)),
+			);
+			return keep(
+				objects.map((object) => `${array} ${String((object.properties as IDataObject | undefined)?.tag)}`),
+				refused,
+			);
+		}
+		case 'renameExternalIds': {
+			const renames = list(body.external_id_renames) as IDataObject[];
+			const refused = new Set((list(response.rename_errors) as unknown[][]).map((error) => Number(error[0])));
+			return keep(
+				renames.map((rename) => `rename ${String(rename.current_external_id)} → ${String(rename.new_external_id)}`),
+				refused,
+			);
+		}
+		case 'sendTransactionalEmail':
+			return keep([`receipt ${String(body.external_send_id)}`]);
+		case 'sendNow':
+			return keep(list(body.external_user_ids).map((id) => `message to ${String(id)}`));
+		case 'triggerCampaign':
+		case 'triggerCanvas':
+			return keep(
+				(list(body.recipients) as IDataObject[]).map((recipient) => `message to ${String(recipient.external_user_id)}`),
+			);
+		case 'export':
+			return { sent: [], accepted: [] };
+	}
+}
+
+/**
+ * Nothing the platform accepted is sent again in the same execution: not by the node's own resends, not
+ * by a try of Retry On Fail (the run's earlier tries' pieces are answered as then), not by *Executions →
+ * Retry* from the saved data. Each item has its own key in an execution, so a key sent after the
+ * platform accepted it is a piece sent twice.
+ */
+function checkNothingAcceptedSentAgain(operation: Operation, requests: RecordedRequest[], violations: string[]): void {
+	const accepted = new Map<string, number>();
+	for (const request of [...requests].sort((a, b) => a.seq - b.seq)) {
+		const { sent, accepted: took } = piecesOfRequest(operation, request);
+		for (const key of new Set(sent))
+			if (accepted.has(key))
+				violations.push(
+					`request ${request.seq} sent ${key} again, which the platform had accepted in request ${accepted.get(key)} of this execution`,
+				);
+		for (const key of took) if (!accepted.has(key)) accepted.set(key, request.seq);
+	}
 }
 
 function checkRename({ intents, answers, before, after, violations }: Checks): void {
@@ -624,6 +985,12 @@ function checkRename({ intents, answers, before, after, violations }: Checks): v
 		const answer = answers[index];
 		checkEveryAnswerKnown(index, answer, ['renamed', ...FAILED], violations);
 		const serviceId = serviceIdOf(before, String(json.from));
+		// Nobody has the current ID any more (the same rename run again): there is nothing to rename.
+		if (serviceId === undefined) {
+			if (answer.status === 'renamed')
+				violations.push(`item ${index} answered renamed, and no profile had ${String(json.from)} before the run`);
+			return;
+		}
 		const now = after.profiles.find((profile) => profile.service_id === serviceId)?.external_id;
 		if (answer.status === 'renamed' && now !== json.to)
 			violations.push(
@@ -782,11 +1149,18 @@ function checkNoSecret(text: string, where: string, context: RunContext, violati
  * loop on a wait already over would send hundreds.
  */
 export const PACE_SLACK = 2;
-function checkPace(plan: MessageRunPlan, itemCount: number, requests: RecordedRequest[], violations: string[]): void {
-	const perRequest = plan.operation === 'sendTransactionalEmail' ? 1 : Math.max(1, plan.batchSize);
+function checkPace(
+	plan: MessageRunPlan,
+	itemCount: number,
+	requests: RecordedRequest[],
+	violations: string[],
+	executions = 1,
+): void {
+	// The current workflow a retry may run with packs fewer items a request: one, at the most requests.
+	const perRequest = plan.operation === 'sendTransactionalEmail' || executions > 1 ? 1 : Math.max(1, plan.batchSize);
 	const planned = runSizes(plan.shape, itemCount).reduce((sum, size) => sum + Math.ceil(size / perRequest), 0);
-	// Retry On Fail runs a run's requests again.
-	const ceiling = (plan.shape.retryOnFail ? 6 : 3) * planned + PACE_SLACK;
+	// Retry On Fail runs a run's requests again; Executions → Retry runs them again.
+	const ceiling = (plan.shape.retryOnFail ? 6 : 3) * planned * executions + PACE_SLACK;
 	const times = requests.map((request) => request.receivedAt).sort((a, b) => a - b);
 	let start = 0;
 	for (let end = 0; end < times.length; end++) {

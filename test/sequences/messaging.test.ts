@@ -1,16 +1,30 @@
 /**
- * Every answer read to the letter, over sequences: a marketer's workflow tracks events, renames
- * external IDs, exports profiles, sends receipts (with its own External Send IDs or the node's), Send
- * Now messages and campaign and canvas triggers, run after run, while the platform, a proxy or the
- * network answers badly (./messageRuns.ts lists how). After every run, whatever the sequence:
+ * Every answer read to the letter, over sequences: a marketer's workflow tracks events and purchases,
+ * renames external IDs, exports profiles, sends receipts (with its own External Send IDs or the
+ * node's), Send Now messages and campaign and canvas triggers, run after run, while the platform, a
+ * proxy or the network answers badly (./messageRuns.ts lists how), and runs them again as n8n and
+ * marketers do: a run the node stopped (On Error "Stop Workflow": a fault, a receipt to a customer with
+ * no profile yet) retried from its saved data (*Executions → Retry*, with the saved or the current
+ * workflow, after the cause is removed or not, once or twice), the step re-run as a new execution of
+ * the same items, a webhook delivered twice; with rows carrying their own `error` (null, false, "", a
+ * text) and columns named like the node's words (`status`, `id`, `message`, `engagementPlatform` where
+ * Output Field Name is another), under Retry On Fail by n8n 2.x's rule and by 1.x's. After every run,
+ * whatever the sequence:
  * - each recipient got at most one message from each item, whether n8n ran the node once, behind merged
  *   branches or in a loop (several runs of the node in one execution), with or without Retry On Fail; an item answered `sent` got exactly one,
- *   the one its dispatch_id names; `queued` was received exactly once; an event answered `tracked`
- *   is stored once; `renamed` is renamed; `found` is the customer asked for, `not_found` nobody;
+ *   the one its dispatch_id names; `queued` was received exactly once; an event or purchase answered
+ *   `tracked` is stored once by that execution, and the platform holds each item's as many times as
+ *   executions answered it tracked (a new execution of the same items stores it again; a try of Retry
+ *   On Fail or a retry from saved data is the same execution); `renamed` is renamed; `found` is the
+ *   customer asked for, `not_found` nobody;
+ * - nothing the platform accepted is sent again within an execution, its retries from saved data
+ *   included: a retried item is answered as the try that got it accepted (`sent` with its dispatch);
  * - every run executes the same saved workflow: a receipt whose External Send ID the node derives is
  *   one email however many runs send it within 24 hours (the same ID each time); `duplicate` names an
  *   email the platform had before the run, and nothing new went out;
- * - each item's row comes out as it went in, the node's words beside it in `engagementPlatform`;
+ * - each item's row comes out as it went in, every column of it (its own `error`, `status`, `id`,
+ *   `message`, `engagementPlatform`) unchanged, the node's words beside it in their own field (a failed
+ *   item's `error` the node's reason);
  * - an item that says running it again is safe (`not_applied`, `invalid`, `not_sent`) left nothing on
  *   the platform; one whose fate is unknown (`maybe_applied`) says so and says to check first;
  * - no External Send ID went out twice; the API key is in no item, error, log or thrown error; a
@@ -33,8 +47,28 @@ import fc from 'fast-check';
 
 import type { Sandbox } from '../../sandbox';
 import { DEMO_API_KEY, SandboxClient, startSandbox } from '../../sandbox';
-import type { CheckedRun, MessageRunPlan, MessagingModel, RunContext } from './messageRuns';
-import { CUSTOMERS, describePlan, messageRunPlan, RENAMED, runAndCheck } from './messageRuns';
+import type {
+	CheckedRun,
+	FaultPlan,
+	HowRun,
+	MessageRunPlan,
+	MessagingModel,
+	RerunPlan,
+	RetryPlan,
+	RunContext,
+} from './messageRuns';
+import {
+	CUSTOMERS,
+	describePlan,
+	describeRetry,
+	messageRunPlan,
+	RENAMED,
+	rerunPlan,
+	retriedRunPlan,
+	runAndCheck,
+	webhookTwicePlan,
+} from './messageRuns';
+import { PLAIN_ROWS, tallyRows } from './rows';
 import { installVirtualClock } from './virtualClock';
 
 jest.mock('n8n-workflow', () => {
@@ -62,51 +96,150 @@ interface Real {
 interface Tally {
 	sequences: number;
 	runs: number;
+	executions: number;
 	items: number;
 	requests: number;
 	faultsMet: number;
 	byOperation: Record<string, number>;
 	byShape: Record<string, number>;
 	answers: Record<string, number>;
+	/** Runs again: Executions → Retry, the step re-run, the webhook twice. */
+	again: Record<string, number>;
+	/** Runs whose rows carry their own error (by kind), columns named like the node's words, Output Field Name. */
+	rows: Record<string, number>;
+	/** Tries of Retry On Fail beyond a run's first, by n8n line's rule. */
+	triesAgain: Record<string, number>;
 }
 const tally: Tally = {
 	sequences: 0,
 	runs: 0,
+	executions: 0,
 	items: 0,
 	requests: 0,
 	faultsMet: 0,
 	byOperation: {},
 	byShape: {},
 	answers: {},
+	again: {},
+	rows: {},
+	triesAgain: {},
 };
-const bump = (counts: Record<string, number>, key: string) => (counts[key] = (counts[key] ?? 0) + 1);
+const bump = (counts: Record<string, number>, key: string, by = 1) => (counts[key] = (counts[key] ?? 0) + by);
 
-class MessagingRun implements fc.AsyncCommand<MessagingModel, Real> {
-	constructor(readonly plan: MessageRunPlan) {}
+/** One step of a sequence: one run, or a run and how it is run again. */
+abstract class MessagingStep implements fc.AsyncCommand<MessagingModel, Real> {
+	check(_model: Readonly<MessagingModel>): boolean {
+		return true;
+	}
 
-	check = () => true;
+	abstract run(model: MessagingModel, real: Real): Promise<void>;
 
-	async run(model: MessagingModel, real: Real): Promise<void> {
-		model.runs++;
+	/** Runs and checks one run (with its retries), tallies it, and stops the sequence at a violation. */
+	protected async runOne(plan: MessageRunPlan, real: Real, how: HowRun = {}, label?: string): Promise<CheckedRun> {
+		real.context.model.runs++;
 		real.context.runNumber++;
-		const checked: CheckedRun = await runAndCheck(this.plan, real.context);
-		real.log.push(`${checked.label} → ${checked.answers.join(', ')}`);
+		const checked = await runAndCheck(plan, real.context, how);
+		real.log.push(`${label ?? checked.label} → ${checked.answers.join(', ')}`);
 		tally.runs++;
+		tally.executions += checked.executions;
 		tally.items += checked.answers.length;
 		tally.requests += checked.requests;
 		tally.faultsMet += checked.faultsMet;
-		bump(tally.byOperation, this.plan.operation);
-		bump(tally.byShape, `${this.plan.shape.kind}${this.plan.shape.retryOnFail ? ' + Retry On Fail' : ''}`);
+		bump(tally.byOperation, plan.operation);
+		bump(tally.byShape, `${plan.shape.kind}${plan.shape.retryOnFail ? ` + Retry On Fail (${plan.shape.retryRule ?? '2.x'})` : ''}`);
 		for (const answer of checked.answers) bump(tally.answers, answer);
+		tallyRows(tally.rows, plan.rows);
+		if (plan.shape.retryOnFail) bump(tally.triesAgain, `${plan.shape.retryRule ?? '2.x'} rule`, checked.triesAgain);
+		if (plan.shape.retryOnFail && plan.shape.retryRule === '1.x') bump(tally.again, 'runs under 1.x Retry On Fail');
 		if (checked.violations.length > 0) {
 			throw new Error(
 				`After run ${real.log.length}:\n  ${checked.violations.join('\n  ')}\nThe sequence:\n${real.log.map((line, index) => `  ${index + 1}. ${line}`).join('\n')}`,
 			);
 		}
+		return checked;
+	}
+}
+
+class MessagingRun extends MessagingStep {
+	constructor(readonly plan: MessageRunPlan) {
+		super();
+	}
+
+	async run(_model: MessagingModel, real: Real): Promise<void> {
+		await this.runOne(this.plan, real);
 	}
 
 	toString(): string {
 		return describePlan(this.plan);
+	}
+}
+
+/** A run with On Error "Stop Workflow"; where the node stops it, Executions → Retry from its saved data. */
+class RetriedRun extends MessagingStep {
+	constructor(
+		readonly plan: MessageRunPlan,
+		readonly retry: RetryPlan,
+	) {
+		super();
+	}
+
+	async run(_model: MessagingModel, real: Real): Promise<void> {
+		const retried = await this.runOne(this.plan, real, { retry: this.retry }, this.toString());
+		if (retried.stopped.first) bump(tally.again, 'runs stopped, to retry');
+		bump(tally.again, 'Executions → Retry', retried.executions - 1);
+		if (retried.executions > 1 && this.retry.currentWorkflow)
+			bump(tally.again, 'of them with the current workflow', retried.executions - 1);
+		if (retried.executions > 1 && !this.retry.causeRemoved)
+			bump(tally.again, 'of them with the cause still there', retried.executions - 1);
+		if (retried.stopped.first && retried.stopped.last) bump(tally.again, 'still stopped after the retries');
+	}
+
+	toString(): string {
+		return `${describePlan(this.plan)}; if stopped, ${describeRetry(this.retry)}`;
+	}
+}
+
+/** The step re-run: an earlier run's items again as a new execution of the same workflow (a fresh context). */
+class RerunStep extends MessagingStep {
+	constructor(readonly rerun: RerunPlan) {
+		super();
+	}
+
+	check(model: Readonly<MessagingModel>): boolean {
+		return model.runs > 0;
+	}
+
+	async run(_model: MessagingModel, real: Real): Promise<void> {
+		const history = real.context.history ?? [];
+		const at = Math.max(0, history.length - 1 - this.rerun.back);
+		const { plan, intents } = history[at];
+		bump(tally.again, 'steps re-run');
+		await this.runOne({ ...plan, faults: this.rerun.faults }, real, { intents }, `${this.toString()}: ${describePlan({ ...plan, faults: this.rerun.faults })}`);
+	}
+
+	toString(): string {
+		return `the step re-run (${this.rerun.back === 0 ? 'the last run' : `${this.rerun.back + 1} runs back`}) as a new execution of its items`;
+	}
+}
+
+/** A webhook delivered twice: the same items as two executions, one after the other. */
+class WebhookTwice extends MessagingStep {
+	constructor(
+		readonly plan: MessageRunPlan,
+		readonly secondFaults: FaultPlan[],
+	) {
+		super();
+	}
+
+	async run(_model: MessagingModel, real: Real): Promise<void> {
+		bump(tally.again, 'webhooks delivered twice');
+		const first = await this.runOne(this.plan, real, {}, `webhook: ${describePlan(this.plan)}`);
+		const second = { ...this.plan, faults: this.secondFaults };
+		await this.runOne(second, real, { intents: first.intents }, `the same webhook again: ${describePlan(second)}`);
+	}
+
+	toString(): string {
+		return `a webhook delivered twice: ${describePlan(this.plan)}`;
 	}
 }
 
@@ -147,7 +280,17 @@ describe('A marketer messages and tracks customers run after run, whatever the p
 			// Real time: Date reads the virtual clock.
 			const started = performance.now();
 			const { port } = trap.address() as AddressInfo;
-			const runs = fc.commands([messageRunPlan.map((plan) => new MessagingRun(plan))], { maxCommands: 6 });
+			const runs = fc.commands(
+				[
+					messageRunPlan.map((plan): MessagingStep => new MessagingRun(plan)),
+					messageRunPlan.map((plan): MessagingStep => new MessagingRun(plan)),
+					messageRunPlan.map((plan): MessagingStep => new MessagingRun(plan)),
+					retriedRunPlan.map(({ plan, retry }): MessagingStep => new RetriedRun(plan, retry)),
+					rerunPlan.map((rerun): MessagingStep => new RerunStep(rerun)),
+					webhookTwicePlan.map(({ plan, secondFaults }): MessagingStep => new WebhookTwice(plan, secondFaults)),
+				],
+				{ maxCommands: 6 },
+			);
 			const checked = await fc.check(
 				fc.asyncProperty(runs, async (commands) => {
 					await freshWorkspace();
@@ -164,6 +307,7 @@ describe('A marketer messages and tracks customers run after run, whatever the p
 							trap: { url: `http://127.0.0.2:${port}`, received: () => trapReceived },
 							runNumber: 0,
 							model,
+							history: [],
 						},
 						log: [],
 					};
@@ -175,12 +319,15 @@ describe('A marketer messages and tracks customers run after run, whatever the p
 			const elapsed = (performance.now() - started) / 1000;
 			console.log(
 				[
-					`Messaging sequences (seed ${SEED}): ${tally.sequences} sequences tried, ${tally.runs} runs, ${tally.items} items, ` +
+					`Messaging sequences (seed ${SEED}): ${tally.sequences} sequences tried, ${tally.runs} runs (${tally.executions} executions), ${tally.items} items, ` +
 						`${tally.requests} requests, ${tally.faultsMet} of them answered by a fault, ` +
 						`${checked.failed ? 'a violation (shrunk below)' : '0 violations'} (${elapsed.toFixed(1)} s)`,
 					`runs by operation: ${JSON.stringify(tally.byOperation)}`,
 					`runs by how n8n ran the node: ${JSON.stringify(tally.byShape)}`,
 					`answers: ${JSON.stringify(tally.answers)}`,
+					`run again: ${JSON.stringify(tally.again)}`,
+					`runs whose rows carry: ${JSON.stringify(tally.rows)}`,
+					`Retry On Fail's tries beyond a run's first: ${JSON.stringify(tally.triesAgain)}`,
 				].join('\n'),
 			);
 			if (checked.failed) {
@@ -206,6 +353,7 @@ describe('shrunk sequences, kept', () => {
 		parallelRequests: 1,
 		faults: [],
 		shape: { kind: 'once' },
+		rows: PLAIN_ROWS,
 		...overrides,
 	});
 	const cases: Array<[string, MessageRunPlan]> = [

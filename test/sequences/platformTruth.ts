@@ -14,7 +14,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { isDeepStrictEqual } from 'node:util';
 
 import type { ProfileView, StateView } from '../../sandbox/adminApiTypes';
-import { rowOf, statusOf, wordsOf } from '../support/nodeWords';
+import { OUTPUT_FIELD, rowOf, statusOf, wordsOf } from '../support/nodeWords';
 import type { IdentifierKind, Person, WorkspaceIndex } from './workspaces';
 import { emailOf, IDENTIFIER_KINDS, PEOPLE, USERS, WORKSPACES, workspaceName } from './workspaces';
 
@@ -123,10 +123,13 @@ export interface Answer {
 
 /**
  * Checks that every item has exactly one answer paired to it, that it carries its input row (`rows`) as
- * it came with the node's words beside it (in `engagementPlatform`; a failed item with `error` beside
- * the row too), that an item answered "replaced" names a later item of the same customer, that an
- * applied item says so in its node's word (`appliedWord`: what the node answers an item it had
- * applied), and returns each item's answer.
+ * it came with the node's words beside it (in `field`, `engagementPlatform` unless Output Field Name
+ * sets another; a failed item with the node's `error` over the row's own), every other column as it
+ * came whatever it is named (`status`, `id`, `message`, `error`, `engagementPlatform`), that an item
+ * answered "replaced" names a later item of the same customer, that an applied item says so in its
+ * node's word (`appliedWord`: what the node answers an item it had applied), and returns each item's
+ * answer. `stopped`: the node stopped the workflow, so items of its stopped run have no answer (none
+ * is then undefined: what became of it is in doubt).
  */
 export function readAnswers(
 	intents: ItemIntent[],
@@ -134,6 +137,8 @@ export function readAnswers(
 	violations: Violation[],
 	appliedWord: (intent: ItemIntent) => string | undefined,
 	rows: IDataObject[],
+	field = OUTPUT_FIELD,
+	stopped = false,
 ): Array<Answer | undefined> {
 	const byItem: INodeExecutionData[][] = intents.map(() => []);
 	for (const entry of output) {
@@ -150,14 +155,16 @@ export function readAnswers(
 	}
 	return byItem.map((entries, index) => {
 		if (entries.length !== 1) {
-			violations.push({ kind: 'pairing', message: `item ${index} got ${entries.length} answers, not one` });
+			if (!(stopped && entries.length === 0))
+				violations.push({ kind: 'pairing', message: `item ${index} got ${entries.length} answers, not one` });
 			if (entries.length === 0) return undefined;
 		}
 		const json = entries[0].json as IDataObject;
-		const words = wordsOf(json);
-		const failed = statusOf(json) === 'failed' || json.error !== undefined;
+		const words = wordsOf(json, field);
+		// A row's own `error` is a column; an item failed when the node says so (or n8n's own error item, without words).
+		const failed = statusOf(json, field) === 'failed' || (json[field] === undefined && json.error !== undefined);
 		const row = failed ? { ...rows[index], error: words.error } : rows[index];
-		if (!isDeepStrictEqual(rowOf(json), row))
+		if (!isDeepStrictEqual(rowOf(json, field), row))
 			violations.push({
 				kind: 'row',
 				message: `item ${index} does not carry its row as it came: ${JSON.stringify(json)}`,
@@ -187,6 +194,46 @@ export function readAnswers(
 			violations.push({ kind: 'answer', message: `item ${index} is answered ${JSON.stringify(json)}` });
 		}
 		return answer;
+	});
+}
+
+/**
+ * An item answered "unchanged" says the platform held its values already: each piece it is the last
+ * word of in its run of the node must have been known to hold that value before the step (or be
+ * unknown), unless the step set it otherwise: an earlier run of the node in the same execution (merged
+ * branches: `runOfNode` gives each item's), or another run at the same time (`setByOther`). A try of
+ * Retry On Fail, or an execution retried from its saved data, that answered "unchanged" what its earlier
+ * try had the platform accept would fail here: that item is answered as then, "updated".
+ */
+export function checkUnchangedWasHeld(
+	before: Truth,
+	run: RunShape,
+	intents: ItemIntent[],
+	answers: Array<Answer | undefined>,
+	runOfNode: (item: number) => number,
+	setByOther: (user: Person, piece: PieceName, value: string | undefined) => boolean,
+	violations: Violation[],
+): void {
+	intents.forEach(({ user, sets }, item) => {
+		if (answers[item]?.status !== 'unchanged') return;
+		for (const [piece, value] of Object.entries(sets) as Array<[PieceName, string]>) {
+			const laterInRun = intents.some(
+				(other, at) => at > item && runOfNode(at) === runOfNode(item) && other.user === user && piece in other.sets,
+			);
+			if (laterInRun) continue;
+			const held = before[run.workspace][user][run.identifyBy][piece];
+			if (!held.known || held.value === value) continue;
+			const setEarlierInStep = intents.some(
+				(other, at) =>
+					at < item && runOfNode(at) < runOfNode(item) && other.user === user && other.sets[piece] === value,
+			);
+			if (setEarlierInStep || setByOther(user, piece, value)) continue;
+			violations.push({
+				kind: 'unchanged',
+				piece,
+				message: `${run.label}item ${item} (${user}) is answered "unchanged", and before this step the platform held ${piece} ${JSON.stringify(held.value)}, not ${JSON.stringify(value)}: an item whose value the step had accepted is answered "updated"`,
+			});
+		}
 	});
 }
 

@@ -22,7 +22,17 @@
  * before the run's end is recorded; or two runs at once, during which n8n's store is read and written by
  * each call as n8n's is (a round trip between, so that one run's insert can fail on the row the other
  * created, and one run's write can go over the other's: no item may fail on it, and what the next runs
- * leave out must be held); or the newcomer signing up. Every sequence
+ * leave out must be held); or the newcomer signing up. And the ways marketers and n8n run a run again:
+ * a run with On Error "Stop Workflow" that the node stopped (an Update Existing Only item for the
+ * newcomer before they sign up, a fault on every attempt) retried from its saved data (*Executions →
+ * Retry*, with the saved or the current workflow, after the cause is removed or not, once or twice);
+ * the step re-run as a new execution of the same items; a webhook delivered twice, one after the other
+ * or both at once; rows carrying their own `error` (null, false, "", a text) and columns named like the
+ * node's words (`status`, `id`, `message`, `engagementPlatform` where Output Field Name is another),
+ * under Retry On Fail by n8n 2.x's rule and by 1.x's. Besides convergence: an item answered "unchanged"
+ * held its value before the step (so a try, or a retry from saved data, answers what its earlier try
+ * had accepted "updated", as then), every row comes out as it came, and nothing the platform accepted
+ * is sent again by a run's tries or its retries from saved data. Every sequence
  * is run and its violations counted; then the first failing sequences (one per kind of violation, up
  * to STATE_SHRINK) are replayed by their fast-check path and shrunk, each candidate run up to
  * STATE_SHRINK_TRIES times (a race is not lost every time) and stopped at its first violating step
@@ -51,7 +61,13 @@ import {
 	overlapRuns,
 	RepeatRun,
 	repeatRun,
+	RerunStep,
+	rerunPlan,
+	RetriedExecution,
+	retriedRun,
 	signUpStep,
+	webhookTwice,
+	WebhookTwice,
 	WorkflowRun,
 } from './workflowRuns';
 import type { Violation } from './platformTruth';
@@ -94,6 +110,9 @@ const runs = fc.commands(
 		repeatRun.map((repeat) => new RepeatRun(repeat)),
 		overlapRuns(MAX_ITEMS).map((overlap) => new OverlappingRuns(overlap)),
 		signUpStep,
+		retriedRun(MAX_ITEMS).map((retried) => new RetriedExecution(retried)),
+		rerunPlan.map((rerun) => new RerunStep(rerun)),
+		webhookTwice(MAX_ITEMS).map((twice) => new WebhookTwice(twice)),
 	],
 	{ maxCommands: MAX_STEPS },
 );
@@ -115,10 +134,19 @@ const COUNTS = [
 	'severalRunsOfNode',
 	'refused',
 	'ignored',
+	'stoppedRuns',
+	'retried',
+	'retriedWithCurrentWorkflow',
+	'stillStopped',
+	'rerunSteps',
+	'webhooksTwice',
+	'webhooksTwiceAtOnce',
 ] as const;
 type Tally = Record<(typeof COUNTS)[number] | 'sequences' | 'violations', number> & {
 	answers: Record<string, number>;
 	bySchedule: Record<string, number>;
+	triesAgain: Record<string, number>;
+	rows: Record<string, number>;
 };
 const tally = (): Tally => ({
 	...(Object.fromEntries(COUNTS.map((name) => [name, 0])) as Record<(typeof COUNTS)[number], number>),
@@ -126,7 +154,12 @@ const tally = (): Tally => ({
 	violations: 0,
 	answers: {},
 	bySchedule: {},
+	triesAgain: {},
+	rows: {},
 });
+const addInto = (into: Record<string, number>, counts: Record<string, number>) => {
+	for (const [key, count] of Object.entries(counts)) into[key] = (into[key] ?? 0) + count;
+};
 
 let sequenceCounter = 0;
 
@@ -160,6 +193,15 @@ async function runSequence(
 		crashes: 0,
 		signUps: 0,
 		severalRunsOfNode: 0,
+		stoppedRuns: 0,
+		retried: 0,
+		retriedWithCurrentWorkflow: 0,
+		stillStopped: 0,
+		rerunSteps: 0,
+		webhooksTwice: 0,
+		webhooksTwiceAtOnce: 0,
+		triesAgain: { '2.x': 0, '1.x': 0 },
+		rows: {},
 		log: [],
 		plans: [],
 		states,
@@ -180,8 +222,9 @@ async function runSequence(
 		(into.bySchedule[`${schedule.kind}, resend ${schedule.resendEveryDays}`] ?? 0) + 1;
 	for (const name of COUNTS) into[name] += real[name];
 	into.violations += real.violations.length;
-	for (const [status, count] of Object.entries(real.answers))
-		into.answers[status] = (into.answers[status] ?? 0) + count;
+	addInto(into.answers, real.answers);
+	addInto(into.triesAgain, real.triesAgain);
+	addInto(into.rows, real.rows);
 	return real;
 }
 
@@ -204,7 +247,7 @@ function failureReport(real: SequenceReal): string {
 
 describe('A marketer syncs customers to the platform night after night', () => {
 	test(
-		'after every run each customer holds what the run last said it applied, whatever the mix of attribute syncs, newsletter opt-ins and outs, two sync nodes, a switched workspace, platform hiccups, overlapping runs, runs n8n could not close, customers with no profile yet and answers that prove nothing',
+		'after every run each customer holds what the run last said it applied, whatever the mix of attribute syncs, newsletter opt-ins and outs, two sync nodes, a switched workspace, platform hiccups, overlapping runs, runs n8n could not close, customers with no profile yet, answers that prove nothing, and runs run again (Executions → Retry, the step re-run, a webhook twice, Retry On Fail on rows with their own error)',
 		async () => {
 			const started = performance.now();
 			const counted = tally();
@@ -262,6 +305,9 @@ describe('A marketer syncs customers to the platform night after night', () => {
 						`${counted.ignored} group states set by an external ID nobody had, ` +
 						`${counted.violations} violations in ${failing.length} sequences ` +
 						`(${(elapsed / 1000).toFixed(1)} s, ${(((elapsed / Math.max(1, counted.sequences)) * 100) / 1000).toFixed(1)} s per 100 sequences)`,
+					`run again: ${counted.stoppedRuns} runs the node stopped (On Error: Stop Workflow), ${counted.retried} Executions → Retry from the saved data (${counted.retriedWithCurrentWorkflow} with the current workflow; ${counted.stillStopped} runs still stopped after them), ${counted.rerunSteps} steps re-run as a new execution, ${counted.webhooksTwice} webhooks delivered twice one after the other and ${counted.webhooksTwiceAtOnce} at once`,
+					`runs whose rows carry: ${JSON.stringify(counted.rows)}`,
+					`Retry On Fail's tries beyond a run's first, by rule: ${JSON.stringify(counted.triesAgain)}`,
 					`answers: ${JSON.stringify(counted.answers)}`,
 					`sequences by schedule and Resend Everything Every (Days): ${JSON.stringify(counted.bySchedule)}`,
 					`sequences by kind of violation: ${JSON.stringify(Object.fromEntries(countBy(failing.flatMap(({ kinds }) => kinds))))}`,

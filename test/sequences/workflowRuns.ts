@@ -7,6 +7,15 @@
  * signing up in a workspace. While two runs overlap, n8n's store behaves as n8n's does under
  * concurrency: each call reads the row, waits a database round trip, then inserts or writes it back
  * whole (test/harness/deduplicationStore.ts, StoreRace).
+ *
+ * And the ways a run is run again: a run with On Error "Stop Workflow" that the node stops (an Update
+ * Existing Only item for a customer with no profile yet, a fault on every attempt), retried from its
+ * saved data (*Executions → Retry*, with the saved or the current workflow, after the customer signs up
+ * or the fault is gone, or not, once or twice); the step re-run as a new execution of the same items; a
+ * webhook delivered twice, one after the other or both at once. Rows carry their own `error` (null,
+ * false, "", a text) and columns named like the node's words, under Retry On Fail by n8n 2.x's rule or
+ * 1.x's. An item a try or a retry from saved data answers is answered as the try that had it accepted
+ * ("updated", never "unchanged"), and nothing the platform accepted is sent again by it.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 
@@ -14,15 +23,16 @@ import fc from 'fast-check';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { DEMO_API_KEY } from '../../sandbox';
-import type { FaultRule, StateView } from '../../sandbox/adminApiTypes';
+import type { FaultRule, RecordedRequest, StateView } from '../../sandbox/adminApiTypes';
 import type { RunResult } from '../harness';
 import { runWorkflow } from '../harness';
 import { moveClockBy, virtualNow } from './virtualClock';
 import { deduplicationStore, raceWithRoundTrips } from '../harness/deduplicationStore';
-import { answersAcrossRuns, shapedWorkflow } from '../support/nodeShapes';
+import { answersAcrossRuns, shapedWorkflow, triesAgainIn } from '../support/nodeShapes';
 import { SUBSCRIPTION_NODE, USER_NODE } from '../support/nodeTypes';
 import type { Answer, ItemIntent, PieceName, RunShape, Truth, Violation } from './platformTruth';
 import {
+	checkUnchangedWasHeld,
 	compareWithPlatform,
 	effectsOf,
 	GROUP,
@@ -33,6 +43,8 @@ import {
 	signedUp,
 	tallyName,
 } from './platformTruth';
+import type { RowPlan } from './rows';
+import { describeRows, rowPlan, tallyRows, withRowColumns, wordsField } from './rows';
 import type { Person, Workspace, WorkspaceIndex } from './workspaces';
 import { emailOf, NEWCOMER, signUp, WORKSPACES, workspaceName } from './workspaces';
 
@@ -57,8 +69,11 @@ const VALUES: Record<PieceName, readonly string[]> = {
  * 'unplaced-error': /users/track answers 201 with a plain string in `errors`, having applied nothing
  * (the subscription endpoint reads no errors from a 2xx, so its runs never get it).
  */
-type FaultKind = 'status' | 'reset-before' | 'reset-after' | 'slow' | 'unplaced-error';
-/** One fault rule on the run's path, for its first `times` requests (4: every attempt of one request). */
+type FaultKind = 'status' | 'reset-before' | 'reset-after' | 'slow' | 'unplaced-error' | 'refused';
+/**
+ * One fault rule on the run's path, for its first `times` requests (4: every attempt of one request).
+ * 'refused': a 400 for the whole request, which applies nothing and is not sent again.
+ */
 interface Fault {
 	kind: FaultKind;
 	times: 1 | 4;
@@ -86,6 +101,12 @@ export interface RunPlan {
 	 */
 	runsOfNode?: 2 | 3;
 	items: ItemIntent[];
+	/** What the rows carry besides what the node reads: their own `error`, columns named like the node's words. */
+	rows?: RowPlan;
+	/** Retry On Fail on the node, by n8n 2.x's rule (n8n-core's own) or 1.x's. */
+	retryOnFail?: '2.x' | '1.x';
+	/** On Error "Stop Workflow" (else "Continue", the regular output): the node stops at the first failed item. */
+	stopWorkflow?: boolean;
 }
 
 /**
@@ -130,10 +151,10 @@ export const scheduleOf = (maxSteps: number): fc.Arbitrary<Schedule> =>
 export const describeSchedule = ({ kind, gapsHours, resendEveryDays }: Schedule, steps: number) =>
 	`${kind}, resend every ${resendEveryDays} days, hours before each step: ${gapsHours.slice(0, steps).join(', ')}`;
 
-/** A step begins: the clock moves on by the schedule's gap before it. */
-function beginStep(real: SequenceReal): number {
+/** A step begins: the clock moves on by the schedule's gap before it (or by `gapHours`). */
+function beginStep(real: SequenceReal, gapHours?: number): number {
 	const step = ++real.steps;
-	moveClockBy((real.schedule?.gapsHours[step - 1] ?? 0) * HOUR_MS);
+	moveClockBy((gapHours ?? real.schedule?.gapsHours[step - 1] ?? 0) * HOUR_MS);
 	real.stepStartedAt = virtualNow();
 	return step;
 }
@@ -217,6 +238,21 @@ export interface SequenceReal {
 	signUps: number;
 	/** Runs in which n8n ran the node several times (merged branches). */
 	severalRunsOfNode: number;
+	/** Runs with On Error "Stop Workflow" that the node stopped, to be retried. */
+	stoppedRuns: number;
+	/** *Executions → Retry* runs of them, from the saved data; with the current workflow; after which the run still stopped. */
+	retried: number;
+	retriedWithCurrentWorkflow: number;
+	stillStopped: number;
+	/** Steps re-run as a new execution of the same items. */
+	rerunSteps: number;
+	/** Webhooks delivered twice: one after the other, and both at once. */
+	webhooksTwice: number;
+	webhooksTwiceAtOnce: number;
+	/** Tries of Retry On Fail beyond a run's first, by n8n line's rule. */
+	triesAgain: Record<'2.x' | '1.x', number>;
+	/** Runs whose rows carry their own `error` (by kind), columns named like the node's words. */
+	rows: Record<string, number>;
 	/** Each step's description, in order. */
 	log: string[];
 	/** Each run's plan, in order, with its name (a repeat run takes an earlier one's rows). */
@@ -286,6 +322,8 @@ const runSettings = {
 	parallelRequests: fc.integer({ min: 1, max: 8 }),
 	crash,
 	runsOfNode: rarely(weighted<2 | 3>([2, 2], [3, 1])),
+	rows: rowPlan(),
+	retryOnFail: weighted<RunPlan['retryOnFail']>([undefined, 4], ['2.x', 1], ['1.x', 1]),
 };
 /** A crash means nothing without Send Only Changes (nothing is recorded). */
 const withoutIdleCrash = (plan: RunPlan): RunPlan =>
@@ -320,7 +358,8 @@ const stateOf =
 
 // ---- description -------------------------------------------------------------------------------
 
-const faultName = ({ kind, times }: Fault) => `fault ${kind === 'status' ? '503' : kind}×${times}`;
+const faultName = ({ kind, times }: Fault) =>
+	`fault ${kind === 'status' ? '503' : kind === 'refused' ? '400' : kind}×${times}`;
 
 export function describePlan(plan: RunPlan): string {
 	const settings = [
@@ -334,6 +373,9 @@ export function describePlan(plan: RunPlan): string {
 		...(plan.fault ? [faultName(plan.fault)] : []),
 		...(plan.crash ? [`n8n's store gone after ${plan.crash} checks`] : []),
 		...(plan.runsOfNode ? [`the node run ${plan.runsOfNode} times (merged branches)`] : []),
+		...(plan.retryOnFail ? [`Retry On Fail (${plan.retryOnFail}'s rule)`] : []),
+		...(plan.stopWorkflow ? ['On Error: Stop Workflow'] : []),
+		...(describeRows(plan.rows) ? [describeRows(plan.rows)] : []),
 	];
 	const items = plan.items.map(
 		({ user: who, sets, updateOnly }, index) =>
@@ -356,7 +398,11 @@ const store = deduplicationStore();
 /** Which run of an overlap a call to n8n's store comes from. */
 const runOfCall = new AsyncLocalStorage<string>();
 
-function itemJson(plan: RunPlan, { user: who, sets, updateOnly }: ItemIntent): IDataObject {
+function itemJson(plan: RunPlan, item: ItemIntent): IDataObject {
+	return withRowColumns(baseJson(plan, item), plan.rows);
+}
+
+function baseJson(plan: RunPlan, { user: who, sets, updateOnly }: ItemIntent): IDataObject {
 	const base = { id: who, email: emailOf(who) };
 	if (plan.node === 'newsletter') return { ...base, group: GROUP, state: sets[GROUP] };
 	const attrs: IDataObject = {};
@@ -368,17 +414,26 @@ function itemJson(plan: RunPlan, { user: who, sets, updateOnly }: ItemIntent): I
 	return { ...base, attrs, ...(updateOnly && { updateOnly }) };
 }
 
-function parameters(plan: RunPlan, resendEveryDays: number): INodeParameters {
+/**
+ * The node's parameters. `current`: the workflow as the marketer has it now, changed since the run only
+ * where the items send the same (Parallel Requests, Batch Size, the dragged field's spacing): what
+ * *Retry with currently saved workflow* runs.
+ */
+function parameters(plan: RunPlan, resendEveryDays: number, current = false): INodeParameters {
 	const options: INodeParameters = {
 		...(offersSendOnlyChanges(plan) && { sendOnlyChanges: plan.sendOnlyChanges }),
 		resendEveryDays,
-		parallelRequests: plan.parallelRequests,
-		...(plan.batchSize !== undefined && { batchSize: plan.batchSize }),
+		parallelRequests: current ? (plan.parallelRequests % 8) + 1 : plan.parallelRequests,
+		...(current
+			? { batchSize: ((plan.batchSize ?? 3) % 3) + 1 }
+			: plan.batchSize !== undefined && { batchSize: plan.batchSize }),
+		...(plan.rows?.outputField !== undefined && { outputField: plan.rows.outputField }),
 	};
+	const field = (name: string) => (current ? `={{$json.${name}}}` : `={{ $json.${name} }}`);
 	const identify =
 		plan.identifyBy === 'email'
-			? { identifyBy: 'email', email: '={{ $json.email }}' }
-			: { identifyBy: 'external_id', externalId: '={{ $json.id }}' };
+			? { identifyBy: 'email', email: field('email') }
+			: { identifyBy: 'external_id', externalId: field('id') };
 	if (plan.node === 'newsletter' && plan.oneState) {
 		const operation = plan.items[0].sets[GROUP] === 'subscribed' ? 'subscribe' : 'unsubscribe';
 		return { operation, subscriptionGroupId: '={{ $json.group }}', ...identify, options };
@@ -407,6 +462,7 @@ function parameters(plan: RunPlan, resendEveryDays: number): INodeParameters {
 
 function faultRule(path: string, { kind, times }: Fault, delayMs = 20): FaultRule {
 	if (kind === 'status') return { path, kind, times, status: 503 };
+	if (kind === 'refused') return { path, kind: 'status', times, status: 400 };
 	if (kind === 'slow') return { path, kind, times, delayMs };
 	return { path, kind, times };
 }
@@ -439,11 +495,17 @@ async function drainFaults(workspace: Workspace, path: string): Promise<void> {
 	}
 }
 
+/** A failed execution run again as *Executions → Retry* does: from its saved data, with the saved or the current workflow. */
+interface RetryOf {
+	failed: RunResult;
+	currentWorkflow: boolean;
+}
+
 /** One run of the workflow with the plan's nodes and settings, its crash staged in n8n's store. */
-async function execute(plan: RunPlan, real: SequenceReal, label = ''): Promise<RunResult> {
+async function execute(plan: RunPlan, real: SequenceReal, label = '', retryOf?: RetryOf): Promise<RunResult> {
 	real.runs++;
-	real.items += plan.items.length;
-	if (plan.runsOfNode && plan.items.length > 1) real.severalRunsOfNode++;
+	if (!retryOf) real.items += plan.items.length;
+	if (plan.runsOfNode && plan.items.length > 1 && !retryOf) real.severalRunsOfNode++;
 	const node = NODES[plan.node];
 	const workspace = real.workspaces[plan.workspace];
 	if (plan.crash !== undefined) {
@@ -459,20 +521,41 @@ async function execute(plan: RunPlan, real: SequenceReal, label = ''): Promise<R
 				await runWorkflow({
 					workflowId: real.workflowId,
 					...shapedWorkflow(
-						{ ...node, parameters: parameters(plan, real.schedule?.resendEveryDays ?? 0), continueOnFail: true },
-						plan.runsOfNode && plan.items.length > 1
-							? { kind: 'branches', branches: Math.min(plan.runsOfNode, plan.items.length) }
-							: { kind: 'once' },
+						{
+							...node,
+							parameters: parameters(plan, real.schedule?.resendEveryDays ?? 0, retryOf?.currentWorkflow),
+							continueOnFail: !plan.stopWorkflow,
+						},
+						{ ...shapeOfNodeRuns(plan), retryOnFail: plan.retryOnFail !== undefined },
 					),
+					retryRule: plan.retryOnFail === '1.x' ? '1.x' : undefined,
+					retryOf: retryOf?.failed.run,
+					retryWithCurrentWorkflow: retryOf?.currentWorkflow,
 					items: plan.items.map((item) => itemJson(plan, item)),
 					credentials: workspace.credentials,
 				}),
 		);
 		if (result.logs.some(({ message }) => message.includes("could not record this run's end"))) real.crashes++;
+		if (plan.retryOnFail) real.triesAgain[plan.retryOnFail] += triesAgainIn(result, node.name, retryOf?.failed);
+		if (!retryOf) tallyRows(real.rows, plan.rows);
 		return result;
 	} finally {
 		if (plan.crash !== undefined) store.failWhen = undefined;
 	}
+}
+
+/** How n8n runs the node: once, or once per branch of an IF merged into it. */
+const shapeOfNodeRuns = (plan: RunPlan) =>
+	plan.runsOfNode && plan.items.length > 1
+		? { kind: 'branches' as const, branches: Math.min(plan.runsOfNode, plan.items.length) }
+		: { kind: 'once' as const };
+
+/** Which run of the node each item is in (the merged branches meet the items in their order). */
+function runOfNodeOf(plan: RunPlan): (item: number) => number {
+	const shape = shapeOfNodeRuns(plan);
+	if (shape.kind === 'once') return () => 0;
+	const perBranch = Math.ceil(plan.items.length / shape.branches);
+	return (item) => Math.floor(item / perBranch);
 }
 
 const shapeOf = (plan: RunPlan, label: string): RunShape => ({
@@ -497,21 +580,38 @@ interface Ran {
 	/** "" for a run alone; "run 3a " and "run 3b " for overlapping ones */
 	label: string;
 	result: RunResult;
+	/**
+	 * The executions the run was (its first, and each *Executions → Retry* of it), and the requests they
+	 * sent: checked for a piece the platform accepted being sent again. Where n8n may run the node's run
+	 * again (Retry On Fail, On Error "Stop Workflow") and runs it once; not for overlapping runs.
+	 */
+	chain?: { requests: RecordedRequest[] };
 }
 
 /**
  * After a step's runs: each run's answers checked, the truth learnt from them, and compared with
- * both workspaces. Throws (stopping the sequence) when a violation is one `stopAt` picks.
+ * both workspaces. Throws (stopping the sequence) when a violation is one `stopAt` picks. `before`: the
+ * truth before the step, where the step changed it already (a retried run's stopped first execution).
  */
-async function settleStep(model: SequenceModel, real: SequenceReal, ran: Ran[]): Promise<void> {
+async function settleStep(
+	model: SequenceModel,
+	real: SequenceReal,
+	ran: Ran[],
+	{ before, stoppedOnly }: { before?: Truth; stoppedOnly?: boolean } = {},
+): Promise<void> {
 	const step = real.steps;
 	const violations: Violation[] = [];
 	const answersOf = new Map<Ran, Array<Answer | undefined>>();
+	const truthBefore = before ?? model.truth;
 	const effects = ran.flatMap((entry) => {
 		const { plan, label, result } = entry;
 		const node = NODES[plan.node];
-		if (result.error) violations.push({ kind: 'run', message: `${label}the run stopped: ${result.error.message}` });
-		const output = answersAcrossRuns(result, node.name);
+		// On Error "Stop Workflow": the node stopping the workflow is what it is asked to do; else the run must not stop.
+		const stopped = plan.stopWorkflow === true && result.error !== undefined;
+		if (result.error && !stopped)
+			violations.push({ kind: 'run', message: `${label}the run stopped: ${result.error.message}` });
+		const field = wordsField(plan.rows);
+		const output = answersAcrossRuns(result, node.name, 0, field);
 		// n8n's store failed no call here unless a crash was staged: the run must not fail on it (another
 		// run creating or writing the store at the same moment is no failure).
 		const storeFailed = output.filter(({ json }) => JSON.stringify(json).includes(STORE_UNREADABLE));
@@ -527,19 +627,39 @@ async function settleStep(model: SequenceModel, real: SequenceReal, ran: Ran[]):
 			// The nodes' words: a newsletter node says the state it set, an attribute sync "updated".
 			plan.node === 'newsletter' ? (intent) => intent.sets[GROUP] : () => 'updated',
 			plan.items.map((item) => itemJson(plan, item)),
+			field,
+			stopped,
 		);
 		answersOf.set(entry, answers);
-		for (const answer of answers) {
-			const name = tallyName(answer);
-			real.answers[name] = (real.answers[name] ?? 0) + 1;
-			if (answer?.refused) real.refused++;
-		}
+		// A stopped execution about to be retried: its answers are tallied once, from the retry's.
+		if (!stoppedOnly)
+			for (const answer of answers) {
+				const name = stopped && !answer ? 'none (the workflow stopped)' : tallyName(answer);
+				real.answers[name] = (real.answers[name] ?? 0) + 1;
+				if (answer?.refused) real.refused++;
+			}
 		const shape = shapeOf(plan, label);
 		if (shape.ignoresUnknown)
 			real.ignored += plan.items.filter(
 				({ user }) => !profileOf(real.states[plan.workspace], user, 'external_id'),
 			).length;
 		const others = ran.filter((other) => other.plan !== plan);
+		checkUnchangedWasHeld(
+			truthBefore,
+			shape,
+			plan.items,
+			answers,
+			runOfNodeOf(plan),
+			(user, piece, value) =>
+				others.some(
+					({ plan: other }) =>
+						other.workspace === plan.workspace &&
+						other.identifyBy === plan.identifyBy &&
+						other.items.some((item) => item.user === user && item.sets[piece] === value),
+				),
+			violations,
+		);
+		if (entry.chain) checkNothingAcceptedSentAgain(label, entry.chain.requests, violations);
 		return effectsOf(model.truth, shape, plan.items, answers, real.states[plan.workspace], (user) =>
 			others.some((other) => mayCreateFor(plan, other.plan)(user)),
 		);
@@ -554,21 +674,120 @@ async function settleStep(model: SequenceModel, real: SequenceReal, ran: Ran[]):
 	if (stopping.length > 0) throw new Error(`step ${step}: ${stopping.map(({ message }) => message).join('; ')}`);
 }
 
-/** Runs one plan: the fault first, the workflow, then its answers checked and the truth compared with both workspaces. */
-async function runPlan(plan: RunPlan, model: SequenceModel, real: SequenceReal, description: string): Promise<void> {
-	const step = beginStep(real);
+/**
+ * What a request set, by contact and piece (`u1 tier="gold"`, `u1@shop.example newsletter=subscribed`),
+ * and which of those the platform accepted: answered 2xx as the platform answers (no fault but a slow
+ * answer or headers over it), less the objects its answer refused.
+ */
+function piecesOfRequest(request: RecordedRequest): { sent: string[]; accepted: string[] } {
+	const body = (request.body ?? {}) as IDataObject;
+	const response = (request.response ?? {}) as IDataObject;
+	const list = (value: unknown) => (Array.isArray(value) ? (value as IDataObject[]) : []);
+	const took =
+		request.status >= 200 &&
+		request.status < 300 &&
+		(request.fault === undefined || request.fault === 'slow' || request.fault === 'headers');
+	const sent: string[] = [];
+	const accepted: string[] = [];
+	if (request.path === '/users/track') {
+		const refused = new Set(
+			list(response.errors)
+				.filter((error) => error.input_array === 'attributes')
+				.map((error) => Number(error.index)),
+		);
+		list(body.attributes).forEach((object, index) => {
+			const who = String(object.external_id ?? object.email);
+			const keys: string[] = [];
+			for (const [key, value] of Object.entries(object)) {
+				if (key === 'external_id' || key === 'email' || key === '_update_existing_only') continue;
+				if (key === 'subscription_groups')
+					for (const group of list(value))
+						keys.push(`${who} ${String(group.subscription_group_id)}=${String(group.subscription_state)}`);
+				else keys.push(`${who} ${key}=${JSON.stringify(value)}`);
+			}
+			sent.push(...keys);
+			if (took && !refused.has(index)) accepted.push(...keys);
+		});
+	} else {
+		for (const group of list(body.subscription_groups)) {
+			const users = [...list(group.external_ids), ...list(group.emails)] as unknown as string[];
+			const keys = users.map(
+				(who) => `${who} ${String(group.subscription_group_id)}=${String(group.subscription_state)}`,
+			);
+			sent.push(...keys);
+			if (took) accepted.push(...keys);
+		}
+	}
+	return { sent, accepted };
+}
+
+/**
+ * Nothing the platform accepted is sent again by the same run of the node: not by its own resends, not
+ * by a try of Retry On Fail, not by *Executions → Retry* from the saved data (the earlier try's pieces
+ * are answered as then). A run of the node sends each contact's piece once (the last word), so a piece
+ * sent after the platform accepted it is sent twice. `requests`: the run's, over its executions.
+ */
+function checkNothingAcceptedSentAgain(label: string, requests: RecordedRequest[], violations: Violation[]): void {
+	const accepted = new Map<string, number>();
+	for (const request of [...requests].sort((a, b) => a.seq - b.seq)) {
+		const { sent, accepted: took } = piecesOfRequest(request);
+		for (const key of new Set(sent))
+			if (accepted.has(key))
+				violations.push({
+					kind: 'sent again',
+					message: `${label}request ${request.seq} sent ${key} again, which the platform had accepted in request ${accepted.get(key)} of the same run`,
+				});
+		for (const key of took) if (!accepted.has(key)) accepted.set(key, request.seq);
+	}
+}
+
+/** The requests on a path since `seq`. */
+async function requestsSince(workspace: Workspace, path: string, seq: number): Promise<RecordedRequest[]> {
+	return (await workspace.client.requests({ path })).filter((request) => request.seq > seq);
+}
+
+async function lastSeq(workspace: Workspace): Promise<number> {
+	return Math.max(0, ...(await workspace.client.requests()).map((request) => request.seq));
+}
+
+/**
+ * Runs one plan: the fault first, the workflow, then its answers checked and the truth compared with
+ * both workspaces. `gapHours`: the time since the last step, where it is not the schedule's (a webhook
+ * delivered again).
+ */
+async function runPlan(
+	plan: RunPlan,
+	model: SequenceModel,
+	real: SequenceReal,
+	description: string,
+	gapHours?: number,
+): Promise<void> {
+	const step = beginStep(real, gapHours);
 	real.plans.push({ plan, label: `step ${step}` });
 	real.log.push(description);
 	const workspace = real.workspaces[plan.workspace];
 	const path = pathOf(plan);
-	if (plan.fault) {
-		real.faults++;
-		if (plan.fault.kind === 'unplaced-error') real.unplacedErrors++;
-		await workspace.client.injectFaults([faultRule(path, plan.fault)]);
-	}
+	const watched = triedAgainMaybe(plan);
+	const seq = watched ? await lastSeq(workspace) : 0;
+	await injectFault(plan, real, workspace);
 	const result = await execute(plan, real);
 	if (plan.fault) await drainFaults(workspace, path);
-	await settleStep(model, real, [{ plan, label: '', result }]);
+	const chain = watched ? { requests: await requestsSince(workspace, path, seq) } : undefined;
+	await settleStep(model, real, [{ plan, label: '', result, chain }]);
+}
+
+/**
+ * Whether n8n may run the plan's run of the node again in its execution (Retry On Fail, or a retry from
+ * saved data of a run it stops), and its requests are watched for a piece sent again: where it runs once.
+ */
+const triedAgainMaybe = (plan: RunPlan) =>
+	(plan.retryOnFail !== undefined || plan.stopWorkflow === true) && shapeOfNodeRuns(plan).kind === 'once';
+
+async function injectFault(plan: RunPlan, real: SequenceReal, workspace: Workspace): Promise<void> {
+	if (!plan.fault) return;
+	real.faults++;
+	if (plan.fault.kind === 'unplaced-error') real.unplacedErrors++;
+	await workspace.client.injectFaults([faultRule(pathOf(plan), plan.fault)]);
 }
 
 /** A run of its own items and settings. */
@@ -645,6 +864,8 @@ export class RepeatRun implements Command {
 export interface OverlapPlan {
 	first: RunPlan;
 	second: RunPlan;
+	/** A webhook delivered twice at once: the second run is the first's items and settings again. */
+	twice?: boolean;
 	hold: 'slow' | '503';
 	delayMs: number;
 	gapMs: number;
@@ -672,10 +893,14 @@ export const overlapRuns = (maxItems: number): fc.Arbitrary<OverlapPlan> =>
 			gapMs: fc.constantFrom(0, 2, 10),
 			roundTripMs: fc.constantFrom<OverlapPlan['roundTripMs']>(0, 1, 3),
 			spread: often(fc.nat()),
+			twice: weighted([false, 3], [true, 1]),
 		})
-		.map(({ first, second, sameWorkspace, sendOnlyChanges: [firstSends, secondSends], ...rest }) => ({
+		.map(({ first, second, sameWorkspace, sendOnlyChanges: [firstSends, secondSends], twice, ...rest }) => ({
 			first: alone(first, firstSends),
-			second: alone(sameWorkspace ? { ...second, workspace: first.workspace } : second, secondSends),
+			second: twice
+				? alone(first, firstSends)
+				: alone(sameWorkspace ? { ...second, workspace: first.workspace } : second, secondSends),
+			...(twice && { twice }),
 			...rest,
 		}));
 
@@ -690,6 +915,7 @@ export class OverlappingRuns implements Command {
 		const { first, second, hold, delayMs, gapMs, roundTripMs, spread } = this.overlap;
 		const step = beginStep(real);
 		real.overlaps++;
+		if (this.overlap.twice) real.webhooksTwiceAtOnce++;
 		real.plans.push({ plan: first, label: `step ${step}a` }, { plan: second, label: `step ${step}b` });
 		real.log.push(this.toString());
 		const workspace = real.workspaces[first.workspace];
@@ -738,7 +964,7 @@ export class OverlappingRuns implements Command {
 				: spread === undefined
 					? `${roundTripMs} ms`
 					: `${roundTripMs}–${2 * roundTripMs} ms (spread ${spread})`;
-		return `two runs at once (the first's first request ${hold === '503' ? 'answered 503' : `slowed ${delayMs} ms`}, the second starting ${gapMs} ms later, n8n's store calls reading and writing ${roundTrip} apart): a: ${describePlan(first)} | b: ${describePlan(second)}`;
+		return `${this.overlap.twice ? 'a webhook delivered twice at once: ' : ''}two runs at once (the first's first request ${hold === '503' ? 'answered 503' : `slowed ${delayMs} ms`}, the second starting ${gapMs} ms later, n8n's store calls reading and writing ${roundTrip} apart): a: ${describePlan(first)} | b: ${describePlan(second)}`;
 	}
 }
 
@@ -752,18 +978,8 @@ export class SignUp implements Command {
 
 	async run(model: SequenceModel, real: SequenceReal): Promise<void> {
 		beginStep(real);
-		const index = this.workspace;
-		const before = real.states[index];
-		if (profileOf(before, NEWCOMER, 'external_id') || profileOf(before, NEWCOMER, 'email')) {
-			real.log.push(`${this.toString()}: a profile finds ${NEWCOMER} already, so no sign-up`);
-			return;
-		}
-		real.log.push(this.toString());
-		real.signUps++;
-		const workspace = real.workspaces[index];
-		await signUp(workspace, NEWCOMER);
-		real.states[index] = await workspace.client.state();
-		signedUp(model.truth, index, real.states[index], NEWCOMER);
+		const signed = await signUpIfNew(model, real, this.workspace);
+		real.log.push(`${this.toString()}${signed ? '' : `: a profile finds ${NEWCOMER} already, so no sign-up`}`);
 	}
 
 	toString(): string {
@@ -771,6 +987,207 @@ export class SignUp implements Command {
 	}
 }
 
+/** The newcomer signs up in the workspace, unless a profile finds them already; whether they did. */
+async function signUpIfNew(model: SequenceModel, real: SequenceReal, index: WorkspaceIndex): Promise<boolean> {
+	const before = real.states[index];
+	if (profileOf(before, NEWCOMER, 'external_id') || profileOf(before, NEWCOMER, 'email')) return false;
+	real.signUps++;
+	const workspace = real.workspaces[index];
+	await signUp(workspace, NEWCOMER);
+	real.states[index] = await workspace.client.state();
+	signedUp(model.truth, index, real.states[index], NEWCOMER);
+	return true;
+}
+
 export const signUpStep: fc.Arbitrary<Command> = weighted<WorkspaceIndex>([0, 3], [1, 1]).map(
 	(workspace) => new SignUp(workspace),
 );
+
+// ---- run again -----------------------------------------------------------------------------------
+
+/** *Executions → Retry* of a run the node stopped. */
+export interface RetryPlan {
+	/** How many times the marketer retries it, each only while the last one stopped. */
+	times: 1 | 2;
+	/** Before each retry the cause is removed: the newcomer signs up, the fault is gone. */
+	causeRemoved: boolean;
+	/** Retried with the currently saved workflow, which differs only where the items send the same. */
+	currentWorkflow: boolean;
+}
+
+export interface RetriedPlan {
+	plan: RunPlan;
+	retry: RetryPlan;
+}
+
+/**
+ * A run with On Error "Stop Workflow" that may stop: an attribute sync with an Update Existing Only item
+ * for the newcomer (refused while no profile finds them), or a fault on every attempt of its first
+ * request (a 400, a 503, a reset before or after the platform acted), or both.
+ */
+export const retriedRun = (maxItems: number): fc.Arbitrary<RetriedPlan> =>
+	fc
+		.record({
+			base: fc.oneof(attributeSync(maxItems), attributeSync(maxItems), newsletterRun(maxItems)),
+			cause: weighted<'refused' | 'fault' | 'both'>(['refused', 2], ['fault', 2], ['both', 1]),
+			// A 400: refused, applied nothing, so a retry gets past it once it is gone; a 503 or a reset on
+			// every attempt leaves its items in doubt, which every retry answers so again.
+			fault: weighted<FaultKind>(['refused', 3], ['status', 1], ['reset-before', 1], ['reset-after', 1]).map(
+				(kind): Fault => ({ kind, times: kind === 'refused' ? 1 : 4 }),
+			),
+			at: fc.nat({ max: maxItems }),
+			tier: valueOf('tier'),
+			retry: fc.record({
+				times: weighted<1 | 2>([1, 3], [2, 1]),
+				causeRemoved: weighted([true, 3], [false, 1]),
+				currentWorkflow: fc.boolean(),
+			}),
+		})
+		.map(({ base, cause, fault, at, tier, retry }) => {
+			const refused = base.node !== 'newsletter' && cause !== 'fault';
+			const items = [...base.items];
+			if (refused) items.splice(Math.min(at, items.length), 0, { user: NEWCOMER, sets: { tier }, updateOnly: true });
+			return {
+				plan: {
+					...base,
+					items,
+					stopWorkflow: true,
+					crash: undefined,
+					fault: refused && cause === 'refused' ? undefined : fault,
+				},
+				retry,
+			};
+		});
+
+export class RetriedExecution implements Command {
+	constructor(readonly retried: RetriedPlan) {}
+
+	check(): boolean {
+		return true;
+	}
+
+	async run(model: SequenceModel, real: SequenceReal): Promise<void> {
+		const { plan, retry } = this.retried;
+		const step = beginStep(real);
+		real.plans.push({ plan, label: `step ${step}` });
+		real.log.push(this.toString());
+		const workspace = real.workspaces[plan.workspace];
+		const path = pathOf(plan);
+		// The truth before the step: what an item answered "unchanged" must have been held already.
+		const before = structuredClone(model.truth);
+		const watched = triedAgainMaybe(plan);
+		const seq = watched ? await lastSeq(workspace) : 0;
+		await injectFault(plan, real, workspace);
+		const executions = [await execute(plan, real)];
+		if (plan.fault) await drainFaults(workspace, path);
+		if (executions[0].error) {
+			real.stoppedRuns++;
+			// Stopped: what its stopped run set is in doubt until the retry answers it; the rest holds.
+			await settleStep(model, real, [{ plan, label: 'the stopped execution: ', result: executions[0] }], {
+				stoppedOnly: true,
+			});
+			const done: string[] = [];
+			while (executions.length <= retry.times && executions[executions.length - 1].error) {
+				if (retry.causeRemoved)
+					done.push(
+						(await signUpIfNew(model, real, plan.workspace))
+							? `${NEWCOMER} signed up`
+							: plan.fault
+								? 'the fault gone'
+								: 'nothing to remove',
+					);
+				else await injectFault(plan, real, workspace);
+				executions.push(
+					await execute(plan, real, '', {
+						failed: executions[executions.length - 1],
+						currentWorkflow: retry.currentWorkflow,
+					}),
+				);
+				if (plan.fault) await drainFaults(workspace, path);
+				real.retried++;
+				if (retry.currentWorkflow) real.retriedWithCurrentWorkflow++;
+			}
+			const last = executions[executions.length - 1];
+			if (last.error) real.stillStopped++;
+			real.log[real.log.length - 1] +=
+				` → stopped; retried ${executions.length - 1} time(s)${done.length > 0 ? ` (${done.join(', ')})` : ''}${last.error ? ', still stopped' : ''}`;
+		}
+		const chain = watched ? { requests: await requestsSince(workspace, path, seq) } : undefined;
+		await settleStep(
+			model,
+			real,
+			[{ plan, label: '', result: executions[executions.length - 1], chain }],
+			{ before },
+		);
+	}
+
+	toString(): string {
+		const { plan, retry } = this.retried;
+		return `${describePlan(plan)}; if stopped, Executions → Retry${retry.times > 1 ? ' up to twice' : ''} with the ${retry.currentWorkflow ? 'current' : 'saved'} workflow, ${retry.causeRemoved ? 'the cause removed first' : 'the cause still there'}`;
+	}
+}
+
+/** The step re-run: an earlier run's plan and items exactly, as a new execution, meeting a fault of its own. */
+export interface RerunPlan {
+	/** 0: the last run, 1: the one before, ... (the first run when there are fewer) */
+	back: number;
+	fault?: Fault;
+}
+
+export const rerunPlan: fc.Arbitrary<RerunPlan> = fc.record({
+	back: weighted([0, 3], [1, 2], [2, 1]),
+	fault: faultOf(BASE_FAULTS),
+});
+
+export class RerunStep implements Command {
+	constructor(readonly rerun: RerunPlan) {}
+
+	check(model: SequenceModel): boolean {
+		return model.runs > 0;
+	}
+
+	async run(model: SequenceModel, real: SequenceReal): Promise<void> {
+		const at = Math.max(0, real.plans.length - 1 - this.rerun.back);
+		const { plan: earlier, label } = real.plans[at];
+		const plan: RunPlan = { ...earlier, fault: this.rerun.fault, crash: undefined };
+		real.rerunSteps++;
+		await runPlan(plan, model, real, `${label} re-run as a new execution: ${describePlan(plan)}`);
+	}
+
+	toString(): string {
+		return `the step re-run (${this.rerun.back === 0 ? 'the last run' : `${this.rerun.back + 1} runs back`})${this.rerun.fault ? `, ${faultName(this.rerun.fault)}` : ''}`;
+	}
+}
+
+/** A webhook delivered twice, one delivery a few minutes after the other: the same items as two executions. */
+export interface WebhookTwicePlan {
+	plan: RunPlan;
+	/** A fault the second delivery meets. */
+	secondFault?: Fault;
+}
+
+export const webhookTwice = (maxItems: number): fc.Arbitrary<WebhookTwicePlan> =>
+	fc.record({
+		plan: fc.oneof(attributeSync(maxItems), newsletterRun(maxItems)).map((plan) => ({ ...plan, crash: undefined })),
+		secondFault: faultOf(BASE_FAULTS),
+	});
+
+export class WebhookTwice implements Command {
+	constructor(readonly twice: WebhookTwicePlan) {}
+
+	check(): boolean {
+		return true;
+	}
+
+	async run(model: SequenceModel, real: SequenceReal): Promise<void> {
+		const { plan, secondFault } = this.twice;
+		real.webhooksTwice++;
+		await runPlan(plan, model, real, `a webhook: ${describePlan(plan)}`);
+		const again = { ...plan, fault: secondFault };
+		await runPlan(again, model, real, `the same webhook again: ${describePlan(again)}`, 0.05);
+	}
+
+	toString(): string {
+		return `a webhook delivered twice: ${describePlan(this.twice.plan)}${this.twice.secondFault ? `; the second meets ${faultName(this.twice.secondFault)}` : ''}`;
+	}
+}
