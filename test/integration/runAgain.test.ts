@@ -279,3 +279,44 @@ describe("Retry On Fail and a row's own error column", () => {
 		expect(result.output(SUBSCRIPTION).map((item) => statusOf(item.json))).toEqual(['subscribed']);
 	});
 });
+
+/**
+ * Found by the state sequences (test/sequences/stateConvergence.test.ts, shrunk): a retried execution
+ * must keep the run's last word. The first try had the sign-up row accepted and the CRM row refused; the
+ * CRM row's tier was replaced by the later sign-up row's, so the retry has only its opt-in left to send.
+ */
+test('a new customer’s CRM row refused for want of a profile, her sign-up row after it accepted: Executions → Retry sends the CRM row’s opt-in alone, and her tier stays the sign-up’s', async () => {
+	const sync: INodeParameters = {
+		operation: 'updateAttributes',
+		identifyBy: 'external_id',
+		externalId: '={{ $json.customer }}',
+		attributesInput: 'json',
+		attributesJson: '={{ $json.attrs }}',
+		additionalFields: { _update_existing_only: '={{ $json.updateOnly === true }}' },
+	};
+	const rows = [
+		// The CRM's nightly export updates customers it believes exist: Ada is not on the platform yet.
+		{ customer: 'ada', attrs: { tier: 'gold', email_subscribe: 'opted_in' }, updateOnly: true },
+		// The sign-up form's row, later in the same batch, creates her.
+		{ customer: 'ada', attrs: { tier: 'silver' } },
+	];
+	const tierOfAda = async () =>
+		(await client().state()).profiles.find((profile) => profile.external_id === 'ada')?.custom_attributes.tier;
+
+	const failed = await run({ type: USER_NODE, name: USER, parameters: sync, items: rows });
+	expect(failed.error?.message).toContain('_update_existing_only is true');
+	expect(await tierOfAda()).toBe('silver');
+	const requestsBefore = (await client().requests({ path: '/users/track' })).length;
+
+	const retried = await run({ type: USER_NODE, name: USER, parameters: sync, items: rows, retryOf: failed.run });
+
+	expect(retried.error).toBeUndefined();
+	expect(await tierOfAda()).toBe('silver');
+	const state = await client().state();
+	expect(state.profiles.find((profile) => profile.external_id === 'ada')?.email_subscribe).toBe('opted_in');
+	// What the retry sent: the opt-in, and nothing the first try had the platform accept.
+	const sent = (await client().requests({ path: '/users/track' }))
+		.slice(requestsBefore)
+		.flatMap((request) => (request.body as { attributes?: IDataObject[] }).attributes ?? []);
+	expect(sent).toEqual([{ external_id: 'ada', email_subscribe: 'opted_in', _update_existing_only: true }]);
+});

@@ -53,8 +53,7 @@ export async function runOperation(
 	// What an earlier try of this run got accepted (n8n's Retry On Fail, Executions → Retry) is answered
 	// as it was then and not sent again; only the rest goes on.
 	const tries = openEarlierTries(context, pieces);
-	const fresh = tries.accepted.size > 0 ? pieces.filter((piece) => !tries.accepted.has(piece)) : pieces;
-	const sent = await sendFresh(context, spec, settings, fresh, !continueOnFail);
+	const sent = await sendFresh(context, spec, settings, pieces, tries.accepted, !continueOnFail);
 	const report = tries.accepted.size > 0 ? { ...sent, outcomes: new Map([...tries.accepted, ...sent.outcomes]) } : sent;
 
 	// Kept for a try to come: the run fails (n8n's Retry On Fail, or Executions → Retry from the saved
@@ -77,20 +76,24 @@ async function sendFresh(
 	spec: OperationSpec,
 	settings: RunSettings,
 	pieces: Piece[],
+	accepted: Map<Piece, PieceOutcome>,
 	stopAtFirstFailure: boolean,
 ): Promise<SendReport> {
+	const fresh = accepted.size > 0 ? pieces.filter((piece) => !accepted.has(piece)) : pieces;
 	if (!spec.stateSlots)
 		return await sendRequests(
 			context,
 			spec,
 			settings,
-			planRequests(pieces, spec.shape, settings.lowered),
+			planRequests(fresh, spec.shape, settings.lowered),
 			stopAtFirstFailure,
 		);
 	// An earlier try sent them all: nothing to compare with what the workflow remembers, nor to record.
-	if (pieces.length === 0) return { outcomes: new Map(), requestsSent: 0, requestsSkipped: 0 };
+	if (fresh.length === 0) return { outcomes: new Map(), requestsSent: 0, requestsSkipped: 0 };
 
-	const lastWord = keepLastWord(spec, pieces, settings.sentBefore !== undefined);
+	// The last word is the whole run's, earlier tries' pieces included: a part that a later item set in an
+	// earlier try stays that item's, and an earlier item sent now leaves it out.
+	const lastWord = withoutAccepted(keepLastWord(spec, pieces, settings.sentBefore !== undefined), accepted);
 	const memory = await openMemory(context, spec, lastWord, settings.sentBefore);
 	if (!memory.ok) return storeUnavailable(pieces, memory.reason);
 	const { toSend, leftOut } = leaveOutUnchanged(lastWord, memory.unchanged);
@@ -103,6 +106,20 @@ async function sendFresh(
 		await memory.close(report?.outcomes);
 	}
 	return { ...report, outcomes: answersOfInputPieces(lastWord, report.outcomes, leftOut) };
+}
+
+/** The run's last word less what an earlier try got accepted (answered as it was then). */
+function withoutAccepted(lastWord: LastWord, accepted: Map<Piece, PieceOutcome>): LastWord {
+	if (accepted.size === 0) return lastWord;
+	const inputPieceOf = (piece: Piece) => lastWord.partlyReplaced.get(piece)?.original ?? piece;
+	const isFresh = (piece: Piece) => !accepted.has(inputPieceOf(piece));
+	return {
+		...lastWord,
+		pieces: lastWord.pieces.filter(isFresh),
+		replaced: new Map([...lastWord.replaced].filter(([piece]) => isFresh(piece))),
+		partlyReplaced: new Map([...lastWord.partlyReplaced].filter(([piece]) => isFresh(piece))),
+		parts: new Map([...lastWord.parts].filter(([piece]) => isFresh(piece))),
+	};
 }
 
 /** Sends only the pieces the platform does not hold already (Send Only Changes). */
