@@ -309,7 +309,8 @@ describe('Engagement Platform Trigger in n8n: postbacks on the production URL', 
 		});
 		expect(await testCredential({ headerName: 'X-Postback-Token', headerToken: 'short' })).toEqual({
 			status: 'Error',
-			message: 'The token is shorter than 16 characters: use a long random value',
+			message:
+				'The Header Token is shorter than 16 characters (the spaces, tabs and line breaks around it, which HTTP does not carry, not counted): use a long random value, e.g. 32 letters and digits',
 		});
 	});
 

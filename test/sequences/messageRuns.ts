@@ -253,22 +253,22 @@ export const messageRunPlan: fc.Arbitrary<MessageRunPlan> = fc
 	.chain((operation) => rowPlan(operation !== 'export').map((rows) => [operation, rows] as const))
 	.chain(([operation, rows]) =>
 		fc.record({
-		operation: fc.constant(operation),
-		people: fc.uniqueArray(fc.nat({ max: (operation === 'renameExternalIds' ? RENAMED : CUSTOMERS).length - 1 }), {
-			minLength: 1,
-			maxLength: operation === 'renameExternalIds' ? RENAMED.length : 5,
+			operation: fc.constant(operation),
+			people: fc.uniqueArray(fc.nat({ max: (operation === 'renameExternalIds' ? RENAMED : CUSTOMERS).length - 1 }), {
+				minLength: 1,
+				maxLength: operation === 'renameExternalIds' ? RENAMED.length : 5,
+			}),
+			ownSendIds: fc.boolean(),
+			orders: fc.array(fc.nat({ max: 1 }), { minLength: 5, maxLength: 5 }),
+			duplicateId: fc.boolean(),
+			withGhost: fc.boolean(),
+			batchSize: fc.constantFrom(1, 2, 50),
+			parallelRequests: fc.constantFrom(1, 2, 4),
+			faults: faultsOf(operation),
+			shape: runShape(5, rows),
+			rows: fc.constant(rows),
 		}),
-		ownSendIds: fc.boolean(),
-		orders: fc.array(fc.nat({ max: 1 }), { minLength: 5, maxLength: 5 }),
-		duplicateId: fc.boolean(),
-		withGhost: fc.boolean(),
-		batchSize: fc.constantFrom(1, 2, 50),
-		parallelRequests: fc.constantFrom(1, 2, 4),
-		faults: faultsOf(operation),
-		shape: runShape(5, rows),
-		rows: fc.constant(rows),
-	}),
-);
+	);
 
 /** *Executions → Retry* of a run the node stopped (On Error "Stop Workflow"). */
 export interface RetryPlan {
@@ -306,13 +306,23 @@ const stoppingFault = (operation: Operation): fc.Arbitrary<FaultPlan> =>
  */
 export const retriedRunPlan: fc.Arbitrary<{ plan: MessageRunPlan; retry: RetryPlan }> = messageRunPlan.chain((plan) =>
 	fc.record({
-		plan: fc.record({
-			faults: fc.array(stoppingFault(plan.operation), {
-				minLength: plan.operation === 'sendTransactionalEmail' ? 0 : 1,
-				maxLength: 2,
-			}),
-			late: plan.operation === 'sendTransactionalEmail' ? fc.option(fc.nat({ max: 5 }), { nil: undefined, freq: 3 }) : fc.constant(undefined),
-		}).map(({ faults, late }): MessageRunPlan => ({ ...plan, faults, stopWorkflow: true, ...(late !== undefined && { late }) })),
+		plan: fc
+			.record({
+				faults: fc.array(stoppingFault(plan.operation), {
+					minLength: plan.operation === 'sendTransactionalEmail' ? 0 : 1,
+					maxLength: 2,
+				}),
+				late:
+					plan.operation === 'sendTransactionalEmail'
+						? fc.option(fc.nat({ max: 5 }), { nil: undefined, freq: 3 })
+						: fc.constant(undefined),
+			})
+			.map(({ faults, late }): MessageRunPlan => ({
+				...plan,
+				faults,
+				stopWorkflow: true,
+				...(late !== undefined && { late }),
+			})),
 		retry: fc.record({
 			times: fc.constantFrom<1 | 2>(1, 1, 2),
 			causeRemoved: fc.oneof({ weight: 3, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }),
@@ -619,7 +629,8 @@ export function describePlan(plan: MessageRunPlan): string {
 				? `, own send IDs (orders ${plan.orders.slice(0, plan.people.length).join('/')}${plan.duplicateId && plan.people.length > 1 ? ', the last item repeating the first ID' : ''})`
 				: ', derived send IDs'
 			: '';
-	const late = plan.late !== undefined ? ` + ${LATE} (no profile yet) at ${Math.min(plan.late, plan.people.length)}` : '';
+	const late =
+		plan.late !== undefined ? ` + ${LATE} (no profile yet) at ${Math.min(plan.late, plan.people.length)}` : '';
 	const rows = describeRows(plan.rows);
 	return `${plan.operation} on ${plan.people.length}${plan.withGhost && plan.operation === 'export' ? ' + ghost' : ''}${late} items${ids}${rows ? ` (${rows})` : ''}, run ${describeShape(plan.shape)}${plan.stopWorkflow ? ', On Error: Stop Workflow' : ''}, batch ${plan.batchSize}, parallel ${plan.parallelRequests}${faults ? `; ${faults}` : ''}`;
 }
@@ -895,7 +906,8 @@ function checkTrackedAsModelled(model: MessagingModel, after: StateView, violati
 	const held = model.tracked ?? {};
 	for (const kind of ['event', 'purchase'] as const) {
 		const counts = new Map<string, number>();
-		for (const tag of trackedOf(after, kind)) counts.set(`${kind} ${String(tag)}`, (counts.get(`${kind} ${String(tag)}`) ?? 0) + 1);
+		for (const tag of trackedOf(after, kind))
+			counts.set(`${kind} ${String(tag)}`, (counts.get(`${kind} ${String(tag)}`) ?? 0) + 1);
 		for (const [key, count] of counts)
 			if (!held[key]) violations.push(`the platform holds ${count} of ${key}, which no run sent`);
 		for (const [key, { min, max }] of Object.entries(held)) {

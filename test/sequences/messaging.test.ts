@@ -146,7 +146,10 @@ abstract class MessagingStep implements fc.AsyncCommand<MessagingModel, Real> {
 		tally.requests += checked.requests;
 		tally.faultsMet += checked.faultsMet;
 		bump(tally.byOperation, plan.operation);
-		bump(tally.byShape, `${plan.shape.kind}${plan.shape.retryOnFail ? ` + Retry On Fail (${plan.shape.retryRule ?? '2.x'})` : ''}`);
+		bump(
+			tally.byShape,
+			`${plan.shape.kind}${plan.shape.retryOnFail ? ` + Retry On Fail (${plan.shape.retryRule ?? '2.x'})` : ''}`,
+		);
 		for (const answer of checked.answers) bump(tally.answers, answer);
 		tallyRows(tally.rows, plan.rows);
 		if (plan.shape.retryOnFail) bump(tally.triesAgain, `${plan.shape.retryRule ?? '2.x'} rule`, checked.triesAgain);
@@ -214,7 +217,12 @@ class RerunStep extends MessagingStep {
 		const at = Math.max(0, history.length - 1 - this.rerun.back);
 		const { plan, intents } = history[at];
 		bump(tally.again, 'steps re-run');
-		await this.runOne({ ...plan, faults: this.rerun.faults }, real, { intents }, `${this.toString()}: ${describePlan({ ...plan, faults: this.rerun.faults })}`);
+		await this.runOne(
+			{ ...plan, faults: this.rerun.faults },
+			real,
+			{ intents },
+			`${this.toString()}: ${describePlan({ ...plan, faults: this.rerun.faults })}`,
+		);
 	}
 
 	toString(): string {

@@ -1113,12 +1113,7 @@ export class RetriedExecution implements Command {
 				` → stopped; retried ${executions.length - 1} time(s)${done.length > 0 ? ` (${done.join(', ')})` : ''}${last.error ? ', still stopped' : ''}`;
 		}
 		const chain = watched ? { requests: await requestsSince(workspace, path, seq) } : undefined;
-		await settleStep(
-			model,
-			real,
-			[{ plan, label: '', result: executions[executions.length - 1], chain }],
-			{ before },
-		);
+		await settleStep(model, real, [{ plan, label: '', result: executions[executions.length - 1], chain }], { before });
 	}
 
 	toString(): string {
