@@ -302,6 +302,8 @@ export interface StateView {
 	purchases: StoredPurchase[];
 	/** group id → profile service_id → state. */
 	subscriptionGroups: Record<string, Record<string, SubscriptionState>>;
+	/** group id → the name the dashboard shows (the ID where none was seeded). */
+	subscriptionGroupNames: Record<string, string>;
 	campaigns: CampaignView[];
 	canvases: CanvasView[];
 	segments: SegmentView[];
@@ -497,10 +499,19 @@ export interface MultiLanguageView {
  * Campaigns, canvases, segments and schedules are created in the dashboard, which the sandbox lacks: a
  * seed creates them, and seeding an existing id again replaces it (e.g. to pause a campaign mid-test).
  */
+export interface SeedSubscriptionGroup {
+	id: string;
+	name: string;
+}
+
 export interface SeedData {
 	profiles?: SeedProfile[];
-	/** Group ids that exist before anyone is subscribed to them. */
-	subscriptionGroups?: string[];
+	/**
+	 * The workspace's subscription groups (created in the dashboard, which the sandbox lacks): an ID, or
+	 * an ID and the name the dashboard shows. Only these groups, and those a seeded profile is in, take
+	 * states; the endpoints refuse any other ID. A group seeded again is renamed.
+	 */
+	subscriptionGroups?: Array<string | SeedSubscriptionGroup>;
 	apiKeys?: Array<{ key: string; permissions: ApiKeyPermissions }>;
 	campaigns?: SeedCampaign[];
 	canvases?: SeedCanvas[];

@@ -10,6 +10,13 @@ export const DEMO_SUBSCRIPTION_GROUPS = {
 	smsAlerts: '2f8c1a6e-5b7d-4c3e-9a10-0d1e2f3a4b03',
 } as const;
 
+/** The names the dashboard shows for the demo's subscription groups (`npm run dev` prints them). */
+export const DEMO_SUBSCRIPTION_GROUP_NAMES: Record<string, string> = {
+	[DEMO_SUBSCRIPTION_GROUPS.weeklyNewsletter]: 'Weekly newsletter',
+	[DEMO_SUBSCRIPTION_GROUPS.productUpdates]: 'Product updates',
+	[DEMO_SUBSCRIPTION_GROUPS.smsAlerts]: 'SMS alerts',
+};
+
 /** Dashboard objects of the demo workspace, for the messaging endpoints. */
 export const DEMO_MESSAGING = {
 	campaigns: {
@@ -61,7 +68,10 @@ const { frFR, deDE, esMX } = DEMO_TRANSLATIONS.locales;
  * as demo-user-3 with merge_behavior merge, then export demo-user-3's custom_events).
  */
 export const DEMO_SEED: SeedData = {
-	subscriptionGroups: Object.values(DEMO_SUBSCRIPTION_GROUPS),
+	subscriptionGroups: Object.values(DEMO_SUBSCRIPTION_GROUPS).map((id) => ({
+		id,
+		name: DEMO_SUBSCRIPTION_GROUP_NAMES[id],
+	})),
 	// SCIM: two app groups (one with two teams), a role, a permission set and two dashboard users (DEMO_DASHBOARD).
 	...DEMO_DASHBOARD_SEED,
 	// Messaging: an active API-triggered campaign, a paused and an archived one, a transactional one;

@@ -4,7 +4,7 @@
  * (scripts/n8n/install.sh, done by `npm run test:e2e`), else in n8n's engine in-process.
  *
  *   npm run demo                          1,000 orders
- *   npm run demo -- --orders 10000        any number of orders
+ *   npm run demo -- 10000                 any number of orders (also --orders 10000)
  *   npm run demo -- --in-process          skip the n8n application even when installed
  */
 import { execFileSync } from 'node:child_process';
@@ -18,11 +18,10 @@ import { runExampleWorkflow } from '../test/harness/runExampleWorkflow';
 import type { Example } from '../test/support/examples';
 import { loadExamples } from '../test/support/examples';
 import { statusOf, wordsOf } from '../test/support/nodeWords';
+import { demoOrderCount } from './demoArguments';
 
 const argument = (name: string) => process.argv.includes(`--${name}`);
-const orderCount = process.argv.includes('--orders')
-	? Number(process.argv[process.argv.indexOf('--orders') + 1])
-	: 1000;
+const orderCount = demoOrderCount(process.argv.slice(2));
 const PRODUCTS = [
 	{ sku: 'mug-classic', price: 12.5 },
 	{ sku: 'tea-sampler', price: 24 },

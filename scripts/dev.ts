@@ -10,7 +10,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { watch } from 'node:fs';
 import path from 'node:path';
 
-import { DEMO_API_KEY, startSandbox } from '../sandbox';
+import { DEMO_API_KEY, SandboxClient, startSandbox } from '../sandbox';
 import { PROJECT_ROOT, ensureN8nApp } from '../test/e2e/support/n8nApp';
 import { N8nInstance } from '../test/e2e/support/n8nInstance';
 import { setUpOwner, DEV_OWNER } from '../test/e2e/support/owner';
@@ -32,20 +32,34 @@ async function main(): Promise<void> {
 		},
 	);
 
+	const started = Date.now();
+	const step = (text: string) => console.log(`[dev ${((Date.now() - started) / 1000).toFixed(1)} s] ${text}`);
+
 	const sandbox = await startSandbox({ port: SANDBOX_PORT, seed: 'demo' });
+	const groups = await subscriptionGroupLines(sandbox.url);
+	step(`sandbox ready on ${sandbox.url}; its subscription groups (put an ID in Subscription Group ID):\n${groups}`);
 	const n8n = N8nInstance.create(app, { link: true, userFolder: path.join(PROJECT_ROOT, '.n8n-dev') });
-	await n8n.importCredentials(sandboxCredentials(sandbox.url));
-	for (const example of loadExamples()) await n8n.importWorkflow(example.workflow);
+	const credentials = sandboxCredentials(sandbox.url);
+	step(`importing ${credentials.length} credentials into n8n (each import starts n8n's CLI: a few seconds)`);
+	await n8n.importCredentials(credentials);
+	const examples = loadExamples();
+	step(`importing ${examples.length} example workflows, one by one`);
+	for (const [index, example] of examples.entries()) {
+		await n8n.importWorkflow(example.workflow);
+		step(`  ${index + 1}/${examples.length} imported: ${example.workflow.name}`);
+	}
+	step(`starting the n8n editor on port ${N8N_PORT}`);
 	const editor = await n8n.start(N8N_PORT);
 	await setUpOwner(editor);
+	step(`ready: ${credentials.length} credentials and ${examples.length} example workflows imported`);
 
 	console.log(`
   n8n editor        ${editor}   (sign in as ${DEV_OWNER.email} / ${DEV_OWNER.password})
   sandbox           ${sandbox.url}   (API key ${DEMO_API_KEY}; admin API under /_admin/)
   credentials       "Engagement Platform (sandbox)" and "Engagement Platform SCIM (sandbox)", already set up
-  example workflows ${loadExamples()
-		.map((e) => e.workflow.name)
-		.join('; ')}
+  example workflows ${examples.length}: ${examples.map((e) => e.workflow.name).join('; ')}
+  subscription groups
+${groups}
 
   Edit nodes/ or credentials/: tsc rebuilds dist/ and n8n restarts to load it. Ctrl+C stops everything.
 `);
@@ -71,6 +85,14 @@ async function main(): Promise<void> {
 	};
 	process.once('SIGINT', () => void stop());
 	process.once('SIGTERM', () => void stop());
+}
+
+/** The sandbox's subscription groups as the dashboard would list them: name and ID, one a line. */
+async function subscriptionGroupLines(sandboxUrl: string): Promise<string> {
+	const { subscriptionGroupNames } = await new SandboxClient(sandboxUrl).state();
+	return Object.entries(subscriptionGroupNames)
+		.map(([id, name]) => `    ${name.padEnd(20)} ${id}`)
+		.join('\n');
 }
 
 void main();

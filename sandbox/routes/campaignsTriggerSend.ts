@@ -5,6 +5,7 @@ import { messagingRateLimitName } from '../messaging/rateLimitGroup';
 import { readTriggerSend } from '../messaging/readTriggerSend';
 import { recordDispatch } from '../messaging/recordDispatch';
 import { triggerTargets } from '../messaging/triggerTargets';
+import { recipientGroupsProblem } from '../subscription/unknownGroup';
 
 /**
  * POST /campaigns/trigger/send: an API-triggered campaign to the recipients (their attributes applied
@@ -19,6 +20,12 @@ export const campaignsTriggerSend: RouteDeclaration = {
 	handle({ body, state, now }) {
 		const request = readTriggerSend(body, 'campaign');
 		if (!request.ok) return badRequest(request.error);
+		const unknownGroup = recipientGroupsProblem(
+			state,
+			(request.value.recipients ?? []).map((recipient) => recipient.attributes),
+			(index) => `recipients[${index}].attributes`,
+		);
+		if (unknownGroup) return badRequest(unknownGroup);
 		const campaignId = request.value.targetId;
 		// Not shown: statuses of the campaign refusals. 400 with the spec's transactional wording.
 		const problem = campaignProblem(state, campaignId, 'api_triggered');

@@ -2,10 +2,11 @@ import { badRequest } from '../badRequest';
 import type { RouteDeclaration } from '../core/route';
 import { applySubscriptionUpdate } from '../subscription/applySubscriptionUpdate';
 import { readSubscriptionGroups } from '../subscription/readSubscriptionGroups';
+import { unknownGroupProblem } from '../subscription/unknownGroup';
 
 /**
  * POST /v2/subscription/status/set: group states for up to 50 users per call, all elements together.
- * Every element is checked before any is applied, so a refused request changes nothing.
+ * Every element is checked before any is applied (its group too), so a refused request changes nothing.
  */
 export const subscriptionStatusSet: RouteDeclaration = {
 	method: 'POST',
@@ -16,6 +17,9 @@ export const subscriptionStatusSet: RouteDeclaration = {
 	handle({ body, state, now }) {
 		const updates = readSubscriptionGroups(body);
 		if (!updates.ok) return badRequest(updates.error);
+		const groupIds = updates.value.map((update) => update.groupId);
+		const unknownGroup = unknownGroupProblem(state, groupIds, 'subscription_groups');
+		if (unknownGroup) return badRequest(unknownGroup);
 		for (const update of updates.value) applySubscriptionUpdate(state, update, now);
 		// The spec does not show this response body: `message: success` with 201, as Braze answers.
 		return { status: 201, body: { message: 'success' } };

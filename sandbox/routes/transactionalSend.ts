@@ -11,12 +11,14 @@ import {
 	readTransactionalRequest,
 } from '../transactional/readTransactionalRequest';
 import { resolveTransactionalRecipient } from '../transactional/resolveTransactionalRecipient';
+import { recipientGroupsProblem } from '../subscription/unknownGroup';
 
 /**
  * POST /transactional/v1/campaigns/{campaign_id}/send: one email to one user, answered `queued`; its
  * status changes then play out in the background, each POSTed to the configured postback URL.
  * Every refusal is 400 with one of the spec's messages where it has one (401 and 403 come from auth).
- * Checked in this order: campaign_id format, the campaign, the body, deduplication, the recipient.
+ * Checked in this order: campaign_id format, the campaign, the body (its subscription groups too),
+ * deduplication, the recipient.
  */
 export const transactionalSend: RouteDeclaration = {
 	method: 'POST',
@@ -32,6 +34,9 @@ export const transactionalSend: RouteDeclaration = {
 		if (problem) return badRequest(problem);
 		const request = readTransactionalRequest(body);
 		if (!request.ok) return badRequest(request.error);
+		const { attributes } = request.value.recipient;
+		const unknownGroup = recipientGroupsProblem(state, [attributes], () => 'recipient.attributes');
+		if (unknownGroup) return badRequest(unknownGroup);
 
 		const { externalSendId } = request.value;
 		const duplicate = findDuplicate(state, campaignId, externalSendId, now.getTime());

@@ -29,7 +29,10 @@ export function applySeed(state: PlatformState, data: Omit<SeedData, 'apiKeys'>,
 	seedMultiLanguage(state, data.multiLanguage);
 	seedPreferenceCenters(state, data.preferenceCenters, now);
 	storeDashboardSeed(state, dashboard.value);
-	for (const groupId of data.subscriptionGroups ?? []) state.subscriptionGroups.ensure(groupId);
+	for (const group of data.subscriptionGroups ?? []) {
+		if (typeof group === 'string') state.subscriptionGroups.ensure(group);
+		else state.subscriptionGroups.ensure(group.id, group.name);
+	}
 	const created = (data.profiles ?? []).map((seed) => seedProfile(state, seed, now));
 	return { profiles: created.map((profile) => profileView(state, profile)) };
 }

@@ -10,6 +10,7 @@ export function stateView(state: PlatformState): StateView {
 		events: state.events,
 		purchases: state.purchases,
 		subscriptionGroups: state.subscriptionGroups.toJSON(),
+		subscriptionGroupNames: state.subscriptionGroups.names(),
 		campaigns: [...state.campaigns.values()],
 		canvases: [...state.canvases.values()],
 		segments: [...state.segments.values()],

@@ -2,12 +2,8 @@ import type { PlatformState } from '../state/platformState';
 import type { Profile } from '../state/profileStore';
 import type { SubscriptionUpdate } from './readSubscriptionGroups';
 
-/**
- * Sets one group's state for the users an element names. An unknown group id is accepted and starts
- * being tracked, as in /users/track (groups are created in the dashboard, which the sandbox lacks).
- */
+/** Sets one group's state for the users an element names; the route has checked that the group exists. */
 export function applySubscriptionUpdate(state: PlatformState, update: SubscriptionUpdate, now: Date): void {
-	state.subscriptionGroups.ensure(update.groupId);
 	for (const value of update.targets.values) {
 		for (const profile of targetsOf(state, update.targets.kind, value, now)) {
 			state.subscriptionGroups.set(update.groupId, profile.service_id, update.state);

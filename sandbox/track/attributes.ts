@@ -113,8 +113,6 @@ export function applyAttributeUpdate(state: PlatformState, profile: Profile, upd
 	if (update.emailSubscribe === undefined && update.subscriptionGroups.length === 0) return;
 	for (const target of subscriptionTargets(state, profile, update.identifier)) {
 		if (update.emailSubscribe !== undefined) target.email_subscribe = update.emailSubscribe;
-		// An unknown group id is accepted and starts being tracked: the spec does not say otherwise and
-		// groups are created in the dashboard, which the sandbox does not have.
 		for (const group of update.subscriptionGroups)
 			state.subscriptionGroups.set(group.groupId, target.service_id, group.state);
 		state.profiles.touch(target, now);

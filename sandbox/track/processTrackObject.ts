@@ -5,6 +5,7 @@ import type { InputArray } from './checked';
 import { readEventObject, recordEvent } from './events';
 import { resolveProfile } from './identifiers';
 import { readPurchaseObject, recordPurchase } from './purchases';
+import { unknownGroupProblem } from '../subscription/unknownGroup';
 
 /**
  * Validates one element of a /users/track array and, when valid, applies it. Returns the non-fatal
@@ -21,6 +22,9 @@ export function processTrackObject(
 		case 'attributes': {
 			const update = readAttributeObject(object);
 			if (!update.ok) return update.error;
+			const groupIds = update.value.subscriptionGroups.map((group) => group.groupId);
+			const unknownGroup = unknownGroupProblem(state, groupIds, 'subscription_groups');
+			if (unknownGroup) return unknownGroup;
 			const profile = resolveProfile(state, input, update.value.identifier, update.value.updateExistingOnly, now);
 			if (!profile.ok) return profile.error;
 			applyAttributeUpdate(state, profile.value, update.value, now);

@@ -193,7 +193,7 @@ const setGroupState: OperationRow = {
 			identifyBy: 'external_id',
 			externalId: '={{ $json.id }}',
 		},
-		seed: { profiles: faultProfiles },
+		seed: { profiles: faultProfiles, subscriptionGroups: ['newsletter'] },
 		resendsAfterServerError: true,
 		applied: appliedState('subscribed'),
 	},

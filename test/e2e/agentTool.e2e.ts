@@ -256,7 +256,10 @@ describe.each(N8N_APPS.map((appFolder) => [pinnedN8nVersion(appFolder), appFolde
 		});
 
 		test('the agent sets a subscription state through the Subscription tool; the fixed group stays fixed', async () => {
-			await client.seed({ profiles: [{ external_id: 'cust-ai-7002', email: 'cust-ai-7002@example.com' }] });
+			await client.seed({
+				subscriptionGroups: ['newsletter'],
+				profiles: [{ external_id: 'cust-ai-7002', email: 'cust-ai-7002@example.com' }],
+			});
 			const final = 'cust-ai-7002 is now subscribed to the newsletter.';
 			standIn.script([
 				(body) => {
@@ -313,7 +316,7 @@ describe.each(N8N_APPS.map((appFolder) => [pinnedN8nVersion(appFolder), appFolde
 		});
 
 		test('arguments our node refuses: nothing is sent; 2.x hands the error to the model and its corrected call goes through, 1.x stops the run', async () => {
-			await client.seed({ profiles: [{ external_id: 'cust-ai-7002' }] });
+			await client.seed({ subscriptionGroups: ['newsletter'], profiles: [{ external_id: 'cust-ai-7002' }] });
 			const call = (body: ChatRequestBody, state: string) => {
 				const tool = offeredTool(body, /newsletter|subscri/i);
 				return {

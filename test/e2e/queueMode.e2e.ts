@@ -289,7 +289,7 @@ describe('the platform ends on what the workflow last said, run after run', () =
 
 	test('Subscribe and Unsubscribe nodes on IF branches: opt out, opt in, opt out leaves lena unsubscribed', async () => {
 		await client.reset();
-		await client.seed({ profiles: [{ external_id: 'lena' }] });
+		await client.seed({ subscriptionGroups: ['newsletter'], profiles: [{ external_id: 'lena' }] });
 		const answered: string[] = [];
 		for (const optIn of [false, true, false]) {
 			const { workflow, trigger } = newsletterBranchesWorkflow(optIn);

@@ -16,7 +16,7 @@ import { OUTPUT_FIELD, wordsOf } from '../support/nodeWords';
 import { runNode } from '../support/runNode';
 import { useSandbox } from './sandboxLifecycle';
 
-const { sandbox, client, apiKey } = useSandbox();
+const { sandbox, client, apiKey } = useSandbox({ subscriptionGroups: ['newsletter'] });
 
 const ROWS = [
 	{ external_id: 'c-1', first_name: 'Ada', email: 'ada@example.com', country: 'DE', sheet_row: 2, status: 'active' },

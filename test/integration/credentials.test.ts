@@ -31,6 +31,31 @@ describe('credentials', () => {
 		});
 	});
 
+	test('a key without users.track but valid for subscription groups is told what it may and may not do; nothing is stored', async () => {
+		await client().addApiKey('subscriptions-only', ['subscription.status.set']);
+
+		const result = await testCredential(credentialTest, { restEndpoint: sandbox().url, apiKey: 'subscriptions-only' });
+
+		expect(result.status).toBe('Error');
+		const message = result.status === 'Error' ? result.message : '';
+		expect(message).toMatch(/^The API key works, but not for every node/);
+		expect(message).toMatch(/It may: set subscription group states \(subscription\.status\.set\)\./);
+		expect(message).toMatch(/It may not: track users and update their attributes \(users\.track\)/);
+		expect(message).toMatch(/users\.export\.ids/);
+		expect(message).toContain('save the credential as it is');
+		expect(message).not.toContain('subscriptions-only');
+		// What answered it: the empty track call and probes that change nothing.
+		const requests = await client().requests();
+		expect(requests.map(({ path, status }) => [path, status])).toEqual(
+			expect.arrayContaining([
+				['/users/track', 403],
+				['/v2/subscription/status/set', 400],
+			]),
+		);
+		expect(await client().stats()).toMatchObject({ profiles: 0, events: 0 });
+		expect((await client().state()).subscriptionGroups).toEqual({});
+	});
+
 	test('the key is sent as a Bearer token, and a refused key fails the node with advice and without the key', async () => {
 		const secretKey = 'sk-live-5f1e9c0a7b2d4e8f';
 		const result = await runUserNode({

@@ -13,7 +13,7 @@ import { SUBSCRIPTION_NODE, USER_NODE } from '../support/nodeTypes';
 import { statusOf } from '../support/nodeWords';
 import { useSandbox } from './sandboxLifecycle';
 
-const { sandbox, client, apiKey } = useSandbox();
+const { sandbox, client, apiKey } = useSandbox({ subscriptionGroups: ['newsletter'] });
 const store = deduplicationStore();
 beforeEach(() => store.reset());
 

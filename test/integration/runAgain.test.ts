@@ -17,7 +17,7 @@ import { runNodeInShape } from '../support/nodeShapes';
 import { statusOf, wordsOf } from '../support/nodeWords';
 import { useSandbox } from './sandboxLifecycle';
 
-const { sandbox, client, apiKey } = useSandbox();
+const { sandbox, client, apiKey } = useSandbox({ subscriptionGroups: ['newsletter-group'] });
 
 const WORKFLOW_ID = 'runAgainWorkflow';
 const NODE_ID = '7d1c3a52-0000-4000-8000-00000000aa01';

@@ -87,7 +87,7 @@ describe('Options from the declaration', () => {
 });
 
 describe('Batch Size lowers every batched operation alike', () => {
-	const { sandbox, client, apiKey } = useSandbox();
+	const { sandbox, client, apiKey } = useSandbox({ subscriptionGroups: ['sg-newsletter'] });
 	const run = async (type: string, items: IDataObject[], parameters: INodeParameters) =>
 		await runNode(type, { items, parameters, endpoint: sandbox().url, apiKey });
 	const sizes = (requests: Array<{ body: unknown }>, count: (body: IDataObject) => number) =>

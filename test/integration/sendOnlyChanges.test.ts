@@ -16,7 +16,7 @@ import { useSandbox } from './sandboxLifecycle';
  * the same from run to run) run again and again, with n8n's deduplication store (here an in-memory
  * implementation of n8n's own store interface) keeping what the node sent.
  */
-const { sandbox, client, apiKey } = useSandbox();
+const { sandbox, client, apiKey } = useSandbox({ subscriptionGroups: ['newsletter'] });
 const store = deduplicationStore();
 const WORKFLOW_ID = 'nightly-sync';
 const NODE_ID = 'c0ffee00-0000-4000-8000-000000000001';

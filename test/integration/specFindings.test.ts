@@ -20,7 +20,7 @@ import { OUTPUT_FIELD, statusOf, wordsOf } from '../support/nodeWords';
 import { runNode } from '../support/runNode';
 import { useSandbox } from './sandboxLifecycle';
 
-const { sandbox, client, apiKey } = useSandbox();
+const { sandbox, client, apiKey } = useSandbox({ subscriptionGroups: ['newsletter', 'offers', 'sms-alerts'] });
 
 const run = async (type: string, items: IDataObject[], parameters: INodeParameters, continueOnFail = false) =>
 	await runNode(type, { items, parameters, endpoint: sandbox().url, apiKey, continueOnFail });

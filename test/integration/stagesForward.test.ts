@@ -17,7 +17,7 @@ import { statusOf } from '../support/nodeWords';
 import { runNode } from '../support/runNode';
 import { useSandbox } from './sandboxLifecycle';
 
-const { sandbox, apiKey } = useSandbox();
+const { sandbox, apiKey } = useSandbox({ subscriptionGroups: ['newsletter'] });
 const store = deduplicationStore();
 beforeEach(() => store.reset());
 

@@ -14,7 +14,7 @@ import { useSandbox } from './sandboxLifecycle';
  * the batching, the requests in flight, the resends, the nodes and the runs before. Each test is one
  * of the sequences real workflows produce that once left the platform on an earlier word.
  */
-const { sandbox, client, apiKey } = useSandbox();
+const { sandbox, client, apiKey } = useSandbox({ subscriptionGroups: ['newsletter'] });
 const store = deduplicationStore();
 beforeEach(() => store.reset());
 

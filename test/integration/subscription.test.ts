@@ -5,7 +5,7 @@ import { OUTPUT_FIELD, statusOf, wordsOf } from '../support/nodeWords';
 import { runNode } from '../support/runNode';
 import { useSandbox } from './sandboxLifecycle';
 
-const { sandbox, client, apiKey } = useSandbox();
+const { sandbox, client, apiKey } = useSandbox({ subscriptionGroups: ['newsletter', 'offers', 'sms', 'g'] });
 
 const run = async (items: IDataObject[], parameters: INodeParameters, continueOnFail = false) =>
 	await runNode(SUBSCRIPTION_NODE, { items, parameters, endpoint: sandbox().url, apiKey, continueOnFail });
@@ -247,5 +247,69 @@ describe('Subscription node: Subscribe and Unsubscribe', () => {
 			},
 		]);
 		expect(result.output(SUBSCRIPTION).map(({ json }) => statusOf(json))).toEqual(['subscribed', 'subscribed']);
+	});
+});
+
+describe('Subscription node: a group ID the workspace does not have', () => {
+	const WEEKLY = 'newsletter';
+	const byEmail = (items: IDataObject[]) =>
+		run(
+			items,
+			{
+				operation: 'unsubscribe',
+				subscriptionGroupId: '={{ $json.group }}',
+				identifyBy: 'email',
+				email: '={{ $json.email }}',
+			},
+			true,
+		);
+
+	test("opt-outs to a group's name instead of its ID fail, each naming the field, the ID and where the ID is; nobody is unsubscribed", async () => {
+		const { profiles } = await client().seed({
+			profiles: [
+				{ email: 'ada@example.com', subscription_groups: { [WEEKLY]: 'subscribed' } },
+				{ email: 'grace@example.com', subscription_groups: { [WEEKLY]: 'subscribed' } },
+			],
+		});
+		const items = [
+			{ email: 'ada@example.com', group: 'Weekly newsletter' },
+			{ email: 'grace@example.com', group: 'Weekly newsletter' },
+		];
+
+		const result = await byEmail(items);
+
+		const output = result.output(SUBSCRIPTION);
+		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+		for (const { json } of output) {
+			expect(statusOf(json)).toBe('failed');
+			expect(json.error).toMatch(/Subscription Group ID "Weekly newsletter"/);
+			expect(String(wordsOf(json).description)).toContain("use the ID from the dashboard's Subscription Groups page");
+		}
+		const state = await client().state();
+		expect(state.subscriptionGroups[WEEKLY]).toEqual({
+			[profiles[0].service_id]: 'subscribed',
+			[profiles[1].service_id]: 'subscribed',
+		});
+		expect(state.subscriptionGroups['Weekly newsletter']).toBeUndefined();
+	});
+
+	test('an item of a known group refused with the request of an unknown one says so, apart from the item at fault', async () => {
+		await client().seed({ profiles: [{ email: 'ada@example.com' }, { email: 'grace@example.com' }] });
+		const items = [
+			{ email: 'ada@example.com', group: WEEKLY },
+			{ email: 'grace@example.com', group: 'weekly-newsleter' },
+		];
+
+		const result = await byEmail(items);
+
+		const [known, unknown] = result.output(SUBSCRIPTION).map((item) => item.json);
+		expect(unknown.error).toMatch(/Subscription Group ID "weekly-newsleter"/);
+		expect(known.error).toMatch(/not sent/i);
+		expect(known.error).toMatch(/"weekly-newsleter"/);
+		expect(String(wordsOf(known).description)).toMatch(/run (this item|it) again/i);
+		// Every request the platform answered was refused whole: nothing is answered as set.
+		const requests = await client().requests({ path: '/v2/subscription/status/set' });
+		expect(requests.map((request) => request.status)).toEqual([400]);
+		expect(result.output(SUBSCRIPTION).every((item) => statusOf(item.json) === 'failed')).toBe(true);
 	});
 });

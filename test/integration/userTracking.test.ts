@@ -5,7 +5,7 @@ import { OUTPUT_FIELD, statusOf, wordsOf } from '../support/nodeWords';
 import { orderEvents, runUserNode, trackEventParameters } from '../support/userRuns';
 import { useSandbox } from './sandboxLifecycle';
 
-const { sandbox, client, apiKey } = useSandbox();
+const { sandbox, client, apiKey } = useSandbox({ subscriptionGroups: ['newsletter'] });
 
 const run = async (items: IDataObject[], parameters = trackEventParameters(), continueOnFail = false) =>
 	await runUserNode({ items, parameters, endpoint: sandbox().url, apiKey, continueOnFail });

@@ -1,8 +1,8 @@
 import { useSandbox } from './sandboxTestKit';
 
 describe('sandbox: attribute objects', () => {
-	const sandbox = useSandbox();
 	const NEWSLETTER = 'newsletter-group';
+	const sandbox = useSandbox({ subscriptionGroups: [NEWSLETTER] });
 
 	it('sets and unsets custom attributes', async () => {
 		await sandbox.track({ attributes: [{ external_id: 'u-1', plan: 'pro', score: 4.5, vip: true, tags: ['a', 'b'] }] });

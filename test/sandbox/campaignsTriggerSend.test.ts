@@ -1,7 +1,7 @@
 import { useSandbox } from './sandboxTestKit';
 
 describe('sandbox: POST /campaigns/trigger/send', () => {
-	const sandbox = useSandbox();
+	const sandbox = useSandbox({ subscriptionGroups: ['g-news'] });
 	const trigger = (body: unknown) => sandbox.call('POST', '/campaigns/trigger/send', body);
 	const CAMPAIGN = 'welcome';
 	const seedWorkspace = () =>

@@ -1,7 +1,7 @@
 import { useSandbox } from './sandboxTestKit';
 
 describe('sandbox: rate limits', () => {
-	const sandbox = useSandbox();
+	const sandbox = useSandbox({ subscriptionGroups: ['g'] });
 	const oneAttribute = { attributes: [{ external_id: 'rate-user', visits: 1 }] };
 
 	it('tells every rate-limited answer its limit, what remains and when the window resets', async () => {

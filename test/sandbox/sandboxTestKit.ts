@@ -19,8 +19,11 @@ export interface SandboxUnderTest {
 	track(body: unknown, apiKey?: string): Promise<ApiAnswer>;
 }
 
-/** One sandbox for the test file, started on a free port and reset before each test. */
-export function useSandbox(): SandboxUnderTest {
+/**
+ * One sandbox for the test file, started on a free port and reset before each test, then given
+ * `subscriptionGroups`, the groups the file's tests use (the platform refuses any other group ID).
+ */
+export function useSandbox(setup: { subscriptionGroups?: readonly string[] } = {}): SandboxUnderTest {
 	let sandbox: Sandbox;
 	let admin: SandboxClient;
 
@@ -30,6 +33,7 @@ export function useSandbox(): SandboxUnderTest {
 	});
 	beforeEach(async () => {
 		await admin.reset();
+		if (setup.subscriptionGroups) await admin.seed({ subscriptionGroups: [...setup.subscriptionGroups] });
 	});
 	afterAll(async () => {
 		await sandbox.close();

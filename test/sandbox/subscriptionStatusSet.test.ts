@@ -1,8 +1,8 @@
 import { useSandbox } from './sandboxTestKit';
 
 describe('sandbox: POST /v2/subscription/status/set', () => {
-	const sandbox = useSandbox();
 	const GROUP = 'group-newsletter';
+	const sandbox = useSandbox({ subscriptionGroups: [GROUP, 'group-sms'] });
 	const setStatus = (body: unknown, path = '/v2/subscription/status/set') => sandbox.call('POST', path, body);
 	const element = (ids: Record<string, unknown>, state = 'subscribed') => ({
 		subscription_group_id: GROUP,
@@ -103,7 +103,7 @@ describe('sandbox: POST /v2/subscription/status/set', () => {
 		expect(answer.status).toBe(400);
 		expect(answer.body.message).toMatch(message);
 		expect(answer.body.errors).toEqual([answer.body.message]);
-		expect((await sandbox.admin.state()).subscriptionGroups).toEqual({});
+		expect((await sandbox.admin.state()).subscriptionGroups).toEqual({ [GROUP]: {}, 'group-sms': {} });
 	});
 
 	it('sets the state of users given by external_id, ignoring unknown IDs', async () => {

@@ -16,9 +16,10 @@ import { isDeepStrictEqual } from 'node:util';
 import type { ProfileView, StateView } from '../../sandbox/adminApiTypes';
 import { OUTPUT_FIELD, rowOf, statusOf, wordsOf } from '../support/nodeWords';
 import type { IdentifierKind, Person, WorkspaceIndex } from './workspaces';
-import { emailOf, IDENTIFIER_KINDS, PEOPLE, USERS, WORKSPACES, workspaceName } from './workspaces';
+import { emailOf, GROUP, IDENTIFIER_KINDS, PEOPLE, USERS, WORKSPACES, workspaceName } from './workspaces';
 
-export const GROUP = 'newsletter';
+export { GROUP };
+
 /** The attribute keys, email_subscribe, and the newsletter group's state. */
 export const PIECES = ['tier', 'city', 'email_subscribe', GROUP] as const;
 export type PieceName = (typeof PIECES)[number];

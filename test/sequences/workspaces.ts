@@ -22,6 +22,9 @@ export type IdentifierKind = (typeof IDENTIFIER_KINDS)[number];
 
 export const emailOf = (user: Person): string => `${user}@shop.example`;
 
+/** The workspace's newsletter group (each workspace has one of this ID, created as the dashboard creates it). */
+export const GROUP = 'newsletter';
+
 /** Workspace 0 is the one the workflow's credential normally points at; 1 is the one it is switched to. */
 export const WORKSPACES = [0, 1] as const;
 export type WorkspaceIndex = (typeof WORKSPACES)[number];
@@ -52,10 +55,13 @@ export function useWorkspaces(): () => Workspace[] {
 	return () => workspaces;
 }
 
-/** Empties the workspace and seeds the three customers, with nothing else on their profiles. */
+/** Empties the workspace and seeds its newsletter group and the three customers, with nothing else on their profiles. */
 export async function resetWorkspace({ client }: Workspace): Promise<void> {
 	await client.reset();
-	await client.seed({ profiles: USERS.map((user) => ({ external_id: user, email: emailOf(user) })) });
+	await client.seed({
+		subscriptionGroups: [GROUP],
+		profiles: USERS.map((user) => ({ external_id: user, email: emailOf(user) })),
+	});
 }
 
 /** The customer signs up: a profile with their external ID and email, nothing else. */

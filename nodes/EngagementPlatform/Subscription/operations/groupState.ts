@@ -9,6 +9,7 @@ import { userStateKey } from '../../shared/schemas/identifiers';
 import type { UserIdentifier } from '../../shared/schemas/identifiers';
 import type { GroupState } from '../../shared/schemas/standardAttributes';
 import { GROUP_STATES } from '../../shared/schemas/standardAttributes';
+import { readGroupRefusal } from '../shared/groupRefusal';
 
 /** The spec: "set subscription-group state for up to 50 users per call". */
 const USERS_PER_CALL = 50;
@@ -110,15 +111,17 @@ export function groupStateFields(fixedState?: GroupState): INodeProperties[] {
  * One declaration for Set Group State (the state read from its field, per item) and for Subscribe
  * and Unsubscribe (one state for every item): the same endpoint, batching and results.
  */
+const ENDPOINT = {
+	method: 'POST',
+	path: '/v2/subscription/status/set',
+	rateLimit: 'subscription.status.set',
+	permission: 'subscription.status.set',
+	credentialType: 'engagementPlatformApi',
+} as const;
+
 export const groupStateOperation = (fixedState?: GroupState) =>
 	declareOperation<undefined, GroupStateChange>({
-		endpoint: {
-			method: 'POST',
-			path: '/v2/subscription/status/set',
-			rateLimit: 'subscription.status.set',
-			permission: 'subscription.status.set',
-			credentialType: 'engagementPlatformApi',
-		},
+		endpoint: ENDPOINT,
 		shape: SUBSCRIPTION_SHAPE,
 		stateSlots: {
 			subscription_groups: {
@@ -156,6 +159,8 @@ export const groupStateOperation = (fixedState?: GroupState) =>
 		// Setting the same state twice leaves the same state.
 		isSafeToResend: () => true,
 		readResponse: (_, request) => answerRemaining(request, { ok: true }),
+		// A group ID the workspace does not have fails its items with where the ID is found.
+		readErrorResponse: (response, request) => readGroupRefusal(response, request, ENDPOINT),
 		// The state that was set: subscribed or unsubscribed.
 		itemResult: (_, [{ piece }]) => [{ status: piece.payload.subscription_state, ...piece.subject }],
 	});

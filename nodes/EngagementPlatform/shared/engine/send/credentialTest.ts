@@ -47,6 +47,17 @@ interface CredentialTest {
 	notThePlatform: string;
 	/** The message of each status that tells what is wrong with the credential. */
 	refusals: Readonly<Record<number, string>>;
+	/** A key the Test's request refuses for want of a permission may still do other things: what it may. */
+	permissionProbes?: readonly PermissionProbe[];
+}
+
+/** A request that changes nothing, which a key without `permission` is refused (403) and a key with it is not. */
+interface PermissionProbe {
+	permission: string;
+	/** What the permission lets the nodes do, in a marketer's words. */
+	lets: string;
+	path: string;
+	body: IDataObject;
 }
 
 /**
@@ -65,8 +76,37 @@ const API_KEY_TEST: CredentialTest = {
 		'without the platform\'s "success", so it is not the platform\'s REST API. Check the endpoint: it is the REST endpoint of your workspace, not a dashboard address.',
 	refusals: {
 		401: 'Error authenticating credentials: the platform refused this API key. Check the key and the endpoint.',
-		403: 'The API key is valid but lacks the "users.track" permission. Add it to the key in the platform\'s API settings.',
 	},
+	// Each is refused by its own validation (an empty list) once the key is let through, so nothing is set,
+	// sent or read. Messaging, catalogs, preference centers and translations are left out: their requests
+	// name a campaign, catalog or message, and a send is not a probe.
+	permissionProbes: [
+		{ permission: 'users.track', lets: 'track users and update their attributes', path: '/users/track', body: {} },
+		{
+			permission: 'subscription.status.set',
+			lets: 'set subscription group states',
+			path: '/v2/subscription/status/set',
+			body: { subscription_groups: [] },
+		},
+		{
+			permission: 'users.export.ids',
+			lets: 'export users',
+			path: '/users/export/ids',
+			body: { external_ids: [], fields_to_export: ['external_id'] },
+		},
+		{
+			permission: 'users.identify',
+			lets: 'identify users',
+			path: '/users/identify',
+			body: { aliases_to_identify: [] },
+		},
+		{
+			permission: 'users.external_ids.rename',
+			lets: 'rename external IDs',
+			path: '/users/external_ids/rename',
+			body: { external_id_renames: [] },
+		},
+	],
 };
 
 /**
@@ -140,6 +180,9 @@ async function runCredentialTest(
 	}
 	const refusal = test.refusals[statusCode];
 	if (refusal) return failed(refusal);
+	if (isPermissionRefusal(response) && test.permissionProbes) {
+		return failed(await whatTheKeyMayDo(context, credentials, test, baseUrl, test.permissionProbes));
+	}
 	if (statusCode >= 200 && statusCode < 300) {
 		if (test.answersAsThePlatform(response)) return { status: 'OK', message: 'Connection successful' };
 		return failed(`The endpoint answered ${statusCode} ${test.notThePlatform}`);
@@ -148,6 +191,64 @@ async function runCredentialTest(
 }
 
 const failed = (message: string): INodeCredentialTestResult => ({ status: 'Error', message });
+
+/** The spec's answer to a key without the endpoint's permission. */
+const isPermissionRefusal = (response: ApiResponse) =>
+	response.statusCode === 403 || platformMessage(response.body, response.statusCode).includes('do not have permission');
+
+/**
+ * A valid key the Test's own request refuses for a permission: what it may and may not do, by probes
+ * that change nothing. n8n shows no message for a Test that passes, so this is said as the Test's error,
+ * with how to keep the key as it is when it is meant for less than every node.
+ */
+async function whatTheKeyMayDo(
+	context: ICredentialTestFunctions,
+	credentials: ICredentialDataDecryptedObject,
+	test: CredentialTest,
+	baseUrl: string,
+	probes: readonly PermissionProbe[],
+): Promise<string> {
+	const answers = await Promise.all(
+		probes.map(async (probe) => {
+			// The Test's own request has just been refused for it.
+			if (probe.permission === test.endpoint.permission) return { probe, may: false };
+			try {
+				const response = await sendTestRequest(context, test.headers(credentials), {
+					credentialType: test.endpoint.credentialType,
+					baseUrl,
+					secrets: runSecrets(secretsOf(credentials)),
+					method: 'POST',
+					path: probe.path,
+					body: probe.body,
+					timeoutMs: TEST_TIMEOUT_MS,
+				});
+				if (isPermissionRefusal(response)) return { probe, may: false };
+				// A 429 or a failure of the platform's says nothing of the permission.
+				return { probe, may: response.statusCode === 429 || response.statusCode >= 500 ? undefined : true };
+			} catch {
+				return { probe, may: undefined };
+			}
+		}),
+	);
+	const listed = (may: boolean | undefined) =>
+		answers
+			.filter((answer) => answer.may === may)
+			.map(({ probe }) => `${probe.lets} (${probe.permission})`)
+			.join(', ');
+	const may = listed(true);
+	const mayNot = listed(false);
+	const unknown = listed(undefined);
+	return [
+		`The API key works, but not for every node: it lacks the "${test.endpoint.permission}" permission.`,
+		`It may: ${may || 'none of the permissions checked'}.`,
+		mayNot ? `It may not: ${mayNot}.` : '',
+		unknown ? `Not known (the platform did not answer): ${unknown}.` : '',
+		'Messaging, catalog, preference center and translation permissions are checked when a node uses them.',
+		"If the key is meant only for what it may do, save the credential as it is; otherwise add the missing permissions to the key in the platform's API settings.",
+	]
+		.filter(Boolean)
+		.join(' ');
+}
 
 /** A Test's message is one line in the credential's dialog: an error page is cut short. */
 const shortened = (text: string) => (text.length > 200 ? `${text.slice(0, 200)}…` : text);
