@@ -177,7 +177,7 @@ export async function sendOnlyChanges(
 	console.log(`   History Size ${cap.toLocaleString('en')} (half of what two executions write):`);
 	console.table(capped);
 
-	const sizes = storeSizes(200_000);
+	const sizes = storeSizes(2 * count);
 	console.table(sizes);
 	await client.configure({ logBodies: false });
 	return {
