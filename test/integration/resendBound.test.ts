@@ -14,7 +14,7 @@ import { useSandbox } from './sandboxLifecycle';
  * Days pass on a virtual clock between runs.
  */
 installVirtualClock();
-const { sandbox, apiKey } = useSandbox();
+const { sandbox, client, apiKey } = useSandbox();
 const store = deduplicationStore();
 const DAY = 86_400_000;
 const EVERY_DAYS = 30;
@@ -98,4 +98,56 @@ describe(`Resend Everything Every ${EVERY_DAYS} days, with values that never cha
 			expect(mostInOneRun).toBeLessThanOrEqual(CONTACTS.length * mostShare);
 		},
 	);
+});
+
+describe(`Resend Everything Every ${EVERY_DAYS} days, with one value changing every day`, () => {
+	test('a contact sending its changed city alone each day still sends its unchanged plan within 30 days: when due, it is sent whole', async () => {
+		scheduleStart += 1_000 * DAY;
+		const contacts = CONTACTS.slice(0, 20);
+		const planSent = new Map<string, number[]>(contacts.map(({ id }) => [id, [0]]));
+		let lastSeq = 0;
+		let partial = 0;
+		for (const day of every(1, 120)) {
+			moveClockBy(scheduleStart + day * DAY - virtualNow());
+			const city = `city of day ${day}`;
+			const result = await runWorkflow({
+				workflowId: 'daily-city-sync',
+				nodes: [
+					{
+						id: 'c0ffee00-0000-4000-8000-000000000031',
+						name: USER,
+						type: USER_NODE,
+						parameters: {
+							operation: 'updateAttributes',
+							identifyBy: 'external_id',
+							externalId: '={{ $json.id }}',
+							attributesInput: 'json',
+							attributesJson: `={{ { plan: $json.plan, home_city: "${city}" } }}`,
+							options: { sendOnlyChanges: true, resendEveryDays: EVERY_DAYS },
+						},
+					},
+				],
+				connections: { Start: { main: [[{ node: USER, type: 'main', index: 0 }]] } },
+				items: contacts,
+				credentials: { engagementPlatformApi: { restEndpoint: sandbox().url, apiKey } },
+			});
+			expect(result.error).toBeUndefined();
+			const requests = (await client().requests({ path: '/users/track' })).filter(({ seq }) => seq > lastSeq);
+			lastSeq = Math.max(lastSeq, ...requests.map(({ seq }) => seq));
+			const objects = requests.flatMap(({ body }) => (body as { attributes: IDataObject[] }).attributes);
+			// Every contact's city changed: each is sent once, with the city, and the plan only when sent whole.
+			expect(objects.map(({ external_id }) => external_id).sort()).toEqual(contacts.map(({ id }) => id).sort());
+			for (const object of objects) {
+				expect(object.home_city).toBe(city);
+				if (object.plan !== undefined) planSent.get(String(object.external_id))!.push(day);
+				else if (day > 0) partial++;
+			}
+		}
+		const longestWait = Math.max(
+			...[...planSent.values()].map((days) => Math.max(...[...days, 120].slice(1).map((day, i) => day - days[i]))),
+		);
+		expect(longestWait).toBeLessThanOrEqual(EVERY_DAYS);
+		// Most days a contact sends its city alone.
+		expect(partial).toBeGreaterThan(contacts.length * 120 * 0.8);
+	});
 });

@@ -120,6 +120,17 @@ export interface Answer {
 	warned?: boolean;
 	/** An error: the platform refused the object (no profile, Update Existing Only). */
 	refused?: boolean;
+	/**
+	 * Applied, but the pieces listed (`unchanged` in the node's words) were left out as held already: the
+	 * rest was sent. Each must have been held before the step, as for an item answered "unchanged".
+	 */
+	unchangedPieces?: PieceName[];
+}
+
+/** A piece as the node's words name it (`unchanged`, `replaced`): an attribute by its key, a group by its label. */
+function pieceNamed(label: string): PieceName | undefined {
+	if (label === `subscription group ${GROUP}`) return GROUP;
+	return (PIECES as readonly string[]).includes(label) && label !== GROUP ? (label as PieceName) : undefined;
 }
 
 /**
@@ -177,6 +188,9 @@ export function readAnswers(
 					said: String(words.status),
 					replacedBy: words.replacedBy as number | undefined,
 					warned: Array.isArray(words.warnings) && words.warnings.length > 0,
+					...(Array.isArray(words.unchanged) && {
+						unchangedPieces: unchangedPiecesOf(words.unchanged, index, violations),
+					}),
 				};
 		if (answer.status === 'replaced') {
 			const by = answer.replacedBy;
@@ -198,6 +212,17 @@ export function readAnswers(
 	});
 }
 
+/** The pieces an applied item lists as left out; a name the sequences never set is a violation. */
+function unchangedPiecesOf(listed: unknown[], index: number, violations: Violation[]): PieceName[] {
+	const pieces: PieceName[] = [];
+	for (const label of listed) {
+		const piece = pieceNamed(String(label));
+		if (piece) pieces.push(piece);
+		else violations.push({ kind: 'answer', message: `item ${index} lists ${JSON.stringify(label)} as unchanged` });
+	}
+	return pieces;
+}
+
 /**
  * An item answered "unchanged" says the platform held its values already: each piece it is the last
  * word of in its run of the node must have been known to hold that value before the step (or be
@@ -216,8 +241,12 @@ export function checkUnchangedWasHeld(
 	violations: Violation[],
 ): void {
 	intents.forEach(({ user, sets }, item) => {
-		if (answers[item]?.status !== 'unchanged') return;
+		const answer = answers[item];
+		// An applied item that lists pieces as unchanged says so of those alone.
+		const leftOut = answer?.status === 'unchanged' ? undefined : answer?.unchangedPieces;
+		if (answer?.status !== 'unchanged' && !leftOut) return;
 		for (const [piece, value] of Object.entries(sets) as Array<[PieceName, string]>) {
+			if (leftOut && !leftOut.includes(piece)) continue;
 			const laterInRun = intents.some(
 				(other, at) => at > item && runOfNode(at) === runOfNode(item) && other.user === user && piece in other.sets,
 			);
@@ -232,7 +261,7 @@ export function checkUnchangedWasHeld(
 			violations.push({
 				kind: 'unchanged',
 				piece,
-				message: `${run.label}item ${item} (${user}) is answered "unchanged", and before this step the platform held ${piece} ${JSON.stringify(held.value)}, not ${JSON.stringify(value)}: an item whose value the step had accepted is answered "updated"`,
+				message: `${run.label}item ${item} (${user}) is answered ${leftOut ? `with ${piece} "unchanged"` : '"unchanged"'}, and before this step the platform held ${piece} ${JSON.stringify(held.value)}, not ${JSON.stringify(value)}: an item whose value the step had accepted is answered "updated"`,
 			});
 		}
 	});
@@ -242,7 +271,9 @@ export function checkUnchangedWasHeld(
 export const tallyName = (answer: Answer | undefined): string => {
 	if (!answer) return 'none';
 	const word = answer.said ?? answer.status;
-	return answer.warned ? `${word}+warnings` : answer.refused ? 'error (refused)' : word;
+	if (answer.warned) return `${word}+warnings`;
+	if (answer.refused) return 'error (refused)';
+	return answer.unchangedPieces?.length ? `${word} (changed parts alone)` : word;
 };
 
 /** An item's answer once "replaced" is followed to the item that replaced it. */

@@ -164,9 +164,11 @@ const DAY_MS = 24 * HOUR_MS;
 const CLOCK_SLACK_MS = 60_000;
 
 /**
- * Resend Everything Every (Days), per contact: an attribute object answered "unchanged" was last
- * accepted from this workflow, for that workspace and identifier, less than that many days before.
- * Checked before the step's own acceptances are learnt (the run decided what to leave out first).
+ * Resend Everything Every (Days), per contact: an attribute object answered "unchanged", or sent with
+ * some of its parts left out as unchanged, was last accepted whole from this workflow, for that
+ * workspace and identifier, less than that many days before. A send of the changed parts alone resends
+ * nothing else, so it does not count as the contact's last acceptance. Checked before the step's own
+ * acceptances are learnt (the run decided what to leave out first).
  */
 function checkFreshness(
 	real: SequenceReal,
@@ -181,11 +183,15 @@ function checkFreshness(
 	for (const entry of attributeRuns)
 		entry.plan.items.forEach((item, index) => {
 			const answer = answersOf.get(entry)?.[index];
-			if (answer?.status === 'applied' && !answer.warned) acceptedNow.add(keyOf(entry.plan, item.user));
+			if (answer?.status === 'applied' && !answer.warned && !answer.unchangedPieces?.length)
+				acceptedNow.add(keyOf(entry.plan, item.user));
 		});
 	for (const entry of attributeRuns) {
 		entry.plan.items.forEach((item, index) => {
-			if (everyDays === 0 || answersOf.get(entry)?.[index]?.status !== 'unchanged') return;
+			const answer = answersOf.get(entry)?.[index];
+			const leftOut =
+				answer?.status === 'unchanged' || (answer?.status === 'applied' && !!answer.unchangedPieces?.length);
+			if (everyDays === 0 || !leftOut) return;
 			const key = keyOf(entry.plan, item.user);
 			// Accepted in this step: by an earlier run of the node (merged branches) or the overlapping run.
 			if (acceptedNow.has(key)) return;
@@ -194,7 +200,7 @@ function checkFreshness(
 			if (age === undefined || age > everyDays * DAY_MS + CLOCK_SLACK_MS)
 				violations.push({
 					kind: 'stale',
-					message: `${entry.label}item ${index} (${item.user}) is answered "unchanged", and its attributes were last accepted ${age === undefined ? 'never' : `${(age / DAY_MS).toFixed(2)} days`} before, past Resend Everything Every ${everyDays} days`,
+					message: `${entry.label}item ${index} (${item.user}) is answered ${answer?.status === 'unchanged' ? '"unchanged"' : `with ${answer?.unchangedPieces?.join(', ')} "unchanged"`}, and its attributes were last accepted whole ${age === undefined ? 'never' : `${(age / DAY_MS).toFixed(2)} days`} before, past Resend Everything Every ${everyDays} days`,
 				});
 		});
 	}

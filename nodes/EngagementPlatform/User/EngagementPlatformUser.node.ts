@@ -20,7 +20,7 @@ const BUILDER_HINTS: Readonly<Record<string, string>> = {
 	attributesFields:
 		"Attributes to set, one entry per attribute with its name, value and type, text written as a date being sent as a date in the workflow's timezone. In Update Attributes the standard attributes (first_name, email, country...) go in Standard Attributes and only custom ones here.",
 	sendOnlyChanges:
-		'Turn on for a recurring sync of the same users (a scheduled sheet or CRM sync): attribute values the platform already accepted from this workflow are left out, and an item with nothing new comes out with status unchanged. Events and purchases are always sent.',
+		'Turn on for a recurring sync of the same users (a scheduled sheet or CRM sync): attribute values the platform already accepted from this workflow are left out, a changed contact sends only its changed values (the rest listed under unchanged), and an item with nothing new comes out with status unchanged. Events and purchases are always sent.',
 };
 
 export class EngagementPlatformUser implements INodeType {

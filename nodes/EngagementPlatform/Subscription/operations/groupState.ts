@@ -135,6 +135,8 @@ export const groupStateOperation = (fixedState?: GroupState) =>
 						alsoSetElsewhere: true,
 					},
 				],
+				// A piece is one part, one user's state in one group: nothing smaller can be sent, so no part-level
+				// send applies; and Send Only Changes never leaves it out, as nothing proves it (below).
 				keepOnly: ({ payload }) => payload,
 				// Spec: the answer's body is not shown, and an external ID nobody has is ignored with a 2xx on
 				// well-known platforms: an accepted state proves nothing, so it is never remembered as applied.

@@ -155,6 +155,14 @@ function refuseUntakenIdentifier(kind: IdentifierKind, slot: TrackSlot, identify
  * that is an object would be an update operator on well-known platforms (`$add`, `$remove`, `inc`)
  * that applies again on every send: an object holding one names no parts, so it is never merged
  * with another item's nor left out. The attribute rules refuse object values today, as the spec lists none.
+ *
+ * Send Only Changes sends a changed contact's changed parts alone (`keepOnly`), with the identifier and
+ * `_update_existing_only`, which are no parts: the spec's attribute object updates the keys it holds and
+ * leaves the profile's others as they are, each attribute is its own value, and each group listed in
+ * `subscription_groups` its own state, set whatever the others are. The email subscription
+ * (`email_subscribe`) is one attribute among them. The object's answer proves every part it sends, so each
+ * is remembered on its own; a group state is also watched against the subscription endpoint, which sets
+ * it too (StatePart.alsoSetElsewhere).
  */
 export const ATTRIBUTES_SET_STATE: OperationSpec['stateSlots'] = {
 	attributes: {
@@ -259,17 +267,18 @@ export function usersTrackOperation(
 /**
  * The answer says what happened in a marketer's words: `tracked` when the item recorded an event or
  * purchase, `updated` when it set attributes alone, with counts named for what they count (the
- * attributes set, not the objects sent).
+ * attributes set, not the objects sent; not those Send Only Changes left out, which the engine lists
+ * under `unchanged`).
  */
-function trackAnswer(pieces: Array<{ piece: Piece }>): IDataObject {
+function trackAnswer(pieces: Array<{ piece: Piece; outcome: PieceOutcome }>): IDataObject {
 	const subject = pieces[0]?.piece.subject ?? {};
 	let attributes = 0;
 	let events = 0;
 	let purchases = 0;
-	for (const { piece } of pieces) {
+	for (const { piece, outcome } of pieces) {
 		if (piece.slot === 'events') events++;
 		else if (piece.slot === 'purchases') purchases++;
-		else attributes += attributeCount(piece.payload, subject);
+		else attributes += attributeCount(piece.payload, subject, outcome.ok ? outcome.unchangedParts : undefined);
 	}
 	return {
 		status: events + purchases > 0 ? 'tracked' : 'updated',
@@ -280,10 +289,15 @@ function trackAnswer(pieces: Array<{ piece: Piece }>): IDataObject {
 	};
 }
 
-/** The attributes an attribute object sets: its state keys but the subscription groups, which are no attribute. */
-function attributeCount(payload: IDataObject, subject: IDataObject): number {
+/**
+ * The attributes an attribute object sets: its state keys but the subscription groups, which are no
+ * attribute, and but those left out as unchanged (an attribute's part is labelled by its key).
+ */
+function attributeCount(payload: IDataObject, subject: IDataObject, unchanged: string[] | undefined): number {
 	let count = 0;
-	for (const key in payload) if (key !== 'subscription_groups' && isStateKey(key, subject as UserIdentifier)) count++;
+	for (const key in payload)
+		if (key !== 'subscription_groups' && isStateKey(key, subject as UserIdentifier) && !unchanged?.includes(key))
+			count++;
 	return count;
 }
 

@@ -22,6 +22,11 @@ export interface PieceSuccess {
 	replacedBy?: number;
 	/** Parts of the piece that a later item sets instead, each with that item's index, e.g. {tier: 7}. */
 	replacedParts?: Record<string, number>;
+	/**
+	 * Parts of the piece left out as the platform holds them already, as this workflow last had them
+	 * accepted (Send Only Changes), in the user's words, e.g. ['city', 'plan']: the rest was sent.
+	 */
+	unchangedParts?: string[];
 	/** The answer accepted the piece without proving its state applied (an error it could not place, a user it may not know). */
 	unproven?: true;
 }

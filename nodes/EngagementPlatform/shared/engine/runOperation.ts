@@ -10,6 +10,7 @@ import { collectItemResults, inputFailure } from './results/itemResults';
 import type { LastWord } from './plan/lastWord';
 import { keepLastWord } from './plan/lastWord';
 import { openEarlierTries } from './plan/earlierTries';
+import type { PartlyUnchanged } from './plan/memory';
 import { openMemory } from './plan/memory';
 import type { NodeOperation } from './nodeOperations';
 import type { OperationSpec, Piece, PieceOutcome, RunSettings } from './operation';
@@ -96,7 +97,7 @@ async function sendFresh(
 	const lastWord = withoutAccepted(keepLastWord(spec, pieces, settings.sentBefore !== undefined), accepted);
 	const memory = await openMemory(context, spec, lastWord, settings.sentBefore);
 	if (!memory.ok) return storeUnavailable(pieces, memory.reason);
-	const { toSend, leftOut } = leaveOutUnchanged(lastWord, memory.unchanged);
+	const { toSend, leftOut } = leaveOutUnchanged(lastWord, memory.unchanged, memory.partlyUnchanged);
 
 	const requests = planRequests(toSend, spec.shape, settings.lowered);
 	let report: SendReport | undefined;
@@ -105,7 +106,10 @@ async function sendFresh(
 	} finally {
 		await memory.close(report?.outcomes);
 	}
-	return { ...report, outcomes: answersOfInputPieces(lastWord, report.outcomes, leftOut) };
+	return {
+		...report,
+		outcomes: answersOfInputPieces(lastWord, report.outcomes, leftOut, memory.partlyUnchanged),
+	};
 }
 
 /** The run's last word less what an earlier try got accepted (answered as it was then). */
@@ -122,34 +126,56 @@ function withoutAccepted(lastWord: LastWord, accepted: Map<Piece, PieceOutcome>)
 	};
 }
 
-/** Sends only the pieces the platform does not hold already (Send Only Changes). */
+/** Sends only what the platform does not hold already (Send Only Changes): whole pieces, or their changed parts. */
 function leaveOutUnchanged(
 	lastWord: LastWord,
 	unchanged: Set<Piece> | undefined,
+	partlyUnchanged: Map<Piece, PartlyUnchanged> | undefined,
 ): { toSend: Piece[]; leftOut: Piece[] } {
-	if (!unchanged || unchanged.size === 0) return { toSend: lastWord.pieces, leftOut: [] };
+	if ((!unchanged || unchanged.size === 0) && !partlyUnchanged?.size) return { toSend: lastWord.pieces, leftOut: [] };
 	return {
-		toSend: lastWord.pieces.filter((piece) => !unchanged.has(piece)),
-		leftOut: lastWord.pieces.filter((piece) => unchanged.has(piece)),
+		toSend: lastWord.pieces
+			.filter((piece) => !unchanged?.has(piece))
+			.map((piece) => partlyUnchanged?.get(piece)?.sent ?? piece),
+		leftOut: lastWord.pieces.filter((piece) => unchanged?.has(piece)),
 	};
 }
 
-/** Every input piece's answer: sent, left out as unchanged, or replaced by a later item's. */
+/** Every input piece's answer: sent (whole or its changed parts), left out as unchanged, or replaced by a later item's. */
 function answersOfInputPieces(
 	lastWord: LastWord,
 	outcomes: Map<Piece, PieceOutcome>,
 	leftOut: Piece[],
+	partlyUnchanged: Map<Piece, PartlyUnchanged> = new Map(),
 ): Map<Piece, PieceOutcome> {
-	if (lastWord.replaced.size === 0 && lastWord.partlyReplaced.size === 0 && leftOut.length === 0) return outcomes;
+	if (
+		lastWord.replaced.size === 0 &&
+		lastWord.partlyReplaced.size === 0 &&
+		leftOut.length === 0 &&
+		partlyUnchanged.size === 0
+	)
+		return outcomes;
 	const answers = new Map<Piece, PieceOutcome>(lastWord.replaced);
-	const inputPieceOf = (piece: Piece) => lastWord.partlyReplaced.get(piece)?.original ?? piece;
-	const withReplacedParts = (piece: Piece, outcome: PieceOutcome): PieceOutcome => {
-		const lost = lastWord.partlyReplaced.get(piece)?.lost;
-		return lost && outcome.ok ? { ...outcome, replacedParts: lost } : outcome;
+	// A piece sent without its unchanged parts answers for the piece of the last word it was cut from.
+	const trimmedFrom = new Map([...partlyUnchanged].map(([piece, { sent, unchanged }]) => [sent, { piece, unchanged }]));
+	const lastWordOf = (piece: Piece) => trimmedFrom.get(piece)?.piece ?? piece;
+	const inputPieceOf = (piece: Piece) => lastWord.partlyReplaced.get(lastWordOf(piece))?.original ?? lastWordOf(piece);
+	const withParts = (
+		piece: Piece,
+		outcome: PieceOutcome,
+		unchanged = trimmedFrom.get(piece)?.unchanged,
+	): PieceOutcome => {
+		const lost = outcome.ok ? lastWord.partlyReplaced.get(lastWordOf(piece))?.lost : undefined;
+		if (!outcome.ok || (!lost && !unchanged)) return outcome;
+		return {
+			...outcome,
+			...(lost && { replacedParts: lost }),
+			...(unchanged && { unchangedParts: unchanged.map(({ label }) => label).sort() }),
+		};
 	};
-	for (const [piece, outcome] of outcomes) answers.set(inputPieceOf(piece), withReplacedParts(piece, outcome));
+	for (const [piece, outcome] of outcomes) answers.set(inputPieceOf(piece), withParts(piece, outcome));
 	for (const piece of leftOut)
-		answers.set(inputPieceOf(piece), withReplacedParts(piece, { ok: true, unchanged: true }));
+		answers.set(inputPieceOf(piece), withParts(piece, { ok: true, unchanged: true }, lastWord.parts.get(piece)));
 	return answers;
 }
 

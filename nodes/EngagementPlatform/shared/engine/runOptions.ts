@@ -59,9 +59,10 @@ const outputFieldField: INodeProperties = {
 };
 
 /**
- * What "Send Only Changes" remembers by default, in n8n's entries: two per contact an execution
- * sends or leaves out (plus one per group state), for two executions, so 1,000,000 holds a nightly
- * sync of 250,000 contacts in a record of about 26 MB; older executions' entries go first.
+ * What "Send Only Changes" remembers by default, in n8n's entries: per contact an execution sends or
+ * leaves out, one per attribute and group state it sets and one more (plus one per group state), for two
+ * executions, so 1,000,000 holds a nightly sync of about 55,000 contacts of 8 attributes (250,000 of
+ * one), in a record of about 26 MB; older executions' entries go first.
  */
 export const DEFAULT_HISTORY_SIZE = 1_000_000;
 
@@ -72,7 +73,7 @@ const historySizeField: INodeProperties = {
 	typeOptions: { minValue: 1, maxValue: 5_000_000 },
 	default: DEFAULT_HISTORY_SIZE,
 	description:
-		"How many entries Send Only Changes keeps in n8n's database: about four per contact a run syncs (two for each of the last two executions), and up to four more each time a contact is sent with Resend Everything Every on. Past that the oldest are forgotten and sent again once.",
+		"How many entries Send Only Changes keeps in n8n's database: for each of the last two executions, one per attribute and subscription group a run sets for a contact and one more (a contact of 8 attributes: 18), and up to four more each time a contact is sent whole with Resend Everything Every on. Past that the oldest are forgotten and sent again once.",
 };
 
 /** Every user is sent again, whatever the store says, within this many days of its last send, by default. */
@@ -98,7 +99,7 @@ const sendOnlyChangesSwitch: INodeProperties = {
 	type: 'boolean',
 	default: true,
 	description:
-		'Whether to leave out the values the platform holds already, as this workflow last had them accepted for the same user in the same workspace. An item left out entirely is answered with status "unchanged". What was accepted is kept in n8n\'s database for the workflow, across executions and shared by its nodes.',
+		'Whether to send only the values that changed: attributes and subscription groups the platform holds already, as this workflow last had them accepted for the same user in the same workspace, are left out, and a changed contact sends its changed values alone (its answer lists the others under "unchanged"). An item with nothing new is answered with status "unchanged". What was accepted is kept in n8n\'s database for the workflow, across executions and shared by its nodes.',
 };
 
 /** Shown only with Send Only Changes on: they tune what it remembers. */

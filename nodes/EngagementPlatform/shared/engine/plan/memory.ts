@@ -1,7 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import type { LastWord } from './lastWord';
-import type { OperationSpec, Piece, PieceOutcome, SentBeforeSettings } from '../operation';
+import type { OperationSpec, Piece, PieceOutcome, SentBeforeSettings, StatePart } from '../operation';
 import { normalisedSecret } from '../send/secrets';
 import type { SentBeforeInput } from './sentBefore';
 import { checkSentBefore, forgetWhatWasSent } from './sentBefore';
@@ -9,12 +9,26 @@ import { DEFAULT_HISTORY_SIZE } from '../runOptions';
 
 /**
  * What the workflow remembers of the state it set, around one run: with Send Only Changes on, the
- * pieces the platform holds already and, once the requests are answered, what to keep of this run;
- * with it off, a node that sets state makes the workflow forget (see sentBefore.ts).
+ * pieces the platform holds already, the pieces to send without the parts it holds, and, once the
+ * requests are answered, what to keep of this run; with it off, a node that sets state makes the
+ * workflow forget (see sentBefore.ts).
  */
 export type RunMemory =
-	| { ok: true; unchanged?: Set<Piece>; close(outcomes: Map<Piece, PieceOutcome> | undefined): Promise<void> }
+	| {
+			ok: true;
+			unchanged?: Set<Piece>;
+			/** Of a piece the platform holds some parts of: the piece to send instead, and the parts left out. */
+			partlyUnchanged?: Map<Piece, PartlyUnchanged>;
+			/** `outcomes` of the pieces sent, a partly unchanged piece's under the piece sent instead. */
+			close(outcomes: Map<Piece, PieceOutcome> | undefined): Promise<void>;
+	  }
 	| { ok: false; reason: string };
+
+export interface PartlyUnchanged {
+	/** The piece setting only the parts the platform does not hold. */
+	sent: Piece;
+	unchanged: StatePart[];
+}
 
 export async function openMemory(
 	context: IExecuteFunctions,
@@ -52,11 +66,19 @@ export async function openMemory(
 	);
 	if (!checked.ok) return checked;
 	const { sentBefore } = checked;
+	const partlyUnchanged = new Map<Piece, PartlyUnchanged>();
+	for (const [piece, unchanged] of sentBefore.partlyUnchanged) {
+		const keys = new Set(unchanged.map(({ key }) => key));
+		const changed = lastWord.parts.get(piece)!.filter(({ key }) => !keys.has(key));
+		const sent = { ...piece, payload: spec.stateSlots![piece.slot].keepOnly(piece, changed) };
+		partlyUnchanged.set(piece, { sent, unchanged });
+	}
 	return {
 		ok: true,
 		unchanged: sentBefore.unchanged,
+		partlyUnchanged,
 		async close(outcomes) {
-			const recorded = await sentBefore.recordEnd(outcomes);
+			const recorded = await sentBefore.recordEnd(outcomes && ofPiecesChecked(outcomes, partlyUnchanged));
 			if (recorded.doubted)
 				log(
 					'info',
@@ -74,6 +96,20 @@ export async function openMemory(
 			});
 		},
 	};
+}
+
+/** The outcomes under the pieces the memory checked: a partly unchanged piece's is its sent piece's. */
+function ofPiecesChecked(
+	outcomes: Map<Piece, PieceOutcome>,
+	partlyUnchanged: Map<Piece, PartlyUnchanged>,
+): Map<Piece, PieceOutcome> {
+	if (partlyUnchanged.size === 0) return outcomes;
+	const checked = new Map(outcomes);
+	for (const [piece, { sent }] of partlyUnchanged) {
+		const outcome = outcomes.get(sent);
+		if (outcome) checked.set(piece, outcome);
+	}
+	return checked;
 }
 
 const NOTE_ONLY: SentBeforeSettings = { forget: false, historySize: DEFAULT_HISTORY_SIZE, resendEveryDays: 0 };

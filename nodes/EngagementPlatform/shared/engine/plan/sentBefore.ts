@@ -6,9 +6,10 @@ import type { Freshness, Schedule } from './freshness';
 import { freshnessOf, SCHEDULE_REGISTERS } from './freshness';
 
 /**
- * "Send Only Changes": for each workspace, user and state piece (an attribute object, a group state),
- * the last values this workflow got accepted, so that a piece is left out only when the platform
- * holds the item's values already.
+ * "Send Only Changes": for each workspace, user and part of their state (an attribute, a group state),
+ * the last value this workflow got accepted, so that a part is left out only when the platform holds
+ * the item's value already: a piece all of whose parts it holds is not sent, and a piece holding some
+ * sends the others alone (each attribute written is a data point the platform counts).
  *
  * n8n's deduplication store (scope `workflow`, shared by every node of the workflow, kept in n8n's
  * database) is a set of strings, not a map: an old value cannot be found and taken out when a new one
@@ -44,6 +45,8 @@ import { freshnessOf, SCHEDULE_REGISTERS } from './freshness';
 export interface SentBefore {
 	/** Pieces not to send: the platform holds their values already. */
 	unchanged: Set<Piece>;
+	/** Pieces to send without these of their parts: the platform holds their values already. */
+	partlyUnchanged: Map<Piece, StatePart[]>;
 	/**
 	 * Keeps what the platform accepted and proved, takes back the rest, and closes the run's generation.
 	 * `failure`: the store could not be written, so the run is left unfinished for the next run.
@@ -127,8 +130,8 @@ async function check(
 	const entries = new Set<string>();
 	const planned = [...input.parts].map(([piece, parts]) => {
 		const plan = planPiece(workspace, current, previous, piece, parts, !input.unprovable.has(piece), freshness);
-		for (const entry of [plan.now, plan.was, plan.writtenUser, plan.fresh, ...plan.watched])
-			if (entry) entries.add(entry);
+		for (const entry of [plan.writtenUser, plan.fresh, ...plan.watched]) if (entry) entries.add(entry);
+		for (const { now, was } of plan.values ?? []) for (const entry of [now, was]) if (entry) entries.add(entry);
 		return plan;
 	});
 	// With the entries, the opening entry is checked and the next one written, for the end to check.
@@ -141,26 +144,42 @@ async function check(
 	const trusted = alone && !raced && seen.has(opening);
 
 	const unchanged = new Set<Piece>();
-	/** Pieces sent only because Resend Everything Every says they are due (their values held). */
+	const partlyUnchanged = new Map<Piece, StatePart[]>();
+	/** Pieces sent whole only because Resend Everything Every says they are due (some or all of their values held). */
 	const resent = new Set<Piece>();
 	let conflict = false;
-	for (const { piece, now, was, writtenUser, watched, fresh } of planned) {
-		const heldNow = now !== undefined && seen.has(now);
+	for (const { piece, parts, values, writtenUser, watched, fresh } of planned) {
+		const heldNow = values !== undefined && values.every(({ now }) => seen.has(now));
 		// Another node or loop pass of this execution wrote this user (or this group state) already: the
 		// platform's last word is whichever landed last, so this execution's generation cannot be trusted.
 		const writtenBefore = (writtenUser !== undefined && seen.has(writtenUser)) || watched.some((e) => seen.has(e));
 		if (writtenBefore && !heldNow) conflict = true;
-		if (now === undefined) continue;
-		const heldBefore = trusted && previous !== undefined && was !== undefined && seen.has(was) && !writtenBefore;
+		if (values === undefined) continue;
 		const freshEnough = fresh === undefined || seen.has(fresh);
-		if (heldNow || heldBefore) {
+		if (heldNow) {
 			if (freshEnough) unchanged.add(piece);
 			else resent.add(piece);
+			continue;
+		}
+		// Written by another node or pass of this execution and not all held: any doubt sends the whole piece.
+		if (writtenBefore || !trusted || previous === undefined) continue;
+		const held = values.map(({ now, was }) => seen.has(now) || (was !== undefined && seen.has(was)));
+		if (!held.some(Boolean)) continue;
+		if (!freshEnough) resent.add(piece);
+		else if (held.every(Boolean)) unchanged.add(piece);
+		else {
+			// A part is sent when any value the piece gives its key is new (a group listed twice).
+			const changedKeys = new Set(parts.filter((_, index) => !held[index]).map(({ key }) => key));
+			partlyUnchanged.set(
+				piece,
+				parts.filter(({ key }) => !changedKeys.has(key)),
+			);
 		}
 	}
 
 	return {
 		unchanged,
+		partlyUnchanged,
 		async recordEnd(outcomes) {
 			const doubted = previous === undefined || !trusted;
 			const forget = async () => {
@@ -179,13 +198,18 @@ async function check(
 					: [];
 				const takeBack: string[] = [];
 				const marks: string[] = [];
-				for (const { piece, now: entry, fresh, contact } of planned) {
+				for (const { piece, values, fresh, contact } of planned) {
 					const outcome = outcomes?.get(piece);
 					const accepted = outcome?.ok === true && !outcome.unproven && !unchanged.has(piece);
-					if (entry !== undefined && claimed.has(entry) && !unchanged.has(piece) && !accepted) takeBack.push(entry);
+					// A part left out stays held whatever became of the parts sent beside it.
+					const leftOut = new Set(partlyUnchanged.get(piece)?.map(({ key }) => key));
+					for (const { key, now: entry } of values ?? [])
+						if (claimed.has(entry) && !unchanged.has(piece) && !leftOut.has(key) && !accepted) takeBack.push(entry);
 					if (fresh === undefined || contact === undefined || freshness === undefined) continue;
 					// The probe of this slice's mark was written by the check: it stays only as part of a send's marks.
-					const sent = accepted ? freshness.marksOfSend(contact, now, resent.has(piece)) : [];
+					// Only a piece sent whole is fresh again: the parts a partial send left out were not sent.
+					const whole = !partlyUnchanged.has(piece);
+					const sent = accepted && whole ? freshness.marksOfSend(contact, now, resent.has(piece)) : [];
 					if (claimed.has(fresh) && !sent.includes(fresh)) takeBack.push(fresh);
 					marks.push(...sent.filter((mark) => mark !== fresh));
 				}
@@ -208,10 +232,11 @@ async function check(
 interface PiecePlan {
 	piece: Piece;
 	parts: StatePart[];
-	/** This execution's entry of the piece's values, when its acceptance proves them. */
-	now?: string;
-	/** The execution before's entry of the same values. */
-	was?: string;
+	/**
+	 * Per part (in the order of `parts`), when the piece's acceptance proves them: this execution's entry
+	 * of its value, and the execution before's entry of the same value.
+	 */
+	values?: Array<{ key: string; now: string; was?: string }>;
 	/** That this execution wrote the user's attributes. */
 	writtenUser?: string;
 	/** That this execution wrote these parts, which another endpoint sets too (a group state). */
@@ -223,8 +248,10 @@ interface PiecePlan {
 }
 
 /**
- * What a state piece is remembered by: its values together (a changed contact sends its whole
- * attribute object, one object either way), who it is about, and the parts another endpoint also sets.
+ * What a state piece is remembered by: each part's value on its own (a changed contact sends its
+ * changed parts alone, each attribute written being a data point), who it is about, and the parts
+ * another endpoint also sets. One entry per part and execution: the store holds about as many entries
+ * per contact as the attributes and group states a run sets for them, plus one.
  */
 function planPiece(
 	workspace: string,
@@ -236,10 +263,6 @@ function planPiece(
 	freshness: Freshness | undefined,
 ): PiecePlan {
 	const user = `${workspace}\u0000${parts[0].user}`;
-	const values = parts
-		.map((part) => `${part.key}\u0000${part.value}`)
-		.sort()
-		.join('\u0001');
 	const watched = parts
 		.filter((part) => !provable || part.alsoSetElsewhere === true)
 		.map((part) => `g\u0000${current}\u0000${user}\u0000${part.key}`);
@@ -250,8 +273,14 @@ function planPiece(
 		parts,
 		contact,
 		fresh: freshness?.freshUntilNextRun(contact),
-		now: `v\u0000${current}\u0000${user}\u0000${piece.slot}\u0000${values}`,
-		was: previous !== undefined ? `v\u0000${previous}\u0000${user}\u0000${piece.slot}\u0000${values}` : undefined,
+		values: parts.map(({ key, value }) => {
+			const part = `${user}\u0000${piece.slot}\u0000${key}\u0000${value}`;
+			return {
+				key,
+				now: `v\u0000${current}\u0000${part}`,
+				was: previous !== undefined ? `v\u0000${previous}\u0000${part}` : undefined,
+			};
+		}),
 		writtenUser: `w\u0000${current}\u0000${user}\u0000${piece.slot}`,
 		watched,
 	};

@@ -122,7 +122,7 @@ export function collectItemResults(
 		}
 		const warnings = itemPieces.flatMap(({ outcome }) => (outcome.ok && outcome.warnings) || []);
 		if (warnings.length > 0) withWarnings++;
-		const unchangedParts = unchangedBySlot(allPieces);
+		const unchangedParts = unchangedPartsOf(allPieces);
 		const replacedParts = replacedPartsOf(allPieces);
 		for (const json of spec.itemResult(itemIndex, itemPieces)) {
 			const extra = {
@@ -151,6 +151,7 @@ function sentAsIs(
 	if (pieces?.length !== 1) return undefined;
 	const outcome = outcomes.get(pieces[0]);
 	if (!outcome?.ok || outcome.unchanged || outcome.replacedBy !== undefined || outcome.replacedParts) return undefined;
+	if (outcome.unchangedParts) return undefined;
 	if (outcome.warnings && outcome.warnings.length > 0) return undefined;
 	return { piece: pieces[0], outcome };
 }
@@ -201,13 +202,10 @@ function piecesFailure(
 	};
 }
 
-/** Of an item that was partly sent, how many pieces of each slot were left out as unchanged, e.g. {attributes: 1}. */
-function unchangedBySlot(pieces: Array<{ piece: Piece; outcome: PieceOutcome }>): IDataObject | undefined {
-	const counts: IDataObject = {};
-	for (const { piece, outcome } of pieces) {
-		if (outcome.ok && outcome.unchanged) counts[piece.slot] = ((counts[piece.slot] as number | undefined) ?? 0) + 1;
-	}
-	return Object.keys(counts).length > 0 ? counts : undefined;
+/** Of an item that was partly sent, the parts of its state left out as unchanged, e.g. ['city', 'plan']. */
+function unchangedPartsOf(pieces: Array<{ piece: Piece; outcome: PieceOutcome }>): string[] | undefined {
+	const parts = pieces.flatMap(({ outcome }) => (outcome.ok && outcome.unchangedParts) || []);
+	return parts.length > 0 ? [...new Set(parts)].sort() : undefined;
 }
 
 /** Which parts of an item's state later items set instead, e.g. {tier: 7}: the item that has the last word. */
