@@ -101,6 +101,19 @@ const sendOnlyChangesSwitch: INodeProperties = {
 		'Whether to leave out the values the platform holds already, as this workflow last had them accepted for the same user in the same workspace. An item left out entirely is answered with status "unchanged". What was accepted is kept in n8n\'s database for the workflow, across executions and shared by its nodes.',
 };
 
+/**
+ * Preview arrives on when added from Add Option, as Send Only Changes does: the marketer who picks it
+ * means it, and turns it off (or removes it) to send for real.
+ */
+const previewField: INodeProperties = {
+	displayName: 'Preview (Send Nothing)',
+	name: 'preview',
+	type: 'boolean',
+	default: true,
+	description:
+		'Whether to check every item and show what would be sent, in which request, without sending anything or remembering anything. Turn it off to send for real.',
+};
+
 /** Shown only with Send Only Changes on: they tune what it remembers. */
 const sendOnlyChangesTuning: INodeProperties[] = [
 	{
@@ -158,6 +171,7 @@ export function optionsProperty(operationValue: string, spec: OperationSpec): IN
 		...batchSizeField(spec.shape),
 		...sendOnlyChangesOf(spec),
 		...(spec.answersWithRecords ? [] : [outputFieldField]),
+		previewField,
 		...requestOptionFields,
 	];
 	return {
@@ -182,6 +196,7 @@ export function readRunSettings(context: IExecuteFunctions, spec: OperationSpec)
 		parallelRequests: number(parallelRequestsField),
 		maxRateLimitWaitMs: number(maxRateLimitWaitField) * 1000,
 	};
+	if (options.preview === true) settings.preview = true;
 	const [batchSize] = batchSizeField(spec.shape);
 	if (batchSize && options.batchSize !== undefined) {
 		const most = number(batchSize);
