@@ -29,6 +29,17 @@ export interface PieceSuccess {
 	unchangedParts?: string[];
 	/** The answer accepted the piece without proving its state applied (an error it could not place, a user it may not know). */
 	unproven?: true;
+	/** Preview: not sent; the piece as it would go, and the planned request it would travel in. */
+	preview?: PiecePreview;
+}
+
+export interface PiecePreview {
+	/** The index of the planned request, in the run's plan. */
+	request: number;
+	/** The piece as it would go (a later item may have taken parts of it out). */
+	piece: Piece;
+	/** Send Only Changes decides at the real run whether the platform holds it already. */
+	ifChanged?: true;
 }
 
 export interface PieceError {
@@ -126,6 +137,8 @@ export interface RunSettings {
 	maxRateLimitWaitMs: number;
 	/** Leave out pieces that repeat what this node last had accepted (state slots only). */
 	sentBefore?: SentBeforeSettings;
+	/** Preview: read, check and plan as always, then send nothing and remember nothing. */
+	preview?: true;
 }
 
 /** An operation's own Options fields, and what they change in the run's settings. */

@@ -12,6 +12,11 @@ import { keepLastWord } from './plan/lastWord';
 import { openEarlierTries } from './plan/earlierTries';
 import type { PartlyUnchanged } from './plan/memory';
 import { openMemory } from './plan/memory';
+import { holdNodeContext } from './preview/nodeContextHeld';
+import type { PreviewMemory } from './preview/previewMemory';
+import { openPreviewMemory } from './preview/previewMemory';
+import { previewRequests } from './preview/previewRequests';
+import { addPreviewHint, previewWords } from './preview/previewWords';
 import type { NodeOperation } from './nodeOperations';
 import type { OperationSpec, Piece, PieceOutcome, RunSettings } from './operation';
 import { planRequests } from './plan/planner';
@@ -41,9 +46,26 @@ export async function runOperation(
 	spec: OperationSpec,
 	fields: INodeProperties[] = [],
 ): Promise<INodeExecutionData[][]> {
+	const settings = readRunSettings(context, spec);
+	if (!settings.preview) return await run(context, spec, settings, fields);
+	// A preview remembers nothing: whatever the run writes to the node's context (earlier tries, a
+	// transactional email's count of identical emails) goes back as it was once the run ends.
+	const release = holdNodeContext(context);
+	try {
+		return await run(context, spec, settings, fields);
+	} finally {
+		release();
+	}
+}
+
+async function run(
+	context: IExecuteFunctions,
+	spec: OperationSpec,
+	settings: RunSettings,
+	fields: INodeProperties[],
+): Promise<INodeExecutionData[][]> {
 	const itemCount = context.getInputData().length;
 	const continueOnFail = context.continueOnFail();
-	const settings = readRunSettings(context, spec);
 
 	const { pieces, inputErrors } = readItems(context, spec, itemCount, fields);
 	if (inputErrors.size > 0 && !continueOnFail) {
@@ -81,35 +103,40 @@ async function sendFresh(
 	stopAtFirstFailure: boolean,
 ): Promise<SendReport> {
 	const fresh = accepted.size > 0 ? pieces.filter((piece) => !accepted.has(piece)) : pieces;
+	const send = settings.preview ? previewRequests : sendRequests;
 	if (!spec.stateSlots)
-		return await sendRequests(
-			context,
-			spec,
-			settings,
-			planRequests(fresh, spec.shape, settings.lowered),
-			stopAtFirstFailure,
-		);
+		return await send(context, spec, settings, planRequests(fresh, spec.shape, settings.lowered), stopAtFirstFailure);
 	// An earlier try sent them all: nothing to compare with what the workflow remembers, nor to record.
 	if (fresh.length === 0) return { outcomes: new Map(), requestsSent: 0, requestsSkipped: 0 };
 
 	// The last word is the whole run's, earlier tries' pieces included: a part that a later item set in an
 	// earlier try stays that item's, and an earlier item sent now leaves it out.
 	const lastWord = withoutAccepted(keepLastWord(spec, pieces, settings.sentBefore !== undefined), accepted);
-	const memory = await openMemory(context, spec, lastWord, settings.sentBefore);
+	const memory: PreviewMemory = settings.preview
+		? await openPreviewMemory(context, settings.sentBefore)
+		: await openMemory(context, spec, lastWord, settings.sentBefore);
 	if (!memory.ok) return storeUnavailable(pieces, memory.reason);
 	const { toSend, leftOut } = leaveOutUnchanged(lastWord, memory.unchanged, memory.partlyUnchanged);
 
 	const requests = planRequests(toSend, spec.shape, settings.lowered);
 	let report: SendReport | undefined;
 	try {
-		report = await sendRequests(context, spec, settings, requests, stopAtFirstFailure);
+		report = await send(context, spec, settings, requests, stopAtFirstFailure);
 	} finally {
 		await memory.close(report?.outcomes);
 	}
+	if (memory.undecided) markIfChanged(spec, report.outcomes);
 	return {
 		...report,
 		outcomes: answersOfInputPieces(lastWord, report.outcomes, leftOut, memory.partlyUnchanged),
 	};
+}
+
+/** Preview with Send Only Changes: the pieces whose acceptance it would remember, it checks at the real run. */
+function markIfChanged(spec: OperationSpec, outcomes: Map<Piece, PieceOutcome>): void {
+	for (const [piece, outcome] of outcomes)
+		if (outcome.ok && outcome.preview && spec.stateSlots?.[piece.slot]?.provenByAcceptance)
+			outcome.preview.ifChanged = true;
 }
 
 /** The run's last word less what an earlier try got accepted (answered as it was then). */
@@ -191,12 +218,20 @@ function finish(
 	beforeFailing?: () => void,
 ): INodeExecutionData[][] {
 	const continueOnFail = context.continueOnFail();
+	const previews = report.planned && previewWords(spec, pieces, report.outcomes, report.planned);
 	const results = collectItemResults(spec, itemCount, pieces, report.outcomes, inputErrors, {
 		inputs: context.getInputData(),
 		field: settings.outputField,
 		records: spec.answersWithRecords === true,
 		errorOutput: context.getNode().onError === 'continueErrorOutput',
+		previews,
 	});
+	if (report.planned && previews) {
+		addPreviewHint(context, spec, itemCount, report.planned, previews);
+		if (results.failures.length > 0 && !continueOnFail)
+			throw invalidInputError(context, results.failures[0], results.failures.length);
+		return [results.output];
+	}
 
 	const summary =
 		`${counted(itemCount, 'item')} → ${counted(report.requestsSent, 'request')}: ${results.succeeded} succeeded, ` +

@@ -102,6 +102,19 @@ const sendOnlyChangesSwitch: INodeProperties = {
 		'Whether to send only the values that changed: attributes and subscription groups the platform holds already, as this workflow last had them accepted for the same user in the same workspace, are left out, and a changed contact sends its changed values alone (its answer lists the others under "unchanged"). An item with nothing new is answered with status "unchanged". What was accepted is kept in n8n\'s database for the workflow, across executions and shared by its nodes.',
 };
 
+/**
+ * Preview arrives on when added from Add Option, as Send Only Changes does: the marketer who picks it
+ * means it, and turns it off (or removes it) to send for real.
+ */
+const previewField: INodeProperties = {
+	displayName: 'Preview (Send Nothing)',
+	name: 'preview',
+	type: 'boolean',
+	default: true,
+	description:
+		'Whether to check every item and show what would be sent, in which request, without sending anything or remembering anything. Turn it off to send for real.',
+};
+
 /** Shown only with Send Only Changes on: they tune what it remembers. */
 const sendOnlyChangesTuning: INodeProperties[] = [
 	{
@@ -159,6 +172,7 @@ export function optionsProperty(operationValue: string, spec: OperationSpec): IN
 		...batchSizeField(spec.shape),
 		...sendOnlyChangesOf(spec),
 		...(spec.answersWithRecords ? [] : [outputFieldField]),
+		previewField,
 		...requestOptionFields,
 	];
 	return {
@@ -183,6 +197,7 @@ export function readRunSettings(context: IExecuteFunctions, spec: OperationSpec)
 		parallelRequests: number(parallelRequestsField),
 		maxRateLimitWaitMs: number(maxRateLimitWaitField) * 1000,
 	};
+	if (options.preview === true) settings.preview = true;
 	const [batchSize] = batchSizeField(spec.shape);
 	if (batchSize && options.batchSize !== undefined) {
 		const most = number(batchSize);

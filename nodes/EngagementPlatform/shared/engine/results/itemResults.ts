@@ -56,6 +56,8 @@ export interface OutputForm {
 	field: string;
 	records: boolean;
 	errorOutput: boolean;
+	/** Preview: each valid item's words, beside its row (records too: a preview has none). */
+	previews?: Map<number, IDataObject>;
 }
 
 /** One answer per input item, in input order: its result(s), or its error. */
@@ -82,6 +84,12 @@ export function collectItemResults(
 
 	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
 		const pairedItem = { item: itemIndex };
+		const preview = form.previews?.get(itemIndex);
+		if (preview) {
+			output.push({ json: withAnswer(inputs[itemIndex]?.json, field, preview), pairedItem });
+			succeeded++;
+			continue;
+		}
 		// An item refused on input has no pieces, so this is never one of those.
 		const sent = sentAsIs(byItem[itemIndex], outcomes);
 		if (sent) {

@@ -23,6 +23,8 @@ export interface SendReport {
 	requestsSent: number;
 	/** Requests planned but not sent, because the run stopped at the first failure. */
 	requestsSkipped: number;
+	/** Preview: the requests the run would send. */
+	planned?: PlannedRequest[];
 }
 
 /** Sends the planned requests, paced and in parallel, and records what happened to each piece. */
@@ -330,7 +332,7 @@ function rateLimitExhausted(nextWaitMs: number, waitedMs: number, response?: Api
 }
 
 /** 42 s, 7 min 5 s, 6 h 12 min. */
-function formatDuration(ms: number): string {
+export function formatDuration(ms: number): string {
 	const seconds = Math.ceil(ms / 1000);
 	if (seconds < 60) return `${seconds} s`;
 	const minutes = Math.floor(seconds / 60);
