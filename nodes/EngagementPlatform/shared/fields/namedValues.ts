@@ -85,7 +85,8 @@ function readAssignments(item: ItemReader, parameter: string, label: string): ID
 			item.problems.push({ field: `${label}.${key}`, rule: 'is given twice', fix: 'Keep one entry per name.' });
 			continue;
 		}
-		const entry = typedEntryValue(`${label}.${key}`, key, value, type, item.clock);
+		const mappedFrom = type === 'dateTime' ? item.mappedFrom(`${parameter}.assignments.${index}.value`) : undefined;
+		const entry = typedEntryValue(`${label}.${key}`, key, value, type, item.clock, mappedFrom);
 		if (entry && 'problem' in entry) item.problems.push(entry.problem);
 		else if (entry) setOwnKey(values, key, entry.value);
 	}
