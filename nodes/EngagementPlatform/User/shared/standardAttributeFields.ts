@@ -7,6 +7,8 @@ import { labelOf } from '../../shared/descriptions/labels';
 import { inputOf } from '../../shared/fields/inputs';
 import { isBlank, shown } from '../../shared/schemas/textValues';
 import { notADate } from '../../shared/schemas/time';
+import { columnExpression } from '../../shared/engine/read/emptyCells';
+import { ColumnTally, columnMatcher } from './standardAttributeColumns';
 
 type Show = NonNullable<INodeProperties['displayOptions']>['show'];
 
@@ -59,6 +61,8 @@ const DATES: ReadonlySet<string> = new Set(['dob', ...TIMES]);
 const FIELDS: ReadonlyMap<string, (typeof STANDARD_ATTRIBUTES)[number]> = new Map(
 	STANDARD_ATTRIBUTES.map((field) => [field.id, field]),
 );
+
+const attributeOfColumn = columnMatcher(STANDARD_ATTRIBUTES);
 
 /** n8n's resourceMapping method: the standard attributes as typed fields, none required. */
 export async function getStandardAttributes(): Promise<ResourceMapperFields> {
@@ -119,20 +123,96 @@ function readStandardAttributes(item: ItemReader, name: string, label: string): 
 	// The mapping's mode and its values are read as parts of the parameter: its whole would copy the
 	// mapper's schema for every item. (n8n's own reading of `standardAttributes.value` checks the values
 	// against that schema, refusing the blank cells read here as not set.)
-	const values = ((item.rawPart(name, 'mappingMode') === 'autoMapInputData'
-		? item.input()
-		: item.rawPart(name, 'value')) ?? {}) as IDataObject;
+	if (item.rawPart(name, 'mappingMode') === 'autoMapInputData') {
+		const { values, columns } = matchedColumns(item, label);
+		return convertedAttributes(item, label, values, (id) => columnExpression(columns.get(id)!));
+	}
+	const values = (item.rawPart(name, 'value') ?? {}) as IDataObject;
+	return convertedAttributes(item, label, values, (id) => item.mappedFrom(`${name}.value.${id}`));
+}
+
+/** The key of the tally this run's columns are counted in (ItemReader.forRun). */
+const TALLY = 'standardAttributeColumns';
+
+/**
+ * With "Map Automatically", the input's columns that match a standard attribute (columnMatcher), each
+ * counted for the run's hint, and each of the others kept with why it was not sent, for an item with
+ * nothing to update to name. Two columns of one attribute (`email` and `Email`) with different values
+ * refuse the item naming both: picking one would drop the other's value without a word, and which one
+ * a sheet means is the marketer's to say. The same value twice is no choice, and is sent once.
+ */
+function matchedColumns(item: ItemReader, label: string): { values: IDataObject; columns: Map<string, string> } {
+	const tally = item.forRun(TALLY, () => new ColumnTally(attributeOfColumn, item.columnsMappedElsewhere()));
+	tally.startItem(item.itemIndex);
+	const input = item.input();
+	const values: IDataObject = {};
+	const columns = new Map<string, string>();
+	for (const column in input) {
+		const id = tally.attributeOf(column);
+		if (id === undefined) {
+			tally.notSent(column, 'matches no standard attribute');
+			continue;
+		}
+		const value = input[column];
+		if (isNotSet(id, value)) {
+			tally.notSent(column, 'is empty');
+			continue;
+		}
+		const earlier = columns.get(id);
+		if (earlier === undefined) {
+			columns.set(id, column);
+			values[id] = value;
+		} else if (!sameValue(values[id], value)) {
+			item.problems.push({
+				field: `${label}.${FIELDS.get(id)!.displayName}`,
+				rule: `is given by two columns, "${earlier}" and "${column}", with different values (${shown(values[id])} and ${shown(value)})`,
+				fix: `Keep one of the columns "${earlier}" and "${column}" (rename or remove the other), or switch Mapping Column Mode to Map Each Column Below and map the one to send.`,
+			});
+			continue;
+		}
+		tally.sent(column, id);
+	}
+	return { values, columns };
+}
+
+/**
+ * Why an item with "Map Automatically" sent no standard attribute: each of its columns and why it was not
+ * sent; undefined where the item's standard attributes were not mapped automatically.
+ */
+export function columnsNotSent(item: ItemReader): string | undefined {
+	return item.forRun(TALLY, () => new ColumnTally(attributeOfColumn, new Map())).notSentWords(item.itemIndex);
+}
+
+function sameValue(left: unknown, right: unknown): boolean {
+	return left === right || (typeof left === 'object' && JSON.stringify(left) === JSON.stringify(right));
+}
+
+/**
+ * An empty value, and a blank one (spaces alone) of a yes/no, choice or date attribute, is "not set": it
+ * is left out of the request, and the profile keeps the value it holds.
+ */
+function isNotSet(id: string, value: unknown): boolean {
+	if (value === undefined || value === null || value === '') return true;
+	const field = FIELDS.get(id);
+	return isBlank(value) && (field?.type !== 'string' || DATES.has(id));
+}
+
+/** The attributes' values converted as n8n converts a typed field; `mappedFrom` names the expression a date's error shows. */
+function convertedAttributes(
+	item: ItemReader,
+	label: string,
+	values: IDataObject,
+	mappedFrom: (id: string) => string | undefined,
+): IDataObject {
 	const attributes: IDataObject = {};
 	for (const id in values) {
 		const value = values[id];
 		const field = FIELDS.get(id);
-		if (!field || value === undefined || value === null || value === '') continue;
-		// Here a blank cell (spaces alone) of a yes/no, choice or date attribute is "not set": it is left
-		// out of the request, and the profile keeps the value it holds.
-		if (isBlank(value) && (field.type !== 'string' || DATES.has(id))) continue;
+		if (!field || isNotSet(id, value)) continue;
 		if (TIMES.has(id)) {
 			const instant = item.clock.instant(value);
-			if (instant === undefined) item.problems.push(notADate(`${label}.${field.displayName}`, value));
+			if (instant === undefined)
+				item.problems.push(notADate(`${label}.${field.displayName}`, value, undefined, mappedFrom(id)));
 			else attributes[id] = instant;
 			continue;
 		}
