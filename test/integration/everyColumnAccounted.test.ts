@@ -21,11 +21,7 @@ interface Run {
 	error?: Error;
 }
 
-async function user(
-	parameters: INodeParameters,
-	items: IDataObject[],
-	{ continueOnFail = true } = {},
-): Promise<Run> {
+async function user(parameters: INodeParameters, items: IDataObject[], { continueOnFail = true } = {}): Promise<Run> {
 	const result = await runNode(USER_NODE, {
 		items,
 		parameters,
@@ -54,7 +50,8 @@ const sentAttributes = async () =>
 		(request) => (request.body as { attributes?: IDataObject[] }).attributes ?? [],
 	);
 
-const columnsHint = (hints: NodeExecutionHint[]) => hints.filter((hint) => hint.message.startsWith('Map Automatically'));
+const columnsHint = (hints: NodeExecutionHint[]) =>
+	hints.filter((hint) => hint.message.startsWith('Map Automatically'));
 
 /** What no reading of the spec changes: every item answered updated is in exactly one accepted request. */
 async function expectEachUpdatedItemInOneAcceptedRequest(answers: IDataObject[], items: IDataObject[]) {
@@ -83,7 +80,10 @@ describe('Map Automatically matches a column by the attribute’s ID or label', 
 		]);
 		expect(wordsOf(answers[0])).toMatchObject({ status: 'updated', attributes_set: 3 });
 		const [profile] = (await client().state()).profiles;
-		expect(profile).toMatchObject({ email: 'lena@example.com', standard_attributes: { first_name: 'Lena', country: 'DE' } });
+		expect(profile).toMatchObject({
+			email: 'lena@example.com',
+			standard_attributes: { first_name: 'Lena', country: 'DE' },
+		});
 		await expectEachUpdatedItemInOneAcceptedRequest(answers, items);
 
 		// Said once for the run: which column went as which attribute, and which were not sent and where to map them.
@@ -190,7 +190,9 @@ describe('texts that are true of the item', () => {
 		const { error } = await user(trackPurchase({ time: '' }), items, { continueOnFail: false });
 		expect(error?.message).toContain('"Price" is empty in all 3 items');
 		expect(error?.message).not.toContain('more items are invalid');
-		expect((error as { description?: string }).description).toContain('The column "price" ({{ $json.price }}) has no value in any item');
+		expect((error as { description?: string }).description).toContain(
+			'The column "price" ({{ $json.price }}) has no value in any item',
+		);
 		expect(await client().requests({ path: '/users/track' })).toEqual([]);
 	});
 });
@@ -229,6 +231,8 @@ describe('a value sent as a date is visible as a date', () => {
 			expect(notice.displayName).toContain('String');
 			expect(notice.displayName).toContain('sent as a date');
 			expect(notice.displayName).toContain('Workflow Settings → Timezone');
+			// Update Attributes' and Track User Data's answers list what each item sent.
+			if (list.name === 'attributesFields') expect(notice.displayName).toContain('"sent"');
 		}
 	});
 });

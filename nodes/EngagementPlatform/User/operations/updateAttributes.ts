@@ -88,6 +88,7 @@ const ATTRIBUTES = namedValues(
 		noun: 'Attribute',
 		example: '{"first_name": "Ada", "plan": "gold"}',
 		fieldsDisplayName: 'Custom Attributes',
+		answerShowsSent: true,
 	},
 	standardAttributes,
 );

@@ -261,23 +261,49 @@ export function usersTrackOperation(
  * purchase, `updated` when it set attributes alone, with counts named for what they count (the
  * attributes set, not the objects sent).
  */
-function trackAnswer(pieces: Array<{ piece: Piece }>): IDataObject {
+function trackAnswer(pieces: Array<{ piece: Piece; outcome: PieceOutcome }>): IDataObject {
 	const subject = pieces[0]?.piece.subject ?? {};
 	let attributes = 0;
 	let events = 0;
 	let purchases = 0;
-	for (const { piece } of pieces) {
+	let sent: IDataObject | undefined;
+	for (const { piece, outcome } of pieces) {
 		if (piece.slot === 'events') events++;
 		else if (piece.slot === 'purchases') purchases++;
-		else attributes += attributeCount(piece.payload, subject);
+		else {
+			attributes += attributeCount(piece.payload, subject);
+			sent = attributesSent(piece.payload, subject, (outcome.ok && outcome.replacedParts) || undefined, sent);
+		}
 	}
 	return {
 		status: events + purchases > 0 ? 'tracked' : 'updated',
 		...subject,
 		...(attributes > 0 && { attributes_set: attributes }),
+		...(sent && { sent }),
 		...(events > 0 && { events_tracked: events }),
 		...(purchases > 0 && { purchases_tracked: purchases }),
 	};
+}
+
+/**
+ * The attributes' values as the platform received them (a sheet's "2026-03-01" as the date
+ * 2026-03-01T00:00:00+01:00, "true" as true), so that the answer shows what each column became; an
+ * attribute a later item of the run set instead is its (the answer's `replaced`).
+ */
+function attributesSent(
+	payload: IDataObject,
+	subject: IDataObject,
+	replaced: Record<string, number> | undefined,
+	sent: IDataObject = {},
+): IDataObject | undefined {
+	for (const key in payload)
+		if (
+			key !== 'subscription_groups' &&
+			isStateKey(key, subject as UserIdentifier) &&
+			!(replaced && Object.hasOwn(replaced, key))
+		)
+			sent[key] = payload[key];
+	return Object.keys(sent).length > 0 ? sent : undefined;
 }
 
 /** The attributes an attribute object sets: its state keys but the subscription groups, which are no attribute. */

@@ -22,8 +22,9 @@ export function namedValues(
 	const mode = `${field.name}Input`;
 	const typedList = `${field.name}Fields`;
 	const besideList = beside?.({ [mode]: ['fields'] });
+	// The input beside the list comes before the list's notice, which stays just above the list.
 	const properties = typedListOrJsonFields(field).flatMap((property) =>
-		besideList && property.name === typedList ? [...besideList.properties, property] : [property],
+		besideList && property.name === `${typedList}Notice` ? [...besideList.properties, property] : [property],
 	);
 	const typedLabel = field.fieldsDisplayName ?? field.displayName;
 	const asGivenValues = namedValuesReader(field.name, field.displayName);

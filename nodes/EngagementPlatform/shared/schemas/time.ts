@@ -193,7 +193,20 @@ export function notADate(field: string, value: unknown, zoneless = WORKFLOW_ZONE
 	return { field, rule: `expects ${DATE_FORMS} but got ${shown(value)}`, fix };
 }
 
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTHS = [
+	'January',
+	'February',
+	'March',
+	'April',
+	'May',
+	'June',
+	'July',
+	'August',
+	'September',
+	'October',
+	'November',
+	'December',
+];
 /** 03/05/2026, 3.5.2026, 03-05-2026 14:30: two numbers, then the year, then maybe a time. */
 const NUMERIC_DATE = /^(\d{1,2})([/.-])(\d{1,2})\2(\d{4})(?:[ T](\d{1,2}):(\d{2})(:\d{2})?)?$/;
 /** Dec 3, 2026 */
@@ -204,7 +217,9 @@ function dateReadings(text: string): Array<{ means: string; format: string }> {
 	if (NAMED_MONTH.test(text)) {
 		const [, month, day, year] = NAMED_MONTH.exec(text)!;
 		const index = MONTHS.findIndex((name) => name.slice(0, 3).toLowerCase() === month.toLowerCase());
-		return index < 0 ? [] : [{ means: `${MONTHS[index]} ${Number(day)}, ${year}`, format: `MMM ${day.length === 2 ? 'dd' : 'd'}, yyyy` }];
+		return index < 0
+			? []
+			: [{ means: `${MONTHS[index]} ${Number(day)}, ${year}`, format: `MMM ${day.length === 2 ? 'dd' : 'd'}, yyyy` }];
 	}
 	const match = NUMERIC_DATE.exec(text);
 	if (!match) return [];
@@ -220,7 +235,8 @@ function dateReadings(text: string): Array<{ means: string; format: string }> {
 			: `${MONTHS[Number(month) - 1]} ${Number(day)}, ${year}`;
 		return { means, format };
 	};
-	const valid = (day: string, month: string) => Number(day) >= 1 && Number(day) <= 31 && Number(month) >= 1 && Number(month) <= 12;
+	const valid = (day: string, month: string) =>
+		Number(day) >= 1 && Number(day) <= 31 && Number(month) >= 1 && Number(month) <= 12;
 	const readings = [];
 	if (valid(first, second)) readings.push(reading(first, second, true));
 	if (valid(second, first) && first !== second) readings.push(reading(second, first, false));

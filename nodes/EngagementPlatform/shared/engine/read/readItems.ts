@@ -216,7 +216,21 @@ export interface KeptForRun {
 export function expressionOf(saved: unknown): string | undefined {
 	if (typeof saved !== 'string') return undefined;
 	const inner = /^=\{\{([\s\S]*)\}\}$/.exec(saved)?.[1].trim();
-	return inner && !inner.includes('}}') && !inner.includes('{{') ? inner : undefined;
+	return inner && !inner.includes('}}') && !inner.includes('{{') ? withoutOuterBrackets(inner) : undefined;
+}
+
+/** `$json.when` of `($json.when)`: the same expression, as errors name it whichever way it was written. */
+function withoutOuterBrackets(expression: string): string {
+	let text = expression;
+	while (text.startsWith('(') && text.endsWith(')')) {
+		let depth = 0;
+		for (let index = 0; index < text.length - 1; index++) {
+			depth += text[index] === '(' ? 1 : text[index] === ')' ? -1 : 0;
+			if (depth === 0) return text;
+		}
+		text = text.slice(1, -1).trim();
+	}
+	return text;
 }
 
 /**
