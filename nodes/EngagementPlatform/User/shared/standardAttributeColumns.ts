@@ -34,10 +34,19 @@ export class ColumnTally implements KeptForRun {
 	itemIndex = -1;
 	readonly itemNotSent: Array<[string, NotSent]> = [];
 
+	/** Each column's attribute, matched once for the run: the rows of a sheet repeat their columns. */
+	private readonly matched = new Map<string, string | null>();
+
 	constructor(
-		readonly attributeOf: (column: string) => string | undefined,
+		private readonly match: (column: string) => string | undefined,
 		private readonly mappedElsewhere: ReadonlyMap<string, string>,
 	) {}
+
+	attributeOf(column: string): string | undefined {
+		let id = this.matched.get(column);
+		if (id === undefined) this.matched.set(column, (id = this.match(column) ?? null));
+		return id ?? undefined;
+	}
 
 	startItem(itemIndex: number): void {
 		this.itemIndex = itemIndex;

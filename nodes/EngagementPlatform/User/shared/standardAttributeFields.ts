@@ -100,7 +100,7 @@ function standardAttributesField(show: Show): INodeProperties {
 		displayOptions: { show },
 		builderHint: {
 			propertyHint:
-				'Keep mapping automatically when the input fields are named as the standard attributes (first_name, last_name, email, phone, country, language, dob, gender, time_zone...), else map them one by one under those IDs. Input fields of other names are not sent from here: put custom attributes in Custom Attributes.',
+				'Keep mapping automatically when the input fields are named as the standard attributes, by ID or label in any case, with spaces, hyphens or underscores (first_name or First Name, last_name, email, phone, country, language, dob or Date of Birth, gender, time_zone...), else map them one by one under those IDs. Input fields of other names are not sent from here: put custom attributes in Custom Attributes.',
 		},
 	};
 }
@@ -113,7 +113,7 @@ export function standardAttributes(show: Show): Input<IDataObject> {
 
 /**
  * The standard attributes an item sets: the mapped values, or with "Map Automatically" the input's
- * fields named as the attributes are, each converted here as n8n converts a typed field
+ * columns matched to the attributes by ID or label (matchedColumns), each converted here as n8n converts a typed field
  * (validateFieldType), a session date as the typed Date entries are (an ISO 8601 instant, a zoneless
  * one in the workflow's timezone). The mapped values are read as the item gives them, not as n8n's
  * resource mapper converted them: it refuses a blank cell typed Boolean before the node could leave
@@ -131,8 +131,9 @@ function readStandardAttributes(item: ItemReader, name: string, label: string): 
 	return convertedAttributes(item, label, values, (id) => item.mappedFrom(`${name}.value.${id}`));
 }
 
-/** The key of the tally this run's columns are counted in (ItemReader.forRun). */
-const TALLY = 'standardAttributeColumns';
+/** The tally this run's columns are counted in (ItemReader.forRun). */
+const tallyOf = (item: ItemReader) =>
+	item.forRun('standardAttributeColumns', () => new ColumnTally(attributeOfColumn, item.columnsMappedElsewhere()));
 
 /**
  * With "Map Automatically", the input's columns that match a standard attribute (columnMatcher), each
@@ -142,7 +143,7 @@ const TALLY = 'standardAttributeColumns';
  * a sheet means is the marketer's to say. The same value twice is no choice, and is sent once.
  */
 function matchedColumns(item: ItemReader, label: string): { values: IDataObject; columns: Map<string, string> } {
-	const tally = item.forRun(TALLY, () => new ColumnTally(attributeOfColumn, item.columnsMappedElsewhere()));
+	const tally = tallyOf(item);
 	tally.startItem(item.itemIndex);
 	const input = item.input();
 	const values: IDataObject = {};
@@ -180,7 +181,7 @@ function matchedColumns(item: ItemReader, label: string): { values: IDataObject;
  * sent; undefined where the item's standard attributes were not mapped automatically.
  */
 export function columnsNotSent(item: ItemReader): string | undefined {
-	return item.forRun(TALLY, () => new ColumnTally(attributeOfColumn, new Map())).notSentWords(item.itemIndex);
+	return tallyOf(item).notSentWords(item.itemIndex);
 }
 
 function sameValue(left: unknown, right: unknown): boolean {
