@@ -50,7 +50,19 @@ describe('answers in a marketer’s words', () => {
 		expect(answers).toEqual(
 			ROWS.map((row) => ({
 				...row,
-				[OUTPUT_FIELD]: { status: 'updated', external_id: row.external_id, attributes_set: 5 },
+				[OUTPUT_FIELD]: {
+					status: 'updated',
+					external_id: row.external_id,
+					attributes_set: 5,
+					// The values as the platform received them: the sheet's row number as a number.
+					sent: {
+						first_name: row.first_name,
+						email: row.email,
+						country: row.country,
+						tier: 'gold',
+						row: row.sheet_row,
+					},
+				},
 			})),
 		);
 		const stored = (await client().state()).profiles.find((profile) => profile.external_id === 'c-1');
@@ -74,7 +86,10 @@ describe('answers in a marketer’s words', () => {
 
 		expect(result.error).toBeUndefined();
 		expect(result.output(USER).map((item) => item.json)).toEqual([
-			{ external_id: 'c-5', [OUTPUT_FIELD]: { status: 'updated', external_id: 'c-5', attributes_set: 1 } },
+			{
+				external_id: 'c-5',
+				[OUTPUT_FIELD]: { status: 'updated', external_id: 'c-5', attributes_set: 1, sent: { tier: 'gold' } },
+			},
 		]);
 		const [request] = await client().requests({ path: '/users/track' });
 		expect((request.body as { attributes: IDataObject[] }).attributes).toEqual([

@@ -77,6 +77,7 @@ describe('User node: tracking through /users/track', () => {
 				status: 'tracked',
 				external_id: 'shopper-7',
 				attributes_set: 2,
+				sent: { first_name: 'Shopper 7', lifetime_orders: 8 },
 				events_tracked: 1,
 				purchases_tracked: 2,
 			},
@@ -124,7 +125,12 @@ describe('User node: tracking through /users/track', () => {
 		expect(result.output(USER).map((item) => item.json)).toEqual(
 			contacts.map((contact) => ({
 				...contact,
-				[OUTPUT_FIELD]: { status: 'updated', external_id: contact.id, attributes_set: 3 },
+				[OUTPUT_FIELD]: {
+					status: 'updated',
+					external_id: contact.id,
+					attributes_set: 3,
+					sent: { plan: contact.plan, email: contact.email, email_subscribe: 'opted_in' },
+				},
 			})),
 		);
 		const state = await client().state();

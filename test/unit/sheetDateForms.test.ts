@@ -50,8 +50,29 @@ describe('isNoTime: what a time field refuses', () => {
 		expect(notADate('Time', '03/05/2026')).toEqual({
 			field: 'Time',
 			rule: "expects a date (2026-12-03) or a date and time (2026-12-03 12:00, 2026-12-03T12:00:00Z) but got '03/05/2026'",
-			fix: "Write it in one of those forms, or convert it with an expression such as {{ DateTime.fromFormat($json.date, 'MM/dd/yyyy') }}. Without a zone, it is in the workflow's timezone (Workflow Settings → Timezone).",
+			// Typed in, not mapped: the expressions convert the value itself, and show both readings of 03/05.
+			fix: "'03/05/2026' is ambiguous: the day and the month could be either. Convert it with the reading your source uses: for 3 May 2026: {{ DateTime.fromFormat('03/05/2026', 'dd/MM/yyyy') }}; for March 5, 2026: {{ DateTime.fromFormat('03/05/2026', 'MM/dd/yyyy') }}. Or write it as a date (2026-12-03) or a date and time (2026-12-03 12:00, 2026-12-03T12:00:00Z). Without a zone, it is in the workflow's timezone (Workflow Settings → Timezone).",
 		});
+	});
+});
+
+describe("a refusal's fix converts the value with the expression it was mapped with", () => {
+	const fixOf = (value: string) => notADate('Time', value, undefined, '$json.purchased_at').fix;
+
+	test.each([
+		['13/05/2026', "{{ DateTime.fromFormat($json.purchased_at, 'dd/MM/yyyy') }} (13 May 2026)"],
+		['5.3.2026 14:30', "for 5 March 2026: {{ DateTime.fromFormat($json.purchased_at, 'd.M.yyyy HH:mm') }}"],
+		['5.3.2026 14:30', "for May 3, 2026: {{ DateTime.fromFormat($json.purchased_at, 'M.d.yyyy HH:mm') }}"],
+		['Dec 3, 2026', "{{ DateTime.fromFormat($json.purchased_at, 'MMM d, yyyy') }} (December 3, 2026)"],
+		['05/05/2026', "{{ DateTime.fromFormat($json.purchased_at, 'dd/MM/yyyy') }} (5 May 2026)"],
+	])('%p: %s', (value, expression) => {
+		expect(fixOf(value)).toContain(expression);
+		expect(fixOf(value)).toContain('(mapped from {{ $json.purchased_at }})');
+	});
+
+	test('a form with no reading to offer names the expression and no invented column', () => {
+		expect(fixOf('next Tuesday')).toContain("{{ DateTime.fromFormat($json.purchased_at, '<its form>') }}");
+		expect(notADate('Time', 'next Tuesday').fix).not.toContain('$json');
 	});
 });
 

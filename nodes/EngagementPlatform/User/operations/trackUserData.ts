@@ -28,6 +28,7 @@ const ATTRIBUTES = namedValues({
 	displayName: 'Attributes',
 	noun: 'Attribute',
 	example: '{"last_order_total": 59.9}',
+	answerShowsSent: true,
 });
 const EVENTS = jsonArray({
 	displayName: 'Events (JSON)',

@@ -4,7 +4,7 @@ import { additionalFieldsCollection } from '../../shared/descriptions/additional
 import { collection } from '../../shared/fields/inputs';
 import { parseOrThrow } from '../../shared/schemas/parse';
 import { trackAttributes } from '../../shared/schemas/trackObjects';
-import { standardAttributes } from '../shared/standardAttributeFields';
+import { columnsNotSent, standardAttributes } from '../shared/standardAttributeFields';
 import { updateExistingOnlyField } from '../shared/trackFields';
 import { namedValues } from '../../shared/fields/namedValues';
 import { ATTRIBUTES_SET_STATE, trackPiece, trackUser, usersTrackOperation } from '../shared/usersTrackOperation';
@@ -88,6 +88,7 @@ const ATTRIBUTES = namedValues(
 		noun: 'Attribute',
 		example: '{"first_name": "Ada", "plan": "gold"}',
 		fieldsDisplayName: 'Custom Attributes',
+		answerShowsSent: true,
 	},
 	standardAttributes,
 );
@@ -118,9 +119,13 @@ export const operation = usersTrackOperation(
 			item.problems,
 		);
 		if (Object.keys(object).every((key) => key === '_update_existing_only')) {
+			// With Map Automatically, the columns the item had and why none was sent.
+			const columns = columnsNotSent(item);
 			throw ATTRIBUTES.problem(
-				'has nothing to update',
-				'Add at least one attribute, an email subscription or a subscription group.',
+				columns ? `has nothing to update: of this item's columns, ${columns}` : 'has nothing to update',
+				columns
+					? 'Name a column as a standard attribute (e.g. First Name or first_name), add custom attributes under Custom Attributes, or switch Mapping Column Mode to Map Each Column Below and map the columns to standard attributes.'
+					: 'Add at least one attribute, an email subscription or a subscription group.',
 			);
 		}
 		// Without a user the item had a problem, and the schema's reading above refused it.

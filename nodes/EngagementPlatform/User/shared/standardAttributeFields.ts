@@ -7,6 +7,8 @@ import { labelOf } from '../../shared/descriptions/labels';
 import { inputOf } from '../../shared/fields/inputs';
 import { isBlank, shown } from '../../shared/schemas/textValues';
 import { notADate } from '../../shared/schemas/time';
+import { columnExpression } from '../../shared/engine/read/emptyCells';
+import { ColumnTally, columnMatcher } from './standardAttributeColumns';
 
 type Show = NonNullable<INodeProperties['displayOptions']>['show'];
 
@@ -60,6 +62,8 @@ const FIELDS: ReadonlyMap<string, (typeof STANDARD_ATTRIBUTES)[number]> = new Ma
 	STANDARD_ATTRIBUTES.map((field) => [field.id, field]),
 );
 
+const attributeOfColumn = columnMatcher(STANDARD_ATTRIBUTES);
+
 /** n8n's resourceMapping method: the standard attributes as typed fields, none required. */
 export async function getStandardAttributes(): Promise<ResourceMapperFields> {
 	return {
@@ -96,7 +100,7 @@ function standardAttributesField(show: Show): INodeProperties {
 		displayOptions: { show },
 		builderHint: {
 			propertyHint:
-				'Keep mapping automatically when the input fields are named as the standard attributes (first_name, last_name, email, phone, country, language, dob, gender, time_zone...), else map them one by one under those IDs. Input fields of other names are not sent from here: put custom attributes in Custom Attributes.',
+				'Keep mapping automatically when the input fields are named as the standard attributes, by ID or label in any case, with spaces, hyphens or underscores (first_name or First Name, last_name, email, phone, country, language, dob or Date of Birth, gender, time_zone...), else map them one by one under those IDs. Input fields of other names are not sent from here: put custom attributes in Custom Attributes.',
 		},
 	};
 }
@@ -109,7 +113,7 @@ export function standardAttributes(show: Show): Input<IDataObject> {
 
 /**
  * The standard attributes an item sets: the mapped values, or with "Map Automatically" the input's
- * fields named as the attributes are, each converted here as n8n converts a typed field
+ * columns matched to the attributes by ID or label (matchedColumns), each converted here as n8n converts a typed field
  * (validateFieldType), a session date as the typed Date entries are (an ISO 8601 instant, a zoneless
  * one in the workflow's timezone). The mapped values are read as the item gives them, not as n8n's
  * resource mapper converted them: it refuses a blank cell typed Boolean before the node could leave
@@ -119,20 +123,97 @@ function readStandardAttributes(item: ItemReader, name: string, label: string): 
 	// The mapping's mode and its values are read as parts of the parameter: its whole would copy the
 	// mapper's schema for every item. (n8n's own reading of `standardAttributes.value` checks the values
 	// against that schema, refusing the blank cells read here as not set.)
-	const values = ((item.rawPart(name, 'mappingMode') === 'autoMapInputData'
-		? item.input()
-		: item.rawPart(name, 'value')) ?? {}) as IDataObject;
+	if (item.rawPart(name, 'mappingMode') === 'autoMapInputData') {
+		const { values, columns } = matchedColumns(item, label);
+		return convertedAttributes(item, label, values, (id) => columnExpression(columns.get(id)!));
+	}
+	const values = (item.rawPart(name, 'value') ?? {}) as IDataObject;
+	return convertedAttributes(item, label, values, (id) => item.mappedFrom(`${name}.value.${id}`));
+}
+
+/** The tally this run's columns are counted in (ItemReader.forRun). */
+const tallyOf = (item: ItemReader) =>
+	item.forRun('standardAttributeColumns', () => new ColumnTally(attributeOfColumn, item.columnsMappedElsewhere()));
+
+/**
+ * With "Map Automatically", the input's columns that match a standard attribute (columnMatcher), each
+ * counted for the run's hint, and each of the others kept with why it was not sent, for an item with
+ * nothing to update to name. Two columns of one attribute (`email` and `Email`) with different values
+ * refuse the item naming both: picking one would drop the other's value without a word, and which one
+ * a sheet means is the marketer's to say. The same value twice is no choice, and is sent once.
+ */
+function matchedColumns(item: ItemReader, label: string): { values: IDataObject; columns: Map<string, string> } {
+	const tally = tallyOf(item);
+	tally.startItem(item.itemIndex);
+	const input = item.input();
+	const values: IDataObject = {};
+	const columns = new Map<string, string>();
+	for (const column in input) {
+		const id = tally.attributeOf(column);
+		if (id === undefined) {
+			tally.notSent(column, 'matches no standard attribute');
+			continue;
+		}
+		const value = input[column];
+		if (isNotSet(id, value)) {
+			tally.notSent(column, 'is empty');
+			continue;
+		}
+		const earlier = columns.get(id);
+		if (earlier === undefined) {
+			columns.set(id, column);
+			values[id] = value;
+		} else if (!sameValue(values[id], value)) {
+			item.problems.push({
+				field: `${label}.${FIELDS.get(id)!.displayName}`,
+				rule: `is given by two columns, "${earlier}" and "${column}", with different values (${shown(values[id])} and ${shown(value)})`,
+				fix: `Keep one of the columns "${earlier}" and "${column}" (rename or remove the other), or switch Mapping Column Mode to Map Each Column Below and map the one to send.`,
+			});
+			continue;
+		}
+		tally.sent(column, id);
+	}
+	return { values, columns };
+}
+
+/**
+ * Why an item with "Map Automatically" sent no standard attribute: each of its columns and why it was not
+ * sent; undefined where the item's standard attributes were not mapped automatically.
+ */
+export function columnsNotSent(item: ItemReader): string | undefined {
+	return tallyOf(item).notSentWords(item.itemIndex);
+}
+
+function sameValue(left: unknown, right: unknown): boolean {
+	return left === right || (typeof left === 'object' && JSON.stringify(left) === JSON.stringify(right));
+}
+
+/**
+ * An empty value, and a blank one (spaces alone) of a yes/no, choice or date attribute, is "not set": it
+ * is left out of the request, and the profile keeps the value it holds.
+ */
+function isNotSet(id: string, value: unknown): boolean {
+	if (value === undefined || value === null || value === '') return true;
+	const field = FIELDS.get(id);
+	return isBlank(value) && (field?.type !== 'string' || DATES.has(id));
+}
+
+/** The attributes' values converted as n8n converts a typed field; `mappedFrom` names the expression a date's error shows. */
+function convertedAttributes(
+	item: ItemReader,
+	label: string,
+	values: IDataObject,
+	mappedFrom: (id: string) => string | undefined,
+): IDataObject {
 	const attributes: IDataObject = {};
 	for (const id in values) {
 		const value = values[id];
 		const field = FIELDS.get(id);
-		if (!field || value === undefined || value === null || value === '') continue;
-		// Here a blank cell (spaces alone) of a yes/no, choice or date attribute is "not set": it is left
-		// out of the request, and the profile keeps the value it holds.
-		if (isBlank(value) && (field.type !== 'string' || DATES.has(id))) continue;
+		if (!field || isNotSet(id, value)) continue;
 		if (TIMES.has(id)) {
 			const instant = item.clock.instant(value);
-			if (instant === undefined) item.problems.push(notADate(`${label}.${field.displayName}`, value));
+			if (instant === undefined)
+				item.problems.push(notADate(`${label}.${field.displayName}`, value, undefined, mappedFrom(id)));
 			else attributes[id] = instant;
 			continue;
 		}

@@ -275,18 +275,50 @@ function trackAnswer(pieces: Array<{ piece: Piece; outcome: PieceOutcome }>): ID
 	let attributes = 0;
 	let events = 0;
 	let purchases = 0;
+	let sent: IDataObject | undefined;
 	for (const { piece, outcome } of pieces) {
 		if (piece.slot === 'events') events++;
 		else if (piece.slot === 'purchases') purchases++;
-		else attributes += attributeCount(piece.payload, subject, outcome.ok ? outcome.unchangedParts : undefined);
+		else {
+			const unchanged = outcome.ok ? outcome.unchangedParts : undefined;
+			attributes += attributeCount(piece.payload, subject, unchanged);
+			const notSent = {
+				...(outcome.ok && outcome.replacedParts),
+				...Object.fromEntries((unchanged ?? []).map((key) => [key, -1])),
+			};
+			sent = attributesSent(piece.payload, subject, Object.keys(notSent).length > 0 ? notSent : undefined, sent);
+		}
 	}
 	return {
 		status: events + purchases > 0 ? 'tracked' : 'updated',
 		...subject,
 		...(attributes > 0 && { attributes_set: attributes }),
+		...(sent && { sent }),
 		...(events > 0 && { events_tracked: events }),
 		...(purchases > 0 && { purchases_tracked: purchases }),
 	};
+}
+
+/**
+ * The attributes' values as the platform received them (a sheet's "2026-03-01" as the date
+ * 2026-03-01T00:00:00+01:00, "true" as true), so that the answer shows what each column became; an
+ * attribute a later item of the run set instead (the answer's `replaced`), or left out as unchanged, is
+ * not among them.
+ */
+function attributesSent(
+	payload: IDataObject,
+	subject: IDataObject,
+	notSent: Record<string, number> | undefined,
+	sent: IDataObject = {},
+): IDataObject | undefined {
+	for (const key in payload)
+		if (
+			key !== 'subscription_groups' &&
+			isStateKey(key, subject as UserIdentifier) &&
+			!(notSent && Object.hasOwn(notSent, key))
+		)
+			sent[key] = payload[key];
+	return Object.keys(sent).length > 0 ? sent : undefined;
 }
 
 /**

@@ -293,6 +293,11 @@ function invalidInputError(
 	failure: ItemFailure,
 	invalidCount: number,
 ): NodeOperationError | NodeApiError {
+	// The same problem in every item is the run's: said once, no item blamed.
+	if (failure.ofTheRun)
+		return new NodeOperationError(context.getNode(), failure.message.replace(/^Item \d+: /, ''), {
+			description: `${failure.description} Nothing was sent.`,
+		});
 	const more = invalidCount - 1;
 	const others = more > 0 ? ` ${counted(more, 'more item')} ${more === 1 ? 'is' : 'are'} invalid too.` : '';
 	return itemError(

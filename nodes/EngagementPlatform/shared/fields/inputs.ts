@@ -164,16 +164,31 @@ function numberValue(value: unknown, label: string, item: ItemReader, example: s
  */
 export const time = (declared: INodeProperties, { emptyIsNow = false } = {}) =>
 	inputField(declared, (value, label, item) =>
-		checkedTime(item, label, value, emptyIsNow ? item.clock.timeOrNow(value) : item.clock.zoned(value)),
+		checkedTime(
+			item,
+			label,
+			value,
+			emptyIsNow ? item.clock.timeOrNow(value) : item.clock.zoned(value),
+			item.mappedFrom(declared.name),
+		),
 	);
 
 /** A date and time each user has in their own zone when it has none (In Local Time): `time`'s forms, no zone added. */
 export const wallTime = (declared: INodeProperties) =>
-	inputField(declared, (value, label, item) => checkedTime(item, label, value, asWallTime(value), EACH_USERS_ZONE));
+	inputField(declared, (value, label, item) =>
+		checkedTime(item, label, value, asWallTime(value), item.mappedFrom(declared.name), EACH_USERS_ZONE),
+	);
 
 /** A time as read, its value kept as a problem when it is no date (schemas/time.ts, isNoTime). */
-function checkedTime(item: ItemReader, label: string, value: unknown, read: unknown, zoneless?: string): unknown {
-	if (isNoTime(read)) item.problems.push(notADate(label, value, zoneless));
+function checkedTime(
+	item: ItemReader,
+	label: string,
+	value: unknown,
+	read: unknown,
+	mappedFrom: string | undefined,
+	zoneless?: string,
+): unknown {
+	if (isNoTime(read)) item.problems.push(notADate(label, value, zoneless, mappedFrom));
 	return read;
 }
 

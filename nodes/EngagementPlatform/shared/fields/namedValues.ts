@@ -22,8 +22,9 @@ export function namedValues(
 	const mode = `${field.name}Input`;
 	const typedList = `${field.name}Fields`;
 	const besideList = beside?.({ [mode]: ['fields'] });
+	// The input beside the list comes before the list's notice, which stays just above the list.
 	const properties = typedListOrJsonFields(field).flatMap((property) =>
-		besideList && property.name === typedList ? [...besideList.properties, property] : [property],
+		besideList && property.name === `${typedList}Notice` ? [...besideList.properties, property] : [property],
 	);
 	const typedLabel = field.fieldsDisplayName ?? field.displayName;
 	const asGivenValues = namedValuesReader(field.name, field.displayName);
@@ -85,7 +86,8 @@ function readAssignments(item: ItemReader, parameter: string, label: string): ID
 			item.problems.push({ field: `${label}.${key}`, rule: 'is given twice', fix: 'Keep one entry per name.' });
 			continue;
 		}
-		const entry = typedEntryValue(`${label}.${key}`, key, value, type, item.clock);
+		const mappedFrom = type === 'dateTime' ? item.mappedFrom(`${parameter}.assignments.${index}.value`) : undefined;
+		const entry = typedEntryValue(`${label}.${key}`, key, value, type, item.clock, mappedFrom);
 		if (entry && 'problem' in entry) item.problems.push(entry.problem);
 		else if (entry) setOwnKey(values, key, entry.value);
 	}

@@ -195,3 +195,16 @@ export function copyOf(value: unknown): unknown {
 	for (const key of Object.keys(value)) copy[key] = copyOf((value as IDataObject)[key]) as IDataObject[string];
 	return copy;
 }
+
+/** `$json.ID`, `$json["First Name"]`, `$json['x']` anywhere in an expression. */
+const COLUMN_REFERENCE = /\$json(?:\.([A-Za-z_$][\w$]*)|\[\s*"([^"\\]*)"\s*\]|\[\s*'([^'\\]*)'\s*\])/g;
+
+/** The input columns a saved parameter's expressions read, at any depth of it. */
+export function columnsReferenced(saved: unknown, found: string[] = []): string[] {
+	if (typeof saved === 'string') {
+		if (saved.startsWith('='))
+			for (const match of saved.matchAll(COLUMN_REFERENCE)) found.push(match[1] ?? match[2] ?? match[3]);
+	} else if (saved !== null && typeof saved === 'object')
+		for (const value of Object.values(saved)) columnsReferenced(value, found);
+	return found;
+}

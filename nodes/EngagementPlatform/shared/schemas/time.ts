@@ -172,15 +172,75 @@ export const WORKFLOW_ZONE = "the workflow's timezone (Workflow Settings → Tim
 export const EACH_USERS_ZONE = "each user's own time";
 
 /**
- * A typed date entry's or a time field's value that is no date: the problem names the
- * field, the value and the forms taken, and how to write or convert it.
+ * A typed date entry's or a time field's value that is no date: the problem names the field, the value
+ * and the forms taken, and how to convert it with the expression it was mapped with (`mappedFrom`, e.g.
+ * `$json.purchased_at`; the value itself where it was typed in). A day and a month that could be either
+ * (03/05/2026) are not guessed: both readings are shown, each with its expression.
  */
-export function notADate(field: string, value: unknown, zoneless = WORKFLOW_ZONE): InputProblem {
-	return {
-		field,
-		rule: `expects ${DATE_FORMS} but got ${shown(value)}`,
-		fix: `Write it in one of those forms, or convert it with an expression such as {{ DateTime.fromFormat($json.date, 'MM/dd/yyyy') }}. Without a zone, it is in ${zoneless}.`,
+export function notADate(field: string, value: unknown, zoneless = WORKFLOW_ZONE, mappedFrom?: string): InputProblem {
+	const source = mappedFrom ?? (typeof value === 'string' ? `'${value.replace(/'/g, "\\'")}'` : undefined);
+	const zone = `Without a zone, it is in ${zoneless}.`;
+	const from = mappedFrom ? ` (mapped from {{ ${mappedFrom} }})` : '';
+	const readings = typeof value === 'string' && source ? dateReadings(value.trim()) : [];
+	const convert = (format: string) => `{{ DateTime.fromFormat(${source}, '${format}') }}`;
+	let fix: string;
+	if (readings.length > 1)
+		fix = `${shown(value)}${from} is ambiguous: the day and the month could be either. Convert it with the reading your source uses: for ${readings.map(({ means, format }) => `${means}: ${convert(format)}`).join('; for ')}. Or write it as ${DATE_FORMS}. ${zone}`;
+	else if (readings.length === 1)
+		fix = `Convert the value${from} with ${convert(readings[0].format)} (${readings[0].means}), or write it as ${DATE_FORMS}. ${zone}`;
+	else
+		fix = `Write it in one of those forms${from ? `, or convert the value${from} with an expression such as {{ DateTime.fromFormat(${source}, '<its form>') }}` : ''}. ${zone}`;
+	return { field, rule: `expects ${DATE_FORMS} but got ${shown(value)}`, fix };
+}
+
+const MONTHS = [
+	'January',
+	'February',
+	'March',
+	'April',
+	'May',
+	'June',
+	'July',
+	'August',
+	'September',
+	'October',
+	'November',
+	'December',
+];
+/** 03/05/2026, 3.5.2026, 03-05-2026 14:30: two numbers, then the year, then maybe a time. */
+const NUMERIC_DATE = /^(\d{1,2})([/.-])(\d{1,2})\2(\d{4})(?:[ T](\d{1,2}):(\d{2})(:\d{2})?)?$/;
+/** Dec 3, 2026 */
+const NAMED_MONTH = /^([A-Za-z]{3}) (\d{1,2}), (\d{4})$/;
+
+/** The dates a text written day and month in numbers may mean, each with its Luxon format; none for other forms. */
+function dateReadings(text: string): Array<{ means: string; format: string }> {
+	if (NAMED_MONTH.test(text)) {
+		const [, month, day, year] = NAMED_MONTH.exec(text)!;
+		const index = MONTHS.findIndex((name) => name.slice(0, 3).toLowerCase() === month.toLowerCase());
+		return index < 0
+			? []
+			: [{ means: `${MONTHS[index]} ${Number(day)}, ${year}`, format: `MMM ${day.length === 2 ? 'dd' : 'd'}, yyyy` }];
+	}
+	const match = NUMERIC_DATE.exec(text);
+	if (!match) return [];
+	const [, first, separator, second, year, hour, , seconds] = match;
+	const token = (digits: string, letter: string) => (digits.length === 2 ? letter + letter : letter);
+	const time = hour === undefined ? '' : ` ${token(hour, 'H')}:mm${seconds ? ':ss' : ''}`;
+	const reading = (day: string, month: string, dayFirst: boolean) => {
+		const format = dayFirst
+			? `${token(day, 'd')}${separator}${token(month, 'M')}${separator}yyyy${time}`
+			: `${token(month, 'M')}${separator}${token(day, 'd')}${separator}yyyy${time}`;
+		const means = dayFirst
+			? `${Number(day)} ${MONTHS[Number(month) - 1]} ${year}`
+			: `${MONTHS[Number(month) - 1]} ${Number(day)}, ${year}`;
+		return { means, format };
 	};
+	const valid = (day: string, month: string) =>
+		Number(day) >= 1 && Number(day) <= 31 && Number(month) >= 1 && Number(month) <= 12;
+	const readings = [];
+	if (valid(first, second)) readings.push(reading(first, second, true));
+	if (valid(second, first) && first !== second) readings.push(reading(second, first, false));
+	return readings;
 }
 
 /**

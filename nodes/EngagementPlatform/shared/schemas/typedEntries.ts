@@ -16,14 +16,22 @@ export type EntryValue = { value: IDataObject[string] } | { problem: InputProble
  * validateFieldType would take "Dec 3, 2026" or "03/05/2026" and send the text as written. An empty
  * value, and a blank one of any type but text, is not set.
  */
-export function typedEntryValue(field: string, key: string, value: unknown, type: string, clock: RunClock): EntryValue {
+export function typedEntryValue(
+	field: string,
+	key: string,
+	value: unknown,
+	type: string,
+	clock: RunClock,
+	/** The expression the entry was mapped with (`$json.signed_up`), which a date's error names. */
+	mappedFrom?: string,
+): EntryValue {
 	if (value === undefined || value === null || value === '') return undefined;
 	// A blank cell typed Number, Boolean or Date is "not set", so the value the platform holds stays:
 	// validateFieldType would send " " as the number 0, and refuse it as a boolean or a date.
 	if (type !== 'string' && isBlank(value)) return undefined;
 	if (type === 'dateTime') {
 		const instant = clock.instant(value);
-		return instant === undefined ? { problem: notADate(field, value) } : { value: instant };
+		return instant === undefined ? { problem: notADate(field, value, undefined, mappedFrom) } : { value: instant };
 	}
 	// The editor offers no Date type to a dragged sheet column (it is String), and the platform stores
 	// only an ISO 8601 string as a datetime: text written as a date or a date and time in the forms the

@@ -11,6 +11,8 @@ export interface InputProblem {
  */
 export class ItemInputError extends Error {
 	readonly problems: InputProblem[];
+	/** Every item of the run broke this same rule: the run says it once (readItems). */
+	ofEveryItem = false;
 
 	constructor(
 		readonly field: string,

@@ -1,13 +1,21 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties, INodeExecutionData } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeProperties,
+	INodeExecutionData,
+	NodeExecutionHint,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { InputProblem } from './itemInputError';
 import { ItemInputError } from './itemInputError';
+import type { EmptyCellProblem } from './emptyCells';
+import { emptyInEveryItemFix, withEmptyCellNamed } from './emptyCells';
 import type { Piece } from '../plan/planner';
 import { RunClock } from '../../schemas/time';
 import { labelsOf } from '../../descriptions/labels';
 import type { ParameterSource } from '../../fields/parameterSource';
-import { compileSource, copyOf, NOT_PLAIN, savedParameter } from '../../fields/parameterSource';
+import { columnsReferenced, compileSource, copyOf, NOT_PLAIN, savedParameter } from '../../fields/parameterSource';
 
 /** The reading part of an operation's declaration (OperationSpec extends it). */
 export interface ItemReading<Group = unknown, Payload = IDataObject> {
@@ -44,16 +52,64 @@ export function readItems(
 		} catch (error) {
 			if (!(error instanceof ItemInputError))
 				throw new NodeOperationError(context.getNode(), error as Error, { itemIndex });
-			inputErrors.set(itemIndex, everyProblem(error.problems, reader.problems));
+			inputErrors.set(itemIndex, inItemsWords(everyProblem(error.problems, reader.problems), reader, parameters));
 		}
 	}
+	if (itemCount > 1 && inputErrors.size === itemCount) sayOnceForTheRun(inputErrors, itemCount);
 	// The zone zoneless times were read in is named once for the run: the panel's hints cannot show
 	// it. n8n's contexts (a node's run, an agent's tool) have hints; a reading outside a run has none.
 	if (parameters.clock.zonelessRead) context.addExecutionHints?.(parameters.clock.zonelessHint());
+	for (const kept of reader.keptForRun.values()) {
+		const hint = kept.hint?.();
+		if (hint) context.addExecutionHints?.(hint);
+	}
 	const acrossItems = spec.checkAcrossItems?.(pieces);
 	if (!acrossItems?.size) return { pieces, inputErrors };
 	for (const [itemIndex, error] of acrossItems) if (!inputErrors.has(itemIndex)) inputErrors.set(itemIndex, error);
 	return { pieces: pieces.filter((piece) => !acrossItems.has(piece.itemIndex)), inputErrors };
+}
+
+/**
+ * The item's error as it is true of the item: a field mapped from a column that is empty here says so
+ * (emptyCells.ts), and where the item broke several rules each fix names its own field, one line each
+ * (the error's description lists them), so that no "this field" points at another's.
+ */
+function inItemsWords(error: ItemInputError, reader: ItemReader, parameters: ParameterReader): ItemInputError {
+	const input = reader.input();
+	const several = error.problems.length > 1;
+	const problems = error.problems.map((problem) => {
+		const name = parameters.nameOf(problem.field);
+		const true_ = name === undefined ? problem : withEmptyCellNamed(problem, reader.mappedFrom(name), input);
+		if (!several) return true_;
+		return { ...true_, fix: `${problem.field}: ${true_.fix.replace(/\bthis field\b/g, `"${problem.field}"`)}` };
+	});
+	const [first, ...more] = problems;
+	const inWords = new ItemInputError(first.field, first.rule, first.fix, more);
+	inWords.problems[0] = first;
+	return inWords;
+}
+
+/**
+ * Every item refused for the same one problem (a mapping whose column is empty in every item): the
+ * problem is the run's, and said once for it ("Price is empty in all 3 items: the column price ...").
+ */
+function sayOnceForTheRun(inputErrors: Map<number, ItemInputError>, itemCount: number): void {
+	const [first] = inputErrors.values();
+	if (first.problems.length !== 1) return;
+	const same = (error: ItemInputError) =>
+		error.problems.length === 1 &&
+		error.field === first.field &&
+		error.rule === first.rule &&
+		error.problems[0].fix === first.problems[0].fix;
+	for (const error of inputErrors.values()) if (!same(error)) return;
+	const column = (first.problems[0] as Partial<EmptyCellProblem>).emptyColumn;
+	const allOfThem = new ItemInputError(
+		first.field,
+		column === undefined ? `${first.rule} in all ${itemCount} items` : `is empty in all ${itemCount} items`,
+		column === undefined ? first.problems[0].fix : emptyInEveryItemFix(first.field, column),
+	);
+	allOfThem.ofEveryItem = true;
+	for (const itemIndex of inputErrors.keys()) inputErrors.set(itemIndex, allOfThem);
 }
 
 /** One error listing each problem once: the reading's kept ones and the one that stopped it. */
@@ -115,6 +171,31 @@ export class ItemReader {
 		return earlier;
 	}
 
+	/**
+	 * The expression a parameter, or a part of one (`attributesFields.assignments.0.value`), was mapped
+	 * with, e.g. `$json.purchased_at`, for an error's fix to name; undefined for a value typed in.
+	 */
+	mappedFrom(path: string): string | undefined {
+		return expressionOf(savedParameter(this.context.getNode().parameters ?? {}, path));
+	}
+
+	/**
+	 * What a field's reading keeps for the whole run under `key`, made at its first item (how the input's
+	 * columns matched, for one hint of the run): its `hint`, if any, is added to the run's when every item is read.
+	 */
+	forRun<T extends KeptForRun>(key: string, make: () => T): T {
+		let kept = this.keptForRun.get(key);
+		if (!kept) this.keptForRun.set(key, (kept = make()));
+		return kept as T;
+	}
+
+	readonly keptForRun = new Map<string, KeptForRun>();
+
+	/** The input's columns other fields are mapped from (`$json.ID` in External ID), each with that field's label. */
+	columnsMappedElsewhere(): ReadonlyMap<string, string> {
+		return this.parameters.columnsMapped();
+	}
+
 	/** The input item's own fields. */
 	input(): IDataObject {
 		return this.context.getInputData()[this.itemIndex]?.json ?? {};
@@ -124,6 +205,32 @@ export class ItemReader {
 	get clock(): RunClock {
 		return this.parameters.clock;
 	}
+}
+
+/** What a field's reading keeps for the run; its hint is the run's (readItems). */
+export interface KeptForRun {
+	hint?(): NodeExecutionHint | undefined;
+}
+
+/** `$json.purchased_at` of a saved `={{ $json.purchased_at }}`: one expression making the whole value. */
+export function expressionOf(saved: unknown): string | undefined {
+	if (typeof saved !== 'string') return undefined;
+	const inner = /^=\{\{([\s\S]*)\}\}$/.exec(saved)?.[1].trim();
+	return inner && !inner.includes('}}') && !inner.includes('{{') ? withoutOuterBrackets(inner) : undefined;
+}
+
+/** `$json.when` of `($json.when)`: the same expression, as errors name it whichever way it was written. */
+function withoutOuterBrackets(expression: string): string {
+	let text = expression;
+	while (text.startsWith('(') && text.endsWith(')')) {
+		let depth = 0;
+		for (let index = 0; index < text.length - 1; index++) {
+			depth += text[index] === '(' ? 1 : text[index] === ')' ? -1 : 0;
+			if (depth === 0) return text;
+		}
+		text = text.slice(1, -1).trim();
+	}
+	return text;
 }
 
 /**
@@ -149,6 +256,25 @@ export class ParameterReader {
 	/** The label the panel shows for a parameter, which its errors name; worked out at the run's first error. */
 	labelOf(name: string): string {
 		return (this.labels ??= labelsOf(this.fields)).get(name) ?? name;
+	}
+
+	/** The parameter a label names (the inverse of labelOf), for an error naming a field by its label. */
+	nameOf(label: string): string | undefined {
+		for (const [name, shown] of (this.labels ??= labelsOf(this.fields))) if (shown === label) return name;
+		return undefined;
+	}
+
+	private mapped?: Map<string, string>;
+
+	/** Each column the node's parameters read (`$json.ID`), with the label of the first parameter reading it; worked out once. */
+	columnsMapped(): ReadonlyMap<string, string> {
+		if (this.mapped) return this.mapped;
+		this.mapped = new Map();
+		const parameters = this.context.getNode().parameters ?? {};
+		for (const name of Object.keys(parameters))
+			for (const column of columnsReferenced(parameters[name]))
+				if (!this.mapped.has(column)) this.mapped.set(column, this.labelOf(name));
+		return this.mapped;
 	}
 
 	value(name: string, itemIndex: number, fallback?: unknown): unknown {

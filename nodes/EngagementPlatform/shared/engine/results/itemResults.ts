@@ -37,10 +37,12 @@ export function inputFailure(itemIndex: number, error: ItemInputError): ItemFail
 	return {
 		itemIndex,
 		message: `Item ${itemIndex}: ${error.problems.map(({ field, rule }) => `"${field}" ${rule}`).join('; ')}`,
-		description: [...new Set(error.problems.map(({ fix }) => fix))].join(' '),
+		// One line per problem: each fix names its own field (readItems).
+		description: [...new Set(error.problems.map(({ fix }) => fix))].join('\n'),
 		delivery: 'invalid',
 		field: error.field,
 		problems: error.problems,
+		...(error.ofEveryItem && { ofTheRun: true }),
 	};
 }
 
