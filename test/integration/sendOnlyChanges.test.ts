@@ -151,6 +151,7 @@ describe('Send Only Changes on Update Attributes', () => {
 				status: 'updated',
 				external_id: 'crm-1',
 				attributes_set: 1,
+				sent: { home_city: 'Lisbon' },
 				unchanged: ['language', 'plan', 'region', 'tier'],
 			},
 			{ status: 'unchanged', external_id: 'crm-2' },

@@ -192,9 +192,13 @@ async function runCredentialTest(
 
 const failed = (message: string): INodeCredentialTestResult => ({ status: 'Error', message });
 
-/** The spec's answer to a key without the endpoint's permission. */
+/**
+ * The spec's answer to a key without the endpoint's permission, in the platform's own words: a 403 of
+ * anything else (a proxy's page) says nothing of the key, and asking that endpoint more would only hand
+ * it the key again.
+ */
 const isPermissionRefusal = (response: ApiResponse) =>
-	response.statusCode === 403 || platformMessage(response.body, response.statusCode).includes('do not have permission');
+	platformMessage(response.body, response.statusCode).includes('do not have permission');
 
 /**
  * A valid key the Test's own request refuses for a permission: what it may and may not do, by probes
