@@ -603,7 +603,19 @@ async function settleStep(
 	model: SequenceModel,
 	real: SequenceReal,
 	ran: Ran[],
-	{ before, stoppedOnly }: { before?: Truth; stoppedOnly?: boolean } = {},
+	{
+		before,
+		stoppedOnly,
+		profilesBefore,
+		signedUpMeanwhile,
+	}: {
+		before?: Truth;
+		stoppedOnly?: boolean;
+		/** A retried step: the platform's profiles when its first try ran (what an earlier try's pieces met). */
+		profilesBefore?: StateView[];
+		/** A retried step: the customer who signed up between its tries. */
+		signedUpMeanwhile?: Person;
+	} = {},
 ): Promise<void> {
 	const step = real.steps;
 	const violations: Violation[] = [];
@@ -666,8 +678,17 @@ async function settleStep(
 			violations,
 		);
 		if (entry.chain) checkNothingAcceptedSentAgain(label, entry.chain.requests, violations);
-		return effectsOf(model.truth, shape, plan.items, answers, real.states[plan.workspace], (user) =>
-			others.some((other) => mayCreateFor(plan, other.plan)(user)),
+		// A group state an earlier try had accepted for a customer with no profile yet was ignored then and
+		// is not sent again: once the customer signs up between the tries it is in doubt, as with another
+		// run creating the profile at the same time.
+		const profiles = (profilesBefore ?? real.states)[plan.workspace];
+		return effectsOf(
+			model.truth,
+			shape,
+			plan.items,
+			answers,
+			profiles,
+			(user) => user === signedUpMeanwhile || others.some((other) => mayCreateFor(plan, other.plan)(user)),
 		);
 	});
 	checkFreshness(real, ran, answersOf, violations);
@@ -1081,6 +1102,8 @@ export class RetriedExecution implements Command {
 		const path = pathOf(plan);
 		// The truth before the step: what an item answered "unchanged" must have been held already.
 		const before = structuredClone(model.truth);
+		const profilesBefore = structuredClone(real.states);
+		let signedUpMeanwhile: Person | undefined;
 		const watched = triedAgainMaybe(plan);
 		const seq = watched ? await lastSeq(workspace) : 0;
 		await injectFault(plan, real, workspace);
@@ -1094,15 +1117,11 @@ export class RetriedExecution implements Command {
 			});
 			const done: string[] = [];
 			while (executions.length <= retry.times && executions[executions.length - 1].error) {
-				if (retry.causeRemoved)
-					done.push(
-						(await signUpIfNew(model, real, plan.workspace))
-							? `${NEWCOMER} signed up`
-							: plan.fault
-								? 'the fault gone'
-								: 'nothing to remove',
-					);
-				else await injectFault(plan, real, workspace);
+				if (retry.causeRemoved) {
+					const signed = await signUpIfNew(model, real, plan.workspace);
+					if (signed) signedUpMeanwhile = NEWCOMER;
+					done.push(signed ? `${NEWCOMER} signed up` : plan.fault ? 'the fault gone' : 'nothing to remove');
+				} else await injectFault(plan, real, workspace);
 				executions.push(
 					await execute(plan, real, '', {
 						failed: executions[executions.length - 1],
@@ -1119,7 +1138,10 @@ export class RetriedExecution implements Command {
 				` → stopped; retried ${executions.length - 1} time(s)${done.length > 0 ? ` (${done.join(', ')})` : ''}${last.error ? ', still stopped' : ''}`;
 		}
 		const chain = watched ? { requests: await requestsSince(workspace, path, seq) } : undefined;
-		await settleStep(model, real, [{ plan, label: '', result: executions[executions.length - 1], chain }], { before });
+		await settleStep(model, real, [{ plan, label: '', result: executions[executions.length - 1], chain }], {
+			before,
+			...(signedUpMeanwhile ? { profilesBefore, signedUpMeanwhile } : {}),
+		});
 	}
 
 	toString(): string {
