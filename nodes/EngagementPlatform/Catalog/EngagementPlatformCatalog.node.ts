@@ -39,7 +39,16 @@ export class EngagementPlatformCatalog implements INodeType {
 				'Use to write the items of a catalog kept in the platform (products, content): replace or create whole items, edit fields of existing ones, or delete them, one catalog item per input item, 50 to a request (no loop needed). It does not track purchases or user data: use the Engagement Platform User node for those.',
 		},
 		credentials: [{ name: 'engagementPlatformApi', required: true, testedBy: 'engagementPlatformApiTest' }],
-		properties: withBuilderHints(operationProperties(catalogOperations, 'replaceItems'), BUILDER_HINTS),
+		properties: withBuilderHints(
+			operationProperties(catalogOperations, 'replaceItems', {
+				name: 'Catalog Item',
+				value: 'catalogItem',
+				builderHint: {
+					propertyHint: "The items of one catalog, edited, replaced or deleted in batches: this node's one resource.",
+				},
+			}),
+			BUILDER_HINTS,
+		),
 	};
 
 	methods = { credentialTest: { engagementPlatformApiTest: testApiKeyCredential } };

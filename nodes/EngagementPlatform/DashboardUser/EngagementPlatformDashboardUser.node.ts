@@ -34,7 +34,13 @@ export class EngagementPlatformDashboardUser implements INodeType {
 			],
 		},
 		credentials: [{ name: 'engagementPlatformScimApi', required: true, testedBy: 'engagementPlatformScimApiTest' }],
-		properties: operationProperties(dashboardUserOperations, 'create'),
+		properties: operationProperties(dashboardUserOperations, 'create', {
+			name: 'Dashboard User',
+			value: 'dashboardUser',
+			builderHint: {
+				propertyHint: "The accounts of people who sign in to the dashboard (SCIM): this node's one resource.",
+			},
+		}),
 	};
 
 	methods = { credentialTest: { engagementPlatformScimApiTest: testScimTokenCredential } };

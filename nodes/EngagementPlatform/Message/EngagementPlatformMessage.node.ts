@@ -55,7 +55,14 @@ export class EngagementPlatformMessage implements INodeType {
 			],
 		},
 		credentials: [{ name: 'engagementPlatformApi', required: true, testedBy: 'engagementPlatformApiTest' }],
-		properties: withBuilderHints(operationProperties(messageOperations, 'triggerCampaign'), BUILDER_HINTS),
+		properties: withBuilderHints(
+			operationProperties(messageOperations, 'triggerCampaign', {
+				name: 'Message',
+				value: 'message',
+				builderHint: { propertyHint: "Messages, campaigns and canvases sent to users: this node's one resource." },
+			}),
+			BUILDER_HINTS,
+		),
 	};
 
 	methods = { credentialTest: { engagementPlatformApiTest: testApiKeyCredential } };

@@ -34,7 +34,11 @@ export class EngagementPlatformPreferenceCenter implements INodeType {
 			],
 		},
 		credentials: [{ name: 'engagementPlatformApi', required: true, testedBy: 'engagementPlatformApiTest' }],
-		properties: operationProperties(preferenceCenterOperations, 'update'),
+		properties: operationProperties(preferenceCenterOperations, 'update', {
+			name: 'Preference Center',
+			value: 'preferenceCenter',
+			builderHint: { propertyHint: "A preference center's page and settings: this node's one resource." },
+		}),
 	};
 
 	methods = { credentialTest: { engagementPlatformApiTest: testApiKeyCredential } };

@@ -35,7 +35,13 @@ export class EngagementPlatformSubscription implements INodeType {
 			],
 		},
 		credentials: [{ name: 'engagementPlatformApi', required: true, testedBy: 'engagementPlatformApiTest' }],
-		properties: operationProperties(subscriptionOperations, 'setGroupState'),
+		properties: operationProperties(subscriptionOperations, 'setGroupState', {
+			name: 'Subscription Group',
+			value: 'subscriptionGroup',
+			builderHint: {
+				propertyHint: "Users' states in one subscription group (a newsletter, an SMS list): this node's one resource.",
+			},
+		}),
 	};
 
 	methods = { credentialTest: { engagementPlatformApiTest: testApiKeyCredential } };

@@ -28,7 +28,11 @@ export class EngagementPlatformTranslation implements INodeType {
 				"Use to read the translated texts of an email message: every locale (or one by name) of a campaign's message, or one locale of a canvas step's message, one output item per locale. It only reads; to send messages use the Engagement Platform Message node.",
 		},
 		credentials: [{ name: 'engagementPlatformApi', required: true, testedBy: 'engagementPlatformApiTest' }],
-		properties: operationProperties(translationOperations, 'getCampaignTranslations'),
+		properties: operationProperties(translationOperations, 'getCampaignTranslations', {
+			name: 'Translation',
+			value: 'translation',
+			builderHint: { propertyHint: "The translations of campaign and canvas messages: this node's one resource." },
+		}),
 	};
 
 	methods = { credentialTest: { engagementPlatformApiTest: testApiKeyCredential } };

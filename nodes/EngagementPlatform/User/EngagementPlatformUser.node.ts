@@ -63,7 +63,16 @@ export class EngagementPlatformUser implements INodeType {
 			],
 		},
 		credentials: [{ name: 'engagementPlatformApi', required: true, testedBy: 'engagementPlatformApiTest' }],
-		properties: withBuilderHints(operationProperties(userOperations, 'trackEvent'), BUILDER_HINTS),
+		properties: withBuilderHints(
+			operationProperties(userOperations, 'trackEvent', {
+				name: 'User',
+				value: 'user',
+				builderHint: {
+					propertyHint: "Users' profiles: their events, purchases and attributes. This node's one resource.",
+				},
+			}),
+			BUILDER_HINTS,
+		),
 	};
 
 	methods = {

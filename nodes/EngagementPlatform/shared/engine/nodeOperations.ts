@@ -11,9 +11,27 @@ export interface NodeOperation {
 	operation: OperationSpec;
 }
 
-/** The Operation selector followed by every operation's fields. */
-export function operationProperties(operations: NodeOperation[], defaultOperation: string): INodeProperties[] {
+/**
+ * The node's one Resource, the Operation selector shown for it, then every operation's fields. The
+ * Resource is there for n8n's editor: it names a node added through an action of the node panel by
+ * that action ("Update user attributes"), as it names its own, only when the Operation list is shown
+ * for a resource (n8n-workflow's makeNodeName; CONTRIBUTING.md, Node names).
+ */
+export function operationProperties(
+	operations: NodeOperation[],
+	defaultOperation: string,
+	resource: INodePropertyOptions & { value: string },
+): INodeProperties[] {
+	const { value: resourceValue } = resource;
 	return [
+		{
+			displayName: 'Resource',
+			name: 'resource',
+			type: 'options',
+			noDataExpression: true,
+			options: [resource],
+			default: resourceValue,
+		},
 		{
 			displayName: 'Operation',
 			name: 'operation',
@@ -21,6 +39,7 @@ export function operationProperties(operations: NodeOperation[], defaultOperatio
 			noDataExpression: true,
 			options: operations.map(({ option }) => option),
 			default: defaultOperation,
+			displayOptions: { show: { resource: [resourceValue] } },
 		},
 		// Each operation's fields are shown for it alone: the one place that says so.
 		...operations.flatMap(({ option, description, operation }) => [
