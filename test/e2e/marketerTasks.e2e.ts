@@ -17,6 +17,7 @@ import {
 	countRow,
 	countTable,
 	createAndOpenWorkflow,
+	switchIsOn,
 	taskWorkflow,
 	writeCounts,
 } from './support/marketerTasks';
@@ -29,11 +30,15 @@ import { setUpOwner, signIn } from './support/owner';
 
 /**
  * Three tasks of a marketer, done in the real n8n editor (Chromium) on every n8n line the project
- * supports: track a purchase from an order, sync contact attributes from a sheet, opt contacts out
- * of a newsletter. The input arrives as text (pinned output of a Code node, in a workflow whose
- * timezone is Europe/Berlin); the node is added from the node panel, its fields mapped by dragging input
- * fields, the workflow executed with the editor's button, and what the sandbox stored is checked. Every
- * action is counted: the table is printed and written to test/e2e/results/marketer-tasks-<n8n version>.json. Screenshots: screenshots/tasks/<line>/.
+ * supports: track a purchase from an order, sync contact attributes from a sheet (under the sheet's
+ * headers, First Name, Email, Country...), opt contacts out of a newsletter. The input arrives as text
+ * (pinned output of a Code node, in a workflow whose timezone is Europe/Berlin); the node is added from
+ * the node panel (n8n 2.x names it by the action picked), its fields mapped by dragging input fields.
+ * Then the preview: Add Option → Preview (Send Nothing), Execute step in the panel, the answer read
+ * (what each item would send, the hints of the output pane) while the sandbox received nothing, and
+ * Preview turned off. Then the workflow is executed with the editor's button, and what the sandbox
+ * stored is checked. Every action is counted, the preview's apart: the table is printed and written to
+ * test/e2e/results/marketer-tasks-<n8n version>.json. Screenshots: screenshots/tasks/<line>/.
  * After each run the execution is read through n8n's REST API: the node's output item and the
  * hints of its run. Then, not counted: Send Only Changes added from Add Option (shown and saved ON,
  * a second run answered unchanged), and the words of a run's error (a refused key, an invalid row).
@@ -141,6 +146,8 @@ describe.each(N8N_APPS.map((appFolder) => [pinnedN8nVersion(appFolder), appFolde
 			const workflow = task.workflow();
 			let workflowId = '';
 			let help: string | undefined;
+			let nodeName = '';
+			let preview: PreviewSeen | undefined;
 			const begun = Date.now();
 			try {
 				const marks: string[] = [];
@@ -149,11 +156,14 @@ describe.each(N8N_APPS.map((appFolder) => [pinnedN8nVersion(appFolder), appFolde
 				mark('opened');
 				await task.drive(driver);
 				mark('driven');
+				nodeName = await driver.panelTitle();
 				expect(await driver.shownNodeVersion()).toBe(NODE_VERSION);
 				await driver.screenshotPanel(path.join(shots, `${task.id}-panel.png`));
 				mark('shot');
 				// Read as a person reads it (hovering the field's (?)), not counted.
 				if (task.help) help = await driver.helpOf(task.help.parameter);
+				preview = await previewInPanel(driver, workflowId, workflow, path.join(shots, `${task.id}-preview.png`));
+				mark('previewed');
 				await driver.run();
 				mark('ran');
 				await driver.screenshotCanvas(path.join(shots, `${task.id}-run.png`));
@@ -177,26 +187,59 @@ describe.each(N8N_APPS.map((appFolder) => [pinnedN8nVersion(appFolder), appFolde
 			})();
 			if (storedAsExpected) counts.push(countRow(task.id, driver.counter, seconds));
 
-			// What the run gave back, as n8n stored the execution (the editor's run is a fresh workflow's only one).
-			const execution = await rest.nextExecution(workflowId, []);
+			// What the run gave back, as n8n stored the execution (the one after the preview's).
+			const execution = await rest.nextExecution(workflowId, preview ? [preview.executionId] : []);
 			const { item, hints } = packageNodeRun(execution, workflow);
 			const expected = task.output();
+			const hintsSaid = (shown: string[]) =>
+				(expected.hints ?? []).filter((hint) => !shown.some((text) => hint.test(text)));
+			// The real run's requests: the one the item went in, accepted; nothing else went.
+			const sent = (await client().requests()).map((request) => ({
+				path: request.path,
+				accepted: request.status >= 200 && request.status < 300,
+				carriesTheItem: JSON.stringify(request.body).includes(JSON.stringify(task.itemId)),
+			}));
 			const seen = {
+				name: nodeName,
 				fields: item,
 				keys: expected.keys?.filter((key) => !(key in item)) ?? [],
-				hint: expected.hint ? hints.some((hint) => expected.hint!.test(hint)) : undefined,
+				hintsMissing: hintsSaid(hints).map(String),
 				help: task.help ? help?.includes(task.help.says) : undefined,
+				preview: preview && {
+					...preview.words,
+					requestsBefore: preview.requestsBefore,
+					shownOn: preview.shownOn,
+					turnedOff: preview.turnedOff,
+					// n8n 1.x's output pane marks its hints with no test id: read there through the execution only.
+					paneHintsMissing: line === '2.x' ? hintsSaid(preview.paneHints).map(String) : [],
+				},
+				sent,
 			};
-			console.log(`${task.id} output: ${JSON.stringify(item)}; hints: ${JSON.stringify(hints)}`);
+			console.log(
+				`${task.id} (node named "${nodeName}") output: ${JSON.stringify(item)}; hints: ${JSON.stringify(hints)}; preview: ${JSON.stringify(preview)}`,
+			);
 			if (seen.help === false) console.log(`${task.id}: the panel says of ${task.help!.parameter}: ${help}`);
 			// One comparison, so that a failure shows every difference at once.
 			expect({ stored, ...seen }).toEqual({
 				stored: task.expected(),
+				// Named by the action picked, as n8n names its own nodes.
+				name: task.action,
 				fields: expect.objectContaining(expected.fields),
 				// Of the row's fields, none missing.
 				keys: [],
-				hint: expected.hint ? true : undefined,
+				hintsMissing: [],
 				help: task.help ? true : undefined,
+				preview: {
+					status: 'preview',
+					wouldSend: true,
+					request: expect.objectContaining({ number: 1, of: 1, path: task.endpoint }),
+					sends: task.previewSends(),
+					requestsBefore: [],
+					shownOn: true,
+					turnedOff: true,
+					paneHintsMissing: [],
+				},
+				sent: [{ path: task.endpoint, accepted: true, carriesTheItem: true }],
 			});
 		});
 
@@ -214,14 +257,7 @@ describe.each(N8N_APPS.map((appFolder) => [pinnedN8nVersion(appFolder), appFolde
 			await driver.choose(addOption, 'Send Only Changes', 'Add Option');
 			const toggle = driver.parameter('sendOnlyChanges');
 			await toggle.waitFor();
-			const shownOn = await toggle.evaluate((element) => {
-				const el = element as unknown as {
-					querySelector(selector: string): { className: string; getAttribute(name: string): string | null } | null;
-				};
-				const control = el.querySelector('.el-switch');
-				const input = el.querySelector('input[role="switch"], input[type="checkbox"]');
-				return Boolean(control?.className.includes('is-checked') || input?.getAttribute('aria-checked') === 'true');
-			});
+			const shownOn = await switchIsOn(toggle);
 			await driver.screenshotPanel(path.join(SCREENSHOTS, line, 'send-only-changes-v2-option.png'));
 			await driver.closePanel();
 			// Saved as a person saves it (n8n 2.x may have saved it already).
@@ -296,6 +332,34 @@ describe.each(N8N_APPS.map((appFolder) => [pinnedN8nVersion(appFolder), appFolde
 			expect((await client().state()).purchases).toHaveLength(0);
 		});
 
+		/**
+		 * The preview, in the node's open panel: Preview (Send Nothing) added and its step executed (counted),
+		 * the execution it made read through n8n's REST API with what the sandbox received meanwhile and
+		 * the hints the output pane shows (not counted), and Preview turned off (counted).
+		 */
+		async function previewInPanel(
+			driver: MarketerDriver,
+			workflowId: string,
+			workflow: TaskWorkflow,
+			shot: string,
+		): Promise<PreviewSeen> {
+			const shownOn = await driver.preview();
+			const execution = await rest.nextExecution(workflowId, []);
+			const requestsBefore = (await client().requests()).map((request) => `${request.method} ${request.path}`);
+			const paneHints = line === '2.x' ? await driver.outputHints() : [];
+			await driver.screenshotPanel(shot);
+			const { item } = packageNodeRun(execution, workflow);
+			const turnedOff = await driver.previewOff();
+			return {
+				executionId: execution.id,
+				words: wordsOf(item as IDataObject),
+				requestsBefore,
+				paneHints,
+				shownOn,
+				turnedOff,
+			};
+		}
+
 		/** Executes the open workflow with the editor's button and reads the execution it made. */
 		async function runInEditor(driver: MarketerDriver, workflowId: string, known: string[]) {
 			const outcome = await driver.execute();
@@ -342,6 +406,16 @@ describe.each(N8N_APPS.map((appFolder) => [pinnedN8nVersion(appFolder), appFolde
 		}
 	},
 );
+
+/** What the preview showed: its execution, the item's answer, what the sandbox had received by then, the output pane's hints. */
+interface PreviewSeen {
+	executionId: string;
+	words: IDataObject;
+	requestsBefore: string[];
+	paneHints: string[];
+	shownOn: boolean;
+	turnedOff: boolean;
+}
 
 /** The first output item and the hints of the package's node in an execution of a task's workflow. */
 function packageNodeRun(execution: FinishedExecution, workflow: TaskWorkflow) {

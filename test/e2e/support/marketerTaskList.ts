@@ -6,7 +6,8 @@ import { taskWorkflow } from './marketerTasks';
 
 /**
  * Three tasks a marketer does with the package, as data arriving as text (a shop's order export,
- * a sheet of contacts, a list of opt-outs), each node added from the node panel.
+ * a sheet of contacts with the sheet's headers, a list of opt-outs), each node added from the node
+ * panel, previewed (Options → Preview (Send Nothing)) and then run for real.
  */
 export const TIMEZONE = 'Europe/Berlin';
 
@@ -18,8 +19,16 @@ export interface MarketerTask {
 	workflow(): TaskWorkflow;
 	/** Sandbox data the task needs before it runs. */
 	prepare(client: SandboxClient): Promise<void>;
+	/** The action picked in the node panel: n8n 2.x names the node added through it by it. */
+	action: string;
 	/** Adds the node from the panel and fills it, with counted actions. */
 	drive(driver: MarketerDriver): Promise<void>;
+	/** The one endpoint the real run sends to, in one request. */
+	endpoint: string;
+	/** The item's external ID: the one request carries it. */
+	itemId: string;
+	/** What the preview answers the item: what it would send (the request's body with the item's part). */
+	previewSends(): Record<string, unknown>;
 	/** What the sandbox stored, in the shape `expected` gives. */
 	stored(client: SandboxClient): Promise<Record<string, unknown>>;
 	expected(): Record<string, unknown>;
@@ -34,8 +43,8 @@ export interface ExpectedOutput {
 	fields: Record<string, unknown>;
 	/** Keys the item has, whatever their value (the row's fields, kept as they came). */
 	keys?: string[];
-	/** A hint of the node's run (runData[node][0].hints) says this. */
-	hint?: RegExp;
+	/** Hints of the node's run (runData[node][0].hints) saying these, one each. */
+	hints?: RegExp[];
 }
 
 const USER_NODE = 'Engagement Platform User';
@@ -56,8 +65,9 @@ export const trackPurchase: MarketerTask = {
 	title: 'Track a purchase from an order',
 	workflow: () => taskWorkflow({ name: 'Orders to purchases', inputName: 'Orders', rows: [ORDER], timezone: TIMEZONE }),
 	prepare: async () => undefined,
+	action: 'Track a purchase',
 	async drive(driver) {
-		await driver.addNodeFromPanel('purchase', USER_NODE, 'Track a purchase');
+		await driver.addNodeFromPanel('purchase', USER_NODE, this.action);
 		await driver.drag('customer_id', driver.parameter('externalId'), 'customer_id onto External ID');
 		await driver.drag('sku', driver.parameter('productId'), 'sku onto Product ID');
 		// Currency, Price and Time start empty (empty Time is the time of the run), so a dropped field is all they hold.
@@ -65,6 +75,19 @@ export const trackPurchase: MarketerTask = {
 		await driver.drag('price', driver.parameter('price'), 'price onto Price');
 		await driver.drag('ordered_at', driver.parameter('time'), 'ordered_at onto Time');
 	},
+	endpoint: '/users/track',
+	itemId: 'c-1',
+	previewSends: () => ({
+		purchases: [
+			expect.objectContaining({
+				external_id: 'c-1',
+				product_id: 'sku-9',
+				currency: 'EUR',
+				price: 59.9,
+				time: '2026-12-01T10:00:00+01:00',
+			}),
+		],
+	}),
 	async stored(client) {
 		const { purchases, profiles } = await client.state();
 		const purchase = purchases.at(-1);
@@ -100,21 +123,25 @@ export const trackPurchase: MarketerTask = {
 		},
 		keys: Object.keys(ORDER),
 		// The time had no zone: the run says which zone it was read in, and where that is set.
-		hint: /Europe\/Berlin/,
+		hints: [/Europe\/Berlin/],
 	}),
 };
 
+/** A row of a contact sheet, under the sheet's own headers. */
 const CONTACT = {
-	external_id: 'c-2',
-	first_name: 'Ada',
-	email: 'ada@example.com',
-	country: 'DE',
-	lifetime_value: '120.5',
-	vip: 'true',
+	'External ID': 'c-2',
+	'First Name': 'Ada',
+	Email: 'ada@example.com',
+	Country: 'DE',
+	'Lifetime Value': '120.5',
+	VIP: 'true',
 	// As a sheet writes a date and time: dragged onto Custom Attributes, it stays a String entry.
-	signed_up: '2026-03-01 10:00',
+	'Signed Up': '2026-03-01 10:00',
 };
-/** What the node sets: first_name, email and country mapped automatically, lifetime_value, vip and signed_up dragged. */
+/**
+ * What the node sets: First Name, Email and Country mapped automatically by the standard attributes'
+ * labels, Lifetime Value, VIP and Signed Up dragged onto Custom Attributes (named as the sheet names them).
+ */
 const ATTRIBUTES_SET = 6;
 
 export const syncAttributes: MarketerTask = {
@@ -123,20 +150,36 @@ export const syncAttributes: MarketerTask = {
 	workflow: () =>
 		taskWorkflow({ name: 'Sheet to attributes', inputName: 'Contacts', rows: [CONTACT], timezone: TIMEZONE }),
 	prepare: async () => undefined,
+	action: 'Update user attributes',
 	async drive(driver) {
-		await driver.addNodeFromPanel('attribute', USER_NODE, 'Update user attributes');
-		await driver.drag('external_id', driver.parameter('externalId'), 'external_id onto External ID');
+		await driver.addNodeFromPanel('attribute', USER_NODE, this.action);
+		await driver.drag('External ID', driver.parameter('externalId'), 'External ID onto External ID');
 		// Standard Attributes map the input's fields automatically from the start: no Mapping Column Mode to pick.
 		const dropArea = driver.page.locator('[data-test-id="assignment-collection-drop-area"]').first();
 		const typeOf = (index: number) =>
 			driver.page.locator('[data-test-id="assignment"]').nth(index).locator('[data-test-id="assignment-type-select"]');
-		await driver.drag('lifetime_value', dropArea, 'lifetime_value onto Custom Attributes');
-		await driver.choose(typeOf(0), 'Number', 'type of lifetime_value');
-		await driver.drag('vip', dropArea, 'vip onto Custom Attributes');
-		await driver.choose(typeOf(1), 'Boolean', 'type of vip');
+		await driver.drag('Lifetime Value', dropArea, 'Lifetime Value onto Custom Attributes');
+		await driver.choose(typeOf(0), 'Number', 'type of Lifetime Value');
+		await driver.drag('VIP', dropArea, 'VIP onto Custom Attributes');
+		await driver.choose(typeOf(1), 'Boolean', 'type of VIP');
 		// Left String, as dragged: a text that is a date and time is sent as an instant in the workflow's timezone.
-		await driver.drag('signed_up', dropArea, 'signed_up onto Custom Attributes');
+		await driver.drag('Signed Up', dropArea, 'Signed Up onto Custom Attributes');
 	},
+	endpoint: '/users/track',
+	itemId: 'c-2',
+	previewSends: () => ({
+		attributes: [
+			expect.objectContaining({
+				external_id: 'c-2',
+				first_name: 'Ada',
+				email: 'ada@example.com',
+				country: 'DE',
+				'Lifetime Value': 120.5,
+				VIP: true,
+				'Signed Up': '2026-03-01T10:00:00+01:00',
+			}),
+		],
+	}),
 	async stored(client) {
 		const { profiles } = await client.state();
 		const profile = profiles.find((candidate) => candidate.external_id === 'c-2');
@@ -145,9 +188,9 @@ export const syncAttributes: MarketerTask = {
 			first_name: profile?.standard_attributes.first_name,
 			email: profile?.email,
 			country: profile?.standard_attributes.country,
-			lifetime_value: profile?.custom_attributes.lifetime_value,
-			vip: profile?.custom_attributes.vip,
-			signed_up: profile?.custom_attributes.signed_up,
+			lifetime_value: profile?.custom_attributes['Lifetime Value'],
+			vip: profile?.custom_attributes.VIP,
+			signed_up: profile?.custom_attributes['Signed Up'],
 		};
 	},
 	expected: () => ({
@@ -162,8 +205,12 @@ export const syncAttributes: MarketerTask = {
 	output: () => ({
 		fields: { [OUTPUT_FIELD]: expect.objectContaining({ status: 'updated', attributes_set: ATTRIBUTES_SET }) },
 		keys: Object.keys(CONTACT),
-		// signed_up had no zone either.
-		hint: /Europe\/Berlin/,
+		hints: [
+			// Signed Up had no zone either.
+			/Europe\/Berlin/,
+			// The sheet's headers matched by the standard attributes' labels, and no column left out without a word.
+			/^Map Automatically sent "First Name" as first_name, "Email" as email, "Country" as country \(standard attributes\)\.$/,
+		],
 	}),
 };
 
@@ -186,8 +233,9 @@ export const optOut: MarketerTask = {
 			profiles: [{ external_id: 'c-3', email: OPT_OUT.email, subscription_groups: { [NEWSLETTER]: 'subscribed' } }],
 		});
 	},
+	action: 'Unsubscribe users from a subscription group',
 	async drive(driver) {
-		await driver.addNodeFromPanel('unsubscribe', SUBSCRIPTION_NODE, 'Unsubscribe users from a subscription group');
+		await driver.addNodeFromPanel('unsubscribe', SUBSCRIPTION_NODE, this.action);
 		await driver.type(
 			driver.parameter('subscriptionGroupId').locator('input').first(),
 			NEWSLETTER,
@@ -195,6 +243,13 @@ export const optOut: MarketerTask = {
 		);
 		await driver.drag('external_id', driver.parameter('externalId'), 'external_id onto External ID');
 	},
+	endpoint: '/v2/subscription/status/set',
+	itemId: 'c-3',
+	previewSends: () => ({
+		subscription_groups: [
+			{ subscription_group_id: NEWSLETTER, subscription_state: 'unsubscribed', external_ids: ['c-3'] },
+		],
+	}),
 	async stored(client) {
 		const { profiles, subscriptionGroups } = await client.state();
 		const profile = profiles.find((candidate) => candidate.external_id === 'c-3');

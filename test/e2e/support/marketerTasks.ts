@@ -27,11 +27,14 @@ export type ActionKind = 'click' | 'drag' | 'type' | 'clear';
 export interface CountedAction {
 	kind: ActionKind;
 	what: string;
-	/** The step of the task it belongs to: adding or opening the node, configuring it, running it. */
+	/**
+	 * The step of the task it belongs to: adding or opening the node, configuring it, previewing what
+	 * it would send (and turning the preview off again), running it.
+	 */
 	phase: Phase;
 }
 
-export type Phase = 'add' | 'configure' | 'run';
+export type Phase = 'add' | 'configure' | 'preview' | 'run';
 
 export class ActionCounter {
 	readonly actions: CountedAction[] = [];
@@ -164,6 +167,45 @@ export class MarketerDriver {
 		this.counter.phase = 'configure';
 	}
 
+	/**
+	 * The preview, counted apart: Options → Add Option → Preview (Send Nothing) (two actions: open,
+	 * pick), then the panel's Execute step (one). Returns whether the switch showed on once added.
+	 * The answer is read by the caller; `previewOff` ends the phase.
+	 */
+	async preview(): Promise<boolean> {
+		this.counter.phase = 'preview';
+		// The Options collection's "Add Option" dropdown (2.x: collection-parameter-add; 1.x: .add-option).
+		const addOption = ndv(this.page)
+			.locator(SELECTORS.select)
+			.filter({ has: this.page.locator('input[placeholder="Add Option"]') })
+			.first();
+		await this.choose(addOption, 'Preview (Send Nothing)', 'Add Option');
+		const toggle = this.parameter('preview');
+		await toggle.waitFor();
+		const shownOn = await switchIsOn(toggle);
+		await this.click(ndv(this.page).locator('[data-test-id="node-execute-button"]').first(), 'Execute step');
+		return shownOn;
+	}
+
+	/** Turns Preview off with its switch (one action); returns whether it shows off then. */
+	async previewOff(): Promise<boolean> {
+		this.counter.phase = 'preview';
+		const toggle = this.parameter('preview');
+		await this.click(toggle.locator('.el-switch, [role="switch"]').first(), 'Preview off');
+		await this.page.waitForTimeout(300);
+		return !(await switchIsOn(toggle));
+	}
+
+	/** The texts of the hints the open panel's output pane shows (n8n 2.x: `node-hint` callouts), within 15 s. */
+	async outputHints(): Promise<string[]> {
+		const hints = ndv(this.page).locator('[data-test-id="node-hint"]');
+		await hints
+			.first()
+			.waitFor({ timeout: 15_000 })
+			.catch(() => undefined);
+		return (await hints.allInnerTexts()).map((text) => text.replace(/\s+/g, ' ').trim());
+	}
+
 	/** Closes the panel (2.x: its close button; 1.x: "Back to canvas") and executes the workflow. */
 	async run(): Promise<void> {
 		this.counter.phase = 'run';
@@ -227,6 +269,17 @@ export class MarketerDriver {
 		}
 		await this.page.mouse.move(5, 5);
 		return texts.join('\n').replace(/[ \t]+/g, ' ');
+	}
+
+	/** The node's name as the open panel's title shows it; not an action. */
+	async panelTitle(): Promise<string> {
+		return (
+			await ndv(this.page)
+				.locator(SELECTORS.ndvTitle)
+				.first()
+				.innerText({ timeout: 5_000 })
+				.catch(() => '')
+		).trim();
 	}
 
 	/** The node version the open panel states (its Settings tab: "<node> node version 2 (Latest)"); not an action. */
@@ -396,13 +449,28 @@ async function routeTo(page: Page, to: string, arrived: () => boolean | Promise<
 	return false;
 }
 
+/** Whether a boolean parameter's switch shows on. */
+export async function switchIsOn(parameter: Locator): Promise<boolean> {
+	return await parameter.evaluate((element) => {
+		const el = element as unknown as {
+			querySelector(selector: string): { className: string; getAttribute(name: string): string | null } | null;
+		};
+		const control = el.querySelector('.el-switch');
+		const input = el.querySelector('input[role="switch"], input[type="checkbox"]');
+		return Boolean(control?.className.includes('is-checked') || input?.getAttribute('aria-checked') === 'true');
+	});
+}
+
 /** One row of the action-count table. */
 export interface TaskCount {
 	task: string;
 	add: number;
 	configure: number;
 	run: number;
+	/** Adding, configuring and running: the task without its preview. */
 	total: number;
+	/** Previewing what the run would send and turning the preview off again, counted apart. */
+	preview: number;
 	seconds: number;
 	actions: CountedAction[];
 	/** Driver retries, not counted (see MarketerDriver.addEntry). */
@@ -415,7 +483,8 @@ export function countRow(task: string, counter: ActionCounter, seconds: number):
 		add: counter.count('add'),
 		configure: counter.count('configure'),
 		run: counter.count('run'),
-		total: counter.count(),
+		total: counter.count() - counter.count('preview'),
+		preview: counter.count('preview'),
 		seconds: Math.round(seconds * 10) / 10,
 		actions: counter.actions,
 		retries: counter.retries,
@@ -429,7 +498,12 @@ export function countTable(n8nVersion: string, rows: TaskCount[]): string {
 		['task', 'actions'].join(' | '),
 	];
 	for (const row of rows)
-		lines.push([row.task, `${row.total} (${row.add} add + ${row.configure} configure + ${row.run} run)`].join(' | '));
+		lines.push(
+			[
+				row.task,
+				`${row.total} (${row.add} add + ${row.configure} configure + ${row.run} run), preview ${row.preview} more`,
+			].join(' | '),
+		);
 	return lines.join('\n');
 }
 
