@@ -102,7 +102,7 @@ describe('a Header Token saved with spaces or line breaks around it', () => {
 	});
 
 	test.each([
-		['another token', `${TOKEN.slice(0, -1)}0`],
+		['another token', `${TOKEN.slice(0, -1)}${TOKEN.endsWith('0') ? '1' : '0'}`],
 		['the token with a space inside it, which HTTP carries', `${TOKEN.slice(0, 8)} ${TOKEN.slice(8)}`],
 		['the token cut short', TOKEN.slice(0, -1)],
 	])('%s is still answered 401 and starts nothing', async (_, platformHolds) => {
