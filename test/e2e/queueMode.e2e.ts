@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Sandbox } from '../../sandbox';
-import { SandboxClient, startSandbox } from '../../sandbox';
+import { DEMO_SUBSCRIPTION_GROUPS, SandboxClient, startSandbox } from '../../sandbox';
 import { expectationProblems, loadExamples, prepareSandbox, type Example } from '../support/examples';
 import { statusOf } from '../support/nodeWords';
 import { sandboxCredentials } from '../support/sandboxCredentials';
@@ -303,9 +303,15 @@ describe('the platform ends on what the workflow last said, run after run', () =
 	}, 300_000);
 });
 
+/** An empty workspace but for the newsletter group the nightly sync sets (the platform refuses an unknown group ID). */
+async function resetWithNewsletter(): Promise<void> {
+	await client.reset();
+	await client.seed({ subscriptionGroups: [DEMO_SUBSCRIPTION_GROUPS.weeklyNewsletter] });
+}
+
 describe('Send Only Changes with two executions at once', () => {
 	test('two first runs of the nightly sync started together, nothing remembered yet: neither fails, and the runs after them converge', async () => {
-		await client.reset();
+		await resetWithNewsletter();
 		// Under an id of its own: n8n's store has no row for it, so both runs may create it at once.
 		await cluster!.main!.importWorkflows([{ ...queueSync(), id: QUEUE_AT_ONCE_ID, name: 'Queue mode: two at once' }]);
 		const trigger = manualTrigger(NIGHTLY_SYNC);
@@ -346,7 +352,7 @@ describe('Send Only Changes with two executions at once', () => {
 // Last: it stops a worker.
 describe('Send Only Changes across workers', () => {
 	test("what one worker sent is what the other leaves out: the store is n8n's database, shared by both", async () => {
-		await client.reset();
+		await resetWithNewsletter();
 		const trigger = manualTrigger(NIGHTLY_SYNC);
 		const syncRun = async () => {
 			const before = await requestLogLength(client);
