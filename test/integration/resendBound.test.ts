@@ -239,3 +239,51 @@ describe('Resend Everything Every 3 days, after a run the node stopped (On Error
 		expect(statusOf(due.result.output(USER)[0].json)).toBe('updated');
 	});
 });
+
+describe('Resend Everything Every 30 days, with History Size holding two nights of a sync and its marks', () => {
+	test('a nightly sync of 200 contacts of 8 attributes, History Size 25 entries a contact: no contact is resent in the first week (none is due), and the store keeps about one night between runs', async () => {
+		scheduleStart += 1_000 * DAY;
+		const contacts = Array.from({ length: 200 }, (_, i) => {
+			const attrs: IDataObject = {};
+			for (let a = 0; a < 8; a++) attrs[`field_${a}`] = `value ${a} of ${i}`;
+			return { id: `crm-${i}`, attrs };
+		});
+		const historySize = contacts.length * 25;
+		let lastSeq = 0;
+		const sentByNight: number[] = [];
+		for (let night = 0; night < 8; night++) {
+			moveClockBy(scheduleStart + night * DAY - virtualNow());
+			const result = await runWorkflow({
+				workflowId: 'nightly-sync-8-attributes',
+				nodes: [
+					{
+						id: 'c0ffee00-0000-4000-8000-000000000033',
+						name: USER,
+						type: USER_NODE,
+						parameters: {
+							operation: 'updateAttributes',
+							identifyBy: 'external_id',
+							externalId: '={{ $json.id }}',
+							attributesInput: 'json',
+							attributesJson: '={{ $json.attrs }}',
+							options: { sendOnlyChanges: true, resendEveryDays: EVERY_DAYS, historySize },
+						},
+					},
+				],
+				connections: { Start: { main: [[{ node: USER, type: 'main', index: 0 }]] } },
+				items: contacts,
+				credentials: { engagementPlatformApi: { restEndpoint: sandbox().url, apiKey } },
+			});
+			expect(result.error).toBeUndefined();
+			const requests = (await client().requests({ path: '/users/track' })).filter(({ seq }) => seq > lastSeq);
+			lastSeq = Math.max(lastSeq, ...requests.map(({ seq }) => seq));
+			sentByNight.push(requests.flatMap(({ body }) => (body as { attributes: IDataObject[] }).attributes).length);
+			// Between runs: this night's entry per attribute and one more per contact, the resend marks (up to
+			// four a contact) and the registers; the night before's entries are gone.
+			expect(store.workflowEntriesOf('nightly-sync-8-attributes').length).toBeLessThanOrEqual(
+				contacts.length * 14 + 400,
+			);
+		}
+		expect(sentByNight).toEqual([contacts.length, 0, 0, 0, 0, 0, 0, 0]);
+	});
+});
