@@ -17,10 +17,7 @@ import { freshnessOf, SCHEDULE_REGISTERS } from './freshness';
  * generation of the execution before (the last word every node of the workflow had accepted then)
  * and writes each piece it sends or leaves out into its own. A value that went back is absent from
  * the generation before, so it is sent; a user this execution did not touch is forgotten, and sent
- * the next time it comes. Once a run has closed, the execution before's entries of the pieces it wrote
- * are taken out (no later run reads them), so between runs the store holds about one generation and
- * the resend marks; what is left of older generations falls out past History Size, after the marks
- * written since.
+ * the next time it comes. The oldest generations fall out of the store past History Size.
  *
  * Two generation registers (the latest and the one before it) are kept as one-hot bits. Every doubt
  * sends, by forgetting everything once the run's own requests are answered: a run that found another
@@ -223,12 +220,7 @@ async function check(
 				if (raced || !ended.processed.map(String).includes(last)) return await forget();
 				const keep = new Set(newRegisters);
 				const oldRegisters = advance ? probes.filter((entry) => present.has(entry) && !keep.has(entry)) : [];
-				// What the execution before wrote of these contacts is read by no later run (the next execution reads
-				// this one's; another node of this one, seeing that this run wrote the contact, does not read it):
-				// taken out, so that n8n's store holds one execution between runs, and the resend marks do not fall
-				// out of History Size behind the executions written since.
-				const superseded = planned.flatMap(({ before }) => before ?? []);
-				await remove([...takeBack, ...oldRegisters, ...superseded, RUNNING, ...own]);
+				await remove([...takeBack, ...oldRegisters, RUNNING, ...own]);
 			} catch (error) {
 				return { doubted, failure: (error as Error).message };
 			}
@@ -253,8 +245,6 @@ interface PiecePlan {
 	contact?: string;
 	/** The mark of the current time slice: the piece was sent recently enough (see freshness.ts). */
 	fresh?: string;
-	/** The execution before's entries of this piece (each part's value, that it wrote the user or the parts). */
-	before?: string[];
 }
 
 /**
@@ -273,32 +263,26 @@ function planPiece(
 	freshness: Freshness | undefined,
 ): PiecePlan {
 	const user = `${workspace}\u0000${parts[0].user}`;
-	const watchedIn = (generation: number) =>
-		parts
-			.filter((part) => !provable || part.alsoSetElsewhere === true)
-			.map((part) => `g\u0000${generation}\u0000${user}\u0000${part.key}`);
-	const watched = watchedIn(current);
-	const writtenIn = (generation: number) => `w\u0000${generation}\u0000${user}\u0000${piece.slot}`;
-	const before = previous !== undefined ? [...watchedIn(previous), ...(provable ? [writtenIn(previous)] : [])] : [];
-	if (!provable) return { piece, parts, watched, before };
+	const watched = parts
+		.filter((part) => !provable || part.alsoSetElsewhere === true)
+		.map((part) => `g\u0000${current}\u0000${user}\u0000${part.key}`);
+	if (!provable) return { piece, parts, watched };
 	const contact = `${user}\u0000${piece.slot}`;
-	const values = parts.map(({ key, value }) => {
-		const part = `${user}\u0000${piece.slot}\u0000${key}\u0000${value}`;
-		return {
-			key,
-			now: `v\u0000${current}\u0000${part}`,
-			was: previous !== undefined ? `v\u0000${previous}\u0000${part}` : undefined,
-		};
-	});
 	return {
 		piece,
 		parts,
 		contact,
 		fresh: freshness?.freshUntilNextRun(contact),
-		values,
-		writtenUser: writtenIn(current),
+		values: parts.map(({ key, value }) => {
+			const part = `${user}\u0000${piece.slot}\u0000${key}\u0000${value}`;
+			return {
+				key,
+				now: `v\u0000${current}\u0000${part}`,
+				was: previous !== undefined ? `v\u0000${previous}\u0000${part}` : undefined,
+			};
+		}),
+		writtenUser: `w\u0000${current}\u0000${user}\u0000${piece.slot}`,
 		watched,
-		before: [...before, ...values.flatMap(({ was }) => (was ? [was] : []))],
 	};
 }
 
