@@ -7,8 +7,7 @@
  * attribute sends that one alone). The second night changes 2% of all attribute values, spread over
  * the contacts (one value in 50, so about one contact in six changes one or two of its attributes).
  * Runs with the periodic resend off (what the store saves) and at its default (what a user gets). Then
- * the record at 200,000 contacts, as Send Only Changes keeps it (an entry per attribute and one more per
- * contact, for two executions).
+ * the record at its largest, while a run of as many contacts checks (see `storeSizes`).
  */
 import { createHash } from 'node:crypto';
 
@@ -165,7 +164,7 @@ export async function sendOnlyChanges(
 		`   with the resend at ${RESEND_EVERY_DAYS} days: ${(resendShare * 100).toFixed(2)}% of the first run's attribute values when ${CHANGED_SHARE * 100}% changed, of which the resend's share is ${(staleness * 100).toFixed(2)}% (target at most ${TARGET_SHARE * 100}% plus that share: ${resendShare <= TARGET_SHARE + staleness ? 'met' : 'NOT met'})`,
 	);
 
-	// Past History Size: a store capped below what two executions write loses the oldest and sends them again.
+	// Past History Size: a store capped below what a run needs loses the oldest and sends them again.
 	const cap = count * (ATTRIBUTES_PER_CONTACT + 1);
 	store.reset();
 	await client.reset();
@@ -174,10 +173,10 @@ export async function sendOnlyChanges(
 	capped.push(await sync(client, sandboxUrl, 'capped: first run', contacts(count), cap));
 	capped.push(await sync(client, sandboxUrl, `capped: ${changed}`, contacts(count, CHANGED_SHARE), cap));
 	capped.push(await sync(client, sandboxUrl, 'capped: nothing changed', contacts(count, CHANGED_SHARE), cap));
-	console.log(`   History Size ${cap.toLocaleString('en')} (half of what two executions write):`);
+	console.log(`   History Size ${cap.toLocaleString('en')} (about half of what a run checking needs):`);
 	console.table(capped);
 
-	const sizes = storeSizes(2 * count);
+	const sizes = storeSizes(count);
 	console.table(sizes);
 	await client.configure({ logBodies: false });
 	return {
@@ -193,16 +192,21 @@ export async function sendOnlyChanges(
 	};
 }
 
+/** Resend Everything Every's marks a contact holds: up to four a send, about five in a period. */
+const MARKS_PER_CONTACT = 5;
+
 /**
- * The record Send Only Changes keeps for `users` contacts of ATTRIBUTES_PER_CONTACT attributes: per
- * contact an entry for each attribute's value and one that the execution wrote it, for each of the last
- * two executions. Its size as n8n's database row, and the time n8n's check takes over it (load the set,
- * hash a run's entries, look each up: the run's own and the execution before's), as n8n's store does it.
+ * The record Send Only Changes keeps for `users` contacts of ATTRIBUTES_PER_CONTACT attributes at its
+ * largest, while a run checks: per contact an entry for each attribute's value and one that the execution
+ * wrote it, for the execution before and the run's own, the probe of its resend mark and the marks of the
+ * last period's sends. Its size as n8n's database row, and the time n8n's check takes over it (load the
+ * set, hash a run's entries, look each up: the run's own and the execution before's), as n8n's store does it.
  */
 function storeSizes(users: number): IDataObject[] {
 	const md5 = (value: string) => createHash('md5').update(value).digest('base64');
 	const perExecution = users * (ATTRIBUTES_PER_CONTACT + 1);
-	const entries = Array.from({ length: perExecution * 2 }, (_, i) => md5(`entry ${i}`));
+	const perContact = 2 * (ATTRIBUTES_PER_CONTACT + 1) + 1 + MARKS_PER_CONTACT;
+	const entries = Array.from({ length: users * perContact }, (_, i) => md5(`entry ${i}`));
 	const started = Date.now();
 	const seen = new Set(entries);
 	const looked = perExecution + users * ATTRIBUTES_PER_CONTACT;

@@ -14,7 +14,7 @@ import { useSandbox } from './sandboxLifecycle';
  * Days pass on a virtual clock between runs.
  */
 installVirtualClock();
-const { sandbox, client, apiKey } = useSandbox();
+const { sandbox, client, apiKey } = useSandbox({ subscriptionGroups: ['newsletter'] });
 const store = deduplicationStore();
 const DAY = 86_400_000;
 const EVERY_DAYS = 30;
@@ -149,5 +149,93 @@ describe(`Resend Everything Every ${EVERY_DAYS} days, with one value changing ev
 		expect(longestWait).toBeLessThanOrEqual(EVERY_DAYS);
 		// Most days a contact sends its city alone.
 		expect(partial).toBeGreaterThan(contacts.length * 120 * 0.8);
+	});
+});
+
+describe('Resend Everything Every 3 days, after a run the node stopped (On Error: Stop Workflow)', () => {
+	const newsletter = (state: string) => [{ subscription_group_id: 'newsletter', subscription_state: state }];
+	let executions = 0;
+	async function syncCrm(items: IDataObject[]) {
+		const requestsBefore = (await client().requests({ path: '/users/track' })).length;
+		const result = await runWorkflow({
+			workflowId: 'crm-sync-stops',
+			executionId: `crm-sync-stops-${++executions}`,
+			nodes: [
+				{
+					id: 'c0ffee00-0000-4000-8000-000000000032',
+					name: USER,
+					type: USER_NODE,
+					parameters: {
+						operation: 'updateAttributes',
+						identifyBy: 'external_id',
+						externalId: '={{ $json.id }}',
+						attributesInput: 'json',
+						attributesJson: '={{ $json.attrs }}',
+						additionalFields: { _update_existing_only: '={{ $json.updateOnly === true }}' },
+						options: { sendOnlyChanges: true, resendEveryDays: 3 },
+					},
+					onError: 'stopWorkflow',
+				},
+			],
+			connections: { Start: { main: [[{ node: USER, type: 'main', index: 0 }]] } },
+			items,
+			credentials: { engagementPlatformApi: { restEndpoint: sandbox().url, apiKey } },
+		});
+		const requests = (await client().requests({ path: '/users/track' })).slice(requestsBefore);
+		const objects = requests.flatMap(({ body }) => (body as { attributes: IDataObject[] }).attributes);
+		return { result, objects };
+	}
+
+	test('the contact the stopped run had the platform accept whole counts as sent then: a change 6 minutes later sends the changed parts alone, and 3 days later the contact is sent whole', async () => {
+		await client().seed({ profiles: [{ external_id: 'crm-1' }] });
+		scheduleStart += 1_000 * DAY;
+		moveClockBy(scheduleStart - virtualNow());
+		// crm-new has no profile yet: Update Existing Only refuses it, and the node stops the workflow,
+		// after the platform accepted crm-1's object beside it.
+		const stopped = await syncCrm([
+			{ id: 'crm-new', updateOnly: true, attrs: { tier: 'bronze' } },
+			{ id: 'crm-1', attrs: { city: 'Oslo', subscription_groups: newsletter('unsubscribed') } },
+		]);
+		expect(stopped.result.error).toBeDefined();
+		expect(stopped.objects).toContainEqual({
+			external_id: 'crm-1',
+			_update_existing_only: false,
+			city: 'Oslo',
+			subscription_groups: newsletter('unsubscribed'),
+		});
+		const held = (await client().state()).profiles.find(({ external_id }) => external_id === 'crm-1');
+		expect(held?.custom_attributes.city).toBe('Oslo');
+		expect(held?.subscription_groups.newsletter).toBe('unsubscribed');
+
+		// Six minutes later the CRM changes crm-1's city and tier: the newsletter state the platform
+		// accepted from the stopped run is left out, the contact being sent whole 6 minutes before.
+		const changed = {
+			id: 'crm-1',
+			attrs: { tier: 'gold', city: 'Lisbon', subscription_groups: newsletter('unsubscribed') },
+		};
+		moveClockBy(0.1 * 3_600_000);
+		const partly = await syncCrm([changed]);
+		expect(partly.result.error).toBeUndefined();
+		expect(partly.objects).toEqual([
+			{ external_id: 'crm-1', _update_existing_only: false, tier: 'gold', city: 'Lisbon' },
+		]);
+		const words = wordsOf(partly.result.output(USER)[0].json);
+		expect(words.status).toBe('updated');
+		expect(words.unchanged).toEqual(['subscription group newsletter']);
+
+		// Three days after the stopped run's send, nothing has changed, and the contact is sent whole.
+		moveClockBy(3 * DAY);
+		const due = await syncCrm([changed]);
+		expect(due.result.error).toBeUndefined();
+		expect(due.objects).toEqual([
+			{
+				external_id: 'crm-1',
+				_update_existing_only: false,
+				tier: 'gold',
+				city: 'Lisbon',
+				subscription_groups: newsletter('unsubscribed'),
+			},
+		]);
+		expect(statusOf(due.result.output(USER)[0].json)).toBe('updated');
 	});
 });

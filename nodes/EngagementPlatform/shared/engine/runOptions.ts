@@ -59,12 +59,15 @@ const outputFieldField: INodeProperties = {
 };
 
 /**
- * What "Send Only Changes" remembers by default, in n8n's entries: per contact an execution sends or
- * leaves out, one per attribute and group state it sets and one more (plus one per group state), for two
- * executions, so 1,000,000 holds a nightly sync of about 55,000 contacts of 8 attributes (250,000 of
- * one), in a record of about 26 MB; older executions' entries go first.
+ * What "Send Only Changes" remembers by default, in n8n's entries. While a run checks, n8n's store holds
+ * per contact the execution before's entries and the run's own (one per attribute and group state and one
+ * more, each), a probe of its resend mark and the marks it still holds (about five): 24 for a contact
+ * of 8 attributes, 2,400,000 for 100,000. 2,500,000 holds that, in a record of about 65 MB. Nothing is
+ * taken out between runs (n8n takes entries out one at a time, each a search of the whole record), so
+ * past it the oldest go first: older executions' entries, and resend marks older than about
+ * (History Size − two runs' entries) / one run's entries runs (see docs/delivery.md).
  */
-export const DEFAULT_HISTORY_SIZE = 1_000_000;
+export const DEFAULT_HISTORY_SIZE = 2_500_000;
 
 const historySizeField: INodeProperties = {
 	displayName: 'History Size',
@@ -73,7 +76,7 @@ const historySizeField: INodeProperties = {
 	typeOptions: { minValue: 1, maxValue: 5_000_000 },
 	default: DEFAULT_HISTORY_SIZE,
 	description:
-		"How many entries Send Only Changes keeps in n8n's database: for each of the last two executions, one per attribute and subscription group a run sets for a contact and one more (a contact of 8 attributes: 18), and up to four more each time a contact is sent whole with Resend Everything Every on. Past that the oldest are forgotten and sent again once.",
+		"How many entries Send Only Changes keeps in n8n's database. A run needs, per contact, one per attribute and subscription group it sets and one more, for itself and for the execution before, plus up to six for Resend Everything Every: 24 for a contact of 8 attributes, so the default holds 100,000 such contacts (about 65 MB). Past that the oldest are forgotten and sent again once. Resend Everything Every's record of a send lasts only as many runs as this holds beyond two, so on a large sync contacts are resent before they are due unless it is raised.",
 };
 
 /** Every user is sent again, whatever the store says, within this many days of its last send, by default. */
