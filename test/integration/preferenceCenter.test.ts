@@ -5,6 +5,17 @@ import { OUTPUT_FIELD, statusOf, wordsOf } from '../support/nodeWords';
 import { runNode } from '../support/runNode';
 import { useSandbox } from './sandboxLifecycle';
 
+import { installVirtualClock } from '../sequences/virtualClock';
+
+// The 10-per-minute window is waited out on a virtual clock (../sequences/virtualClock.ts): the node and
+// the in-process sandbox see the minute pass, the suite does not wait it.
+jest.mock('n8n-workflow', () => {
+	const actual = jest.requireActual<typeof import('n8n-workflow')>('n8n-workflow');
+	const clock = jest.requireActual<typeof import('../sequences/virtualClock')>('../sequences/virtualClock');
+	return { ...actual, sleep: clock.virtualSleep(0.02) };
+});
+installVirtualClock();
+
 const { sandbox, client, apiKey } = useSandbox();
 
 const run = async (items: IDataObject[], parameters: INodeParameters, continueOnFail = false) =>
