@@ -119,7 +119,9 @@ async function addThroughNodePanelUnprefixed(node: PackageNode): Promise<string[
 		if (!(await waitForNdv(page))) {
 			problems.push('its parameter panel did not open after adding it');
 		} else {
-			problems.push(...(await panelProblems(page, { nodeName: node.defaultName, operation: chosen })));
+			// n8n names a node added through an action by that action (n8n-workflow's makeNodeName).
+			const nodeName = chosen ? actionLabel(chosen) : node.defaultName;
+			problems.push(...(await panelProblems(page, { nodeName, operation: chosen })));
 		}
 		await screenshotPanel(page, path.join(SCREENSHOTS, node.name, 'added.png'));
 		problems.push(...(await pageProblems.take()));

@@ -1,5 +1,5 @@
 import type { Sandbox } from '../../sandbox';
-import { SandboxClient, startSandbox } from '../../sandbox';
+import { SandboxClient, startSandbox, DEMO_SUBSCRIPTION_GROUPS } from '../../sandbox';
 import { sandboxCredentials } from '../support/sandboxCredentials';
 import {
 	CHANGED,
@@ -40,6 +40,8 @@ describe.each(N8N_APPS.map((appFolder) => [pinnedN8nVersion(appFolder), appFolde
 
 		beforeAll(async () => {
 			await client.reset();
+			// The nightly sync sets the demo's newsletter group; the platform refuses an unknown group ID.
+			await client.seed({ subscriptionGroups: [DEMO_SUBSCRIPTION_GROUPS.weeklyNewsletter] });
 			n8n = N8nInstance.create(ensureN8nApp(appFolder));
 			await n8n.importCredentials(sandboxCredentials(sandbox.url));
 			await n8n.importWorkflow(NIGHTLY_SYNC.workflow);
