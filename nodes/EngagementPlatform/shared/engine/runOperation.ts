@@ -95,7 +95,7 @@ async function sendFresh(
 	// earlier try stays that item's, and an earlier item sent now leaves it out.
 	const lastWord = withoutAccepted(keepLastWord(spec, pieces, settings.sentBefore !== undefined), accepted);
 	const memory = await openMemory(context, spec, lastWord, settings.sentBefore);
-	if (!memory.ok) return storeUnavailable(pieces, memory.reason);
+	if (!memory.ok) return storeUnavailable(fresh, memory.reason);
 	const { toSend, leftOut } = leaveOutUnchanged(lastWord, memory.unchanged);
 
 	const requests = planRequests(toSend, spec.shape, settings.lowered);
