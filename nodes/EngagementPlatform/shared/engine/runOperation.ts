@@ -112,7 +112,11 @@ async function sendFresh(
 	// The last word is the whole run's, earlier tries' pieces included: a part that a later item set in an
 	// earlier try stays that item's, and an earlier item sent now leaves it out.
 	const lastWord = withoutAccepted(keepLastWord(spec, pieces, settings.sentBefore !== undefined), accepted);
+	const memory: PreviewMemory = settings.preview
+		? await openPreviewMemory(context, settings.sentBefore)
+		: await openMemory(context, spec, lastWord, settings.sentBefore);
 	if (!memory.ok) return storeUnavailable(fresh, memory.reason);
+	const { toSend, leftOut } = leaveOutUnchanged(lastWord, memory.unchanged, memory.partlyUnchanged);
 
 	const requests = planRequests(toSend, spec.shape, settings.lowered);
 	let report: SendReport | undefined;
