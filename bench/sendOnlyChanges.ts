@@ -192,20 +192,23 @@ export async function sendOnlyChanges(
 	};
 }
 
-/** Resend Everything Every's marks a contact holds: up to four a send, about five in a period. */
-const MARKS_PER_CONTACT = 5;
+/**
+ * Resend Everything Every's entries a contact holds while a run checks: up to four asking when it is due,
+ * written by the execution before and by the run itself, and the execution before's answer.
+ */
+const RESEND_ENTRIES_PER_CONTACT = 2 * 4 + 1;
 
 /**
  * The record Send Only Changes keeps for `users` contacts of ATTRIBUTES_PER_CONTACT attributes at its
  * largest, while a run checks: per contact an entry for each attribute's value and one that the execution
- * wrote it, for the execution before and the run's own, the probe of its resend mark and the marks of the
- * last period's sends. Its size as n8n's database row, and the time n8n's check takes over it (load the
- * set, hash a run's entries, look each up: the run's own and the execution before's), as n8n's store does it.
+ * wrote it, for the execution before and the run's own, and Resend Everything Every's. Its size as n8n's
+ * database row, and the time n8n's check takes over it (load the set, hash a run's entries, look each up:
+ * the run's own and the execution before's), as n8n's store does it.
  */
 function storeSizes(users: number): IDataObject[] {
 	const md5 = (value: string) => createHash('md5').update(value).digest('base64');
 	const perExecution = users * (ATTRIBUTES_PER_CONTACT + 1);
-	const perContact = 2 * (ATTRIBUTES_PER_CONTACT + 1) + 1 + MARKS_PER_CONTACT;
+	const perContact = 2 * (ATTRIBUTES_PER_CONTACT + 1) + RESEND_ENTRIES_PER_CONTACT;
 	const entries = Array.from({ length: users * perContact }, (_, i) => md5(`entry ${i}`));
 	const started = Date.now();
 	const seen = new Set(entries);

@@ -239,3 +239,71 @@ describe('Resend Everything Every 3 days, after a run the node stopped (On Error
 		expect(statusOf(due.result.output(USER)[0].json)).toBe('updated');
 	});
 });
+
+describe('Resend Everything Every 30 days, with a History Size holding about three nights', () => {
+	// Eight attributes per contact: each night writes about fourteen entries a contact into n8n's store,
+	// and History Size drops the oldest. What tells that a contact is not due yet must not be among them:
+	// the same nights with a History Size that drops nothing resend the same contacts on the same nights.
+	const contacts = Array.from({ length: 300 }, (_, i) => ({
+		id: `night-${i}`,
+		...Object.fromEntries(Array.from({ length: 8 }, (_, a) => [`attr_${a}`, `value ${a} of ${i}`])),
+	}));
+	const SMALL = 'nightly-small-history';
+	const LARGE = 'nightly-large-history';
+	const NODE_ID = 'c0ffee00-0000-4000-8000-000000000033';
+
+	async function nightly(workflowId: string, historySize: number): Promise<string[]> {
+		const result = await runWorkflow({
+			workflowId,
+			nodes: [
+				{
+					id: NODE_ID,
+					name: USER,
+					type: USER_NODE,
+					parameters: {
+						operation: 'updateAttributes',
+						identifyBy: 'external_id',
+						externalId: '={{ $json.id }}',
+						attributesInput: 'json',
+						attributesJson:
+							'={{ Object.fromEntries(Object.entries($json).filter(([key]) => key.startsWith("attr_"))) }}',
+						options: { sendOnlyChanges: true, resendEveryDays: EVERY_DAYS, historySize },
+					},
+				},
+			],
+			connections: { Start: { main: [[{ node: USER, type: 'main', index: 0 }]] } },
+			items: contacts,
+			credentials: { engagementPlatformApi: { restEndpoint: sandbox().url, apiKey } },
+		});
+		expect(result.error).toBeUndefined();
+		return result
+			.output(USER)
+			.filter(({ json }) => statusOf(json) === 'updated')
+			.map(({ json }) => String(wordsOf(json).external_id))
+			.sort();
+	}
+
+	test('30 nights resend the same contacts on the same nights as with a History Size that drops nothing, none in the first week and each within the 30 days', async () => {
+		scheduleStart += 1_000 * DAY;
+		moveClockBy(scheduleStart - virtualNow());
+		expect(await nightly(SMALL, 12_000)).toHaveLength(contacts.length);
+		expect(await nightly(LARGE, 1_000_000)).toHaveLength(contacts.length);
+		const resentSmall: string[][] = [];
+		const resentLarge: string[][] = [];
+		for (let night = 1; night <= 30; night++) {
+			moveClockBy(DAY);
+			resentSmall.push(await nightly(SMALL, 12_000));
+			resentLarge.push(await nightly(LARGE, 1_000_000));
+			expect(store.workflowEntriesOf(SMALL).length).toBeLessThanOrEqual(12_000);
+		}
+		// The small History Size did drop entries: more than three nights' worth were written.
+		expect(store.workflowEntriesOf(LARGE).length).toBeGreaterThan(3 * 12_000);
+		expect(resentSmall).toEqual(resentLarge);
+		expect(resentSmall.slice(0, 6).flat()).toEqual([]);
+		// Each contact sent again within the 30 days, none more than twice.
+		expect(new Set(resentSmall.flat())).toEqual(new Set(contacts.map(({ id }) => id)));
+		const times = new Map<string, number>();
+		for (const id of resentSmall.flat()) times.set(id, (times.get(id) ?? 0) + 1);
+		expect(Math.max(...times.values())).toBeLessThanOrEqual(2);
+	});
+});

@@ -59,15 +59,15 @@ const outputFieldField: INodeProperties = {
 };
 
 /**
- * What "Send Only Changes" remembers by default, in n8n's entries. While a run checks, n8n's store holds
- * per contact the execution before's entries and the run's own (one per attribute and group state and one
- * more, each), a probe of its resend mark and the marks it still holds (about five): 24 for a contact
- * of 8 attributes, 2,400,000 for 100,000. 2,500,000 holds that, in a record of about 65 MB. Nothing is
- * taken out between runs (n8n takes entries out one at a time, each a search of the whole record), so
- * past it the oldest go first: older executions' entries, and resend marks older than about
- * (History Size − two runs' entries) / one run's entries runs (see docs/delivery.md).
+ * What "Send Only Changes" remembers by default, in n8n's entries. A run writes per contact one entry per
+ * attribute and group state it sets, one more, and with Resend Everything Every up to four asking when the
+ * contact is due and one saying it: 14 for a contact of 8 attributes. While a run checks, n8n's store
+ * holds the execution before's entries and the run's own: up to 28 for such a contact, 2,800,000 for
+ * 100,000. 3,000,000 holds that, in a record of about 78 MB. Nothing is taken out between runs (n8n
+ * takes entries out one at a time, each a search of the whole record), so past it the oldest go first;
+ * everything a run reads was written by the execution before (see docs/delivery.md).
  */
-export const DEFAULT_HISTORY_SIZE = 2_500_000;
+export const DEFAULT_HISTORY_SIZE = 3_000_000;
 
 const historySizeField: INodeProperties = {
 	displayName: 'History Size',
@@ -76,7 +76,7 @@ const historySizeField: INodeProperties = {
 	typeOptions: { minValue: 1, maxValue: 5_000_000 },
 	default: DEFAULT_HISTORY_SIZE,
 	description:
-		"How many entries Send Only Changes keeps in n8n's database. A run needs, per contact, one per attribute and subscription group it sets and one more, for itself and for the execution before, plus up to six for Resend Everything Every: 24 for a contact of 8 attributes, so the default holds 100,000 such contacts (about 65 MB). Past that the oldest are forgotten and sent again once. Resend Everything Every's record of a send lasts only as many runs as this holds beyond two, so on a large sync contacts are resent before they are due unless it is raised.",
+		"How many entries Send Only Changes keeps in n8n's database. A run needs, per contact, one per attribute and subscription group it sets and one more, for itself and for the execution before, plus up to five for Resend Everything Every: up to 28 for a contact of 8 attributes, so the default holds 100,000 such contacts (about 78 MB). Past that the oldest are forgotten and sent again once.",
 };
 
 /** Every user is sent again, whatever the store says, within this many days of its last send, by default. */

@@ -4,21 +4,25 @@ import { createHash } from 'node:crypto';
  * Resend Everything Every (Days): each contact's values are sent again at least once in N days,
  * whatever the schedule, as a fact kept per contact rather than a calendar turn.
  *
- * When the platform accepts a contact's values, the workflow marks the contact fresh, slice by slice
- * (N/4 days each, offset per contact), until it is due again: N days after a resend, and after a first
- * or changed send at a point of the second half of the period chosen by a hash of the contact, so that
- * contacts first sent together come due over two weeks of a 30-day period rather than on one night.
- * A run leaves a contact out only if it finds the mark of the slice the NEXT run falls in (now plus
- * the longest interval between recent runs); otherwise that run could come too late, and the contact
- * is sent now. So each contact is sent again at most N days after its last send whenever the runs
- * come no further apart than they recently did. The interval is read when the contact is checked, not
- * when it was sent, so a schedule learnt after the first run holds for the contacts it sent. A send
- * writes at most four marks. Measured over 120 days with N = 30 (test/integration/resendBound.test.ts):
- * about five resends per contact where four would do, the longest wait 26–29 days.
+ * Time is cut into slices of N/4 days, offset per contact. When the platform accepts a contact's values,
+ * the contact is due again in a slice: N days later after a resend, and after a first or changed send
+ * at a point of the second half of the period chosen by a hash of the contact, so that contacts first
+ * sent together come due over two weeks of a 30-day period rather than on one night. A run leaves a
+ * contact out only if its due slice comes after the slice the NEXT run falls in (now plus the longest
+ * interval between recent runs); otherwise that run could come too late, and the contact is sent now.
+ * So each contact is sent again at most N days after its last send whenever the runs come no further
+ * apart than they recently did. The interval is read when the contact is checked, not when it was sent,
+ * so a schedule learnt after the first run holds for the contacts it sent. Measured over 120 days with
+ * N = 30 (test/integration/resendBound.test.ts): about five resends per contact where four would do,
+ * the longest wait 26–29 days.
  *
- * What is known of the schedule is kept in n8n's store as registers (see sentBefore.ts): when this
- * workflow's last execution ran, and its last three intervals. An interval over half of N is a pause,
- * not a schedule (its contacts are stale and sent at once), so it is not counted.
+ * The due slice is kept in n8n's store with the contact's values, by execution (see sentBefore.ts): a run
+ * reads it from the execution before and writes it again into its own, so it moves forward with every
+ * run and never ages out of History Size while the contact keeps coming. n8n's store is a set, so a run
+ * reads it by asking for each slice it can be (`dueCandidates`): four entries. What is known of the
+ * schedule is kept as registers: when this workflow's last execution ran, and its last three intervals.
+ * An interval over half of N is a pause, not a schedule (its contacts are stale and sent at once), so it
+ * is not counted.
  */
 
 const MINUTE_MS = 60_000;
@@ -37,13 +41,16 @@ export type ScheduleRegister = (typeof SCHEDULE_REGISTERS)[number];
 export type Schedule = Partial<Record<ScheduleRegister, number>>;
 
 export interface Freshness {
-	/** The mark a contact needs to be left out now: fresh still when the next run comes. */
-	freshUntilNextRun(contact: string): string;
 	/**
-	 * The marks an accepted send at `at` writes: every slice that ends before the contact is due again.
-	 * `resent`: sent because it was due (its values unchanged); otherwise a new or changed contact.
+	 * The slices a contact's due slice can be for it to be left out now: every slice after the one the
+	 * next run falls in, up to the furthest a send up to now can be due in.
 	 */
-	marksOfSend(contact: string, at: number, resent: boolean): string[];
+	dueCandidates(contact: string): number[];
+	/**
+	 * The slice a contact accepted now is due again in. `resent`: sent because it was due (its values
+	 * unchanged); otherwise a new or changed contact.
+	 */
+	dueOfSend(contact: string, resent: boolean): number;
 	/** The registers to keep for the next execution's run. */
 	scheduleAfter(): Schedule;
 }
@@ -65,17 +72,18 @@ export function freshnessOf(everyDays: number, schedule: Schedule, now: number, 
 	// The slices' start and the first due point are drawn apart, so that the slices do not gather them again.
 	const bucketOf = (contact: string, at: number) =>
 		Math.floor((at - shareOf(`${contact}\u0000slices`) * bucketMs) / bucketMs);
-	const entry = (contact: string, bucket: number) => `f\u0000${contact}\u0000${bucket}`;
 
 	return {
-		freshUntilNextRun: (contact) => entry(contact, bucketOf(contact, now + nextRunMs)),
-		marksOfSend(contact, at, resent) {
-			// Whole slices only: no mark outlives the send by N days. A new or changed contact is due again
-			// at a point of the second half chosen by its hash, so contacts first sent together spread out;
-			// a resent one after the whole period, keeping its place.
-			const first = bucketOf(contact, at);
-			const due = bucketOf(contact, at + (resent ? boundMs : boundMs * (0.5 + 0.5 * shareOf(contact))));
-			return Array.from({ length: Math.max(0, due - first) }, (_, offset) => entry(contact, first + offset));
+		dueCandidates(contact) {
+			// A send at or before now is due at most a whole period after now: BUCKETS_PER_BOUND slices on.
+			const next = bucketOf(contact, now + nextRunMs);
+			const furthest = bucketOf(contact, now + boundMs);
+			return Array.from({ length: Math.max(0, furthest - next) }, (_, offset) => next + 1 + offset);
+		},
+		dueOfSend(contact, resent) {
+			// A new or changed contact is due at a point of the second half chosen by its hash, so contacts first
+			// sent together spread out; a resent one after the whole period, keeping its place.
+			return bucketOf(contact, now + (resent ? boundMs : boundMs * (0.5 + 0.5 * shareOf(contact))));
 		},
 		scheduleAfter() {
 			if (!newExecution) return schedule;

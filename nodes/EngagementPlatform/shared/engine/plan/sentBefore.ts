@@ -130,8 +130,9 @@ async function check(
 	const entries = new Set<string>();
 	const planned = [...input.parts].map(([piece, parts]) => {
 		const plan = planPiece(workspace, current, previous, piece, parts, !input.unprovable.has(piece), freshness);
-		for (const entry of [plan.writtenUser, plan.fresh, ...plan.watched]) if (entry) entries.add(entry);
+		for (const entry of [plan.writtenUser, ...plan.watched]) if (entry) entries.add(entry);
 		for (const { now, was } of plan.values ?? []) for (const entry of [now, was]) if (entry) entries.add(entry);
+		for (const { entry } of plan.dueBefore ?? []) entries.add(entry);
 		return plan;
 	});
 	// With the entries, the opening entry is checked and the next one written, for the end to check.
@@ -147,26 +148,33 @@ async function check(
 	const partlyUnchanged = new Map<Piece, StatePart[]>();
 	/** Pieces sent whole only because Resend Everything Every says they are due (some or all of their values held). */
 	const resent = new Set<Piece>();
+	/** Pieces left out in all or part because they are not due: the slice they are due in, to write again. */
+	const dueKept = new Map<Piece, number>();
 	let conflict = false;
-	for (const { piece, parts, values, writtenUser, watched, fresh } of planned) {
+	for (const { piece, parts, values, writtenUser, watched, dueBefore } of planned) {
 		const heldNow = values !== undefined && values.every(({ now }) => seen.has(now));
 		// Another node or loop pass of this execution wrote this user (or this group state) already: the
 		// platform's last word is whichever landed last, so this execution's generation cannot be trusted.
 		const writtenBefore = (writtenUser !== undefined && seen.has(writtenUser)) || watched.some((e) => seen.has(e));
 		if (writtenBefore && !heldNow) conflict = true;
 		if (values === undefined) continue;
-		const freshEnough = fresh === undefined || seen.has(fresh);
+		// Held by this execution already: an earlier node or pass got these values accepted after deciding
+		// they were not due, or sent them when due, and wrote down when they are due next.
 		if (heldNow) {
-			if (freshEnough) unchanged.add(piece);
-			else resent.add(piece);
+			unchanged.add(piece);
 			continue;
 		}
 		// Written by another node or pass of this execution and not all held: any doubt sends the whole piece.
 		if (writtenBefore || !trusted || previous === undefined) continue;
 		const held = values.map(({ now, was }) => seen.has(now) || (was !== undefined && seen.has(was)));
 		if (!held.some(Boolean)) continue;
-		if (!freshEnough) resent.add(piece);
-		else if (held.every(Boolean)) unchanged.add(piece);
+		const due = dueBefore?.find(({ entry }) => seen.has(entry))?.due;
+		if (dueBefore !== undefined && due === undefined) {
+			resent.add(piece);
+			continue;
+		}
+		if (due !== undefined) dueKept.set(piece, due);
+		if (held.every(Boolean)) unchanged.add(piece);
 		else {
 			// A part is sent when any value the piece gives its key is new (a group listed twice).
 			const changedKeys = new Set(parts.filter((_, index) => !held[index]).map(({ key }) => key));
@@ -198,29 +206,36 @@ async function check(
 					: [];
 				const takeBack: string[] = [];
 				const marks: string[] = [];
-				for (const { piece, values, fresh, contact } of planned) {
+				for (const { piece, values, contact } of planned) {
 					const outcome = outcomes?.get(piece);
 					const accepted = outcome?.ok === true && !outcome.unproven && !unchanged.has(piece);
 					// A part left out stays held whatever became of the parts sent beside it.
 					const leftOut = new Set(partlyUnchanged.get(piece)?.map(({ key }) => key));
 					for (const { key, now: entry } of values ?? [])
 						if (claimed.has(entry) && !unchanged.has(piece) && !leftOut.has(key) && !accepted) takeBack.push(entry);
-					if (fresh === undefined || contact === undefined || freshness === undefined) continue;
-					// The probe of this slice's mark was written by the check: it stays only as part of a send's marks.
-					// Only a piece sent whole is fresh again: the parts a partial send left out were not sent.
-					const whole = !partlyUnchanged.has(piece);
-					const sent = accepted && whole ? freshness.marksOfSend(contact, now, resent.has(piece)) : [];
-					if (claimed.has(fresh) && !sent.includes(fresh)) takeBack.push(fresh);
-					marks.push(...sent.filter((mark) => mark !== fresh));
+					if (contact === undefined || freshness === undefined) continue;
+					// Left out (in all or part) as not due: due as before. Sent whole and accepted: due anew. The parts a
+					// partial send left out were not sent, so a partial send does not move the contact's turn.
+					const kept = dueKept.get(piece);
+					const due =
+						kept ??
+						(accepted && !partlyUnchanged.has(piece) ? freshness.dueOfSend(contact, resent.has(piece)) : undefined);
+					if (due !== undefined) marks.push(dueEntry(current, contact, due));
+				}
+				// The first run of an execution writes the registers anew, the unchanged bits too: an entry recorded
+				// again stays where it was, and History Size would drop it, however often it is written, once the
+				// runs after it wrote that many entries. So the registers found are taken out first.
+				const written = advance ? probes.filter((entry) => present.has(entry)) : [];
+				if (written.length > 0) {
+					await remove([...takeBack, ...written]);
+					takeBack.length = 0;
 				}
 				// The run's own entry is checked once more with the registers: gone, this run's writes may have been
 				// overwritten by another run's since it read what was sent before, so the next run must send.
 				const last = own[own.length - 1];
 				const ended = await record([...newRegisters, ...marks, last]);
 				if (raced || !ended.processed.map(String).includes(last)) return await forget();
-				const keep = new Set(newRegisters);
-				const oldRegisters = advance ? probes.filter((entry) => present.has(entry) && !keep.has(entry)) : [];
-				await remove([...takeBack, ...oldRegisters, RUNNING, ...own]);
+				await remove([...takeBack, RUNNING, ...own]);
 			} catch (error) {
 				return { doubted, failure: (error as Error).message };
 			}
@@ -241,17 +256,21 @@ interface PiecePlan {
 	writtenUser?: string;
 	/** That this execution wrote these parts, which another endpoint sets too (a group state). */
 	watched: string[];
-	/** Who the piece's marks of freshness are kept by (workspace, user and piece), with Resend Everything Every. */
+	/** Who the piece's due slice is kept by (workspace, user and piece), with Resend Everything Every. */
 	contact?: string;
-	/** The mark of the current time slice: the piece was sent recently enough (see freshness.ts). */
-	fresh?: string;
+	/**
+	 * The entries the execution before wrote for each slice the piece can be due in to be left out now
+	 * (see freshness.ts): none found, it is due.
+	 */
+	dueBefore?: Array<{ due: number; entry: string }>;
 }
 
 /**
  * What a state piece is remembered by: each part's value on its own (a changed contact sends its
  * changed parts alone, each attribute written being a data point), who it is about, and the parts
  * another endpoint also sets. One entry per part and execution: the store holds about as many entries
- * per contact as the attributes and group states a run sets for them, plus one.
+ * per contact as the attributes and group states a run sets for them, plus one, and with Resend
+ * Everything Every up to five more (see freshness.ts).
  */
 function planPiece(
 	workspace: string,
@@ -272,7 +291,10 @@ function planPiece(
 		piece,
 		parts,
 		contact,
-		fresh: freshness?.freshUntilNextRun(contact),
+		dueBefore:
+			freshness && previous !== undefined
+				? freshness.dueCandidates(contact).map((due) => ({ due, entry: dueEntry(previous, contact, due) }))
+				: undefined,
 		values: parts.map(({ key, value }) => {
 			const part = `${user}\u0000${piece.slot}\u0000${key}\u0000${value}`;
 			return {
@@ -342,6 +364,16 @@ function generationOf(context: IExecuteFunctions): number {
 	const execution = context.getExecutionId?.() ?? '';
 	const seed = execution !== '' ? `${context.getWorkflow().id ?? ''} ${execution}` : `${Math.random()} ${Date.now()}`;
 	return createHash('sha256').update(seed).digest().readUInt32BE(0);
+}
+
+/**
+ * That the piece is due again in slice `due`, as an execution left it. Asking for the execution before's
+ * writes the entries it did not hold under that execution: nothing reads them again, since every run of
+ * this execution that reads that execution's entries of the same contact finds that this one wrote the
+ * contact, and trusts none of them.
+ */
+function dueEntry(generation: number, contact: string, due: number): string {
+	return `d\u0000${generation}\u0000${contact}\u0000${due}`;
 }
 
 function workspaceOf({ endpoint, key }: SentBeforeInput['workspace']): string {
