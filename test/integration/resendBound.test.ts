@@ -14,7 +14,7 @@ import { useSandbox } from './sandboxLifecycle';
  * Days pass on a virtual clock between runs.
  */
 installVirtualClock();
-const { sandbox, apiKey } = useSandbox();
+const { sandbox, client, apiKey } = useSandbox();
 const store = deduplicationStore();
 const DAY = 86_400_000;
 const EVERY_DAYS = 30;
@@ -98,4 +98,74 @@ describe(`Resend Everything Every ${EVERY_DAYS} days, with values that never cha
 			expect(mostInOneRun).toBeLessThanOrEqual(CONTACTS.length * mostShare);
 		},
 	);
+});
+
+/**
+ * Found by the state sequences (seed 263493253, sequence 965, shrunk): the node stopped a run (On Error:
+ * Stop Workflow) after the platform had accepted one contact's object whole. The node remembers that
+ * acceptance, so the same rows soon after leave the contact out, and it is sent again when due.
+ */
+describe('Resend Everything Every 3 days, after a run the node stopped (On Error: Stop Workflow)', () => {
+	let executions = 0;
+	async function syncCrm(items: IDataObject[]) {
+		const requestsBefore = (await client().requests({ path: '/users/track' })).length;
+		const result = await runWorkflow({
+			workflowId: 'crm-sync-stops',
+			executionId: `crm-sync-stops-${++executions}`,
+			nodes: [
+				{
+					id: 'c0ffee00-0000-4000-8000-000000000032',
+					name: USER,
+					type: USER_NODE,
+					parameters: {
+						operation: 'updateAttributes',
+						identifyBy: 'external_id',
+						externalId: '={{ $json.id }}',
+						attributesInput: 'json',
+						attributesJson: '={{ $json.attrs }}',
+						additionalFields: { _update_existing_only: '={{ $json.updateOnly === true }}' },
+						options: { sendOnlyChanges: true, resendEveryDays: 3 },
+					},
+					onError: 'stopWorkflow',
+				},
+			],
+			connections: { Start: { main: [[{ node: USER, type: 'main', index: 0 }]] } },
+			items,
+			credentials: { engagementPlatformApi: { restEndpoint: sandbox().url, apiKey } },
+		});
+		const requests = (await client().requests({ path: '/users/track' })).slice(requestsBefore);
+		const objects = requests.flatMap(({ body }) => (body as { attributes: IDataObject[] }).attributes);
+		return { result, objects };
+	}
+
+	test('the contact the stopped run had the platform accept whole is unchanged 6 minutes later, and sent whole 3 days later', async () => {
+		await client().seed({ profiles: [{ external_id: 'crm-1' }] });
+		scheduleStart += 1_000 * DAY;
+		moveClockBy(scheduleStart - virtualNow());
+		// crm-new has no profile yet: Update Existing Only refuses it, and the node stops the workflow,
+		// after the platform accepted crm-1's object beside it.
+		const crm1 = { id: 'crm-1', attrs: { city: 'Lisbon', tier: 'gold' } };
+		const stopped = await syncCrm([{ id: 'crm-new', updateOnly: true, attrs: { tier: 'bronze' } }, crm1]);
+		expect(stopped.result.error).toBeDefined();
+		expect(stopped.objects).toContainEqual({
+			external_id: 'crm-1',
+			_update_existing_only: false,
+			city: 'Lisbon',
+			tier: 'gold',
+		});
+		const held = (await client().state()).profiles.find(({ external_id }) => external_id === 'crm-1');
+		expect(held?.custom_attributes.city).toBe('Lisbon');
+
+		moveClockBy(0.1 * 3_600_000);
+		const soon = await syncCrm([crm1]);
+		expect(soon.result.error).toBeUndefined();
+		expect(soon.objects).toEqual([]);
+		expect(statusOf(soon.result.output(USER)[0].json)).toBe('unchanged');
+
+		moveClockBy(3 * DAY);
+		const due = await syncCrm([crm1]);
+		expect(due.result.error).toBeUndefined();
+		expect(due.objects).toEqual([{ external_id: 'crm-1', _update_existing_only: false, city: 'Lisbon', tier: 'gold' }]);
+		expect(statusOf(due.result.output(USER)[0].json)).toBe('updated');
+	});
 });

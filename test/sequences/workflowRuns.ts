@@ -165,8 +165,11 @@ const CLOCK_SLACK_MS = 60_000;
 
 /**
  * Resend Everything Every (Days), per contact: an attribute object answered "unchanged" was last
- * accepted from this workflow, for that workspace and identifier, less than that many days before.
- * Checked before the step's own acceptances are learnt (the run decided what to leave out first).
+ * accepted from this workflow, for that workspace and identifier, less than that many days before. An
+ * item of a run the node stopped (On Error: Stop Workflow) has no answer, yet the platform may have
+ * accepted its object whole before the stop, and the node rightly remembers that: it counts when one of
+ * the step's accepted requests carries it. Checked before the step's own acceptances are learnt (the run
+ * decided what to leave out first).
  */
 function checkFreshness(
 	real: SequenceReal,
@@ -178,11 +181,15 @@ function checkFreshness(
 	const keyOf = (plan: RunPlan, user: Person) => `${plan.workspace} ${plan.identifyBy} ${user}`;
 	const attributeRuns = ran.filter(({ plan }) => plan.node !== 'newsletter');
 	const acceptedNow = new Set<string>();
-	for (const entry of attributeRuns)
+	for (const entry of attributeRuns) {
+		const acceptedObjects = (entry.stepRequests ?? []).flatMap(wholeObjectsAccepted);
 		entry.plan.items.forEach((item, index) => {
 			const answer = answersOf.get(entry)?.[index];
 			if (answer?.status === 'applied' && !answer.warned) acceptedNow.add(keyOf(entry.plan, item.user));
+			else if (answer === undefined && acceptedObjects.includes(objectOfItem(entry.plan, index)))
+				acceptedNow.add(keyOf(entry.plan, item.user));
 		});
+	}
 	for (const entry of attributeRuns) {
 		entry.plan.items.forEach((item, index) => {
 			if (everyDays === 0 || answersOf.get(entry)?.[index]?.status !== 'unchanged') return;
@@ -199,6 +206,40 @@ function checkFreshness(
 		});
 	}
 	for (const key of acceptedNow) real.lastAccepted.set(key, real.stepStartedAt);
+}
+
+/**
+ * An attribute item's object as the node sends it whole, in the words of `objectsOfRequest`: every
+ * piece the item is the last word of in its run of the node (a later item of the same customer in that
+ * run sends the pieces it sets again).
+ */
+function objectOfItem(plan: RunPlan, index: number): string {
+	const runOfNode = runOfNodeOf(plan);
+	const { user, sets } = plan.items[index];
+	const who = plan.identifyBy === 'email' ? emailOf(user) : user;
+	const keys = (Object.entries(sets) as Array<[PieceName, string]>)
+		.filter(
+			([piece]) =>
+				!plan.items.some(
+					(later, at) => at > index && runOfNode(at) === runOfNode(index) && later.user === user && piece in later.sets,
+				),
+		)
+		.map(([piece, value]) =>
+			piece === GROUP ? `${who} ${GROUP}=${value}` : `${who} ${piece}=${JSON.stringify(value)}`,
+		);
+	return keys.sort().join('; ');
+}
+
+/**
+ * The attribute objects of a /users/track request the platform accepted and its answer proves: answered
+ * as `piecesOfRequest` reads an acceptance, with no error that names no object, the object not refused.
+ */
+function wholeObjectsAccepted(request: RecordedRequest): string[] {
+	const errors = ((request.response ?? {}) as IDataObject).errors;
+	if (Array.isArray(errors) && errors.some((error) => typeof error !== 'object' || error === null)) return [];
+	return objectsOfRequest(request)
+		.filter(({ accepted }) => accepted)
+		.map(({ keys }) => [...keys].sort().join('; '));
 }
 
 /** What a sequence tallies and keeps of its steps. */
@@ -586,6 +627,11 @@ interface Ran {
 	 * again (Retry On Fail, On Error "Stop Workflow") and runs it once; not for overlapping runs.
 	 */
 	chain?: { requests: RecordedRequest[] };
+	/**
+	 * The step's requests on the run's path, where the node may stop the run (On Error: Stop Workflow) and
+	 * leave its items without an answer: which objects the platform accepted before the stop.
+	 */
+	stepRequests?: RecordedRequest[];
 }
 
 /**
@@ -701,6 +747,15 @@ async function settleStep(
  * answer or headers over it), less the objects its answer refused.
  */
 function piecesOfRequest(request: RecordedRequest): { sent: string[]; accepted: string[] } {
+	const objects = objectsOfRequest(request);
+	return {
+		sent: objects.flatMap(({ keys }) => keys),
+		accepted: objects.filter(({ accepted }) => accepted).flatMap(({ keys }) => keys),
+	};
+}
+
+/** A request's objects (an attribute object; a group element of the subscription endpoint), each with its pieces. */
+function objectsOfRequest(request: RecordedRequest): Array<{ keys: string[]; accepted: boolean }> {
 	const body = (request.body ?? {}) as IDataObject;
 	const response = (request.response ?? {}) as IDataObject;
 	const list = (value: unknown) => (Array.isArray(value) ? (value as IDataObject[]) : []);
@@ -708,15 +763,13 @@ function piecesOfRequest(request: RecordedRequest): { sent: string[]; accepted: 
 		request.status >= 200 &&
 		request.status < 300 &&
 		(request.fault === undefined || request.fault === 'slow' || request.fault === 'headers');
-	const sent: string[] = [];
-	const accepted: string[] = [];
 	if (request.path === '/users/track') {
 		const refused = new Set(
 			list(response.errors)
 				.filter((error) => error.input_array === 'attributes')
 				.map((error) => Number(error.index)),
 		);
-		list(body.attributes).forEach((object, index) => {
+		return list(body.attributes).map((object, index) => {
 			const who = String(object.external_id ?? object.email);
 			const keys: string[] = [];
 			for (const [key, value] of Object.entries(object)) {
@@ -726,20 +779,16 @@ function piecesOfRequest(request: RecordedRequest): { sent: string[]; accepted: 
 						keys.push(`${who} ${String(group.subscription_group_id)}=${String(group.subscription_state)}`);
 				else keys.push(`${who} ${key}=${JSON.stringify(value)}`);
 			}
-			sent.push(...keys);
-			if (took && !refused.has(index)) accepted.push(...keys);
+			return { keys, accepted: took && !refused.has(index) };
 		});
-	} else {
-		for (const group of list(body.subscription_groups)) {
-			const users = [...list(group.external_ids), ...list(group.emails)] as unknown as string[];
-			const keys = users.map(
-				(who) => `${who} ${String(group.subscription_group_id)}=${String(group.subscription_state)}`,
-			);
-			sent.push(...keys);
-			if (took) accepted.push(...keys);
-		}
 	}
-	return { sent, accepted };
+	return list(body.subscription_groups).map((group) => {
+		const users = [...list(group.external_ids), ...list(group.emails)] as unknown as string[];
+		const keys = users.map(
+			(who) => `${who} ${String(group.subscription_group_id)}=${String(group.subscription_state)}`,
+		);
+		return { keys, accepted: took };
+	});
 }
 
 /**
@@ -789,12 +838,13 @@ async function runPlan(
 	const workspace = real.workspaces[plan.workspace];
 	const path = pathOf(plan);
 	const watched = triedAgainMaybe(plan);
-	const seq = watched ? await lastSeq(workspace) : 0;
+	const seq = watched || plan.stopWorkflow ? await lastSeq(workspace) : 0;
 	await injectFault(plan, real, workspace);
 	const result = await execute(plan, real);
 	if (plan.fault) await drainFaults(workspace, path);
-	const chain = watched ? { requests: await requestsSince(workspace, path, seq) } : undefined;
-	await settleStep(model, real, [{ plan, label: '', result, chain }]);
+	const requests = watched || plan.stopWorkflow ? await requestsSince(workspace, path, seq) : undefined;
+	const chain = watched && requests ? { requests } : undefined;
+	await settleStep(model, real, [{ plan, label: '', result, chain, stepRequests: requests }]);
 }
 
 /**
@@ -1099,14 +1149,15 @@ export class RetriedExecution implements Command {
 		const profilesBefore = structuredClone(real.states);
 		let signedUpMeanwhile: Person | undefined;
 		const watched = triedAgainMaybe(plan);
-		const seq = watched ? await lastSeq(workspace) : 0;
+		const seq = await lastSeq(workspace);
 		await injectFault(plan, real, workspace);
 		const executions = [await execute(plan, real)];
 		if (plan.fault) await drainFaults(workspace, path);
 		if (executions[0].error) {
 			real.stoppedRuns++;
 			// Stopped: what its stopped run set is in doubt until the retry answers it; the rest holds.
-			await settleStep(model, real, [{ plan, label: 'the stopped execution: ', result: executions[0] }], {
+			const stepRequests = await requestsSince(workspace, path, seq);
+			await settleStep(model, real, [{ plan, label: 'the stopped execution: ', result: executions[0], stepRequests }], {
 				stoppedOnly: true,
 			});
 			const done: string[] = [];
@@ -1131,8 +1182,10 @@ export class RetriedExecution implements Command {
 			real.log[real.log.length - 1] +=
 				` → stopped; retried ${executions.length - 1} time(s)${done.length > 0 ? ` (${done.join(', ')})` : ''}${last.error ? ', still stopped' : ''}`;
 		}
-		const chain = watched ? { requests: await requestsSince(workspace, path, seq) } : undefined;
-		await settleStep(model, real, [{ plan, label: '', result: executions[executions.length - 1], chain }], {
+		const requests = await requestsSince(workspace, path, seq);
+		const chain = watched ? { requests } : undefined;
+		const result = executions[executions.length - 1];
+		await settleStep(model, real, [{ plan, label: '', result, chain, stepRequests: requests }], {
 			before,
 			...(signedUpMeanwhile ? { profilesBefore, signedUpMeanwhile } : {}),
 		});
