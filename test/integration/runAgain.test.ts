@@ -15,9 +15,12 @@ import type { HarnessNode, RunResult } from '../harness';
 import { MESSAGE, MESSAGE_NODE, SUBSCRIPTION, SUBSCRIPTION_NODE, USER, USER_NODE } from '../support/nodeTypes';
 import { runNodeInShape } from '../support/nodeShapes';
 import { statusOf, wordsOf } from '../support/nodeWords';
+import { deduplicationStore } from '../harness/deduplicationStore';
 import { useSandbox } from './sandboxLifecycle';
 
 const { sandbox, client, apiKey } = useSandbox({ subscriptionGroups: ['newsletter-group'] });
+const store = deduplicationStore();
+beforeEach(() => store.reset());
 
 const WORKFLOW_ID = 'runAgainWorkflow';
 const NODE_ID = '7d1c3a52-0000-4000-8000-00000000aa01';
@@ -319,4 +322,49 @@ test('a new customer’s CRM row refused for want of a profile, her sign-up row 
 		.slice(requestsBefore)
 		.flatMap((request) => (request.body as { attributes?: IDataObject[] }).attributes ?? []);
 	expect(sent).toEqual([{ external_id: 'ada', email_subscribe: 'opted_in', _update_existing_only: true }]);
+});
+
+test('n8n 2.x, error "": a retry that cannot read Send Only Changes\' store keeps the first try\'s answers, and fails only the item it would send', async () => {
+	await client().seed({ profiles: [{ external_id: 'c-1' }] });
+	// The first try's three reads and writes of n8n's store go through; then n8n's database goes away.
+	let records = 0;
+	store.failWhen = (method) => method === 'checkProcessedAndRecord' && ++records > 3;
+	const rows = [
+		{ customer: 'c-1', plan: 'gold', error: '' },
+		// Not on the platform: Update Existing Only refuses it, and the retry tries it again.
+		{ customer: 'c-new', plan: 'gold', error: '' },
+	];
+	const result = await runWorkflow({
+		workflowId: WORKFLOW_ID,
+		nodes: [
+			{
+				id: NODE_ID,
+				name: USER,
+				type: USER_NODE,
+				parameters: {
+					operation: 'updateAttributes',
+					externalId: '={{ $json.customer }}',
+					attributesFields: {
+						assignments: [{ id: '1', name: 'plan', value: '={{ $json.plan }}', type: 'string' }],
+					},
+					additionalFields: { _update_existing_only: true },
+					options: { sendOnlyChanges: true },
+				},
+				retryOnFail: { maxTries: 2, waitBetweenTries: 0 },
+				onError: 'continueRegularOutput',
+			},
+		],
+		connections: { Start: { main: [[{ node: USER, type: 'main', index: 0 }]] } },
+		items: rows,
+		credentials: { engagementPlatformApi: { restEndpoint: sandbox().url, apiKey } },
+	});
+
+	expect(result.error).toBeUndefined();
+	// The store failed on the retry: the platform was asked once, by the first try.
+	expect(records).toBeGreaterThan(3);
+	expect(await client().requests({ path: '/users/track' })).toHaveLength(1);
+	const [accepted, refused] = result.output(USER).map((item) => item.json);
+	expect(statusOf(accepted)).toBe('updated');
+	expect(statusOf(refused)).toBe('failed');
+	expect(JSON.stringify(wordsOf(refused))).toMatch(/database/i);
 });
