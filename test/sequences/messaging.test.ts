@@ -34,7 +34,8 @@
  * fast-check generates the sequences (model-based commands) and shrinks a failing one.
  *
  *   MESSAGING_SEQUENCES=20 npx jest test/sequences/messaging    quick check
- *   MESSAGING_SEQUENCES=1000 npx jest test/sequences/messaging  as CI runs it (the default when CI is set)
+ *   MESSAGING_SEQUENCES=500 npx jest test/sequences/messaging   as CI runs it (the default when CI is set)
+ *   MESSAGING_SEQUENCES=5000 npx jest test/sequences/messaging  a longer hunt
  *   MESSAGING_SEED=<seed>                                       replays the sequences of an earlier report
  *
  * Waits run on a virtual clock (./virtualClock.ts): a sleep takes 1/50 of its time for real, and the
@@ -82,7 +83,7 @@ const numberFrom = (name: string, fallback: number) => {
 	const value = Number(process.env[name]);
 	return Number.isInteger(value) && value >= 0 && process.env[name] !== '' ? value : fallback;
 };
-const SEQUENCES = numberFrom('MESSAGING_SEQUENCES', process.env.CI ? 1000 : 100);
+const SEQUENCES = numberFrom('MESSAGING_SEQUENCES', process.env.CI ? 500 : 100);
 const SEED =
 	process.env.MESSAGING_SEED === undefined
 		? Date.now() ^ (Math.random() * 0x100000000)

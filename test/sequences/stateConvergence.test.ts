@@ -40,7 +40,8 @@
  * the smallest found so far is shown). The tally printed counts what the sequences met.
  *
  *   STATE_SEQUENCES=20 npx jest test/sequences        quick check
- *   STATE_SEQUENCES=1000 npx jest test/sequences      as CI runs it (the default when CI is set)
+ *   STATE_SEQUENCES=500 npx jest test/sequences       as CI runs it (the default when CI is set)
+ *   STATE_SEQUENCES=5000 npx jest test/sequences      a longer hunt
  *   STATE_SEED=<seed>                                 replays the sequences of an earlier report
  *   STATE_VERBOSE=1                                   prints every sequence tried while shrinking
  *
@@ -85,7 +86,7 @@ const numberFrom = (name: string, fallback: number) => {
 	const value = Number(process.env[name]);
 	return Number.isInteger(value) && value >= 0 && process.env[name] !== '' ? value : fallback;
 };
-const SEQUENCES = numberFrom('STATE_SEQUENCES', process.env.CI ? 1000 : 100);
+const SEQUENCES = numberFrom('STATE_SEQUENCES', process.env.CI ? 500 : 100);
 const SHRINK = numberFrom('STATE_SHRINK', 3);
 const TRIES = Math.max(1, numberFrom('STATE_SHRINK_TRIES', 3));
 const SHRINK_SECONDS = numberFrom('STATE_SHRINK_SECONDS', 30);
