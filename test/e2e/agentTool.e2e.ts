@@ -69,6 +69,18 @@ const twoCallsWorkflow = variant(
 	'Customers cust-ai-7003 and cust-ai-7004 both left a review today. Record a review_left event for each.',
 );
 
+/** The example with its Track Event tool set to Preview (Send Nothing): an agent that shows what it would record. */
+const previewWorkflow = (() => {
+	const copy = variant(
+		'epAiAgentPreviewE2e',
+		'Customer cust-ai-7005 upgraded to the gold plan from the pricing page. Show what would be recorded.',
+	);
+	const track = copy.nodes.find((node) => node.name === TRACK_TOOL);
+	if (!track) throw new Error(`the example has no "${TRACK_TOOL}" node`);
+	track.parameters.options = { ...(track.parameters.options as IDataObject), preview: true };
+	return copy;
+})();
+
 /** n8n 1.x has the AI Agent up to version 3 (2.x: 3.1); the rest of the example is the same. */
 function forLine(appFolder: string, workflow: WorkflowFile): WorkflowFile {
 	if (appFolder !== N8N_APP_1X) return workflow;
@@ -152,7 +164,7 @@ describe.each(N8N_APPS.map((appFolder) => [pinnedN8nVersion(appFolder), appFolde
 			]);
 			// n8n's import:workflow takes an array of workflows in one file: one CLI start instead of three.
 			await n8n.importWorkflow(
-				[example, subscribeWorkflow, twoCallsWorkflow].map((workflow) => forLine(appFolder, workflow)),
+				[example, subscribeWorkflow, twoCallsWorkflow, previewWorkflow].map((workflow) => forLine(appFolder, workflow)),
 			);
 		}, 600_000);
 
@@ -253,6 +265,51 @@ describe.each(N8N_APPS.map((appFolder) => [pinnedN8nVersion(appFolder), appFolde
 
 			// (c) The model's final answer is the agent's output, paired with the prompt's item.
 			expect(run.outputs[AGENT]).toEqual([{ json: { output: final }, pairedItem: { item: 0 } }]);
+		});
+
+		test('a tool set to Preview (Send Nothing): nothing reaches the platform, and the model is told what would be sent', async () => {
+			standIn.script([
+				(body) => {
+					const tool = offeredTool(body, /track/i);
+					return {
+						toolCalls: [
+							{
+								name: tool.function.name,
+								arguments: argumentsFor(tool, [
+									[/external/i, 'cust-ai-7005'],
+									[/name/i, 'plan_upgraded'],
+									[/propert/i, { plan: 'gold', source: 'pricing_page' }],
+								]),
+							},
+						],
+					};
+				},
+				finalAnswer('This would record plan_upgraded for cust-ai-7005; nothing was sent.'),
+			]);
+
+			const run = await execute(previewWorkflow.id);
+
+			expect(await client.requests()).toEqual([]);
+			expect((await client.state()).events).toEqual([]);
+			const [answered] = toolAnswers(run, TRACK_TOOL);
+			const words = answered[0][OUTPUT_FIELD] as IDataObject;
+			expect(words).toMatchObject({
+				status: 'preview',
+				wouldSend: true,
+				request: { number: 1, of: 1, method: 'POST', path: '/users/track' },
+				sends: {
+					events: [
+						expect.objectContaining({
+							external_id: 'cust-ai-7005',
+							name: 'plan_upgraded',
+							properties: { plan: 'gold', source: 'pricing_page' },
+						}),
+					],
+				},
+			});
+			// The model's next request carries that answer as the tool's result.
+			const [, second] = standIn.chatRequests();
+			expect(JSON.parse(toolMessages(second)[0].content as string)).toEqual(answered);
 		});
 
 		test('the agent sets a subscription state through the Subscription tool; the fixed group stays fixed', async () => {
