@@ -15,7 +15,9 @@ const PACKAGE_NAME = 'n8n-nodes-engagement-platform';
 export type N8nServerCommand = 'start' | 'worker' | 'webhook';
 
 export interface CliResult {
+	/** The exit code; 1 when the process ended by a signal (see `signal`). */
 	code: number;
+	signal?: NodeJS.Signals | null;
 	stdout: string;
 	stderr: string;
 }
@@ -116,9 +118,9 @@ export class N8nInstance {
 				child.kill('SIGKILL');
 				reject(new Error(`n8n ${args.join(' ')} did not finish in ${timeoutMs / 1000} s\n${stdout}\n${stderr}`));
 			}, timeoutMs);
-			child.once('exit', (code) => {
+			child.once('exit', (code, signal) => {
 				clearTimeout(timer);
-				resolve({ code: code ?? 1, stdout, stderr });
+				resolve({ code: code ?? 1, signal, stdout, stderr });
 			});
 		});
 	}
