@@ -1,4 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { runWorkflow } from '../harness';
 import { deduplicationStore } from '../harness/deduplicationStore';
@@ -22,12 +22,26 @@ const CONTACTS = Array.from({ length: 60 }, (_, i) => ({ id: `crm-${i}`, plan: '
 
 beforeEach(() => store.reset());
 
-async function sync(items: IDataObject[]) {
-	const result = await runWorkflow({
-		workflowId: 'weekly-sync',
+interface AttributeSync {
+	workflowId: string;
+	nodeId: string;
+	/** The node's Attributes (JSON) expression. */
+	attributesJson: string;
+	options: INodeParameters;
+	items: IDataObject[];
+	executionId?: string;
+	additionalFields?: INodeParameters;
+	onError?: 'stopWorkflow';
+}
+
+/** One saved workflow's Update Attributes by external ID, the contacts' `id`, run once. */
+async function runAttributeSync(sync: AttributeSync) {
+	return await runWorkflow({
+		workflowId: sync.workflowId,
+		...(sync.executionId ? { executionId: sync.executionId } : {}),
 		nodes: [
 			{
-				id: 'c0ffee00-0000-4000-8000-000000000030',
+				id: sync.nodeId,
 				name: USER,
 				type: USER_NODE,
 				parameters: {
@@ -35,14 +49,26 @@ async function sync(items: IDataObject[]) {
 					identifyBy: 'external_id',
 					externalId: '={{ $json.id }}',
 					attributesInput: 'json',
-					attributesJson: '={{ { plan: $json.plan } }}',
-					options: { sendOnlyChanges: true, resendEveryDays: EVERY_DAYS },
+					attributesJson: sync.attributesJson,
+					...(sync.additionalFields ? { additionalFields: sync.additionalFields } : {}),
+					options: sync.options,
 				},
+				...(sync.onError ? { onError: sync.onError } : {}),
 			},
 		],
 		connections: { Start: { main: [[{ node: USER, type: 'main', index: 0 }]] } },
-		items,
+		items: sync.items,
 		credentials: { engagementPlatformApi: { restEndpoint: sandbox().url, apiKey } },
+	});
+}
+
+async function sync(items: IDataObject[]) {
+	const result = await runAttributeSync({
+		workflowId: 'weekly-sync',
+		nodeId: 'c0ffee00-0000-4000-8000-000000000030',
+		attributesJson: '={{ { plan: $json.plan } }}',
+		options: { sendOnlyChanges: true, resendEveryDays: EVERY_DAYS },
+		items,
 	});
 	expect(result.error).toBeUndefined();
 	return result
@@ -110,26 +136,12 @@ describe(`Resend Everything Every ${EVERY_DAYS} days, with one value changing ev
 		for (const day of every(1, 120)) {
 			moveClockBy(scheduleStart + day * DAY - virtualNow());
 			const city = `city of day ${day}`;
-			const result = await runWorkflow({
+			const result = await runAttributeSync({
 				workflowId: 'daily-city-sync',
-				nodes: [
-					{
-						id: 'c0ffee00-0000-4000-8000-000000000031',
-						name: USER,
-						type: USER_NODE,
-						parameters: {
-							operation: 'updateAttributes',
-							identifyBy: 'external_id',
-							externalId: '={{ $json.id }}',
-							attributesInput: 'json',
-							attributesJson: `={{ { plan: $json.plan, home_city: "${city}" } }}`,
-							options: { sendOnlyChanges: true, resendEveryDays: EVERY_DAYS },
-						},
-					},
-				],
-				connections: { Start: { main: [[{ node: USER, type: 'main', index: 0 }]] } },
+				nodeId: 'c0ffee00-0000-4000-8000-000000000031',
+				attributesJson: `={{ { plan: $json.plan, home_city: "${city}" } }}`,
+				options: { sendOnlyChanges: true, resendEveryDays: EVERY_DAYS },
 				items: contacts,
-				credentials: { engagementPlatformApi: { restEndpoint: sandbox().url, apiKey } },
 			});
 			expect(result.error).toBeUndefined();
 			const requests = (await client().requests({ path: '/users/track' })).filter(({ seq }) => seq > lastSeq);
@@ -157,29 +169,15 @@ describe('Resend Everything Every 3 days, after a run the node stopped (On Error
 	let executions = 0;
 	async function syncCrm(items: IDataObject[]) {
 		const requestsBefore = (await client().requests({ path: '/users/track' })).length;
-		const result = await runWorkflow({
+		const result = await runAttributeSync({
 			workflowId: 'crm-sync-stops',
 			executionId: `crm-sync-stops-${++executions}`,
-			nodes: [
-				{
-					id: 'c0ffee00-0000-4000-8000-000000000032',
-					name: USER,
-					type: USER_NODE,
-					parameters: {
-						operation: 'updateAttributes',
-						identifyBy: 'external_id',
-						externalId: '={{ $json.id }}',
-						attributesInput: 'json',
-						attributesJson: '={{ $json.attrs }}',
-						additionalFields: { _update_existing_only: '={{ $json.updateOnly === true }}' },
-						options: { sendOnlyChanges: true, resendEveryDays: 3 },
-					},
-					onError: 'stopWorkflow',
-				},
-			],
-			connections: { Start: { main: [[{ node: USER, type: 'main', index: 0 }]] } },
+			nodeId: 'c0ffee00-0000-4000-8000-000000000032',
+			attributesJson: '={{ $json.attrs }}',
+			additionalFields: { _update_existing_only: '={{ $json.updateOnly === true }}' },
+			options: { sendOnlyChanges: true, resendEveryDays: 3 },
+			onError: 'stopWorkflow',
 			items,
-			credentials: { engagementPlatformApi: { restEndpoint: sandbox().url, apiKey } },
 		});
 		const requests = (await client().requests({ path: '/users/track' })).slice(requestsBefore);
 		const objects = requests.flatMap(({ body }) => (body as { attributes: IDataObject[] }).attributes);
@@ -253,27 +251,12 @@ describe('Resend Everything Every 30 days, with a History Size holding about thr
 	const NODE_ID = 'c0ffee00-0000-4000-8000-000000000033';
 
 	async function nightly(workflowId: string, historySize: number): Promise<string[]> {
-		const result = await runWorkflow({
+		const result = await runAttributeSync({
 			workflowId,
-			nodes: [
-				{
-					id: NODE_ID,
-					name: USER,
-					type: USER_NODE,
-					parameters: {
-						operation: 'updateAttributes',
-						identifyBy: 'external_id',
-						externalId: '={{ $json.id }}',
-						attributesInput: 'json',
-						attributesJson:
-							'={{ Object.fromEntries(Object.entries($json).filter(([key]) => key.startsWith("attr_"))) }}',
-						options: { sendOnlyChanges: true, resendEveryDays: EVERY_DAYS, historySize },
-					},
-				},
-			],
-			connections: { Start: { main: [[{ node: USER, type: 'main', index: 0 }]] } },
+			nodeId: NODE_ID,
+			attributesJson: '={{ Object.fromEntries(Object.entries($json).filter(([key]) => key.startsWith("attr_"))) }}',
+			options: { sendOnlyChanges: true, resendEveryDays: EVERY_DAYS, historySize },
 			items: contacts,
-			credentials: { engagementPlatformApi: { restEndpoint: sandbox().url, apiKey } },
 		});
 		expect(result.error).toBeUndefined();
 		return result
