@@ -1,4 +1,5 @@
 import { z } from 'zod/v4';
+import { withoutKeys } from '../../shared/objects/withoutKeys';
 
 /**
  * The SCIM user's `permissions` as the platform takes them. Keys only responses carry
@@ -29,7 +30,7 @@ const team = z
 		teamId: responseOnly,
 	})
 	.strict()
-	.transform(({ teamId: _teamId, ...kept }) => kept);
+	.transform((value) => withoutKeys(value, ['teamId']));
 
 const permissionSet = z
 	.object({
@@ -49,7 +50,7 @@ const appGroup = z
 		appGroupId: responseOnly,
 	})
 	.strict()
-	.transform(({ appGroupId: _appGroupId, ...kept }) => kept);
+	.transform((value) => withoutKeys(value, ['appGroupId']));
 
 export const scimPermissions = z
 	.object({

@@ -8,6 +8,7 @@ import { prioritizationInput } from '../../shared/fields/prioritization';
 import type { IdentifierKind, IdentifyByLabel } from '../../shared/descriptions/userIdentifierFields';
 import { givenOrDefault, user } from '../../shared/fields/inputs';
 import { externalId } from '../shared/userInputs';
+import { withoutKeys } from '../../shared/objects/withoutKeys';
 
 /** The spec: "up to 50 aliases per request"; emails are counted with them. */
 const PROFILES_PER_REQUEST = 50;
@@ -127,7 +128,7 @@ export const operation = declareOperation<IdentifyGroup, IDataObject>({
 });
 
 function piece(itemIndex: number, slot: string, mergeBehavior: string, payload: IDataObject): Piece<IdentifyGroup> {
-	const { prioritization, ...subject } = payload;
+	const subject = withoutKeys(payload, ['prioritization']);
 	return {
 		itemIndex,
 		slot,

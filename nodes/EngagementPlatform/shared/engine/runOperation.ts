@@ -1,12 +1,10 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import type { NodeApiError } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties, NodeApiError } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { itemError, runError } from './results/itemResults';
 import { ON_ERROR_CONTINUE, counted, countedWas } from './results/runWords';
 import type { ItemInputError } from './read/itemInputError';
 import type { ItemFailure } from './results/itemResults';
-import { collectItemResults, inputFailure } from './results/itemResults';
+import { collectItemResults, inputFailure, itemError, runError } from './results/itemResults';
 import type { LastWord } from './plan/lastWord';
 import { keepLastWord } from './plan/lastWord';
 import { openEarlierTries } from './plan/earlierTries';

@@ -15,9 +15,7 @@ const NUMBER_TEXT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?$/i;
 
 /** Characters as the spec counts them: code points, so an emoji is one (JavaScript's length counts two). */
 export function characterCount(text: string): number {
-	let count = 0;
-	for (const _ of text) count++;
-	return count;
+	return [...text].length;
 }
 
 /**

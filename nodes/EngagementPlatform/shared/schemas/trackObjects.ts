@@ -4,6 +4,7 @@ import { isPlatformDatetime, isoTime, platformTime, toIso8601 } from './time';
 import type { CheckedSchema } from './parse';
 import { GROUP_STATES, STANDARD_ATTRIBUTE_RULES, SUBSCRIBE_STATES } from './standardAttributes';
 import { characterCount, exceedsCharacters } from './textValues';
+import { withoutKeys } from '../objects/withoutKeys';
 
 export const MAX_NAME_LENGTH = 255;
 export const MAX_STRING_LENGTH = 255;
@@ -224,7 +225,7 @@ const trackAttributesSchema = z
 	})
 	.catchall(z.unknown())
 	.superRefine((value, ctx) => {
-		const { email_subscribe, subscription_groups, _update_existing_only, ...rest } = value;
+		const rest = withoutKeys(value, ['email_subscribe', 'subscription_groups', '_update_existing_only']);
 		const custom: Record<string, unknown> = {};
 		for (const [name, entry] of Object.entries(rest)) {
 			const standardRule = standardRuleOf(name);

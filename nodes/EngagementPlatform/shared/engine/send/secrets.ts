@@ -30,11 +30,23 @@ export function normalisedSecret(value: unknown): string {
  * not sent"; a token the Trigger expects in a header is one no postback can bring.
  */
 export function secretProblem(secret: string, label: string, consequence = 'it was not sent'): string | undefined {
-	if (/[\u0000-\u0008\u000a-\u001f\u007f]/.test(secret))
+	if (hasControlCharacter(secret))
 		return `The ${label} has a line break or another control character inside it, which a request header cannot carry: ${consequence}`;
-	if (/[^\u0000-\u00ff]/.test(secret))
+	if (hasBeyondLatin1(secret))
 		return `The ${label} has a character a request header cannot carry (such as "€" or a letter outside Latin-1): ${consequence}`;
 	return undefined;
+}
+
+/** A line break or another control character: C0 but the tab, and DEL. */
+function hasControlCharacter(text: string): boolean {
+	return [...text].some((character) => {
+		const code = character.codePointAt(0)!;
+		return (code < 0x20 && code !== 0x09) || code === 0x7f;
+	});
+}
+
+function hasBeyondLatin1(text: string): boolean {
+	return [...text].some((character) => character.codePointAt(0)! > 0xff);
 }
 
 /** The headers of the REST credential (engagementPlatformApi), from its stored values. */
