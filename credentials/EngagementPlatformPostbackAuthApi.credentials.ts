@@ -14,7 +14,7 @@ export class EngagementPlatformPostbackAuthApi implements ICredentialType {
 	icon = { light: 'file:../icons/engagementPlatform.svg', dark: 'file:../icons/engagementPlatform.dark.svg' } as const;
 
 	documentationUrl =
-		'https://github.com/n8n-nodes-engagement-platform/n8n-nodes-engagement-platform#engagement-platform-trigger';
+		'https://github.com/n8n-nodes-engagement-platform/n8n-nodes-engagement-platform/blob/main/docs/credentials.md#engagement-platform-postback-auth-api';
 
 	properties: INodeProperties[] = [
 		{

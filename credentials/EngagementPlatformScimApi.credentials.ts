@@ -15,7 +15,8 @@ export class EngagementPlatformScimApi implements ICredentialType {
 
 	icon = { light: 'file:../icons/engagementPlatform.svg', dark: 'file:../icons/engagementPlatform.dark.svg' } as const;
 
-	documentationUrl = 'https://github.com/n8n-nodes-engagement-platform/n8n-nodes-engagement-platform#credentials';
+	documentationUrl =
+		'https://github.com/n8n-nodes-engagement-platform/n8n-nodes-engagement-platform/blob/main/docs/credentials.md#engagement-platform-scim-api';
 
 	properties: INodeProperties[] = [
 		{
