@@ -196,9 +196,28 @@ function versionProblems({ manifest, changelog, releaseTag, tagsHere }: ReleaseF
 		problems.push(
 			`CHANGELOG.md's newest release is ${released[0]?.[1] ?? 'none'}, package.json says ${version}: write its section "## [${version}] - <date>" above the others.`,
 		);
-	for (const tag of [releaseTag, ...tagsHere]) {
-		if (tag !== undefined && tag !== `v${version}`)
+	const tags = [releaseTag, ...tagsHere].filter((tag): tag is string => tag !== undefined);
+	for (const tag of tags) {
+		if (tag !== `v${version}`)
 			problems.push(`The tag ${tag} does not match package.json's version ${version}: tag this commit v${version}.`);
 	}
+	// Between releases [Unreleased] collects what the next one brings; a tagged commit is a release, and
+	// what [Unreleased] still holds would ship under a section that does not mention it.
+	const unreleased = unreleasedEntries(changelog);
+	if (tags.length > 0 && unreleased.length > 0)
+		problems.push(
+			`CHANGELOG.md's [Unreleased] still lists ${unreleased.length} change${unreleased.length === 1 ? '' : 's'} (${unreleased[0]}${unreleased.length > 1 ? ', …' : ''}): move them into "## [${version}] - <date>" before tagging v${version}.`,
+		);
 	return problems;
+}
+
+/** The entries (list items) of CHANGELOG.md's [Unreleased] section, each by its first words. */
+export function unreleasedEntries(changelog: string): string[] {
+	const section = /^## \[Unreleased\][^\n]*\n([\s\S]*?)(?=^## \[|(?![\s\S]))/m.exec(changelog)?.[1] ?? '';
+	return [...section.matchAll(/^- (.*)$/gm)].map(([, entry]) =>
+		entry
+			.replace(/\*\*/g, '')
+			.split(/(?<=[.:])\s/)[0]
+			.slice(0, 80),
+	);
 }

@@ -14,6 +14,7 @@ import {
 	type Manifest,
 	type ReleaseFacts,
 	releaseProblems,
+	unreleasedEntries,
 	workflowRepository,
 } from '../../scripts/release/releaseProblems';
 
@@ -138,6 +139,41 @@ test.each<[string, Partial<ReleaseFacts>, RegExp]>([
 ])('%s fails the check, naming it', (_case, change, problem) => {
 	const problems = releaseProblems(facts(change));
 	expect(problems).toEqual(expect.arrayContaining([expect.stringMatching(problem)]));
+});
+
+/** CHANGELOG.md as a release commit makes it: [Unreleased] moved into the version's section, dated. */
+function preparedRelease(next: string): Partial<ReleaseFacts> {
+	const changelog = read('CHANGELOG.md').replace(
+		/^## \[Unreleased\]\n/m,
+		`## [Unreleased]\n\n## [${next}] - 2026-12-01\n`,
+	);
+	return { ...withManifest((manifest) => (manifest.version = next)), changelog, releaseTag: `v${next}` };
+}
+
+test('the commit as it is, tagged, is no release: [Unreleased] still lists changes, and the check refuses it naming them', () => {
+	expect(unreleasedEntries(read('CHANGELOG.md')).length).toBeGreaterThan(0);
+	const problems = releaseProblems(facts({ tagsHere: [`v${version}`] }));
+	expect(problems).toEqual([
+		expect.stringMatching(
+			new RegExp(
+				`^CHANGELOG\\.md's \\[Unreleased\\] still lists \\d+ changes .*move them into "## \\[${version.replace(/\./g, '\\.')}\\] - <date>" before tagging v${version.replace(/\./g, '\\.')}`,
+			),
+		),
+	]);
+	// Untagged (any commit on main, as CI checks it), [Unreleased] is where changes wait: no problem.
+	expect(releaseProblems(facts())).toEqual([]);
+});
+
+test('a prepared release commit passes: [Unreleased] empty, its changes under the version, tagged with it', () => {
+	const prepared = preparedRelease('1.2.0');
+	expect(unreleasedEntries(prepared.changelog!)).toEqual([]);
+	expect(releaseProblems(facts(prepared))).toEqual([]);
+	// Its section must be the version's: the same commit tagged for another version is refused.
+	expect(
+		releaseProblems(
+			facts({ ...prepared, ...withManifest((manifest) => (manifest.version = '1.3.0')), releaseTag: 'v1.3.0' }),
+		),
+	).toEqual([expect.stringMatching(/newest release is 1\.2\.0, package\.json says 1\.3\.0/)]);
 });
 
 test('the repository URL is compared in every form npm accepts', () => {
