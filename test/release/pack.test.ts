@@ -3,7 +3,8 @@
  * git ignores, so no local dist/), built with `npm run build` and packed with `npm pack --dry-run`.
  * The developer's own dist/ is never touched, so this runs before or after a build, and beside
  * `npm run dev`. The tarball must hold exactly package.json, README.md, LICENSE and the compiled
- * nodes and credentials n8n loads: their .js with its .d.ts and .js.map, codex files and icons.
+ * nodes and credentials n8n loads: their .js with its .d.ts, codex files and icons. No source map: it
+ * would point at TypeScript sources the package does not ship.
  */
 import { execFileSync } from 'child_process';
 import { cpSync, existsSync, mkdtempSync, rmSync, symlinkSync } from 'fs';
@@ -86,8 +87,8 @@ describe('the npm tarball', () => {
 		expect(stray).toEqual([]);
 	});
 
-	test('holds exactly the files n8n loads, their declarations and source maps, and nothing else', () => {
-		const compiled = loaded.required.flatMap((file) => [file, file.replace(/\.js$/, '.d.ts'), `${file}.map`]);
+	test('holds exactly the files n8n loads and their declarations, no source map, and nothing else', () => {
+		const compiled = loaded.required.flatMap((file) => [file, file.replace(/\.js$/, '.d.ts')]);
 		const expected = new Set([
 			'package.json',
 			'README.md',
