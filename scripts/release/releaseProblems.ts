@@ -108,6 +108,10 @@ function manifestProblems({ manifest, sourceRepository }: ReleaseFacts): string[
 		problems.push(
 			`package.json has runtime dependencies (${dependencies.join(', ')}): n8n verifies packages without any.`,
 		);
+	if (manifest.publishConfig?.provenance !== true)
+		problems.push(
+			'package.json "publishConfig.provenance" is not true: an npm publish from anywhere but the publish workflow (a laptop, with whatever dist/ lies there) would ship without provenance. Set "publishConfig": {"provenance": true, "access": "public"}; npm then refuses to publish where it cannot sign.',
+		);
 	if (manifest.publishConfig?.registry && manifest.publishConfig.registry.replace(/\/$/, '') !== NPM_REGISTRY)
 		problems.push(
 			`package.json "publishConfig.registry" is ${manifest.publishConfig.registry}: publish to ${NPM_REGISTRY}.`,

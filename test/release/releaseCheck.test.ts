@@ -93,12 +93,20 @@ test.each<[string, Partial<ReleaseFacts>, RegExp]>([
 	],
 	[
 		'publishing without --provenance',
-		withWorkflow((document) => {
-			const steps = document.getIn(['jobs', 'publish', 'steps']) as { items: unknown[] };
-			const index = steps.items.length - 1;
-			document.setIn(['jobs', 'publish', 'steps', index, 'run'], 'npm publish --access public');
-		}),
+		{
+			...withWorkflow((document) => {
+				const steps = document.getIn(['jobs', 'publish', 'steps']) as { items: unknown[] };
+				const index = steps.items.length - 1;
+				document.setIn(['jobs', 'publish', 'steps', index, 'run'], 'npm publish --access public');
+			}),
+			...withManifest((manifest) => delete manifest.publishConfig),
+		},
 		/without --provenance/,
+	],
+	[
+		'no publishConfig.provenance (a publish from a laptop would ship without it)',
+		withManifest((manifest) => delete manifest.publishConfig),
+		/"publishConfig\.provenance" is not true/,
 	],
 	[
 		'a self-hosted runner',

@@ -97,7 +97,19 @@ export class LocalRegistry {
 		writeFileSync(userconfig, `//${host}/:_authToken=${token}\n`);
 		return execFileSync(
 			'npm',
-			['publish', tarball, '--registry', this.url, '--userconfig', userconfig, '--ignore-scripts', '--loglevel=warn'],
+			[
+				'publish',
+				tarball,
+				'--registry',
+				this.url,
+				'--userconfig',
+				userconfig,
+				'--ignore-scripts',
+				'--loglevel=warn',
+				// package.json asks for provenance, which only the publish workflow can sign; npm lets the
+				// command line override publishConfig, as a user publishing to a private registry would.
+				'--provenance=false',
+			],
 			{
 				cwd: this.folder,
 				encoding: 'utf8',
