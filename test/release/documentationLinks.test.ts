@@ -147,3 +147,17 @@ test('the anchors are made as GitHub and npm make them', () => {
 	);
 	expect(anchorOf('Preview (send nothing)')).toBe('preview-send-nothing');
 });
+
+test('every image of the README renders on npm: an absolute URL of a file the repository has', () => {
+	const readme = readFileSync(path.join(PROJECT_ROOT, 'README.md'), 'utf8');
+	const sources = [
+		...[...readme.matchAll(/<img\s[^>]*src="([^"]+)"/g)].map(([, source]) => source),
+		...[...readme.matchAll(/!\[[^\]]*\]\(([^)\s]+)/g)].map(([, source]) => source),
+	];
+	expect(sources.length).toBeGreaterThan(0);
+	const raw = GITHUB.replace('https://github.com/', 'https://raw.githubusercontent.com/');
+	for (const source of sources) {
+		expect(source.startsWith(`${raw}/main/`)).toBe(true);
+		expect(existsSync(path.join(PROJECT_ROOT, source.slice(`${raw}/main/`.length)))).toBe(true);
+	}
+});
