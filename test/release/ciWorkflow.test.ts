@@ -65,3 +65,11 @@ test('publish.yml checks and publishes on a supported Node line', () => {
 	expect(lines.length).toBeGreaterThan(0);
 	for (const line of lines) expect(SUPPORTED_NODE).toContain(line);
 });
+
+test("after publishing, publish.yml runs n8n's scanner on the published version and judges its words, not its exit code", () => {
+	const scan = (publish.jobs as Record<string, Job & { needs?: string }>).scan;
+	expect(scan.needs).toBe('publish');
+	const script = runs(scan).join('\n');
+	expect(script).toMatch(/npx --yes @n8n\/scan-community-package@\d+\.\d+\.\d+ "\$name@\$version" \| tee scan\.txt/);
+	expect(script).toMatch(/scripts\/release\/scanVerdict\.ts "\$name" "\$version" < scan\.txt/);
+});
