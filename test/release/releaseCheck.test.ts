@@ -149,39 +149,58 @@ test.each<[string, Partial<ReleaseFacts>, RegExp]>([
 	expect(problems).toEqual(expect.arrayContaining([expect.stringMatching(problem)]));
 });
 
-/** CHANGELOG.md as a release commit makes it: [Unreleased] moved into the version's section, dated. */
-function preparedRelease(next: string): Partial<ReleaseFacts> {
-	const changelog = read('CHANGELOG.md').replace(
+/** CHANGELOG.md as a commit after a release makes it: changes waiting under [Unreleased]. */
+function withUnreleased(...entries: string[]): string {
+	return read('CHANGELOG.md').replace(
 		/^## \[Unreleased\]\n/m,
-		`## [Unreleased]\n\n## [${next}] - 2026-12-01\n`,
+		`## [Unreleased]\n\n### Fixed\n\n${entries.map((entry) => `- ${entry}\n`).join('')}`,
 	);
-	return { ...withManifest((manifest) => (manifest.version = next)), changelog, releaseTag: `v${next}` };
 }
 
-test('the commit as it is, tagged, is no release: [Unreleased] still lists changes, and the check refuses it naming them', () => {
-	expect(unreleasedEntries(read('CHANGELOG.md')).length).toBeGreaterThan(0);
-	const problems = releaseProblems(facts({ tagsHere: [`v${version}`] }));
-	expect(problems).toEqual([
+/** A release commit made from `changelog`: [Unreleased] moved into the version's section, dated, and tagged. */
+function preparedRelease(changelog: string, next: string): Partial<ReleaseFacts> {
+	return {
+		...withManifest((manifest) => (manifest.version = next)),
+		changelog: changelog.replace(/^## \[Unreleased\]\n/m, `## [Unreleased]\n\n## [${next}] - 2026-12-01\n`),
+		releaseTag: `v${next}`,
+	};
+}
+
+const escaped = (text: string) => text.replace(/[.[\]]/g, (sign) => `\\${sign}`);
+
+test('the project as it is, tagged with its version, is a release exactly when [Unreleased] lists nothing', () => {
+	const waiting = unreleasedEntries(read('CHANGELOG.md'));
+	expect(releaseProblems(facts({ tagsHere: [`v${version}`] }))).toEqual(
+		waiting.length === 0 ? [] : [expect.stringMatching(/^CHANGELOG\.md's \[Unreleased\] still lists/)],
+	);
+	// Untagged (any commit on main, as CI checks it), [Unreleased] is where changes wait: no problem.
+	expect(releaseProblems(facts({ changelog: withUnreleased('A change.') }))).toEqual([]);
+});
+
+test('a commit whose [Unreleased] lists changes, tagged, is no release: the check refuses it naming them', () => {
+	const changelog = withUnreleased('**A sheet date read as meant.** More words.', 'Another change.');
+	expect(unreleasedEntries(changelog)).toEqual(['A sheet date read as meant.', 'Another change.']);
+	expect(releaseProblems(facts({ changelog, tagsHere: [`v${version}`] }))).toEqual([
 		expect.stringMatching(
 			new RegExp(
-				`^CHANGELOG\\.md's \\[Unreleased\\] still lists \\d+ changes .*move them into "## \\[${version.replace(/\./g, '\\.')}\\] - <date>" before tagging v${version.replace(/\./g, '\\.')}`,
+				`^CHANGELOG\\.md's \\[Unreleased\\] still lists 2 changes \\(A sheet date read as meant\\., …\\): move them into "## \\[${escaped(version)}\\] - <date>" before tagging v${escaped(version)}`,
 			),
 		),
 	]);
-	// Untagged (any commit on main, as CI checks it), [Unreleased] is where changes wait: no problem.
-	expect(releaseProblems(facts())).toEqual([]);
+	// A pushed tag (GitHub's GITHUB_REF_NAME) is held to the same rule as a tag on the commit.
+	expect(releaseProblems(facts({ changelog, releaseTag: `v${version}` }))).toHaveLength(1);
 });
 
 test('a prepared release commit passes: [Unreleased] empty, its changes under the version, tagged with it', () => {
-	const prepared = preparedRelease('1.2.0');
+	const prepared = preparedRelease(withUnreleased('A change.'), '1.0.1');
 	expect(unreleasedEntries(prepared.changelog!)).toEqual([]);
 	expect(releaseProblems(facts(prepared))).toEqual([]);
 	// Its section must be the version's: the same commit tagged for another version is refused.
 	expect(
 		releaseProblems(
-			facts({ ...prepared, ...withManifest((manifest) => (manifest.version = '1.3.0')), releaseTag: 'v1.3.0' }),
+			facts({ ...prepared, ...withManifest((manifest) => (manifest.version = '1.1.0')), releaseTag: 'v1.1.0' }),
 		),
-	).toEqual([expect.stringMatching(/newest release is 1\.2\.0, package\.json says 1\.3\.0/)]);
+	).toEqual([expect.stringMatching(/newest release is 1\.0\.1, package\.json says 1\.1\.0/)]);
 });
 
 test('the repository URL is compared in every form npm accepts', () => {
