@@ -31,6 +31,8 @@ const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as Manifest;
 const source = workflowRepository(process.env, git('remote', 'get-url', 'origin'));
 const releaseTag = process.env.GITHUB_REF_TYPE === 'tag' ? process.env.GITHUB_REF_NAME : undefined;
 
+const tagsHere = git('tag', '--points-at', 'HEAD', '--list', 'v*').split('\n').filter(Boolean);
+
 const problems = releaseProblems({
 	manifest,
 	workflow: readFileSync(path.join(ROOT, '.github/workflows/publish.yml'), 'utf8'),
@@ -38,7 +40,7 @@ const problems = releaseProblems({
 	changelog: readFileSync(path.join(ROOT, 'CHANGELOG.md'), 'utf8'),
 	sourceRepository: source,
 	releaseTag,
-	tagsHere: git('tag', '--points-at', 'HEAD', '--list', 'v*').split('\n').filter(Boolean),
+	tagsHere,
 });
 
 if (problems.length > 0) {
@@ -50,5 +52,6 @@ if (problems.length > 0) {
 console.log(
 	`release check: ${manifest.name}@${manifest.version} from ${repositoryOf(manifest)} is ready to publish with provenance` +
 		(source ? '' : ' (where the publish workflow runs is checked in that run)') +
-		(releaseTag ? `, tag ${releaseTag}` : ''),
+		(releaseTag ? `, tag ${releaseTag}` : '') +
+		(tagsHere.length > 0 ? `; this commit is tagged ${tagsHere.join(', ')}` : ''),
 );
