@@ -670,4 +670,61 @@ describe('Finding 7: custom attributes named as a JavaScript object’s own keys
 		const [request] = (await client().requests()).filter((request) => request.path === '/users/track');
 		expect(request.body).toEqual({ attributes: [{ external_id: 'crm-8', constructor: 'Ada', toString: 'gold' }] });
 	});
+
+	// JSON.parse keeps "__proto__" an own key of a row; the node's schemas dropped it, so an event went without
+	// that property (answered tracked) and an attribute of that name went unchecked. Servers' JSON readers drop
+	// or refuse the key (some refuse the whole body), so the item fails naming it and the others go.
+	const EVENTS = '[{"name": "viewed", "time": "2026-11-20T10:00:00Z", "properties": VALUES}]';
+	const PLAIN = ['{"plan": "gold", "__proto__": "x"}', '{"plan": "silver"}'];
+	test.each([
+		[
+			'an attribute',
+			PLAIN,
+			{ operation: 'updateAttributes', attributesInput: 'json', attributesJson: '={{ $json.values }}' },
+		],
+		[
+			'an event property',
+			PLAIN,
+			{ operation: 'trackEvent', eventName: 'viewed', propertiesInput: 'json', propertiesJson: '={{ $json.values }}' },
+		],
+		[
+			'an attribute of Track User Data',
+			PLAIN,
+			{ operation: 'trackUserData', attributesInput: 'json', attributesJson: '={{ $json.values }}' },
+		],
+		[
+			'an event property of Track User Data',
+			PLAIN.map((values) => EVENTS.replace('VALUES', values)),
+			{ operation: 'trackUserData', eventsJson: '={{ $json.values }}' },
+		],
+		[
+			'an event property of Track User Data, beside a structured one',
+			['{"cart": {"items": 2}, "__proto__": "x"}', '{"cart": {"items": 2}}'].map((values) =>
+				EVENTS.replace('VALUES', values),
+			),
+			{ operation: 'trackUserData', eventsJson: '={{ $json.values }}' },
+		],
+	])(
+		'a key named __proto__ as %s fails its item naming it; the other items are sent',
+		async (_case, values, operation) => {
+			const rows = [
+				JSON.parse(`{"id": "crm-9", "values": ${values[0]}}`) as IDataObject,
+				JSON.parse(`{"id": "crm-10", "values": ${values[1]}}`) as IDataObject,
+			];
+			const result = await run(
+				USER_NODE,
+				rows,
+				{ identifyBy: 'external_id', externalId: '={{ $json.id }}', ...operation },
+				true,
+			);
+
+			const [refused, sent] = byInputItem(result.output(USER), 2);
+			expect(refused.map((entry) => statusOf(entry.json))).toEqual(['failed']);
+			expect(String(refused[0].json.error)).toMatch(/__proto__" is a name the request cannot carry/);
+			expect(sent.map((entry) => statusOf(entry.json))).not.toContain('failed');
+			const bodies = JSON.stringify((await client().requests()).map((request) => request.body));
+			expect(bodies).not.toContain('crm-9');
+			expect(bodies).toContain('crm-10');
+		},
+	);
 });

@@ -1,7 +1,8 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { ItemReader } from '../engine/read/readItems';
-import { hasKeys, setOwnKey } from '../schemas/parse';
+import { PROTO_KEY, PROTO_KEY_PROBLEM, hasKeys, setOwnKey } from '../schemas/parse';
+import { withoutKeys } from '../objects/withoutKeys';
 import { jsonObjectValue } from '../schemas/textValues';
 import { typedEntryValue } from '../schemas/typedEntries';
 import type { Input } from './inputs';
@@ -49,11 +50,13 @@ export function namedValuesReader(name: string, label: string): (item: ItemReade
 	const fields = `${name}Fields`;
 	return (item) => {
 		const mode = item.raw(inputMode, 'fields');
-		if (mode === 'json') {
-			const value = jsonObjectValue(item.raw(json, ''), label);
-			return value && hasKeys(value) ? value : undefined;
+		const values = mode === 'json' ? jsonObjectValue(item.raw(json, ''), label) : readAssignments(item, fields, label);
+		if (!values || !hasKeys(values)) return undefined;
+		if (Object.hasOwn(values, PROTO_KEY)) {
+			item.problems.push({ field: `${label}.${PROTO_KEY}`, ...PROTO_KEY_PROBLEM });
+			return withoutKeys(values, [PROTO_KEY]);
 		}
-		return readAssignments(item, fields, label);
+		return values;
 	};
 }
 

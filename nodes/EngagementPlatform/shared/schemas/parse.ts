@@ -19,6 +19,16 @@ export function setOwnKey(object: Record<string, unknown>, key: string, value: u
 	else object[key] = value;
 }
 
+/**
+ * A row's own `__proto__` key (JSON.parse keeps it) cannot go as a name: JSON readers on servers drop it or
+ * refuse the body holding it, which would fail every item of the request. The item fails naming it.
+ */
+export const PROTO_KEY = '__proto__';
+export const PROTO_KEY_PROBLEM = {
+	rule: 'is a name the request cannot carry: servers drop a key named __proto__ or refuse the body holding it',
+	fix: 'Rename the key, e.g. with an Edit Fields node before this one.',
+} as const;
+
 export function hasKeys(value: object): boolean {
 	for (const key in value) if (Object.hasOwn(value, key)) return true;
 	return false;

@@ -2,6 +2,7 @@ import { z } from 'zod/v4';
 
 import { isPlatformDatetime, isoTime, platformTime, toIso8601 } from './time';
 import type { CheckedSchema } from './parse';
+import { PROTO_KEY, PROTO_KEY_PROBLEM, isJsonObject } from './parse';
 import { GROUP_STATES, STANDARD_ATTRIBUTE_RULES, SUBSCRIBE_STATES } from './standardAttributes';
 import { characterCount, exceedsCharacters } from './textValues';
 import { withoutKeys } from '../objects/withoutKeys';
@@ -152,9 +153,26 @@ export const attributeValueRules: ValueRules = (value) => {
 	return scalarProblem(value);
 };
 
-export const eventProperties = z
-	.record(z.string(), z.unknown())
-	.superRefine((value, ctx) => checkPropertyRules(value, ctx, propertyValueRules));
+/**
+ * Zod's objects and records leave out a key named `__proto__` (a row's own, as JSON.parse keeps it), so
+ * that a value would be answered as sent without it: it is refused here, before they read it.
+ */
+function refusingProtoKey<T extends z.ZodType>(schema: T) {
+	return z.preprocess((value, ctx) => {
+		if (isJsonObject(value) && Object.hasOwn(value, PROTO_KEY))
+			ctx.addIssue({
+				code: 'custom',
+				path: [PROTO_KEY],
+				message: PROTO_KEY_PROBLEM.rule,
+				params: { fix: PROTO_KEY_PROBLEM.fix },
+			});
+		return value;
+	}, schema);
+}
+
+export const eventProperties = refusingProtoKey(
+	z.record(z.string(), z.unknown()).superRefine((value, ctx) => checkPropertyRules(value, ctx, propertyValueRules)),
+);
 
 /**
  * The spec's event, purchase and attribute objects of /users/track, without the user
@@ -217,27 +235,29 @@ export const subscriptionGroupState = z
  * Attribute objects: the three documented fields, standard attributes (first_name, email,
  * country, ...) under their own rules, and custom attributes under the attribute value rules.
  */
-const trackAttributesSchema = z
-	.object({
-		email_subscribe: z.enum(SUBSCRIBE_STATES).optional(),
-		subscription_groups: z.array(subscriptionGroupState).optional(),
-		_update_existing_only: z.boolean().optional(),
-	})
-	.catchall(z.unknown())
-	.superRefine((value, ctx) => {
-		const rest = withoutKeys(value, ['email_subscribe', 'subscription_groups', '_update_existing_only']);
-		const custom: Record<string, unknown> = {};
-		for (const [name, entry] of Object.entries(rest)) {
-			const standardRule = standardRuleOf(name);
-			if (!standardRule) custom[name] = entry;
-			else if (entry !== null) {
-				const problem = standardRule(entry);
-				if (problem)
-					ctx.addIssue({ code: 'custom', path: [name], message: problem.rule, params: { fix: problem.fix } });
+const trackAttributesSchema = refusingProtoKey(
+	z
+		.object({
+			email_subscribe: z.enum(SUBSCRIBE_STATES).optional(),
+			subscription_groups: z.array(subscriptionGroupState).optional(),
+			_update_existing_only: z.boolean().optional(),
+		})
+		.catchall(z.unknown())
+		.superRefine((value, ctx) => {
+			const rest = withoutKeys(value, ['email_subscribe', 'subscription_groups', '_update_existing_only']);
+			const custom: Record<string, unknown> = {};
+			for (const [name, entry] of Object.entries(rest)) {
+				const standardRule = standardRuleOf(name);
+				if (!standardRule) custom[name] = entry;
+				else if (entry !== null) {
+					const problem = standardRule(entry);
+					if (problem)
+						ctx.addIssue({ code: 'custom', path: [name], message: problem.rule, params: { fix: problem.fix } });
+				}
 			}
-		}
-		checkPropertyRules(custom, ctx, attributeValueRules);
-	});
+			checkPropertyRules(custom, ctx, attributeValueRules);
+		}),
+);
 
 /** A standard attribute's rule; undefined for a custom attribute, `constructor` and `toString` among them. */
 function standardRuleOf(name: string) {
@@ -271,7 +291,8 @@ const isOptionalPlainProperties = (value: unknown) => {
 	if (value === undefined) return true;
 	if (value === null || typeof value !== 'object' || Object.getPrototypeOf(value) !== Object.prototype) return false;
 	for (const name in value) {
-		if (name.length === 0 || name.length > MAX_NAME_LENGTH || name.charCodeAt(0) === DOLLAR) return false;
+		if (name.length === 0 || name.length > MAX_NAME_LENGTH || name.charCodeAt(0) === DOLLAR || name === PROTO_KEY)
+			return false;
 		const entry = (value as Record<string, unknown>)[name];
 		const plain =
 			typeof entry === 'string'
@@ -367,6 +388,7 @@ function isPlainAttribute(name: string, entry: unknown): boolean {
 	if (name === 'subscription_groups') return entry === undefined;
 	const standardRule = standardRuleOf(name);
 	if (standardRule) return entry === null || standardRule(entry) === undefined;
-	if (name.length === 0 || name.length > MAX_NAME_LENGTH || name.charCodeAt(0) === DOLLAR) return false;
+	if (name.length === 0 || name.length > MAX_NAME_LENGTH || name.charCodeAt(0) === DOLLAR || name === PROTO_KEY)
+		return false;
 	return (entry === null || typeof entry !== 'object') && attributeValueRules(entry) === undefined;
 }
