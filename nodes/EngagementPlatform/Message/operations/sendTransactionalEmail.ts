@@ -3,13 +3,14 @@ import { createHash } from 'node:crypto';
 import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import type { EarlierAttempts, Endpoint } from '../../shared/engine/operation';
-import { canonicalValue, declareOperation } from '../../shared/engine/operation';
+import { declareOperation } from '../../shared/engine/operation';
 import type { ItemReader } from '../../shared/engine/read/readItems';
 import { runIndexOf } from '../../shared/engine/runIndex';
 import { responseError } from '../../shared/engine/send/platformErrors';
 import type { ApiResponse } from '../../shared/engine/send/transport';
 import { onlyPiece } from '../../shared/engine/send/sendRequests';
 import { refuseRepeatedKeys } from '../../shared/engine/read/repeatedKeys';
+import { changingValueIn } from '../../shared/engine/read/volatileValues';
 import type { RequestShape } from '../../shared/engine/plan/planner';
 import { optionalText, pathSegment, user } from '../../shared/fields/inputs';
 import type { IdentifierKind } from '../../shared/descriptions/userIdentifierFields';
@@ -57,10 +58,10 @@ const SEND_ID = optionalText({
 	type: 'string',
 	default: '',
 	placeholder: 'e.g. order-1001-receipt',
-	hint: 'Letters, digits and - _ + / =. The platform sends once per ID within 24 hours. Empty: an ID derived from this node and the email (recipient, properties, attributes), so the same email run again is sent once; to send an identical email again on purpose, give an ID of your own.',
+	hint: 'Letters, digits and - _ + / =. The platform sends once per ID within 24 hours. Empty: an ID derived from this node and the input item as it came in, so the same item run again is sent once; to send an identical email again on purpose, give an ID of your own.',
 	builderHint: {
 		propertyHint:
-			'Leave empty: the ID is derived from this n8n instance, workflow, node and the email itself, so the same email run again within 24 hours (a retried execution, the same webhook twice) is sent once, and a different email is a different one. Map an ID only to send an identical email again on purpose, or to share one ID with another system.',
+			'Leave empty: the ID is derived from this n8n instance, workflow, node and the input item as it came in, so the same item run again within 24 hours (a retried execution, the same webhook twice) is sent once, and a different item is a different email. Map an ID only to send an identical email again on purpose, or to share one ID with another system.',
 	},
 });
 
@@ -129,9 +130,10 @@ export const operation = declareOperation<TransactionalCampaign, IDataObject>({
 			);
 		}
 		if (given) claimSendId(item.context, given, JSON.stringify(recipient), item.itemIndex);
+		else changingValueHint(item);
 		const properties = TRIGGER_PROPERTIES.read(item);
 		const body: IDataObject = {
-			external_send_id: given ?? derivedSendId(item, campaignId, recipient, properties),
+			external_send_id: given ?? derivedSendId(item),
 			recipient,
 		};
 		if (properties) body.trigger_properties = properties;
@@ -237,46 +239,58 @@ function receivedAt(metadata: unknown): string | undefined {
 }
 
 /**
- * One per email, whoever runs it: the n8n instance, the workflow and the node, with the request the item
- * sends (campaign, recipient and attributes, trigger properties) and how many identical emails this node
- * read before it in this execution. The same email run again within the platform's 24 hours (Retry On
- * Fail, Executions → Retry with the saved or the current workflow, the failed step run again in the
- * editor, the same webhook delivered twice, a sub-workflow called again) derives the same ID and is sent
- * once; a different order is a different email; two identical items are two emails, in one run or in two
- * passes of a loop; two instances sharing a workflow's and node's IDs (staging and production) never
- * derive the same one.
+ * One per email, whoever runs it: the n8n instance, the workflow and the node, with the input item as it
+ * came in (its fields and the node's parameters as written: read/asItCame.ts) and how many identical
+ * items this node read before it in this execution. The same item run again within the platform's 24
+ * hours (Retry On Fail, Executions → Retry with the saved or the current workflow, the failed step run
+ * again in the editor, the same webhook delivered twice, a sub-workflow called again) derives the same
+ * ID and is sent once, whatever `{{ $now }}` or a random value in its fields evaluate to then; a
+ * different order is a different email; two identical items are two emails, in one run or in two passes
+ * of a loop; two instances sharing a workflow's and node's IDs (staging and production) never derive the
+ * same one.
  */
-function derivedSendId(
-	item: ItemReader,
-	campaignId: string,
-	recipient: IDataObject,
-	properties: IDataObject | undefined,
-): string {
+function derivedSendId(item: ItemReader): string {
 	const { context } = item;
-	const email = createHash('sha256')
-		.update(canonicalValue({ campaignId, recipient, properties: properties ?? {} }))
-		.digest('base64url');
+	const asItCame = item.asItCame();
 	const where = [context.getInstanceId?.() ?? '', context.getWorkflow().id ?? '', context.getNode().id];
 	return createHash('sha256')
-		.update(JSON.stringify([...where, email, identicalBefore(item, email)]))
+		.update(JSON.stringify([...where, asItCame, identicalBefore(item, asItCame)]))
 		.digest('base64url')
 		.slice(0, 32);
 }
 
 /**
- * How many identical emails this node read before this one in the execution: in earlier runs of it
+ * A field mapped with a value that changes every run (`{{ $now }}`, a random number) does not make the
+ * same item another email: said once a run, since a marketer may expect the new value to go.
+ */
+function changingValueHint(item: ItemReader): void {
+	item.forRun('changingValue', () => {
+		const found = changingValueIn(item.context.getNode().parameters ?? {});
+		return {
+			hint: () =>
+				found && {
+					message: `"${item.labelOf(found.parameter)}" reads ${found.reads}, which changes every run: the External Send ID derived for each email comes from the input item, not from that value, so the same item run again within 24 hours is the same email, sent once (answered "duplicate"). To send an identical email again on purpose, map an External Send ID of your own.`,
+					type: 'info' as const,
+					location: 'outputPane' as const,
+				},
+		};
+	});
+}
+
+/**
+ * How many identical items this node read before this one in the execution: in earlier runs of it
  * (Loop Over Items, merged branches: each run has its own run index) and earlier in this run. Kept in the
  * node's context by run, so that the same run read again (Retry On Fail, Executions → Retry from the
  * saved context) counts as it did; a new execution starts from none.
  */
-function identicalBefore(item: ItemReader, email: string): number {
+function identicalBefore(item: ItemReader, asItCame: string): number {
 	const context = item.context.getContext('node');
-	const byRun = (context.identicalEmails ??= {}) as Record<string, Record<string, number>>;
+	const byRun = (context.identicalItems ??= {}) as Record<string, Record<string, number>>;
 	const run = runIndexOf(item.context);
-	const inThisRun = item.earlierInRun(email);
+	const inThisRun = item.earlierInRun(asItCame);
 	let inEarlierRuns = 0;
-	for (const other in byRun) if (Number(other) < run) inEarlierRuns += byRun[other][email] ?? 0;
-	(byRun[run] ??= {})[email] = inThisRun + 1;
+	for (const other in byRun) if (Number(other) < run) inEarlierRuns += byRun[other][asItCame] ?? 0;
+	(byRun[run] ??= {})[asItCame] = inThisRun + 1;
 	return inEarlierRuns + inThisRun;
 }
 

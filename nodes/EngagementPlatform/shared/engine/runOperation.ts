@@ -65,25 +65,28 @@ async function run(
 	const itemCount = context.getInputData().length;
 	const continueOnFail = context.continueOnFail();
 
-	const { pieces, inputErrors } = readItems(context, spec, itemCount, fields);
+	// A try n8n runs again (Retry On Fail, Executions → Retry) reads its items at the first try's time, and
+	// what an earlier try got accepted is answered as it was then and not sent again; only the rest goes on.
+	const tries = openEarlierTries(context);
+	const runTime = tries.runTime ?? new Date().toISOString();
+	const read = readItems(context, spec, itemCount, fields, runTime);
+	const { inputErrors } = read;
 	if (inputErrors.size > 0 && !continueOnFail) {
 		const itemIndex = Math.min(...inputErrors.keys());
 		throw invalidInputError(context, inputFailure(itemIndex, inputErrors.get(itemIndex)!), inputErrors.size);
 	}
 
-	// What an earlier try of this run got accepted (n8n's Retry On Fail, Executions → Retry) is answered
-	// as it was then and not sent again; only the rest goes on.
-	const tries = openEarlierTries(context, pieces);
-	const sent = await sendFresh(context, spec, settings, pieces, tries.accepted, !continueOnFail);
-	const report = tries.accepted.size > 0 ? { ...sent, outcomes: new Map([...tries.accepted, ...sent.outcomes]) } : sent;
+	const { pieces, accepted } = tries.match(read.pieces);
+	const sent = await sendFresh(context, spec, settings, pieces, accepted, !continueOnFail);
+	const report = accepted.size > 0 ? { ...sent, outcomes: new Map([...accepted, ...sent.outcomes]) } : sent;
 
 	// Kept for a try to come: the run fails (n8n's Retry On Fail, or Executions → Retry from the saved
 	// execution), or its first item holds an `error` that is not undefined, which makes n8n 1.x try it
 	// again (2.x only one that is not null or false: 1.x's rule covers both).
 	const output = finish(context, spec, settings, itemCount, pieces, inputErrors, report, () =>
-		tries.close(report.outcomes, true),
+		tries.close(report.outcomes, true, runTime),
 	);
-	tries.close(report.outcomes, output[0]?.[0]?.json?.error !== undefined);
+	tries.close(report.outcomes, output[0]?.[0]?.json?.error !== undefined, runTime);
 	return output;
 }
 

@@ -133,6 +133,29 @@ const sendOnlyChangesTuning: INodeProperties[] = [
 ].map((field) => ({ ...field, displayOptions: { show: { sendOnlyChanges: [true] } } }));
 
 /**
+ * The engine's Options: how a run sends and answers (batching, pacing, memory, the output field), never
+ * what an item's request carries. Changing one does not make an item another (read/asItCame.ts).
+ */
+const HOW_A_RUN_SENDS: ReadonlySet<string> = new Set(
+	[
+		...requestOptionFields,
+		outputFieldField,
+		previewField,
+		sendOnlyChangesSwitch,
+		...sendOnlyChangesTuning,
+		{ name: 'batchSize' },
+	].map(({ name }) => name),
+);
+
+/** The node's parameters less the Options in HOW_A_RUN_SENDS: what its items' requests are made of. */
+export function withoutRunOptions(parameters: IDataObject): IDataObject {
+	const options = parameters.options;
+	if (options === null || typeof options !== 'object' || Array.isArray(options)) return parameters;
+	const kept = Object.fromEntries(Object.entries(options).filter(([name]) => !HOW_A_RUN_SENDS.has(name)));
+	return { ...parameters, options: kept };
+}
+
+/**
  * Whether Send Only Changes can leave anything out: only what an answer proves is remembered, so an
  * operation none of whose state an answer proves (a subscription group's: the endpoint accepts an
  * unknown user) would send every item with it on, so such an operation does not offer it.

@@ -310,13 +310,18 @@ function formatOffset(minutes: number): string {
  * (inTimezone), noting that it was, for the run's hint.
  */
 export class RunClock implements ZonelessNote {
-	/** The time the run began reading its items, in ISO 8601: one for every item, as {{ $now }} is. */
-	readonly runTime = new Date().toISOString();
 	zonelessRead = false;
 	/** The wall clock of the workflow's timezone, where n8n's own date fields read zoneless times. */
 	private readonly clock: Intl.DateTimeFormat;
 
-	constructor(private readonly timezone: string) {
+	/**
+	 * `runTime`: the time the run began reading its items, in ISO 8601, one for every item, as {{ $now }}
+	 * is; a try n8n runs again gives the first try's, so that one event has one time.
+	 */
+	constructor(
+		private readonly timezone: string,
+		readonly runTime = new Date().toISOString(),
+	) {
 		this.clock = zoneClock(timezone);
 	}
 

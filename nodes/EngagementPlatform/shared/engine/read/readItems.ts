@@ -13,6 +13,8 @@ import type { EmptyCellProblem } from './emptyCells';
 import { emptyInEveryItemFix, withEmptyCellNamed } from './emptyCells';
 import type { Piece } from '../plan/planner';
 import { RunClock } from '../../schemas/time';
+import type { AsItCame } from './asItCame';
+import { itemsAsTheyCame } from './asItCame';
 import { labelsOf } from '../../descriptions/labels';
 import type { ParameterSource } from '../../fields/parameterSource';
 import { columnsReferenced, compileSource, copyOf, NOT_PLAIN, savedParameter } from '../../fields/parameterSource';
@@ -37,10 +39,11 @@ export function readItems(
 	spec: ItemReading,
 	itemCount: number,
 	fields: INodeProperties[] = [],
+	runTime?: string,
 ): ReadItems {
 	const pieces: Array<Piece> = [];
 	const inputErrors = new Map<number, ItemInputError>();
-	const parameters = new ParameterReader(context, fields);
+	const parameters = new ParameterReader(context, fields, runTime);
 	// One reader moves from item to item: nothing an item's reading gives keeps the reader.
 	const reader = new ItemReader(context, 0, parameters);
 	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
@@ -159,6 +162,16 @@ export class ItemReader {
 		}
 	}
 
+	/** The label the panel shows for a parameter, e.g. "Trigger Properties" for `triggerProperties`. */
+	labelOf(name: string): string {
+		return this.parameters.labelOf(name);
+	}
+
+	/** The item as it came in (asItCame.ts): the same for every try n8n runs of it, whatever its expressions evaluate to. */
+	asItCame(): string {
+		return this.parameters.asItCame(this.itemIndex);
+	}
+
 	private readonly seenInRun = new Map<string, number>();
 
 	/**
@@ -247,10 +260,18 @@ export class ParameterReader {
 	constructor(
 		private readonly context: IExecuteFunctions,
 		private readonly fields: INodeProperties[] = [],
+		runTime?: string,
 	) {
 		this.items = context.getInputData();
-		this.clock = new RunClock(context.getTimezone());
+		this.clock = new RunClock(context.getTimezone(), runTime);
 		for (const name of Object.keys(context.getNode().parameters ?? {})) this.classify(name);
+	}
+
+	private itemsAsTheyCame?: AsItCame;
+
+	/** An item as it came in (asItCame.ts), worked out at the first reading that asks. */
+	asItCame(itemIndex: number): string {
+		return (this.itemsAsTheyCame ??= itemsAsTheyCame(this.context))(itemIndex);
 	}
 
 	/** The label the panel shows for a parameter, which its errors name; worked out at the run's first error. */
