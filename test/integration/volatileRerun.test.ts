@@ -261,3 +261,29 @@ describe('Send Transactional Email, External Send ID empty, a trigger property o
 		expect((await client().state()).transactionalSends).toHaveLength(3);
 	});
 });
+
+test('Update Attributes with synced_at = {{ $now }}, rows with an empty error column: sent once, answered with the value the platform holds', async () => {
+	const result = await run({
+		type: USER_NODE,
+		name: USER,
+		parameters: {
+			operation: 'updateAttributes',
+			identifyBy: 'external_id',
+			externalId: '={{ $json.customer }}',
+			attributesInput: 'json',
+			attributesJson: '={{ { plan: $json.plan, synced_at: $now.toISO() } }}',
+		},
+		items: ['c-1', 'c-2'].map((customer) => ({ customer, plan: 'gold', error: '' })),
+		retryOnFail: true,
+	});
+
+	expect(result.error).toBeUndefined();
+	expect(await client().requests({ path: '/users/track' })).toHaveLength(1);
+	const { profiles } = await client().state();
+	for (const item of result.output(USER)) {
+		const answer = wordsOf(item.json);
+		const held = profiles.find((profile) => profile.external_id === item.json.customer)?.custom_attributes;
+		expect(answer.status).toBe('updated');
+		expect((answer.sent as IDataObject).synced_at).toBe(held?.synced_at);
+	}
+});
