@@ -17,7 +17,9 @@ import { N8nRestClient } from './support/n8nRestClient';
  * customer is not on the platform yet, so the node stops the workflow after three receipts went; the
  * marketer adds the customer and clicks *Retry* on the failed execution (n8n's own
  * `POST /rest/executions/:id/retry`), with the saved workflow and with the current one. And the shop
- * delivers the same webhook twice. Each time every customer gets one receipt.
+ * delivers the same webhook twice. Each time every customer gets one receipt. And sign-ups tracked as
+ * events with *Time* left empty (the time of the run) and a `{{ $now }}` property: Executions → Retry
+ * records each customer's event once, all with the time the failed execution gave them.
  */
 const PACKAGE = 'n8n-nodes-engagement-platform';
 const WORKFLOW_ID = 'epRunAgainE2e';
@@ -73,6 +75,72 @@ const workflow = {
 	settings: { executionOrder: 'v1' },
 };
 
+const SIGNUP_WORKFLOW_ID = 'epRunAgainSignUpsE2e';
+const SIGNUP_PATH = 'signed-up';
+const TRACK = 'Track Sign-up';
+
+const signUpWorkflow = {
+	id: SIGNUP_WORKFLOW_ID,
+	name: 'Sign-ups → events',
+	active: false,
+	nodes: [
+		{
+			id: randomUUID(),
+			name: 'Signed Up',
+			type: 'n8n-nodes-base.webhook',
+			typeVersion: 2,
+			position: [0, 0],
+			webhookId: randomUUID(),
+			parameters: { httpMethod: 'POST', path: SIGNUP_PATH, options: {} },
+		},
+		{
+			id: randomUUID(),
+			name: 'One Item per Sign-up',
+			type: 'n8n-nodes-base.splitOut',
+			typeVersion: 1,
+			position: [220, 0],
+			parameters: { fieldToSplitOut: 'body.signups', options: {} },
+		},
+		{
+			id: randomUUID(),
+			name: TRACK,
+			type: `${PACKAGE}.engagementPlatformUser`,
+			typeVersion: 2,
+			position: [440, 0],
+			parameters: {
+				operation: 'trackEvent',
+				identifyBy: 'external_id',
+				externalId: '={{ $json.customer }}',
+				eventName: 'signed_up',
+				// Empty: the time of the run, as a new user leaves it.
+				time: '',
+				propertiesInput: 'json',
+				propertiesJson: '={{ { synced_at: $now.toISO() } }}',
+				additionalFields: { _update_existing_only: true },
+				// One customer a request: the fourth is refused after the three before it were accepted.
+				options: { batchSize: 1, parallelRequests: 1 },
+			},
+			credentials: { engagementPlatformApi: { id: 'epSandboxCredential', name: 'Engagement Platform (sandbox)' } },
+		},
+	],
+	connections: {
+		'Signed Up': { main: [[{ node: 'One Item per Sign-up', type: 'main', index: 0 }]] },
+		'One Item per Sign-up': { main: [[{ node: TRACK, type: 'main', index: 0 }]] },
+	},
+	settings: { executionOrder: 'v1' },
+};
+
+/** Each customer's stored sign-up events, by their times. */
+async function signUpTimesByCustomer(): Promise<Record<string, string[]>> {
+	const state = await client.state();
+	const times: Record<string, string[]> = {};
+	for (const event of state.events) {
+		const customer = state.profiles.find((profile) => profile.service_id === event.service_id)?.external_id ?? '?';
+		(times[customer] ??= []).push(event.time);
+	}
+	return times;
+}
+
 const ORDERS = (customers: string[]) =>
 	customers.map((customer, index) => ({ order: `o-${customer}`, customer, total: 10 + index }));
 
@@ -120,27 +188,32 @@ describe.each(N8N_APPS.map((appFolder) => [pinnedN8nVersion(appFolder), appFolde
 		let n8n: N8nInstance | undefined;
 		let rest: N8nRestClient;
 		let webhookUrl = '';
+		let signUpUrl = '';
 
 		beforeAll(async () => {
 			const app = ensureN8nApp(appFolder);
 			n8n = N8nInstance.create(app);
 			await n8n.importCredentials(sandboxCredentials(sandbox.url));
-			await n8n.importWorkflow(workflow);
-			// n8n 2.x publishes a workflow; 1.x activates it.
-			await n8n.checkedCli(
-				appFolder === N8N_APP_2X
-					? ['publish:workflow', `--id=${WORKFLOW_ID}`]
-					: ['update:workflow', `--id=${WORKFLOW_ID}`, '--active=true'],
-			);
+			for (const saved of [workflow, signUpWorkflow]) {
+				await n8n.importWorkflow(saved);
+				// n8n 2.x publishes a workflow; 1.x activates it.
+				await n8n.checkedCli(
+					appFolder === N8N_APP_2X
+						? ['publish:workflow', `--id=${saved.id}`]
+						: ['update:workflow', `--id=${saved.id}`, '--active=true'],
+				);
+			}
 			const baseUrl = await n8n.start();
 			webhookUrl = `${baseUrl}/webhook/${WEBHOOK_PATH}`;
+			signUpUrl = `${baseUrl}/webhook/${SIGNUP_PATH}`;
 			rest = await N8nRestClient.asOwner(app, baseUrl);
-			// Readiness comes before the workflow is active: wait until the webhook answers.
+			// Readiness comes before the workflows are active: wait until the webhooks answer.
 			const deadline = Date.now() + 120_000;
-			while ((await fetch(webhookUrl, { method: 'POST', body: '{}' }).catch(() => undefined))?.status !== 200) {
-				if (Date.now() > deadline) throw new Error(`the webhook never answered\n${n8n.log}`);
-				await new Promise((resolve) => setTimeout(resolve, 500));
-			}
+			for (const url of [webhookUrl, signUpUrl])
+				while ((await fetch(url, { method: 'POST', body: '{}' }).catch(() => undefined))?.status !== 200) {
+					if (Date.now() > deadline) throw new Error(`the webhook never answered\n${n8n.log}`);
+					await new Promise((resolve) => setTimeout(resolve, 500));
+				}
 		}, 300_000);
 
 		afterAll(async () => {
@@ -167,11 +240,57 @@ describe.each(N8N_APPS.map((appFolder) => [pinnedN8nVersion(appFolder), appFolde
 			return await rest.nextExecution(WORKFLOW_ID, known, 60_000);
 		}
 
-		async function retry(failed: FinishedExecution, loadWorkflow: boolean): Promise<FinishedExecution> {
-			const known = (await rest.executions(WORKFLOW_ID)).map((execution) => execution.id);
+		async function retry(
+			failed: FinishedExecution,
+			loadWorkflow: boolean,
+			workflowId = WORKFLOW_ID,
+		): Promise<FinishedExecution> {
+			const known = (await rest.executions(workflowId)).map((execution) => execution.id);
 			await rest.post(`/executions/${failed.id}/retry`, { loadWorkflow });
-			return await rest.nextExecution(WORKFLOW_ID, known, 60_000);
+			return await rest.nextExecution(workflowId, known, 60_000);
 		}
+
+		/** Posts the sign-ups' webhook and returns the execution it started, finished. */
+		async function signUp(customers: string[]): Promise<FinishedExecution> {
+			const known = (await rest.executions(SIGNUP_WORKFLOW_ID)).map((execution) => execution.id);
+			const answer = await fetch(signUpUrl, {
+				method: 'POST',
+				headers: { 'Content-Type': 'application/json' },
+				body: JSON.stringify({ signups: customers.map((customer) => ({ customer })) }),
+			});
+			expect(answer.status).toBe(200);
+			return await rest.nextExecution(SIGNUP_WORKFLOW_ID, known, 60_000);
+		}
+
+		test.each([
+			['the saved workflow', false],
+			['the current workflow', true],
+		])(
+			`${version}: Track Event with Time empty, Executions → Retry with %s after the customer was added: one event each, at the first run's time`,
+			async (_, loadWorkflow) => {
+				const failed = await signUp(['c-1', 'c-2', 'c-3', 'c-4']);
+				expect(failed.status).toBe('error');
+				const [firstTime] = (await signUpTimesByCustomer())['c-1'];
+
+				await client.seed({ profiles: [{ external_id: 'c-4' }] });
+				const retried = await retry(failed, loadWorkflow, SIGNUP_WORKFLOW_ID);
+
+				expect(retried.status).toBe('success');
+				expect(retried.mode).toBe('retry');
+				const times = await signUpTimesByCustomer();
+				console.log(
+					`n8n ${version}, sign-ups retried with the ${loadWorkflow ? 'current' : 'saved'} workflow: ${JSON.stringify(times)}`,
+				);
+				expect(times).toEqual({ 'c-1': [firstTime], 'c-2': [firstTime], 'c-3': [firstTime], 'c-4': [firstTime] });
+				expect((retried.outputs[TRACK] ?? []).map((item) => wordsOf(item.json as IDataObject).status)).toEqual([
+					'tracked',
+					'tracked',
+					'tracked',
+					'tracked',
+				]);
+			},
+			180_000,
+		);
 
 		const answers = (execution: FinishedExecution) =>
 			(execution.outputs[MESSAGE] ?? []).map((item) => wordsOf(item.json as IDataObject));

@@ -240,7 +240,7 @@ function receivedAt(metadata: unknown): string | undefined {
 
 /**
  * One per email, whoever runs it: the n8n instance, the workflow and the node, with the input item as it
- * came in (its fields and the node's parameters as written: read/asItCame.ts) and how many identical
+ * came in (its fields and the node's parameters as written: shared/engine/asItCame.ts) and how many identical
  * items this node read before it in this execution. The same item run again within the platform's 24
  * hours (Retry On Fail, Executions → Retry with the saved or the current workflow, the failed step run
  * again in the editor, the same webhook delivered twice, a sub-workflow called again) derives the same

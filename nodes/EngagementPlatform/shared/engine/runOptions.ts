@@ -134,7 +134,7 @@ const sendOnlyChangesTuning: INodeProperties[] = [
 
 /**
  * The engine's Options: how a run sends and answers (batching, pacing, memory, the output field), never
- * what an item's request carries. Changing one does not make an item another (read/asItCame.ts).
+ * what an item's request carries. Changing one does not make an item another (asItCame.ts).
  */
 const HOW_A_RUN_SENDS: ReadonlySet<string> = new Set(
 	[

@@ -3,8 +3,8 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { Piece, PieceOutcome } from '../operation';
 import { canonicalValue } from '../operation';
-import type { AsItCame } from '../read/asItCame';
-import { itemsAsTheyCame } from '../read/asItCame';
+import type { AsItCame } from '../asItCame';
+import { itemsAsTheyCame } from '../asItCame';
 import { runIndexOf } from '../runIndex';
 
 /**
@@ -17,7 +17,7 @@ import { runIndexOf } from '../runIndex';
  * reads its items with that time, answers those pieces as the earlier try did and sends only the rest. A
  * run that ends without a reason to be tried again forgets.
  *
- * A piece is known by the item it came from as it came in (read/asItCame.ts) and its place among that
+ * A piece is known by the item it came from as it came in (asItCame.ts) and its place among that
  * item's pieces, never only by the request it evaluates to: `{{ $now }}` or a random value differ
  * between tries. A piece whose request is the same is the same piece too (a node whose fields were
  * changed before Executions → Retry, where they send the same).
