@@ -53,27 +53,27 @@ export function openEarlierTries(context: IExecuteFunctions): EarlierTries {
 	const key = `acceptedInRun${runIndexOf(context)}`;
 	const kept = store[key] as Kept | undefined;
 	const asItCame = itemsAsTheyCame(context);
-	/** This try's pieces an earlier try's answered, each with what that try kept. */
+	/** This try's pieces an earlier try answered, each with what that try kept. */
 	const matched = new Map<Piece, KeptPiece>();
-	let places = new Map<Piece, string>();
+	let tried: Piece[] = [];
 	return {
 		runTime: kept?.runTime,
 		match(pieces) {
-			places = placesOf(pieces);
+			tried = pieces;
 			const accepted = new Map<Piece, PieceOutcome>();
 			if (!kept) return { pieces, accepted };
-			const answered = pieces.map((piece) => {
+			const places = placesOf(pieces);
+			tried = pieces.map((piece) => {
 				const earlier = kept.pieces[places.get(piece)!];
 				if (!earlier || (earlier.item !== asItCame(piece.itemIndex) && earlier.request !== requestOf(piece)))
 					return piece;
 				// Answered as it was sent then: what the platform holds, not what this try evaluated.
 				const asSent = { ...piece, payload: earlier.payload };
-				places.set(asSent, places.get(piece)!);
 				matched.set(asSent, earlier);
 				accepted.set(asSent, earlier.outcome);
 				return asSent;
 			});
-			return { pieces: answered, accepted };
+			return { pieces: tried, accepted };
 		},
 		close(outcomes, triedAgain, runTime) {
 			if (!triedAgain) {
@@ -81,7 +81,7 @@ export function openEarlierTries(context: IExecuteFunctions): EarlierTries {
 				return;
 			}
 			const next: Kept = { runTime, pieces: {} };
-			for (const [piece, place] of places) {
+			for (const [piece, place] of placesOf(tried)) {
 				const outcome = outcomes.get(piece);
 				if (outcome === undefined || !mayHaveApplied(outcome)) continue;
 				next.pieces[place] = matched.get(piece) ?? keptPiece(piece, outcome, asItCame);
