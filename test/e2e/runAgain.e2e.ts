@@ -6,6 +6,7 @@ import type { Sandbox } from '../../sandbox';
 import { SandboxClient, startSandbox } from '../../sandbox';
 import { wordsOf } from '../support/nodeWords';
 import { sandboxCredentials } from '../support/sandboxCredentials';
+import { eventTimesByCustomer } from '../support/storedEvents';
 import { N8N_APPS, N8N_APP_2X, ensureN8nApp, pinnedN8nVersion } from './support/n8nApp';
 import { N8nInstance } from './support/n8nInstance';
 import type { FinishedExecution } from './support/n8nRestClient';
@@ -129,17 +130,6 @@ const signUpWorkflow = {
 	},
 	settings: { executionOrder: 'v1' },
 };
-
-/** Each customer's stored sign-up events, by their times. */
-async function signUpTimesByCustomer(): Promise<Record<string, string[]>> {
-	const state = await client.state();
-	const times: Record<string, string[]> = {};
-	for (const event of state.events) {
-		const customer = state.profiles.find((profile) => profile.service_id === event.service_id)?.external_id ?? '?';
-		(times[customer] ??= []).push(event.time);
-	}
-	return times;
-}
 
 const ORDERS = (customers: string[]) =>
 	customers.map((customer, index) => ({ order: `o-${customer}`, customer, total: 10 + index }));
@@ -270,14 +260,14 @@ describe.each(N8N_APPS.map((appFolder) => [pinnedN8nVersion(appFolder), appFolde
 			async (_, loadWorkflow) => {
 				const failed = await signUp(['c-1', 'c-2', 'c-3', 'c-4']);
 				expect(failed.status).toBe('error');
-				const [firstTime] = (await signUpTimesByCustomer())['c-1'];
+				const [firstTime] = (await eventTimesByCustomer(client))['c-1'];
 
 				await client.seed({ profiles: [{ external_id: 'c-4' }] });
 				const retried = await retry(failed, loadWorkflow, SIGNUP_WORKFLOW_ID);
 
 				expect(retried.status).toBe('success');
 				expect(retried.mode).toBe('retry');
-				const times = await signUpTimesByCustomer();
+				const times = await eventTimesByCustomer(client);
 				console.log(
 					`n8n ${version}, sign-ups retried with the ${loadWorkflow ? 'current' : 'saved'} workflow: ${JSON.stringify(times)}`,
 				);
