@@ -152,8 +152,8 @@ test.each<[string, Partial<ReleaseFacts>, RegExp]>([
 /** CHANGELOG.md as a commit after a release makes it: changes waiting under [Unreleased]. */
 function withUnreleased(...entries: string[]): string {
 	return read('CHANGELOG.md').replace(
-		/^## \[Unreleased\]\n/m,
-		`## [Unreleased]\n\n### Fixed\n\n${entries.map((entry) => `- ${entry}\n`).join('')}`,
+		/^## \[Unreleased\]\n[\s\S]*?(?=^## \[)/m,
+		`## [Unreleased]\n\n### Fixed\n\n${entries.map((entry) => `- ${entry}\n`).join('')}\n`,
 	);
 }
 
