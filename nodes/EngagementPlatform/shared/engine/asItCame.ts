@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { canonicalValue } from './operation';
-import { withoutRunOptions } from './runOptions';
+import { canonicalValue } from '../objects/canonicalValue';
+import { withoutRunOptions } from './runOptionNames';
 
 /**
  * An item as it came in: its fields, with the node's parameters as written (the expressions, not what

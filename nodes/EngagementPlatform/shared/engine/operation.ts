@@ -8,6 +8,7 @@ import type { ApiResponse, Endpoint } from './send/transport';
 // imports the declaration; operations import them from here.
 export type { LoweredLimits, Piece, PlannedRequest } from './plan/planner';
 export type { Endpoint } from './send/transport';
+export { canonicalValue } from '../objects/canonicalValue';
 
 /** What happened to one piece after its request was answered. */
 export type PieceOutcome = PieceSuccess | { ok: false; error: PieceError };
@@ -77,18 +78,6 @@ export function groupStateKey(groupId: unknown): string {
 
 export function groupStateLabel(groupId: unknown): string {
 	return `subscription group ${String(groupId)}`;
-}
-
-/** A value in one canonical text: object keys in one order, so that reordered columns compare equal. */
-export function canonicalValue(value: unknown): string {
-	if (Array.isArray(value)) return `[${value.map(canonicalValue).join(',')}]`;
-	if (value !== null && typeof value === 'object') {
-		const entries = Object.entries(value as Record<string, unknown>)
-			.filter(([, entry]) => entry !== undefined)
-			.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-		return `{${entries.map(([key, entry]) => `${JSON.stringify(key)}:${canonicalValue(entry)}`).join(',')}}`;
-	}
-	return JSON.stringify(value) ?? 'null';
 }
 
 /** How the pieces of a slot set users' state (CONTRIBUTING.md, State converges to the last word). */

@@ -3,6 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { OperationSpec, RunSettings } from './operation';
 import type { RequestShape } from './plan/planner';
+import { RUN_OPTION } from './runOptionNames';
 
 /**
  * Every operation's Options, built from its declaration so that fields and packing cannot drift:
@@ -14,7 +15,7 @@ import type { RequestShape } from './plan/planner';
 
 const maxRateLimitWaitField: INodeProperties = {
 	displayName: 'Max Rate Limit Wait (Seconds)',
-	name: 'maxRateLimitWaitSeconds',
+	name: RUN_OPTION.maxRateLimitWaitSeconds,
 	type: 'number',
 	typeOptions: { minValue: 0 },
 	default: 300,
@@ -24,7 +25,7 @@ const maxRateLimitWaitField: INodeProperties = {
 
 const parallelRequestsField: INodeProperties = {
 	displayName: 'Parallel Requests',
-	name: 'parallelRequests',
+	name: RUN_OPTION.parallelRequests,
 	type: 'number',
 	typeOptions: { minValue: 1, maxValue: 16 },
 	default: 8,
@@ -33,7 +34,7 @@ const parallelRequestsField: INodeProperties = {
 
 const timeoutField: INodeProperties = {
 	displayName: 'Timeout (Seconds)',
-	name: 'timeoutSeconds',
+	name: RUN_OPTION.timeoutSeconds,
 	type: 'number',
 	typeOptions: { minValue: 1, maxValue: 600 },
 	default: 30,
@@ -51,7 +52,7 @@ export const DEFAULT_OUTPUT_FIELD = 'engagementPlatform';
 
 const outputFieldField: INodeProperties = {
 	displayName: 'Output Field Name',
-	name: 'outputField',
+	name: RUN_OPTION.outputField,
 	type: 'string',
 	default: DEFAULT_OUTPUT_FIELD,
 	description:
@@ -71,7 +72,7 @@ export const DEFAULT_HISTORY_SIZE = 3_000_000;
 
 const historySizeField: INodeProperties = {
 	displayName: 'History Size',
-	name: 'historySize',
+	name: RUN_OPTION.historySize,
 	type: 'number',
 	typeOptions: { minValue: 1, maxValue: 5_000_000 },
 	default: DEFAULT_HISTORY_SIZE,
@@ -84,7 +85,7 @@ const DEFAULT_RESEND_EVERY_DAYS = 30;
 
 const resendEveryField: INodeProperties = {
 	displayName: 'Resend Everything Every (Days)',
-	name: 'resendEveryDays',
+	name: RUN_OPTION.resendEveryDays,
 	type: 'number',
 	typeOptions: { minValue: 0, maxValue: 365 },
 	default: DEFAULT_RESEND_EVERY_DAYS,
@@ -98,7 +99,7 @@ const resendEveryField: INodeProperties = {
  */
 const sendOnlyChangesSwitch: INodeProperties = {
 	displayName: 'Send Only Changes',
-	name: 'sendOnlyChanges',
+	name: RUN_OPTION.sendOnlyChanges,
 	type: 'boolean',
 	default: true,
 	description:
@@ -111,7 +112,7 @@ const sendOnlyChangesSwitch: INodeProperties = {
  */
 const previewField: INodeProperties = {
 	displayName: 'Preview (Send Nothing)',
-	name: 'preview',
+	name: RUN_OPTION.preview,
 	type: 'boolean',
 	default: true,
 	description:
@@ -122,7 +123,7 @@ const previewField: INodeProperties = {
 const sendOnlyChangesTuning: INodeProperties[] = [
 	{
 		displayName: 'Forget What Was Sent',
-		name: 'forgetSent',
+		name: RUN_OPTION.forgetSent,
 		type: 'boolean' as const,
 		default: true,
 		description:
@@ -131,29 +132,6 @@ const sendOnlyChangesTuning: INodeProperties[] = [
 	historySizeField,
 	resendEveryField,
 ].map((field) => ({ ...field, displayOptions: { show: { sendOnlyChanges: [true] } } }));
-
-/**
- * The engine's Options: how a run sends and answers (batching, pacing, memory, the output field), never
- * what an item's request carries. Changing one does not make an item another (asItCame.ts).
- */
-const HOW_A_RUN_SENDS: ReadonlySet<string> = new Set(
-	[
-		...requestOptionFields,
-		outputFieldField,
-		previewField,
-		sendOnlyChangesSwitch,
-		...sendOnlyChangesTuning,
-		{ name: 'batchSize' },
-	].map(({ name }) => name),
-);
-
-/** The node's parameters less the Options in HOW_A_RUN_SENDS: what its items' requests are made of. */
-export function withoutRunOptions(parameters: IDataObject): IDataObject {
-	const options = parameters.options;
-	if (options === null || typeof options !== 'object' || Array.isArray(options)) return parameters;
-	const kept = Object.fromEntries(Object.entries(options).filter(([name]) => !HOW_A_RUN_SENDS.has(name)));
-	return { ...parameters, options: kept };
-}
 
 /**
  * Whether Send Only Changes can leave anything out: only what an answer proves is remembered, so an
@@ -182,7 +160,7 @@ function batchSizeField(shape: RequestShape<unknown, unknown>): INodeProperties[
 	return [
 		{
 			displayName: 'Batch Size',
-			name: 'batchSize',
+			name: RUN_OPTION.batchSize,
 			type: 'number',
 			typeOptions: { minValue: 1, maxValue: limit },
 			default: limit,

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { withoutRunOptions } from '../runOptions';
+import { withoutRunOptions } from '../runOptionNames';
 
 /** What an expression may read that gives another value each time it runs, as a marketer writes it. */
 const CHANGING: Array<[written: string, found: RegExp]> = [
