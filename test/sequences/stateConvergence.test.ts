@@ -29,10 +29,16 @@
  * the step re-run as a new execution of the same items; a webhook delivered twice, one after the other
  * or both at once; rows carrying their own `error` (null, false, "", a text) and columns named like the
  * node's words (`status`, `id`, `message`, `engagementPlatform` where Output Field Name is another),
- * under Retry On Fail by n8n 2.x's rule and by 1.x's. Besides convergence: an item answered "unchanged"
- * held its value before the step (so a try, or a retry from saved data, answers what its earlier try
- * had accepted "updated", as then), every row comes out as it came, and nothing the platform accepted
- * is sent again by a run's tries or its retries from saved data. Every sequence
+ * under Retry On Fail by n8n 2.x's rule and by 1.x's. About half the attribute syncs stamp each object
+ * with values that change on every evaluation (`synced_at: $now.toISO()`, `sync_nonce: Math.random()`),
+ * so that each try, retry from saved data, re-run or delivery evaluates them anew: never held, they are
+ * sent whenever their item's run sends it (with Send Only Changes as its changed parts, answered
+ * "updated" with the rest listed `unchanged`, never "unchanged"). Besides convergence: an item answered
+ * "unchanged" held its value before the step (so a try, or a retry from saved data, answers what its
+ * earlier try had accepted "updated", as then), every row comes out as it came, nothing the platform
+ * accepted is sent again by a run's tries or its retries from saved data (a volatile value known by the
+ * item that sends it, not by what it evaluates to), and an item answered "updated" shows the volatile
+ * values the platform holds (a retried item, those its earlier try sent). Every sequence
  * is run and its violations counted; then the first failing sequences (one per kind of violation, up
  * to STATE_SHRINK) are replayed by their fast-check path and shrunk, each candidate run up to
  * STATE_SHRINK_TRIES times (a race is not lost every time) and stopped at its first violating step
@@ -142,6 +148,7 @@ const COUNTS = [
 	'rerunSteps',
 	'webhooksTwice',
 	'webhooksTwiceAtOnce',
+	'volatileRuns',
 ] as const;
 type Tally = Record<(typeof COUNTS)[number] | 'sequences' | 'violations', number> & {
 	answers: Record<string, number>;
@@ -201,6 +208,7 @@ async function runSequence(
 		rerunSteps: 0,
 		webhooksTwice: 0,
 		webhooksTwiceAtOnce: 0,
+		volatileRuns: 0,
 		triesAgain: { '2.x': 0, '1.x': 0 },
 		rows: {},
 		log: [],
@@ -307,7 +315,7 @@ describe('A marketer syncs customers to the platform night after night', () => {
 						`${counted.violations} violations in ${failing.length} sequences ` +
 						`(${(elapsed / 1000).toFixed(1)} s, ${(((elapsed / Math.max(1, counted.sequences)) * 100) / 1000).toFixed(1)} s per 100 sequences)`,
 					`run again: ${counted.stoppedRuns} runs the node stopped (On Error: Stop Workflow), ${counted.retried} Executions → Retry from the saved data (${counted.retriedWithCurrentWorkflow} with the current workflow; ${counted.stillStopped} runs still stopped after them), ${counted.rerunSteps} steps re-run as a new execution, ${counted.webhooksTwice} webhooks delivered twice one after the other and ${counted.webhooksTwiceAtOnce} at once`,
-					`runs whose rows carry: ${JSON.stringify(counted.rows)}`,
+					`runs whose rows carry: ${JSON.stringify(counted.rows)}; runs whose attributes carry {{ $now }} and Math.random(): ${counted.volatileRuns}`,
 					`Retry On Fail's tries beyond a run's first, by rule: ${JSON.stringify(counted.triesAgain)}`,
 					`answers: ${JSON.stringify(counted.answers)}`,
 					`sequences by schedule and Resend Everything Every (Days): ${JSON.stringify(counted.bySchedule)}`,

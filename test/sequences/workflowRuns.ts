@@ -14,10 +14,13 @@
  * or the fault is gone, or not, once or twice); the step re-run as a new execution of the same items; a
  * webhook delivered twice, one after the other or both at once. Rows carry their own `error` (null,
  * false, "", a text) and columns named like the node's words, under Retry On Fail by n8n 2.x's rule or
- * 1.x's. An item a try or a retry from saved data answers is answered as the try that had it accepted
- * ("updated", never "unchanged"), and nothing the platform accepted is sent again by it.
+ * 1.x's. An attribute sync may stamp each object with values that change on every evaluation
+ * (`{{ $now }}`, `Math.random()`), which each try evaluates anew. An item a try or a retry from saved
+ * data answers is answered as the try that had it accepted ("updated", never "unchanged", with the
+ * values that try sent), and nothing the platform accepted is sent again by it.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { isDeepStrictEqual } from 'node:util';
 
 import fc from 'fast-check';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
@@ -30,6 +33,7 @@ import { moveClockBy, virtualNow } from './virtualClock';
 import { deduplicationStore, raceWithRoundTrips } from '../harness/deduplicationStore';
 import { answersAcrossRuns, shapedWorkflow, triesAgainIn } from '../support/nodeShapes';
 import { SUBSCRIPTION_NODE, USER_NODE } from '../support/nodeTypes';
+import { wordsOf } from '../support/nodeWords';
 import type { Answer, ItemIntent, PieceName, RunShape, Truth, Violation } from './platformTruth';
 import {
 	checkUnchangedWasHeld,
@@ -107,6 +111,11 @@ export interface RunPlan {
 	retryOnFail?: '2.x' | '1.x';
 	/** On Error "Stop Workflow" (else "Continue", the regular output): the node stops at the first failed item. */
 	stopWorkflow?: boolean;
+	/**
+	 * An attribute sync whose attributes JSON adds values that change on every evaluation (VOLATILE_KEYS:
+	 * `{{ $now }}`, `Math.random()`), as a marketer stamps a sync: each try n8n runs evaluates them anew.
+	 */
+	volatile?: boolean;
 }
 
 /**
@@ -217,24 +226,32 @@ function checkFreshness(
 /**
  * An attribute item's object as the node sends it whole, in the words of `objectsOfRequest`: every
  * piece the item is the last word of in its run of the node (a later item of the same customer in that
- * run sends the pieces it sets again).
+ * run sends the pieces it sets again), and a volatile plan's values when it is its customer's last item
+ * there (every item sets them).
  */
 function objectOfItem(plan: RunPlan, index: number): string {
 	const runOfNode = runOfNodeOf(plan);
 	const { user, sets } = plan.items[index];
-	const who = plan.identifyBy === 'email' ? emailOf(user) : user;
+	const who = contactOf(plan, user);
+	const setLater = (piece: string) =>
+		plan.items.some(
+			(later, at) =>
+				at > index &&
+				runOfNode(at) === runOfNode(index) &&
+				later.user === user &&
+				(piece in later.sets || VOLATILE_KEYS.includes(piece)),
+		);
 	const keys = (Object.entries(sets) as Array<[PieceName, string]>)
-		.filter(
-			([piece]) =>
-				!plan.items.some(
-					(later, at) => at > index && runOfNode(at) === runOfNode(index) && later.user === user && piece in later.sets,
-				),
-		)
+		.filter(([piece]) => !setLater(piece))
 		.map(([piece, value]) =>
 			piece === GROUP ? `${who} ${GROUP}=${value}` : `${who} ${piece}=${JSON.stringify(value)}`,
 		);
-	return keys.sort().join('; ');
+	const volatile = plan.volatile ? VOLATILE_KEYS.filter((key) => !setLater(key)) : [];
+	return [...keys, ...volatile.map((key) => volatileKey(who, key))].sort().join('; ');
 }
+
+/** How a run's requests name a customer: by the run's identifier. */
+const contactOf = (plan: RunPlan, user: Person) => (plan.identifyBy === 'email' ? emailOf(user) : user);
 
 /**
  * The attribute objects of a /users/track request the platform accepted and its answer proves: answered
@@ -245,7 +262,7 @@ function wholeObjectsAccepted(request: RecordedRequest): string[] {
 	if (Array.isArray(errors) && errors.some((error) => typeof error !== 'object' || error === null)) return [];
 	return objectsOfRequest(request)
 		.filter(({ accepted }) => accepted)
-		.map(({ keys }) => [...keys].sort().join('; '));
+		.map(({ who, keys, volatile }) => [...keys, ...volatile.map((key) => volatileKey(who, key))].sort().join('; '));
 }
 
 /** What a sequence tallies and keeps of its steps. */
@@ -296,6 +313,8 @@ export interface SequenceReal {
 	/** Webhooks delivered twice: one after the other, and both at once. */
 	webhooksTwice: number;
 	webhooksTwiceAtOnce: number;
+	/** Runs whose attributes carry values that change on every evaluation. */
+	volatileRuns: number;
 	/** Tries of Retry On Fail beyond a run's first, by n8n line's rule. */
 	triesAgain: Record<'2.x' | '1.x', number>;
 	/** Runs whose rows carry their own `error` (by kind), columns named like the node's words. */
@@ -383,6 +402,7 @@ export const attributeSync = (maxItems: number): fc.Arbitrary<RunPlan> =>
 			...runSettings,
 			fault: trackFault,
 			items: fc.array(attributeItem, { minLength: 1, maxLength: maxItems }),
+			volatile: fc.boolean(),
 		})
 		.map(withoutIdleCrash);
 
@@ -422,6 +442,7 @@ export function describePlan(plan: RunPlan): string {
 		...(plan.runsOfNode ? [`the node run ${plan.runsOfNode} times (merged branches)`] : []),
 		...(plan.retryOnFail ? [`Retry On Fail (${plan.retryOnFail}'s rule)`] : []),
 		...(plan.stopWorkflow ? ['On Error: Stop Workflow'] : []),
+		...(plan.volatile ? ['attributes with synced_at {{ $now }} and sync_nonce Math.random()'] : []),
 		...(describeRows(plan.rows) ? [describeRows(plan.rows)] : []),
 	];
 	const items = plan.items.map(
@@ -498,13 +519,27 @@ function parameters(plan: RunPlan, resendEveryDays: number, current = false): IN
 		operation: 'updateAttributes',
 		...identify,
 		attributesInput: 'json',
-		attributesJson: '={{ $json.attrs }}',
+		attributesJson: attributesJson(plan, current),
 		// Update Existing Only, mapped per item from the row.
 		...(plan.items.some(({ updateOnly }) => updateOnly) && {
 			additionalFields: { _update_existing_only: '={{ $json.updateOnly === true }}' },
 		}),
 		options,
 	};
+}
+
+/** The attribute keys a volatile plan adds, whose values change on every evaluation. */
+const VOLATILE_KEYS: readonly string[] = ['synced_at', 'sync_nonce'];
+
+/** A volatile value in an object, by its customer and key: its value is evaluated anew each time. */
+const volatileKey = (who: string, key: string) => `${who} ${key}=(evaluated anew)`;
+
+/** The row's attributes, with a volatile plan's values that change on every evaluation (`current`: spaced otherwise). */
+function attributesJson(plan: RunPlan, current: boolean): string {
+	if (!plan.volatile) return '={{ $json.attrs }}';
+	return current
+		? '={{ {...$json.attrs,synced_at:$now.toISO(),sync_nonce:Math.random()} }}'
+		: '={{ { ...$json.attrs, synced_at: $now.toISO(), sync_nonce: Math.random() } }}';
 }
 
 function faultRule(path: string, { kind, times }: Fault, delayMs = 20): FaultRule {
@@ -553,6 +588,7 @@ async function execute(plan: RunPlan, real: SequenceReal, label = '', retryOf?: 
 	real.runs++;
 	if (!retryOf) real.items += plan.items.length;
 	if (plan.runsOfNode && plan.items.length > 1 && !retryOf) real.severalRunsOfNode++;
+	if (plan.volatile && !retryOf) real.volatileRuns++;
 	const node = NODES[plan.node];
 	const workspace = real.workspaces[plan.workspace];
 	if (plan.crash !== undefined) {
@@ -695,6 +731,7 @@ async function settleStep(
 			stopped,
 		);
 		answersOf.set(entry, answers);
+		if (plan.volatile) checkVolatileNeverUnchanged(plan, label, answers, violations);
 		// A stopped execution about to be retried: its answers are tallied once, from the retry's.
 		if (!stoppedOnly)
 			for (const answer of answers) {
@@ -723,7 +760,7 @@ async function settleStep(
 				),
 			violations,
 		);
-		if (entry.chain) checkNothingAcceptedSentAgain(label, entry.chain.requests, violations);
+		if (entry.chain) checkNothingAcceptedSentAgain(label, plan, entry.chain.requests, violations);
 		// A group state an earlier try had accepted for a customer with no profile yet was ignored then and
 		// is not sent again: once the customer signs up between the tries it is in doubt, as with another
 		// run creating the profile at the same time.
@@ -741,6 +778,8 @@ async function settleStep(
 	const setters = learn(effects);
 	real.states = await Promise.all(real.workspaces.map(async ({ client }) => await client.state()));
 	for (const index of WORKSPACES) compareWithPlatform(model.truth, index, real.states[index], setters, violations);
+	// Two runs at once may leave either one's values.
+	if (ran.length === 1 && ran[0].plan.volatile) checkAnsweredAsHeld(ran[0], real.states, violations);
 	model.runs += ran.length;
 	real.violations.push(...violations.map((violation) => ({ ...violation, step })));
 	const stopping = real.stopAt ? violations.filter(real.stopAt) : [];
@@ -748,20 +787,88 @@ async function settleStep(
 }
 
 /**
- * What a request set, by contact and piece (`u1 tier="gold"`, `u1@shop.example newsletter=subscribed`),
- * and which of those the platform accepted: answered 2xx as the platform answers (no fault but a slow
- * answer or headers over it), less the objects its answer refused.
+ * A volatile plan's values are never held, so the item that sends its customer's (their last in its
+ * run of the node: each part goes with its last word) is sent whenever its run sends it, with Send
+ * Only Changes as its changed parts when the rest is held: answered "updated" with those listed
+ * `unchanged`, never "unchanged". An earlier item of the customer leaves them to it and may be.
  */
-function piecesOfRequest(request: RecordedRequest): { sent: string[]; accepted: string[] } {
-	const objects = objectsOfRequest(request);
+function checkVolatileNeverUnchanged(
+	plan: RunPlan,
+	label: string,
+	answers: Array<Answer | undefined>,
+	violations: Violation[],
+): void {
+	const runOfNode = runOfNodeOf(plan);
+	plan.items.forEach(({ user }, index) => {
+		const sendsVolatile = !plan.items.some(
+			(later, at) => at > index && runOfNode(at) === runOfNode(index) && later.user === user,
+		);
+		if (sendsVolatile && answers[index]?.status === 'unchanged')
+			violations.push({
+				kind: 'volatile unchanged',
+				message: `${label}item ${index} (${user}) is answered "unchanged", yet its ${VOLATILE_KEYS.join(' and ')} change on every evaluation: the platform cannot hold them already`,
+			});
+	});
+}
+
+/**
+ * The customer's last item in a volatile run, answered "updated" (not in doubt), shows in `sent` the
+ * volatile values the platform holds: a try, or a retry from saved data, answers an item an earlier try
+ * got accepted with the values that try sent, not with what it evaluates now.
+ */
+function checkAnsweredAsHeld({ plan, label, result }: Ran, states: StateView[], violations: Violation[]): void {
+	const field = wordsField(plan.rows);
+	const output = answersAcrossRuns(result, NODES[plan.node].name, 0, field);
+	const lastItems = new Set(plan.items.map(({ user }) => sendingVolatile(plan, contactOf(plan, user))));
+	for (const index of lastItems) {
+		const entries = output.filter(({ pairedItem }) => (pairedItem as { item?: number } | undefined)?.item === index);
+		if (entries.length !== 1) continue;
+		const words = wordsOf(entries[0].json, field);
+		if (words.status !== 'updated' || (Array.isArray(words.warnings) && words.warnings.length > 0)) continue;
+		const { user } = plan.items[index];
+		const held = profileOf(states[plan.workspace], user, plan.identifyBy)?.custom_attributes ?? {};
+		const sent = (words.sent ?? {}) as IDataObject;
+		const differing = VOLATILE_KEYS.filter((key) => !isDeepStrictEqual(sent[key], held[key]));
+		if (differing.length > 0)
+			violations.push({
+				kind: 'answered otherwise',
+				message: `${label}item ${index} (${user}) is answered "updated" with ${differing.map((key) => `${key} ${JSON.stringify(sent[key])}`).join(', ')}, and the platform holds ${differing.map((key) => JSON.stringify(held[key])).join(', ')}`,
+			});
+	}
+}
+
+/**
+ * What a request set, by contact and piece (`u1 tier="gold"`, `u1@shop.example newsletter=subscribed`,
+ * a volatile value by the item that sends it: `u1 synced_at of item 3`), and which of those the platform
+ * accepted: answered 2xx as the platform answers (no fault but a slow answer or headers over it), less
+ * the objects its answer refused.
+ */
+function piecesOfRequest(request: RecordedRequest, plan: RunPlan): { sent: string[]; accepted: string[] } {
+	const objects = objectsOfRequest(request).map(({ who, keys, volatile, accepted }) => ({
+		keys: [...keys, ...volatile.map((key) => `${who} ${key} of item ${sendingVolatile(plan, who)}`)],
+		accepted,
+	}));
 	return {
 		sent: objects.flatMap(({ keys }) => keys),
 		accepted: objects.filter(({ accepted }) => accepted).flatMap(({ keys }) => keys),
 	};
 }
 
-/** A request's objects (an attribute object; a group element of the subscription endpoint), each with its pieces. */
-function objectsOfRequest(request: RecordedRequest): Array<{ keys: string[]; accepted: boolean }> {
+/**
+ * The item that sends a customer's volatile values in a run of the node once: the customer's last
+ * (every item sets them, and each part goes with its last word).
+ */
+function sendingVolatile(plan: RunPlan, who: string): number {
+	return plan.items.map(({ user }) => contactOf(plan, user)).lastIndexOf(who);
+}
+
+/**
+ * A request's objects (an attribute object; a group element of the subscription endpoint), each with
+ * the customer it names, its pieces, and the volatile keys it carries.
+ */
+function objectsOfRequest(
+	request: RecordedRequest,
+): Array<{ who: string; keys: string[]; volatile: string[]; accepted: boolean }> {
 	const body = (request.body ?? {}) as IDataObject;
 	const response = (request.response ?? {}) as IDataObject;
 	const list = (value: unknown) => (Array.isArray(value) ? (value as IDataObject[]) : []);
@@ -778,14 +885,16 @@ function objectsOfRequest(request: RecordedRequest): Array<{ keys: string[]; acc
 		return list(body.attributes).map((object, index) => {
 			const who = String(object.external_id ?? object.email);
 			const keys: string[] = [];
+			const volatile: string[] = [];
 			for (const [key, value] of Object.entries(object)) {
 				if (key === 'external_id' || key === 'email' || key === '_update_existing_only') continue;
 				if (key === 'subscription_groups')
 					for (const group of list(value))
 						keys.push(`${who} ${String(group.subscription_group_id)}=${String(group.subscription_state)}`);
+				else if (VOLATILE_KEYS.includes(key)) volatile.push(key);
 				else keys.push(`${who} ${key}=${JSON.stringify(value)}`);
 			}
-			return { keys, accepted: took && !refused.has(index) };
+			return { who, keys, volatile, accepted: took && !refused.has(index) };
 		});
 	}
 	return list(body.subscription_groups).map((group) => {
@@ -793,7 +902,7 @@ function objectsOfRequest(request: RecordedRequest): Array<{ keys: string[]; acc
 		const keys = users.map(
 			(who) => `${who} ${String(group.subscription_group_id)}=${String(group.subscription_state)}`,
 		);
-		return { keys, accepted: took };
+		return { who: users.join(', '), keys, volatile: [], accepted: took };
 	});
 }
 
@@ -801,12 +910,19 @@ function objectsOfRequest(request: RecordedRequest): Array<{ keys: string[]; acc
  * Nothing the platform accepted is sent again by the same run of the node: not by its own resends, not
  * by a try of Retry On Fail, not by *Executions → Retry* from the saved data (the earlier try's pieces
  * are answered as then). A run of the node sends each contact's piece once (the last word), so a piece
- * sent after the platform accepted it is sent twice. `requests`: the run's, over its executions.
+ * sent after the platform accepted it is sent twice. A volatile value is known by the item that sends it
+ * (`piecesOfRequest`), not by its value, which a later try evaluates anew: an item sent again with its
+ * other pieces left out as unchanged is found too. `requests`: the run's, over its executions.
  */
-function checkNothingAcceptedSentAgain(label: string, requests: RecordedRequest[], violations: Violation[]): void {
+function checkNothingAcceptedSentAgain(
+	label: string,
+	plan: RunPlan,
+	requests: RecordedRequest[],
+	violations: Violation[],
+): void {
 	const accepted = new Map<string, number>();
 	for (const request of [...requests].sort((a, b) => a.seq - b.seq)) {
-		const { sent, accepted: took } = piecesOfRequest(request);
+		const { sent, accepted: took } = piecesOfRequest(request, plan);
 		for (const key of new Set(sent))
 			if (accepted.has(key))
 				violations.push({
