@@ -12,8 +12,16 @@
  *
  * Every run is an execution of the same saved workflow (one workflow ID, one node ID per node), as a
  * marketer's schedule runs it: Send Transactional Email without an External Send ID derives the same ID
- * for the same email (campaign and recipient) run after run, so the platform holds one email per
- * customer however often the sequence sends it within 24 hours, and a repeat is answered `duplicate`.
+ * for the same item as it came in (its fields, the node's parameters as written) run after run, so the
+ * platform holds one email per item however often the sequence sends it within 24 hours (the step
+ * re-run, the webhook delivered twice), and a repeat is answered `duplicate`.
+ *
+ * Half the runs (`volatile`, where the operation has a field for them) read volatile values, as
+ * marketers write them: Track Event's and Track Purchase's Time empty (the time of the run) and
+ * `{{ $now }}` and `Math.random()` in their properties, a receipt's trigger properties, a campaign's or
+ * canvas's recipient properties. Each try n8n runs evaluates them anew; none of that may make an item
+ * another: nothing accepted is sent again, a derived External Send ID stays, and the events and
+ * purchases of one run of the node carry one time, however many tries and retries stored them.
  *
  * After every run, what the items say is checked against what the platform holds and what went over
  * the wire (`runAndCheck`); each item's row comes out as it went in, the node's words in
@@ -21,13 +29,14 @@
  * sets.
  *
  * A run may also be run again as n8n and marketers run it again (`HowRun`): with On Error "Stop
- * Workflow", a run the node stopped is retried from its saved data (*Executions → Retry*), with the
- * saved workflow or the current one, after its cause is gone or not; the same items are run again as a
- * new execution (the step re-run, a webhook delivered twice). Rows carry their own `error` (null,
- * false, "", a text) and columns named like the node's words, which make n8n try a run again under
- * Retry On Fail (n8n 1.x's rule or 2.x's). A try, or a retry from saved data, sends nothing the
- * platform accepted before in the execution; a new execution of the same items is a new execution (an
- * event is stored again, a derived receipt is not sent again within 24 hours).
+ * Workflow", a run the node stopped (before the platform accepted any of it, or after part) is retried
+ * from its saved data (*Executions → Retry*), with the saved workflow or the current one, after its
+ * cause is gone or not; the same items are run again as a new execution (the step re-run, a webhook
+ * delivered twice). Rows carry their own `error` (null, false, "", a text) and columns named like the
+ * node's words, which make n8n try a run again under Retry On Fail (n8n 1.x's rule or 2.x's). A try,
+ * or a retry from saved data, sends nothing the platform accepted before in the execution; a new
+ * execution of the same items is a new execution (an event is stored again, a derived receipt is not
+ * sent again within 24 hours).
  */
 import { isDeepStrictEqual } from 'node:util';
 
@@ -157,6 +166,8 @@ export interface MessageRunPlan {
 	stopWorkflow?: boolean;
 	/** Send Transactional Email: one more item, at this position, to LATE (refused while they have no profile). */
 	late?: number;
+	/** The node reads values each try evaluates anew: an empty Time, `{{ $now }}`, `Math.random()` (see parametersOf). */
+	volatile?: boolean;
 }
 
 /** Where the node's words are on an output item of the plan's run. */
@@ -267,6 +278,7 @@ export const messageRunPlan: fc.Arbitrary<MessageRunPlan> = fc
 			faults: faultsOf(operation),
 			shape: runShape(5, rows),
 			rows: fc.constant(rows),
+			volatile: fc.boolean(),
 		}),
 	);
 
@@ -301,6 +313,19 @@ const stoppingFault = (operation: Operation): fc.Arbitrary<FaultPlan> =>
 	);
 
 /**
+ * One run in two, the platform accepts the first request or two before the faults (answering them with
+ * a spent window whose reset is past): a run stopped after part of it was stored, which its retry must
+ * finish without sending that part again, at the run's first time.
+ */
+const acceptedFirst: fc.Arbitrary<FaultPlan[]> = fc.oneof(
+	{ weight: 1, arbitrary: fc.constant<FaultPlan[]>([]) },
+	{
+		weight: 1,
+		arbitrary: fc.constantFrom<1 | 2>(1, 2).map((times): FaultPlan[] => [{ kind: 'window spent, reset past', times }]),
+	},
+);
+
+/**
  * A run with On Error "Stop Workflow", meeting faults (and, for receipts, a customer with no profile yet)
  * that may stop it, and how it is retried.
  */
@@ -308,6 +333,7 @@ export const retriedRunPlan: fc.Arbitrary<{ plan: MessageRunPlan; retry: RetryPl
 	fc.record({
 		plan: fc
 			.record({
+				accepted: acceptedFirst,
 				faults: fc.array(stoppingFault(plan.operation), {
 					minLength: plan.operation === 'sendTransactionalEmail' ? 0 : 1,
 					maxLength: 2,
@@ -317,9 +343,9 @@ export const retriedRunPlan: fc.Arbitrary<{ plan: MessageRunPlan; retry: RetryPl
 						? fc.option(fc.nat({ max: 5 }), { nil: undefined, freq: 3 })
 						: fc.constant(undefined),
 			})
-			.map(({ faults, late }): MessageRunPlan => ({
+			.map(({ accepted, faults, late }): MessageRunPlan => ({
 				...plan,
-				faults,
+				faults: [...accepted, ...faults],
 				stopWorkflow: true,
 				...(late !== undefined && { late }),
 			})),
@@ -367,8 +393,9 @@ export interface DerivedReceipt {
 
 /**
  * What the model keeps between runs: the renamed customers' current IDs, as the platform last held
- * them, and by customer the receipt the node sent with a derived External Send ID: the same email
- * (the one campaign, the same recipient) from the same node within 24 hours is that one email.
+ * them, and by item as it came in (receiptKey) the receipt the node sent with a derived External Send
+ * ID: the same item from the same node within 24 hours is that one email, whatever its volatile values
+ * evaluate to.
  */
 export interface MessagingModel {
 	currentIds: Record<string, string>;
@@ -547,9 +574,31 @@ function baseItemsOf(plan: MessageRunPlan, context: RunContext): ItemIntent[] {
 const nextOf = <T>(values: readonly T[], value: T): T => values[(values.indexOf(value) + 1) % values.length];
 
 /**
+ * Properties each try evaluates anew, beside the item's tag (which the checks know an event by). The
+ * current workflow writes them with other spacing: the same expression.
+ */
+const volatileProperties = (current: boolean) =>
+	current
+		? '={{ {tag: $json.tag, synced_at: $now.toISO(), nonce: Math.random()} }}'
+		: '={{ { tag: $json.tag, synced_at: $now.toISO(), nonce: Math.random() } }}';
+
+/** Track Event's and Track Purchase's Time and properties: empty (the time of the run) and volatile where the plan says. */
+function trackedFields(plan: MessageRunPlan, current: boolean): INodeParameters {
+	return plan.volatile
+		? { time: '', propertiesInput: 'json', propertiesJson: volatileProperties(current) }
+		: { time: '2026-11-01T12:00:00Z', propertiesInput: 'json', propertiesJson: '={{ { tag: $json.tag } }}' };
+}
+
+/** A receipt's trigger properties, or a campaign's or canvas's recipient properties: volatile where the plan says. */
+function volatileFields(plan: MessageRunPlan, name: 'triggerProperties' | 'recipientProperties', current: boolean) {
+	return plan.volatile ? { [`${name}Input`]: 'json', [`${name}Json`]: volatileProperties(current) } : {};
+}
+
+/**
  * The node's parameters. `current`: the workflow as the marketer has it now, changed since the run only
  * where the items send the same (Parallel Requests, Batch Size, the longest rate-limit wait, the
- * dragged field's spacing): what *Retry with currently saved workflow* runs.
+ * dragged field's spacing): what *Retry with currently saved workflow* runs. Send Now has no field of
+ * the item's own to read a volatile value in.
  */
 function parametersOf(plan: MessageRunPlan, current = false): INodeParameters {
 	const options: INodeParameters = {
@@ -567,9 +616,7 @@ function parametersOf(plan: MessageRunPlan, current = false): INodeParameters {
 				operation: 'trackEvent',
 				...identified,
 				eventName: 'order_step',
-				time: '2026-11-01T12:00:00Z',
-				propertiesInput: 'json',
-				propertiesJson: '={{ { tag: $json.tag } }}',
+				...trackedFields(plan, current),
 				options,
 			};
 		case 'trackPurchase':
@@ -579,9 +626,7 @@ function parametersOf(plan: MessageRunPlan, current = false): INodeParameters {
 				productId: 'sku-1',
 				currency: 'EUR',
 				price: '9.90',
-				time: '2026-11-01T12:00:00Z',
-				propertiesInput: 'json',
-				propertiesJson: '={{ { tag: $json.tag } }}',
+				...trackedFields(plan, current),
 				options,
 			};
 		case 'renameExternalIds':
@@ -599,6 +644,7 @@ function parametersOf(plan: MessageRunPlan, current = false): INodeParameters {
 				campaignId: 'receipt',
 				...identified,
 				...(plan.ownSendIds ? { externalSendId: '={{ $json.sendId }}' } : {}),
+				...volatileFields(plan, 'triggerProperties', current),
 				options,
 			};
 		case 'sendNow':
@@ -610,11 +656,38 @@ function parametersOf(plan: MessageRunPlan, current = false): INodeParameters {
 				options,
 			};
 		case 'triggerCampaign':
-			return { operation: 'triggerCampaign', campaignId: 'welcome', sendTo: 'recipients', ...identified, options };
+			return {
+				operation: 'triggerCampaign',
+				campaignId: 'welcome',
+				sendTo: 'recipients',
+				...identified,
+				...volatileFields(plan, 'recipientProperties', current),
+				options,
+			};
 		case 'triggerCanvas':
-			return { operation: 'triggerCanvas', canvasId: 'onboarding', sendTo: 'recipients', ...identified, options };
+			return {
+				operation: 'triggerCanvas',
+				canvasId: 'onboarding',
+				sendTo: 'recipients',
+				...identified,
+				...volatileFields(plan, 'recipientProperties', current),
+				options,
+			};
 	}
 }
+
+/** What reads volatile values where the plan says, by operation (none where it has no field for them). */
+const VOLATILE_READERS: Partial<Record<Operation, string>> = {
+	trackEvent: 'Time empty, $now and Math.random() in its properties',
+	trackPurchase: 'Time empty, $now and Math.random() in its properties',
+	sendTransactionalEmail: '$now and Math.random() in its trigger properties',
+	triggerCampaign: '$now and Math.random() in its recipient properties',
+	triggerCanvas: '$now and Math.random() in its recipient properties',
+};
+
+/** The plan's node reads volatile values (the flag is on, and the operation has a field for them). */
+export const readsVolatileValues = (plan: MessageRunPlan): boolean =>
+	plan.volatile === true && VOLATILE_READERS[plan.operation] !== undefined;
 
 export function describePlan(plan: MessageRunPlan): string {
 	const faults = plan.faults
@@ -632,7 +705,8 @@ export function describePlan(plan: MessageRunPlan): string {
 	const late =
 		plan.late !== undefined ? ` + ${LATE} (no profile yet) at ${Math.min(plan.late, plan.people.length)}` : '';
 	const rows = describeRows(plan.rows);
-	return `${plan.operation} on ${plan.people.length}${plan.withGhost && plan.operation === 'export' ? ' + ghost' : ''}${late} items${ids}${rows ? ` (${rows})` : ''}, run ${describeShape(plan.shape)}${plan.stopWorkflow ? ', On Error: Stop Workflow' : ''}, batch ${plan.batchSize}, parallel ${plan.parallelRequests}${faults ? `; ${faults}` : ''}`;
+	const volatile = readsVolatileValues(plan) ? `, ${VOLATILE_READERS[plan.operation]}` : '';
+	return `${plan.operation} on ${plan.people.length}${plan.withGhost && plan.operation === 'export' ? ' + ghost' : ''}${late} items${ids}${rows ? ` (${rows})` : ''}${volatile}, run ${describeShape(plan.shape)}${plan.stopWorkflow ? ', On Error: Stop Workflow' : ''}, batch ${plan.batchSize}, parallel ${plan.parallelRequests}${faults ? `; ${faults}` : ''}`;
 }
 
 export function describeRetry(retry: RetryPlan): string {
@@ -717,8 +791,10 @@ export async function runAndCheck(plan: MessageRunPlan, context: RunContext, how
 	rows.forEach((json, index) => checkRowKept(index, json, intents[index].json, withWords, violations, field));
 	const answers = rows.map((json) => (json[field] !== undefined ? wordsOf(json, field) : json));
 	const checks = { plan, intents, answers, before, after, violations, context, startedAt };
-	if (plan.operation === 'trackEvent' || plan.operation === 'trackPurchase') checkTrack(checks);
-	else if (plan.operation === 'renameExternalIds') checkRename(checks);
+	if (plan.operation === 'trackEvent' || plan.operation === 'trackPurchase') {
+		checkTrack(checks);
+		checkOneTimePerRun(checks);
+	} else if (plan.operation === 'renameExternalIds') checkRename(checks);
 	else if (plan.operation === 'export') checkExport(checks);
 	else if (plan.operation === 'sendTransactionalEmail') checkTransactional(checks);
 	else checkDispatches(checks);
@@ -893,9 +969,42 @@ function checkTrack({ plan, intents, answers, before, after, violations, context
 	});
 }
 
+/** The events (or purchases) a state holds. */
+function storedOf(state: StateView, kind: 'event' | 'purchase'): Array<StateView['events' | 'purchases'][number]> {
+	return kind === 'event' ? state.events : state.purchases;
+}
+
 /** The tags of the events (or purchases) a state holds, one per stored object. */
 function trackedOf(state: StateView, kind: 'event' | 'purchase'): unknown[] {
-	return (kind === 'event' ? state.events : state.purchases).map((stored) => stored.properties?.tag);
+	return storedOf(state, kind).map((stored) => stored.properties?.tag);
+}
+
+/**
+ * One run of the node gives its events and purchases one time: an empty Time is the time of the run,
+ * and a try of Retry On Fail or *Executions → Retry* sends what the first try did not get accepted
+ * with the time the first try gave the run. So what this execution (its tries and retries included)
+ * stored for the items of one run of the node carries one time, and the execution no more times than
+ * the node's runs.
+ */
+function checkOneTimePerRun({ plan, intents, before, after, violations }: Checks): void {
+	const kind = plan.operation === 'trackPurchase' ? 'purchase' : 'event';
+	const runOfTag = new Map<unknown, number>();
+	let item = 0;
+	runSizes(plan.shape, intents.length).forEach((size, run) => {
+		for (const end = item + size; item < end; item++) runOfTag.set(intents[item].json.tag, run);
+	});
+	const known = new Set(storedOf(before, kind).map((stored) => stored.id));
+	const timesByRun = new Map<number, Set<string>>();
+	for (const stored of storedOf(after, kind)) {
+		const run = runOfTag.get(stored.properties?.tag);
+		if (known.has(stored.id) || run === undefined) continue;
+		timesByRun.set(run, (timesByRun.get(run) ?? new Set()).add(stored.time));
+	}
+	for (const [run, times] of timesByRun)
+		if (times.size > 1)
+			violations.push(
+				`the ${kind}s this execution stored for run ${run + 1} of the node carry ${times.size} times (${[...times].join(', ')}), not the run's one time`,
+			);
 }
 
 /**
@@ -923,8 +1032,9 @@ function checkTrackedAsModelled(model: MessagingModel, after: StateView, violati
 
 /**
  * What a request carried, by a key only one item of an execution has (an event's tag, a receipt's
- * External Send ID, a recipient, a rename), and which of those the platform accepted: answered 2xx as
- * the platform answers (no fault but headers over its answer), less the objects its answer refused.
+ * External Send ID and its recipient, a recipient, a rename), and which of those the platform
+ * accepted: answered 2xx as the platform answers (no fault but headers over its answer), less the
+ * objects its answer refused.
  */
 function piecesOfRequest(operation: Operation, request: RecordedRequest): { sent: string[]; accepted: string[] } {
 	const body = (request.body ?? {}) as IDataObject;
@@ -960,7 +1070,11 @@ function piecesOfRequest(operation: Operation, request: RecordedRequest): { sent
 			);
 		}
 		case 'sendTransactionalEmail':
-			return keep([`receipt ${String(body.external_send_id)}`]);
+			// By its ID, and by its recipient: a derived ID that changed between tries is still the item's receipt.
+			return keep([
+				`receipt ${String(body.external_send_id)}`,
+				`receipt to ${String((body.recipient as IDataObject | undefined)?.external_user_id)}`,
+			]);
 		case 'sendNow':
 			return keep(list(body.external_user_ids).map((id) => `message to ${String(id)}`));
 		case 'triggerCampaign':
@@ -1072,7 +1186,17 @@ function checkTransactional({ plan, intents, answers, before, after, violations,
 		if (saysSafeToRunAgain(answer) && newToPerson !== 0)
 			violations.push(`item ${index} says ${answer.delivery} (safe to run again), and ${person} got an email from it`);
 		if (!plan.ownSendIds)
-			checkSameEmailOnce({ index, person, answer, added, serviceId, model: context.model, startedAt, violations });
+			checkSameEmailOnce({
+				index,
+				person,
+				item: receiptKey(plan, json),
+				answer,
+				added,
+				serviceId,
+				model: context.model,
+				startedAt,
+				violations,
+			});
 	});
 	if (plan.ownSendIds) {
 		const byId = new Map<string, number>();
@@ -1084,15 +1208,29 @@ function checkTransactional({ plan, intents, answers, before, after, violations,
 }
 
 /**
- * The same email from the same node within 24 hours is one email: a receipt the node sends with an ID it
- * derives (one campaign, so the customer makes the email) reaches a customer once, whatever runs the
- * sequence makes, each derivation giving the same ID; a later item of it is answered `duplicate`, or
- * `sent`/`queued` naming that one email (a repeat the platform answers while the first is still queued).
- * The model learns the receipt from what the platform received.
+ * A receipt's item as it came in, which its derived External Send ID comes from: the item's fields and
+ * the node's parameters as written, less the Options (they only say how a run sends), so the current
+ * workflow's is the saved one's. The items of one run are all different (their tags), so no count of
+ * identical items before one is needed.
+ */
+function receiptKey(plan: MessageRunPlan, json: IDataObject): string {
+	const { options: _options, ...parameters } = parametersOf(plan);
+	return JSON.stringify([parameters, json]);
+}
+
+/**
+ * The same item from the same node within 24 hours is one email: a receipt the node sends with an ID it
+ * derives reaches a customer once, whatever runs the sequence makes (the step re-run, the webhook
+ * delivered twice) and whatever its volatile values evaluate to, each derivation giving the same ID; a
+ * later run of the item is answered `duplicate`, or `sent`/`queued` naming that one email (a repeat the
+ * platform answers while the first is still queued). Another item to the same customer (a new order)
+ * is another email. The model learns the receipt from what the platform received.
  */
 function checkSameEmailOnce(item: {
 	index: number;
 	person: string;
+	/** The item as it came in (receiptKey). */
+	item: string;
 	answer: IDataObject;
 	added: StateView['transactionalSends'];
 	serviceId: string | undefined;
@@ -1102,7 +1240,7 @@ function checkSameEmailOnce(item: {
 }): void {
 	const { index, person, answer, added, serviceId, startedAt, violations } = item;
 	const { receipts } = item.model;
-	const receipt = receipts[person];
+	const receipt = receipts[item.item];
 	if (receipt && startedAt - receipt.at < SEND_ID_WINDOW_MS) {
 		const newToPerson = added.filter((send) => send.service_id === serviceId).length;
 		if (newToPerson !== 0)
@@ -1121,7 +1259,7 @@ function checkSameEmailOnce(item: {
 	}
 	const sent = added.find((send) => send.service_id === serviceId);
 	if (sent?.external_send_id)
-		receipts[person] = { externalSendId: sent.external_send_id, dispatchId: sent.dispatch_id, at: startedAt };
+		receipts[item.item] = { externalSendId: sent.external_send_id, dispatchId: sent.dispatch_id, at: startedAt };
 }
 
 function checkDispatches({ intents, answers, before, after, violations }: Checks): void {

@@ -8,8 +8,11 @@
  * workflow, after the cause is removed or not, once or twice), the step re-run as a new execution of
  * the same items, a webhook delivered twice; with rows carrying their own `error` (null, false, "", a
  * text) and columns named like the node's words (`status`, `id`, `message`, `engagementPlatform` where
- * Output Field Name is another), under Retry On Fail by n8n 2.x's rule and by 1.x's. After every run,
- * whatever the sequence:
+ * Output Field Name is another), under Retry On Fail by n8n 2.x's rule and by 1.x's. In about half the
+ * runs the node reads volatile values each try evaluates anew, in every one of those ways of running it
+ * again: Time empty (the time of the run), `{{ $now }}` and `Math.random()` in the events' and
+ * purchases' properties, a receipt's trigger properties, a campaign's or canvas's recipient properties.
+ * After every run, whatever the sequence:
  * - each recipient got at most one message from each item, whether n8n ran the node once, behind merged
  *   branches or in a loop (several runs of the node in one execution), with or without Retry On Fail; an item answered `sent` got exactly one,
  *   the one its dispatch_id names; `queued` was received exactly once; an event or purchase answered
@@ -18,10 +21,14 @@
  *   On Fail or a retry from saved data is the same execution); `renamed` is renamed; `found` is the
  *   customer asked for, `not_found` nobody;
  * - nothing the platform accepted is sent again within an execution, its retries from saved data
- *   included: a retried item is answered as the try that got it accepted (`sent` with its dispatch);
+ *   included, whatever its volatile values evaluate to in a later try: a retried item is answered as
+ *   the try that got it accepted (`sent` with its dispatch);
+ * - the events and purchases one run of the node stored, over its tries and retries, carry one time:
+ *   the one the first try gave the run;
  * - every run executes the same saved workflow: a receipt whose External Send ID the node derives is
- *   one email however many runs send it within 24 hours (the same ID each time); `duplicate` names an
- *   email the platform had before the run, and nothing new went out;
+ *   one email per item however many runs send that item within 24 hours (the same ID each time,
+ *   volatile trigger properties or not); `duplicate` names an email the platform had before the run,
+ *   and nothing new went out;
  * - each item's row comes out as it went in, every column of it (its own `error`, `status`, `id`,
  *   `message`, `engagementPlatform`) unchanged, the node's words beside it in their own field (a failed
  *   item's `error` the node's reason);
@@ -63,6 +70,7 @@ import {
 	describePlan,
 	describeRetry,
 	messageRunPlan,
+	readsVolatileValues,
 	RENAMED,
 	rerunPlan,
 	retriedRunPlan,
@@ -110,6 +118,8 @@ interface Tally {
 	rows: Record<string, number>;
 	/** Tries of Retry On Fail beyond a run's first, by n8n line's rule. */
 	triesAgain: Record<string, number>;
+	/** Runs whose node reads volatile values, and of them those n8n ran again within the execution. */
+	volatile: Record<string, number>;
 }
 const tally: Tally = {
 	sequences: 0,
@@ -124,6 +134,7 @@ const tally: Tally = {
 	again: {},
 	rows: {},
 	triesAgain: {},
+	volatile: {},
 };
 const bump = (counts: Record<string, number>, key: string, by = 1) => (counts[key] = (counts[key] ?? 0) + by);
 
@@ -155,12 +166,22 @@ abstract class MessagingStep implements fc.AsyncCommand<MessagingModel, Real> {
 		tallyRows(tally.rows, plan.rows);
 		if (plan.shape.retryOnFail) bump(tally.triesAgain, `${plan.shape.retryRule ?? '2.x'} rule`, checked.triesAgain);
 		if (plan.shape.retryOnFail && plan.shape.retryRule === '1.x') bump(tally.again, 'runs under 1.x Retry On Fail');
+		if (readsVolatileValues(plan)) tallyVolatile(plan, checked);
 		if (checked.violations.length > 0) {
 			throw new Error(
 				`After run ${real.log.length}:\n  ${checked.violations.join('\n  ')}\nThe sequence:\n${real.log.map((line, index) => `  ${index + 1}. ${line}`).join('\n')}`,
 			);
 		}
 		return checked;
+	}
+}
+
+/** A run whose node reads volatile values, by operation, and whether n8n ran it again (a try, Executions → Retry). */
+function tallyVolatile(plan: MessageRunPlan, checked: CheckedRun): void {
+	bump(tally.volatile, 'runs');
+	if (checked.triesAgain > 0 || checked.executions > 1) {
+		bump(tally.volatile, 'run again within the execution');
+		bump(tally.volatile, `run again: ${plan.operation}`);
 	}
 }
 
@@ -337,6 +358,7 @@ describe('A marketer messages and tracks customers run after run, whatever the p
 					`run again: ${JSON.stringify(tally.again)}`,
 					`runs whose rows carry: ${JSON.stringify(tally.rows)}`,
 					`Retry On Fail's tries beyond a run's first: ${JSON.stringify(tally.triesAgain)}`,
+					`runs reading volatile values: ${JSON.stringify(tally.volatile)}`,
 				].join('\n'),
 			);
 			if (checked.failed) {
@@ -414,21 +436,33 @@ describe('shrunk sequences, kept', () => {
 		expect(checked.violations).toEqual([]);
 	});
 
-	test('the saved workflow sends the same receipts again (no External Send ID of its own): one email each, the repeats answered duplicate', async () => {
-		await freshWorkspace();
-		const context = contextOf();
-		const receipts = plan({ operation: 'sendTransactionalEmail', people: [0, 1] });
-		const first = await runAndCheck(receipts, context);
-		// The platform moves the first emails on from `queued` (its postbacks' pace) before the next run.
-		await new Promise((resolve) => setTimeout(resolve, 300));
-		context.runNumber++;
-		const again = await runAndCheck({ ...receipts, people: [1, 0, 2] }, context);
+	test.each([
+		['', false],
+		[', $now and Math.random() in its trigger properties', true],
+	])(
+		'the saved workflow sends the same items again (no External Send ID of its own%s): one email each, the repeats answered duplicate; new orders are new emails',
+		async (_, volatile) => {
+			await freshWorkspace();
+			const context = contextOf();
+			const receipts = plan({ operation: 'sendTransactionalEmail', people: [0, 1], volatile });
+			const first = await runAndCheck(receipts, context);
+			// The platform moves the first emails on from `queued` (its postbacks' pace) before the next run.
+			await new Promise((resolve) => setTimeout(resolve, 300));
+			context.runNumber++;
+			const newItem = { person: CUSTOMERS[2], json: { id: CUSTOMERS[2], tag: `run${context.runNumber}-item2` } };
+			const again = await runAndCheck({ ...receipts, people: [1, 0, 2] }, context, {
+				intents: [first.intents[1], first.intents[0], newItem],
+			});
+			context.runNumber++;
+			const newOrders = await runAndCheck(receipts, context);
 
-		expect([first.violations, again.violations]).toEqual([[], []]);
-		expect([first.answers, again.answers]).toEqual([
-			['sent', 'sent'],
-			['duplicate', 'duplicate', 'sent'],
-		]);
-		expect((await client.state()).transactionalSends).toHaveLength(3);
-	});
+			expect([first.violations, again.violations, newOrders.violations]).toEqual([[], [], []]);
+			expect([first.answers, again.answers, newOrders.answers]).toEqual([
+				['sent', 'sent'],
+				['duplicate', 'duplicate', 'sent'],
+				['sent', 'sent'],
+			]);
+			expect((await client.state()).transactionalSends).toHaveLength(5);
+		},
+	);
 });
