@@ -1,4 +1,4 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions, NodeExecutionHint } from 'n8n-workflow';
 
 import type { LastWord } from './lastWord';
 import type { OperationSpec, Piece, PieceOutcome, SentBeforeSettings, StatePart } from '../operation';
@@ -6,6 +6,7 @@ import { normalisedSecret } from '../send/secrets';
 import type { SentBeforeInput } from './sentBefore';
 import { checkSentBefore, forgetWhatWasSent } from './sentBefore';
 import { DEFAULT_HISTORY_SIZE } from '../runOptions';
+import { counted } from '../results/runWords';
 
 /**
  * What the workflow remembers of the state it set, around one run: with Send Only Changes on, the
@@ -66,6 +67,7 @@ export async function openMemory(
 	);
 	if (!checked.ok) return checked;
 	const { sentBefore } = checked;
+	if (sentBefore.overridden.length > 0) context.addExecutionHints(overriddenHint(sentBefore.overridden));
 	const partlyUnchanged = new Map<Piece, PartlyUnchanged>();
 	for (const [piece, unchanged] of sentBefore.partlyUnchanged) {
 		const keys = new Set(unchanged.map(({ key }) => key));
@@ -82,7 +84,7 @@ export async function openMemory(
 			if (recorded.doubted)
 				log(
 					'info',
-					'Send Only Changes had no earlier run to rely on (the first run, a run that did not finish or overlapped another, or a contact set twice in one execution), so it sent every item it could not compare with this execution',
+					'Send Only Changes had no earlier run to rely on (the first run, a run that did not finish or overlapped another, or an attribute set to two values in one execution), so it sent every item it could not compare with this execution',
 				);
 			if (recorded.failure === undefined) return;
 			log(
@@ -110,6 +112,22 @@ function ofPiecesChecked(
 		if (outcome) checked.set(piece, outcome);
 	}
 	return checked;
+}
+
+/**
+ * Two nodes (or two passes of one) setting the same attribute of a contact to different values in one
+ * execution: the later one's is the platform's, and Send Only Changes cannot tell the next run which
+ * landed last, so it sends every item once. Said in the run, in the marketer's words.
+ */
+function overriddenHint(overridden: StatePart[]): NodeExecutionHint {
+	const contacts = new Set(overridden.map(({ user }) => user)).size;
+	const labels = [...new Set(overridden.map(({ label }) => `"${label}"`))];
+	const named = labels.length > 3 ? `${labels.slice(0, 3).join(', ')} and ${labels.length - 3} more` : labels.join(', ');
+	return {
+		message: `Another node of this workflow, or an earlier pass of this one, set ${named} of ${counted(contacts, 'contact')} to another value in this execution. The platform keeps this node's values, and Send Only Changes sends every item once on the next run. To keep its savings, let one node set each attribute.`,
+		type: 'warning',
+		location: 'outputPane',
+	};
 }
 
 const NOTE_ONLY: SentBeforeSettings = { forget: false, historySize: DEFAULT_HISTORY_SIZE, resendEveryDays: 0 };

@@ -1,5 +1,5 @@
 import { createHash, createHmac, randomUUID } from 'node:crypto';
-import type { ICheckProcessedOptions, IExecuteFunctions } from 'n8n-workflow';
+import type { ICheckProcessedOptions, IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { Piece, PieceOutcome, SentBeforeSettings, StatePart } from '../operation';
 import type { Freshness, Schedule } from './freshness';
@@ -21,8 +21,9 @@ import { freshnessOf, SCHEDULE_REGISTERS } from './freshness';
  *
  * Two generation registers (the latest and the one before it) are kept as one-hot bits. Every doubt
  * sends, by forgetting everything once the run's own requests are answered: a run that found another
- * run of the workflow unfinished (overlapping, or stopped mid-run), a run that set a contact another
- * node or loop pass of the same execution set too, and every run of a node that writes the same state
+ * run of the workflow unfinished (overlapping, or stopped mid-run), a run that set a part of a contact
+ * (an attribute, a group state) to another value than another node or loop pass of the same execution
+ * did (writtenEntries: nodes that set other parts never meet), and every run of a node that writes the same state
  * without the option (at its start and at its end). Whichever run's requests landed last, nothing
  * written before the forgetting is trusted, and what is written after it was sent after it.
  *
@@ -47,6 +48,11 @@ export interface SentBefore {
 	unchanged: Set<Piece>;
 	/** Pieces to send without these of their parts: the platform holds their values already. */
 	partlyUnchanged: Map<Piece, StatePart[]>;
+	/**
+	 * Parts another node or an earlier pass of this node set to another value in this execution: this
+	 * run's value is the platform's last word, and the workflow forgets all it remembered at this run's end.
+	 */
+	overridden: StatePart[];
 	/**
 	 * Keeps what the platform accepted and proved, takes back the rest, and closes the run's generation.
 	 * `failure`: the store could not be written, so the run is left unfinished for the next run.
@@ -128,9 +134,17 @@ async function check(
 	const freshness =
 		settings.resendEveryDays > 0 ? freshnessOf(settings.resendEveryDays, registers, now, advance) : undefined;
 	const entries = new Set<string>();
+	const node = context.getNode().id;
+	const setBefore = nodesThatSetParts(context, node, input.parts);
 	const planned = [...input.parts].map(([piece, parts]) => {
-		const plan = planPiece(workspace, current, previous, piece, parts, !input.unprovable.has(piece), freshness);
-		for (const entry of [plan.writtenUser, ...plan.watched]) if (entry) entries.add(entry);
+		const plan = planPiece(
+			{ workspace, node, current, previous, setBefore },
+			piece,
+			parts,
+			!input.unprovable.has(piece),
+			freshness,
+		);
+		for (const { entry } of plan.written) entries.add(entry);
 		for (const { now, was } of plan.values ?? []) for (const entry of [now, was]) if (entry) entries.add(entry);
 		for (const { entry } of plan.dueBefore ?? []) entries.add(entry);
 		return plan;
@@ -150,22 +164,25 @@ async function check(
 	const resent = new Set<Piece>();
 	/** Pieces left out in all or part because they are not due: the slice they are due in, to write again. */
 	const dueKept = new Map<Piece, number>();
-	let conflict = false;
-	for (const { piece, parts, values, writtenUser, watched, dueBefore } of planned) {
-		const heldNow = values !== undefined && values.every(({ now }) => seen.has(now));
-		// Another node or loop pass of this execution wrote this user (or this group state) already: the
-		// platform's last word is whichever landed last, so this execution's generation cannot be trusted.
-		const writtenBefore = (writtenUser !== undefined && seen.has(writtenUser)) || watched.some((e) => seen.has(e));
-		if (writtenBefore && !heldNow) conflict = true;
+	/** The parts another node or pass of this execution set to another value: the platform keeps this run's. */
+	const conflicts: StatePart[] = [];
+	for (const { piece, parts, values, written, dueBefore } of planned) {
+		// Another node or loop pass of this execution set some of these parts already. Where it set the same
+		// value, the platform holds it; where another, whichever landed last is the platform's, and this
+		// execution's generation cannot be trusted for it.
+		const setByOthers = new Set(written.filter(({ entry }) => seen.has(entry)).flatMap(({ keys }) => [...keys]));
+		const heldNow = parts.map((_, index) => values !== undefined && seen.has(values[index].now));
+		const overridden = parts.filter(({ key }, index) => setByOthers.has(key) && !heldNow[index]);
+		conflicts.push(...overridden);
 		if (values === undefined) continue;
 		// Held by this execution already: an earlier node or pass got these values accepted after deciding
 		// they were not due, or sent them when due, and wrote down when they are due next.
-		if (heldNow) {
+		if (heldNow.every(Boolean)) {
 			unchanged.add(piece);
 			continue;
 		}
-		// Written by another node or pass of this execution and not all held: any doubt sends the whole piece.
-		if (writtenBefore || !trusted || previous === undefined) continue;
+		// Set otherwise by another node or pass of this execution: any doubt sends the whole piece.
+		if (overridden.length > 0 || !trusted || previous === undefined) continue;
 		const held = values.map(({ now, was }) => seen.has(now) || (was !== undefined && seen.has(was)));
 		if (!held.some(Boolean)) continue;
 		const due = dueBefore?.find(({ entry }) => seen.has(entry))?.due;
@@ -188,6 +205,7 @@ async function check(
 	return {
 		unchanged,
 		partlyUnchanged,
+		overridden: conflicts,
 		async recordEnd(outcomes) {
 			const doubted = previous === undefined || !trusted;
 			const forget = async () => {
@@ -195,7 +213,7 @@ async function check(
 				return { doubted: true };
 			};
 			try {
-				if (conflict || !trusted) return await forget();
+				if (conflicts.length > 0 || !trusted) return await forget();
 				const schedule: Schedule = freshness?.scheduleAfter() ?? registers;
 				const newRegisters = advance
 					? [
@@ -252,10 +270,11 @@ interface PiecePlan {
 	 * of its value, and the execution before's entry of the same value.
 	 */
 	values?: Array<{ key: string; now: string; was?: string }>;
-	/** That this execution wrote the user's attributes. */
-	writtenUser?: string;
-	/** That this execution wrote these parts, which another endpoint sets too (a group state). */
-	watched: string[];
+	/**
+	 * That this node set the contact in this execution, and what tells that another node, or an earlier
+	 * pass of this one, set some of these parts: each entry with the parts' keys it stands for.
+	 */
+	written: Array<{ entry: string; keys: ReadonlySet<string> }>;
 	/** Who the piece's due slice is kept by (workspace, user and piece), with Resend Everything Every. */
 	contact?: string;
 	/**
@@ -272,21 +291,27 @@ interface PiecePlan {
  * per contact as the attributes and group states a run sets for them, plus one, and with Resend
  * Everything Every up to five more (see freshness.ts).
  */
+interface Where {
+	workspace: string;
+	node: string;
+	current: number;
+	previous: number | undefined;
+	/** The nodes that set parts earlier in this execution (this one's earlier passes too), with their keys. */
+	setBefore: Map<string, ReadonlySet<string>>;
+}
+
 function planPiece(
-	workspace: string,
-	current: number,
-	previous: number | undefined,
+	{ workspace, node, current, previous, setBefore }: Where,
 	piece: Piece,
 	parts: StatePart[],
 	provable: boolean,
 	freshness: Freshness | undefined,
 ): PiecePlan {
 	const user = `${workspace}\u0000${parts[0].user}`;
-	const watched = parts
-		.filter((part) => !provable || part.alsoSetElsewhere === true)
-		.map((part) => `g\u0000${current}\u0000${user}\u0000${part.key}`);
-	if (!provable) return { piece, parts, watched };
-	const contact = `${user}\u0000${piece.slot}`;
+	const written = writtenEntries(user, node, current, setBefore, piece, parts, provable);
+	if (!provable) return { piece, parts, written };
+	// Each node keeps its own turn to be resent: two nodes setting other attributes of one contact are due apart.
+	const contact = `${user}\u0000${piece.slot}\u0000${node}`;
 	return {
 		piece,
 		parts,
@@ -303,9 +328,58 @@ function planPiece(
 				was: previous !== undefined ? `v\u0000${previous}\u0000${part}` : undefined,
 			};
 		}),
-		writtenUser: `w\u0000${current}\u0000${user}\u0000${piece.slot}`,
-		watched,
+		written,
 	};
+}
+
+/**
+ * What tells, per contact, which nodes of this execution set which of its parts. One entry per contact
+ * and node says that the node set the contact (`w`); a node looks only for the entries of the nodes
+ * whose parts overlap its own (nodesThatSetParts), so that two nodes setting other attributes of the
+ * same contacts never meet. A part another endpoint sets too (a group state), and every part of a piece
+ * whose acceptance proves nothing, has an entry of its own (`g`), whichever node set it.
+ */
+function writtenEntries(
+	user: string,
+	node: string,
+	current: number,
+	setBefore: Map<string, ReadonlySet<string>>,
+	piece: Piece,
+	parts: StatePart[],
+	provable: boolean,
+): PiecePlan['written'] {
+	const contactSetBy = (by: string) => `w\u0000${current}\u0000${user}\u0000${piece.slot}\u0000${by}`;
+	const written: PiecePlan['written'] = parts
+		.filter((part) => !provable || part.alsoSetElsewhere === true)
+		.map(({ key }) => ({ entry: `g\u0000${current}\u0000${user}\u0000${key}`, keys: new Set([key]) }));
+	if (!provable) return written;
+	const keys = parts.map(({ key }) => key);
+	for (const [other, set] of setBefore) {
+		const shared = keys.filter((key) => set.has(key));
+		if (shared.length > 0) written.push({ entry: contactSetBy(other), keys: new Set(shared) });
+	}
+	const own = contactSetBy(node);
+	if (!written.some(({ entry }) => entry === own)) written.push({ entry: own, keys: new Set() });
+	return written;
+}
+
+/**
+ * The nodes that set parts earlier in this execution (this node's earlier passes too), each with the
+ * keys of the parts it set, from the execution's own context (n8n keeps it with the execution, for
+ * every node of it); then this run's keys are added under this node, for the nodes after it.
+ */
+function nodesThatSetParts(
+	context: IExecuteFunctions,
+	node: string,
+	parts: Map<Piece, StatePart[]>,
+): Map<string, ReadonlySet<string>> {
+	const flow = context.getContext('flow') as IDataObject;
+	const byNode = (flow.statePartsByNode ??= {}) as Record<string, string[]>;
+	const before = new Map(Object.entries(byNode).map(([other, keys]) => [other, new Set(keys)]));
+	const own = new Set(byNode[node]);
+	for (const pieceParts of parts.values()) for (const { key } of pieceParts) own.add(key);
+	byNode[node] = [...own];
+	return before;
 }
 
 /**
