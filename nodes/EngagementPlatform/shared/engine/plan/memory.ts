@@ -47,6 +47,7 @@ export async function openMemory(
 	// A node none of whose state an answer can prove (the subscription endpoint) never leaves a piece out
 	// (it does not offer the option): it notes the states it sets, as with the option on, so that other
 	// nodes' Send Only Changes keep what they remembered and see those states.
+	const optionOn = settings !== undefined;
 	if (!settings && provesNothing(spec)) settings = NOTE_ONLY;
 	if (!settings) {
 		if (!lastWord.setsState) return { ok: true, close: async () => {} };
@@ -68,6 +69,12 @@ export async function openMemory(
 	if (!checked.ok) return checked;
 	const { sentBefore } = checked;
 	if (sentBefore.overridden.length > 0) context.addExecutionHints(overriddenHint(sentBefore.overridden));
+	if (optionOn && sentBefore.sendsAllBecause && lastWord.parts.size > 0)
+		context.addExecutionHints({
+			message: `Send Only Changes sent every item: ${sentBefore.sendsAllBecause}. The next run leaves out what the platform holds.`,
+			type: 'info',
+			location: 'outputPane',
+		});
 	const partlyUnchanged = new Map<Piece, PartlyUnchanged>();
 	for (const [piece, unchanged] of sentBefore.partlyUnchanged) {
 		const keys = new Set(unchanged.map(({ key }) => key));
@@ -122,7 +129,8 @@ function ofPiecesChecked(
 function overriddenHint(overridden: StatePart[]): NodeExecutionHint {
 	const contacts = new Set(overridden.map(({ user }) => user)).size;
 	const labels = [...new Set(overridden.map(({ label }) => `"${label}"`))];
-	const named = labels.length > 3 ? `${labels.slice(0, 3).join(', ')} and ${labels.length - 3} more` : labels.join(', ');
+	const named =
+		labels.length > 3 ? `${labels.slice(0, 3).join(', ')} and ${labels.length - 3} more` : labels.join(', ');
 	return {
 		message: `Another node of this workflow, or an earlier pass of this one, set ${named} of ${counted(contacts, 'contact')} to another value in this execution. The platform keeps this node's values, and Send Only Changes sends every item once on the next run. To keep its savings, let one node set each attribute.`,
 		type: 'warning',

@@ -48,6 +48,8 @@ export interface SentBefore {
 	unchanged: Set<Piece>;
 	/** Pieces to send without these of their parts: the platform holds their values already. */
 	partlyUnchanged: Map<Piece, StatePart[]>;
+	/** Why this run sends every item it sets, in the marketer's words; undefined when it compares them. */
+	sendsAllBecause?: string;
 	/**
 	 * Parts another node or an earlier pass of this node set to another value in this execution: this
 	 * run's value is the platform's last word, and the workflow forgets all it remembered at this run's end.
@@ -206,6 +208,11 @@ async function check(
 		unchanged,
 		partlyUnchanged,
 		overridden: conflicts,
+		sendsAllBecause: !trusted
+			? 'another run of this workflow had not finished, or ran at the same time (it may have changed what was remembered)'
+			: previous === undefined
+				? 'nothing was remembered to compare with (the first run with the option, a run after Forget What Was Sent, or after a run that could not trust what it remembered, whose hint or log said why)'
+				: undefined,
 		async recordEnd(outcomes) {
 			const doubted = previous === undefined || !trusted;
 			const forget = async () => {
