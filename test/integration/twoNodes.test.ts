@@ -3,13 +3,14 @@
  * then scores) on the same contacts, Send Only Changes on both: each leaves out what the platform holds,
  * night after night, and the workflow's memory stays right under the last word.
  */
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeParameters, INodeType } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
 
 import type { RunResult } from '../harness';
 import { runWorkflow } from '../harness';
 import { deduplicationStore } from '../harness/deduplicationStore';
-import { USER_NODE } from '../support/nodeTypes';
-import { statusOf } from '../support/nodeWords';
+import { SUBSCRIPTION_NODE, USER_NODE } from '../support/nodeTypes';
+import { statusOf, wordsOf } from '../support/nodeWords';
 import { useSandbox } from './sandboxLifecycle';
 
 const { sandbox, client, apiKey } = useSandbox();
@@ -132,4 +133,156 @@ test('two nodes setting one attribute to different values: the later node’s st
 	expect(hints).toContainEqual(expect.stringMatching(/set "tier" of 3 contacts to another value in this execution/));
 	// The earlier node's value was not held after the later one's: it is sent, never answered unchanged.
 	expect(statuses(second, PROFILE)).not.toContain('unchanged');
+	// The run after says why it sent every item, on both nodes.
+	for (const node of [PROFILE, SCORES])
+		expect((second.run.data.resultData.runData[node][0].hints ?? []).map(({ message }) => message)).toContainEqual(
+			expect.stringMatching(/^Send Only Changes sent every item: nothing was remembered to compare with/),
+		);
+});
+
+describe('a chain: Track Purchase → Update Attributes, default options', () => {
+	const chain = async (updateParameters: INodeParameters) =>
+		await runWorkflow({
+			workflowId: 'order-flow',
+			nodes: [
+				{
+					id: 'b2b2b2b2-0000-4000-8000-000000000001',
+					name: 'Track Purchase',
+					type: USER_NODE,
+					parameters: {
+						operation: 'trackPurchase',
+						identifyBy: 'external_id',
+						externalId: '={{ $json.id }}',
+						productId: '={{ $json.sku }}',
+						currency: 'EUR',
+						price: '={{ $json.price }}',
+						time: '2026-11-20T09:00:00Z',
+					},
+				},
+				{
+					id: 'b2b2b2b2-0000-4000-8000-000000000002',
+					name: 'Update Attributes',
+					type: USER_NODE,
+					parameters: updateParameters,
+				},
+			],
+			connections: {
+				Start: { main: [[{ node: 'Track Purchase', type: 'main', index: 0 }]] },
+				'Track Purchase': { main: [[{ node: 'Update Attributes', type: 'main', index: 0 }]] },
+			},
+			items: [
+				{ id: 'c-1', sku: 'sku-1', price: '9.90', 'First Name': 'Lena' },
+				{ id: 'c-2', sku: 'sku-2', price: '19.90', 'First Name': 'Ben' },
+			],
+			credentials: { engagementPlatformApi: { restEndpoint: sandbox().url, apiKey } },
+		});
+	const hintsOf = (result: RunResult, node: string) =>
+		(result.run.data.resultData.runData[node][0].hints ?? []).map(({ message }) => message);
+
+	test('the run says whose words it replaced and how to keep both', async () => {
+		const result = await chain({
+			operation: 'updateAttributes',
+			identifyBy: 'external_id',
+			externalId: '={{ $json.id }}',
+			attributesInput: 'json',
+			attributesJson: '={{ { last_order: $json.sku } }}',
+		});
+
+		expect(statuses(result, 'Update Attributes')).toEqual(['updated', 'updated']);
+		const [hint] = hintsOf(result, 'Update Attributes').filter((message) => message.includes('replace'));
+		expect(hint).toContain('"Track Purchase"');
+		expect(hint).toContain('"tracked"');
+		expect(hint).toContain("{{ $('Track Purchase').item.json.engagementPlatform.status }}");
+		expect(hint).toContain('Output Field Name');
+	});
+
+	test('Map Automatically does not offer the earlier node’s words as a column to send', async () => {
+		const result = await chain({
+			operation: 'updateAttributes',
+			identifyBy: 'external_id',
+			externalId: '={{ $json.id }}',
+			standardAttributes: { mappingMode: 'autoMapInputData', value: null },
+		});
+
+		const [columns] = hintsOf(result, 'Update Attributes').filter((message) => message.includes('Map Automatically'));
+		expect(columns).toContain('"First Name" as first_name');
+		expect(columns).not.toContain('engagementPlatform');
+	});
+});
+
+describe('a form’s opt-ins through an IF into Subscribe and Unsubscribe', () => {
+	/** n8n's IF, as far as the form needs it: opted-in responses on the true output, the rest on the false. */
+	const optedIn: INodeType = {
+		description: {
+			displayName: 'Opted In?',
+			name: 'optedIn',
+			group: ['transform'],
+			version: 1,
+			description: 'Stand-in for an IF on the opt-in column',
+			defaults: { name: 'Opted In?' },
+			inputs: [NodeConnectionTypes.Main],
+			outputs: [NodeConnectionTypes.Main, NodeConnectionTypes.Main],
+			properties: [],
+		},
+		async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+			const items = this.getInputData().map((input, item) => ({ json: input.json, pairedItem: { item } }));
+			return [items.filter(({ json }) => json.optIn === true), items.filter(({ json }) => json.optIn !== true)];
+		},
+	};
+	const groupNode = (operation: string) => ({
+		operation,
+		subscriptionGroupId: 'newsletter',
+		identifyBy: 'email',
+		email: '={{ $json.email }}',
+	});
+
+	test('Lena opts out at 09:02 and back in at 17:15: the later node says whose state it replaced, for whom, and what to use instead', async () => {
+		await client().seed({ subscriptionGroups: ['newsletter'] });
+		const result = await runWorkflow({
+			workflowId: 'form-opt-ins',
+			nodes: [
+				{ id: 'c3c3c3c3-0000-4000-8000-000000000001', name: 'Opted In?', type: 'test.optedIn', parameters: {} },
+				{
+					id: 'c3c3c3c3-0000-4000-8000-000000000002',
+					name: 'Subscribe',
+					type: SUBSCRIPTION_NODE,
+					parameters: groupNode('subscribe'),
+				},
+				{
+					id: 'c3c3c3c3-0000-4000-8000-000000000003',
+					name: 'Unsubscribe',
+					type: SUBSCRIPTION_NODE,
+					parameters: groupNode('unsubscribe'),
+				},
+			],
+			connections: {
+				Start: { main: [[{ node: 'Opted In?', type: 'main', index: 0 }]] },
+				'Opted In?': {
+					main: [[{ node: 'Subscribe', type: 'main', index: 0 }], [{ node: 'Unsubscribe', type: 'main', index: 0 }]],
+				},
+			},
+			items: [
+				{ email: 'lena@example.com', at: '09:02', optIn: false },
+				{ email: 'ben@example.com', at: '12:40', optIn: true },
+				{ email: 'lena@example.com', at: '17:15', optIn: true },
+			],
+			nodeTypes: { 'test.optedIn': optedIn },
+			credentials: { engagementPlatformApi: { restEndpoint: sandbox().url, apiKey } },
+		});
+
+		expect(result.error).toBeUndefined();
+		const later =
+			result.executionOrder.indexOf('Subscribe') < result.executionOrder.indexOf('Unsubscribe')
+				? 'Unsubscribe'
+				: 'Subscribe';
+		const earlier = later === 'Unsubscribe' ? 'Subscribe' : 'Unsubscribe';
+		const hints = (result.run.data.resultData.runData[later][0].hints ?? []).map(({ message }) => message);
+		expect(hints).toContainEqual(expect.stringContaining(`"${earlier}"`));
+		expect(hints).toContainEqual(expect.stringContaining('Set Group State'));
+		const lena = result.output(later).find(({ json }) => json.email === 'lena@example.com')!;
+		expect(String(wordsOf(lena.json).overrode)).toContain(`"${earlier}"`);
+		// Ben was set by one node only: nothing to say.
+		const ben = result.output('Subscribe').find(({ json }) => json.email === 'ben@example.com')!;
+		expect(wordsOf(ben.json).overrode).toBeUndefined();
+	});
 });

@@ -9,6 +9,7 @@ import { isBlank, shown } from '../../shared/schemas/textValues';
 import { notADate } from '../../shared/schemas/time';
 import { columnExpression } from '../../shared/engine/read/emptyCells';
 import { ColumnTally, columnMatcher } from './standardAttributeColumns';
+import { isWords } from '../../shared/engine/results/replacedWords';
 
 type Show = NonNullable<INodeProperties['displayOptions']>['show'];
 
@@ -149,6 +150,8 @@ function matchedColumns(item: ItemReader, label: string): { values: IDataObject;
 	const values: IDataObject = {};
 	const columns = new Map<string, string>();
 	for (const column in input) {
+		// Another node's words (Track Purchase before this one) are no column of the row's to send.
+		if (isWords(input[column])) continue;
 		const id = tally.attributeOf(column);
 		if (id === undefined) {
 			tally.notSent(column, 'matches no standard attribute');

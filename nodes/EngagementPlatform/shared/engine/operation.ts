@@ -28,6 +28,8 @@ export interface PieceSuccess {
 	 * accepted (Send Only Changes), in the user's words, e.g. ['city', 'plan']: the rest was sent.
 	 */
 	unchangedParts?: string[];
+	/** States another node of this execution set otherwise before this one, in words (plan/acrossNodes.ts). */
+	overrode?: string;
 	/** The answer accepted the piece without proving its state applied (an error it could not place, a user it may not know). */
 	unproven?: true;
 	/** Preview: not sent; the piece as it would go, and the planned request it would travel in. */

@@ -5,8 +5,10 @@ import { ON_ERROR_CONTINUE, counted, countedWas } from './results/runWords';
 import type { ItemInputError } from './read/itemInputError';
 import type { ItemFailure } from './results/itemResults';
 import { collectItemResults, inputFailure, itemError, runError } from './results/itemResults';
+import { replacedWordsHint } from './results/replacedWords';
 import type { LastWord } from './plan/lastWord';
 import { keepLastWord } from './plan/lastWord';
+import { noteStatesAcrossNodes } from './plan/acrossNodes';
 import { openEarlierTries } from './plan/earlierTries';
 import type { PartlyUnchanged } from './plan/memory';
 import { openMemory } from './plan/memory';
@@ -127,10 +129,8 @@ async function sendFresh(
 		await memory.close(report?.outcomes);
 	}
 	if (memory.undecided) markIfChanged(spec, report.outcomes);
-	return {
-		...report,
-		outcomes: answersOfInputPieces(lastWord, report.outcomes, leftOut, memory.partlyUnchanged),
-	};
+	const answers = answersOfInputPieces(lastWord, report.outcomes, leftOut, memory.partlyUnchanged);
+	return { ...report, outcomes: settings.preview ? answers : noteStatesAcrossNodes(context, spec, answers) };
 }
 
 /** Preview with Send Only Changes: the pieces whose acceptance it would remember, it checks at the real run. */
@@ -220,13 +220,16 @@ function finish(
 ): INodeExecutionData[][] {
 	const continueOnFail = context.continueOnFail();
 	const previews = report.planned && previewWords(spec, pieces, report.outcomes, report.planned);
+	const inputs = context.getInputData();
 	const results = collectItemResults(spec, itemCount, pieces, report.outcomes, inputErrors, {
-		inputs: context.getInputData(),
+		inputs,
 		field: settings.outputField,
 		records: spec.answersWithRecords === true,
 		errorOutput: context.getNode().onError === 'continueErrorOutput',
 		previews,
 	});
+	const replaced = spec.answersWithRecords ? undefined : replacedWordsHint(context, inputs, settings.outputField);
+	if (replaced) context.addExecutionHints(replaced);
 	if (report.planned && previews) {
 		addPreviewHint(context, spec, itemCount, report.planned, previews);
 		if (results.failures.length > 0 && !continueOnFail)

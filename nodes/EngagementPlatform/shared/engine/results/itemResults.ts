@@ -134,9 +134,11 @@ export function collectItemResults(
 		if (warnings.length > 0) withWarnings++;
 		const unchangedParts = unchangedPartsOf(allPieces);
 		const replacedParts = replacedPartsOf(allPieces);
+		const overrode = itemPieces.flatMap(({ outcome }) => (outcome.ok && outcome.overrode) || []);
 		for (const json of spec.itemResult(itemIndex, itemPieces)) {
 			const extra = {
 				...(warnings.length > 0 ? { warnings } : {}),
+				...(overrode.length > 0 ? { overrode: overrode.join('; ') } : {}),
 				...(unchangedParts ? { unchanged: unchangedParts } : {}),
 				...(replacedParts ? { replaced: replacedParts } : {}),
 			};
@@ -161,7 +163,7 @@ function sentAsIs(
 	if (pieces?.length !== 1) return undefined;
 	const outcome = outcomes.get(pieces[0]);
 	if (!outcome?.ok || outcome.unchanged || outcome.replacedBy !== undefined || outcome.replacedParts) return undefined;
-	if (outcome.unchangedParts) return undefined;
+	if (outcome.unchangedParts || outcome.overrode) return undefined;
 	if (outcome.warnings && outcome.warnings.length > 0) return undefined;
 	return { piece: pieces[0], outcome };
 }
