@@ -210,6 +210,99 @@ describe('a chain: Track Purchase → Update Attributes, default options', () =>
 	});
 });
 
+// Found by the state sequences (a quiet night after a run whose end n8n could not record), kept in its shrunk form.
+test.each([false, true])(
+	'after a run whose end n8n could not record, the next run and the one after it send everything and say why, then a quiet night sends nothing (a second node: %s)',
+	async (withSecondNode) => {
+		const crm = {
+			id: 'd4d4d4d4-0000-4000-8000-000000000001',
+			name: PROFILE,
+			type: USER_NODE,
+			parameters: updateAttributes('{ email_subscribe: "subscribed" }'),
+		};
+		const webForm = {
+			id: 'd4d4d4d4-0000-4000-8000-000000000002',
+			name: SCORES,
+			type: USER_NODE,
+			parameters: updateAttributes('{ city: "Lisbon" }'),
+		};
+		const run = async (nodes: Array<typeof crm>) =>
+			await runWorkflow({
+				workflowId: 'crashed-then-two',
+				nodes,
+				connections: {
+					Start: { main: [[{ node: PROFILE, type: 'main', index: 0 }]] },
+					...(nodes.length > 1 && { [PROFILE]: { main: [[{ node: SCORES, type: 'main', index: 0 }]] } }),
+				},
+				items: [{ id: 'u1' }],
+				credentials: { engagementPlatformApi: { restEndpoint: sandbox().url, apiKey } },
+			});
+		const sendsAllBecause = (result: RunResult) =>
+			(result.run.data.resultData.runData[PROFILE][0].hints ?? [])
+				.map(({ message }) => message)
+				.find((message) => message.startsWith('Send Only Changes sent every item'));
+		await client().seed({ profiles: [{ external_id: 'u1' }] });
+		await run([crm]);
+		const from = store.calls.length;
+		store.failWhen = (_, calls) =>
+			calls.slice(from).filter((call) => call.method === 'checkProcessedAndRecord').length >= 3;
+		await run([crm]);
+		store.failWhen = undefined;
+		const nodes = withSecondNode ? [crm, webForm] : [crm];
+
+		// In doubt, a run cannot trust what it writes either (the run it found unfinished may still be running).
+		expect(sendsAllBecause(await run(nodes))).toMatch(
+			/another run of this workflow had not finished.*the next run sends every item once more/,
+		);
+		const after = await lastSeq();
+		await run(nodes);
+		expect(await valuesSent(after)).toContain('u1 email_subscribe="subscribed"');
+		const quiet = await lastSeq();
+		const next = await run(nodes);
+		expect(await valuesSent(quiet)).toEqual([]);
+		expect(statuses(next, PROFILE)).toEqual(['unchanged']);
+	},
+);
+
+// Found by the state sequences (three in a chain), kept in its shrunk form.
+test('three in a chain: the last node names the node right before it as the one whose answer it replaced', async () => {
+	await client().seed({ subscriptionGroups: ['newsletter'] });
+	const result = await runWorkflow({
+		workflowId: 'three-in-a-chain',
+		nodes: [
+			{
+				name: 'Sync CRM Attributes',
+				type: USER_NODE,
+				parameters: updateAttributes('{ email_subscribe: "subscribed" }'),
+			},
+			{ name: 'Sync Web Form Attributes', type: USER_NODE, parameters: updateAttributes('{ city: "Lisbon" }') },
+			{
+				name: 'Newsletter Opt-In',
+				type: SUBSCRIPTION_NODE,
+				parameters: {
+					operation: 'subscribe',
+					subscriptionGroupId: 'newsletter',
+					identifyBy: 'external_id',
+					externalId: '={{ $json.id }}',
+				},
+			},
+		],
+		connections: {
+			Start: { main: [[{ node: 'Sync CRM Attributes', type: 'main', index: 0 }]] },
+			'Sync CRM Attributes': { main: [[{ node: 'Sync Web Form Attributes', type: 'main', index: 0 }]] },
+			'Sync Web Form Attributes': { main: [[{ node: 'Newsletter Opt-In', type: 'main', index: 0 }]] },
+		},
+		items: [{ id: 'u1' }],
+		credentials: { engagementPlatformApi: { restEndpoint: sandbox().url, apiKey } },
+	});
+
+	const [hint] = (result.run.data.resultData.runData['Newsletter Opt-In'][0].hints ?? [])
+		.map(({ message }) => message)
+		.filter((message) => message.includes("another Engagement Platform node's answer"));
+	expect(hint).toContain(`{{ $('Sync Web Form Attributes').item.json.engagementPlatform.status }}`);
+	expect(hint).not.toContain('Sync CRM Attributes');
+});
+
 describe('a form’s opt-ins through an IF into Subscribe and Unsubscribe', () => {
 	/** n8n's IF, as far as the form needs it: opted-in responses on the true output, the rest on the false. */
 	const optedIn: INodeType = {

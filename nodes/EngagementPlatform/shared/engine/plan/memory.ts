@@ -71,7 +71,7 @@ export async function openMemory(
 	if (sentBefore.overridden.length > 0) context.addExecutionHints(overriddenHint(sentBefore.overridden));
 	if (optionOn && sentBefore.sendsAllBecause && lastWord.parts.size > 0)
 		context.addExecutionHints({
-			message: `Send Only Changes sent every item: ${sentBefore.sendsAllBecause}. The next run leaves out what the platform holds.`,
+			message: `Send Only Changes sent every item: ${sentBefore.sendsAllBecause}.`,
 			type: 'info',
 			location: 'outputPane',
 		});

@@ -209,9 +209,9 @@ async function check(
 		partlyUnchanged,
 		overridden: conflicts,
 		sendsAllBecause: !trusted
-			? 'another run of this workflow had not finished, or ran at the same time (it may have changed what was remembered)'
+			? 'another run of this workflow had not finished, or ran at the same time (it may have changed what was remembered). That run may still be sending, so this one forgets what it sent too: the next run sends every item once more, and the one after it leaves out what the platform holds'
 			: previous === undefined
-				? 'nothing was remembered to compare with (the first run with the option, a run after Forget What Was Sent, or after a run that could not trust what it remembered, whose hint or log said why)'
+				? 'nothing was remembered to compare with (the first run with the option, a run after Forget What Was Sent, or after a run that could not trust what it remembered, whose hint or log said why). The next run leaves out what the platform holds'
 				: undefined,
 		async recordEnd(outcomes) {
 			const doubted = previous === undefined || !trusted;

@@ -43,12 +43,26 @@ export function isWords(value: unknown): value is IDataObject & { status: string
 	);
 }
 
-/** The nearest node of this package before this one, or the node right before it where n8n cannot say. */
+/** How far back a chain is searched for the node that gave the words. */
+const MAX_HOPS = 10;
+
+/**
+ * The nearest node of this package before this one (the node right before it first), or the node right
+ * before it where n8n cannot say. n8n lists a node's parents deepest first, so they are asked for one
+ * hop more at a time.
+ */
 function wordsNode(context: IExecuteFunctions): string | undefined {
 	try {
-		const parents = context.getParentNodes?.(context.getNode().name) ?? [];
-		const ours = parents.find(({ type }) => type.split('.').pop()?.startsWith('engagementPlatform'));
-		return ours?.name ?? context.getInputSourceData?.(0)?.previousNode;
+		const name = context.getNode().name;
+		const previous = context.getInputSourceData?.(0)?.previousNode;
+		const isOurs = ({ type }: { type: string }) => type.split('.').pop()?.startsWith('engagementPlatform') === true;
+		for (let depth = 1; depth <= MAX_HOPS; depth++) {
+			const parents = context.getParentNodes?.(name, { depth }) ?? [];
+			const ours = parents.filter(isOurs);
+			if (ours.length > 0) return (ours.find((parent) => parent.name === previous) ?? ours[0]).name;
+			if (parents.length === 0) break;
+		}
+		return previous;
 	} catch {
 		return undefined;
 	}
