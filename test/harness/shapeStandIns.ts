@@ -2,13 +2,14 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType } fr
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 /**
- * Stand-ins for the n8n-nodes-base nodes that make a node run several times in one execution, doing
- * what n8n's own do to the shape of the run (n8n-nodes-base is not installed in-process; the
+ * Stand-ins for the n8n-nodes-base nodes that shape how our nodes run in one execution (several times,
+ * or on a branch), doing what n8n's own do to the shape of the run (n8n-nodes-base is not installed in-process; the
  * end-to-end suite has the real ones):
  * - Switch: the items in `branches` runs of consecutive items, one per output (up to five), every output
  *   wired to the same node, as both branches of an IF wired into one node: that node runs once per
  *   output. n8n (execution order v1) runs it for the last output first, so the first items go on the
  *   last output: the node's runs meet the items in their order.
+ * - IF: one column's true or false (below).
  * - Loop Over Items (Split in Batches v3): `batchSize` items per pass on its "loop" output, everything
  *   back on "done" once the items are spent; the node in the loop runs once per pass.
  */
@@ -78,7 +79,32 @@ const loopStandIn: INodeType = {
 	},
 };
 
+/**
+ * IF, on one column: the items whose `field` is true on the "true" output, the rest on "false", each
+ * paired with its input. Which branch n8n runs first is its own affair: read it from the run.
+ */
+const ifStandIn: INodeType = {
+	description: {
+		displayName: 'If',
+		name: 'if',
+		group: ['transform'],
+		version: 2,
+		description: "Stand-in for n8n's IF",
+		defaults: { name: 'If' },
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main, NodeConnectionTypes.Main],
+		outputNames: ['true', 'false'],
+		properties: [{ displayName: 'Field', name: 'field', type: 'string', default: '' }],
+	},
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const field = this.getNodeParameter('field', 0) as string;
+		const items = this.getInputData().map((item, index) => ({ json: item.json, pairedItem: { item: index } }));
+		return [items.filter(({ json }) => json[field] === true), items.filter(({ json }) => json[field] !== true)];
+	},
+};
+
 export const SHAPE_STAND_INS: Record<string, INodeType> = {
 	'n8n-nodes-base.switch': switchStandIn,
 	'n8n-nodes-base.splitInBatches': loopStandIn,
+	'n8n-nodes-base.if': ifStandIn,
 };

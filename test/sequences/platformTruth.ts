@@ -447,3 +447,18 @@ export function compareWithPlatform(
 		}
 	}
 }
+
+/**
+ * The nodes of one execution, run one after the other (a chain, the branches of an IF): n8n runs each
+ * node on all its items before the next, so each record's piece takes the effect of the last node, in
+ * the order n8n ran them, that set it (`effects` in that order). Unlike two runs at once, no doubt.
+ */
+export function inExecutionOrder(effects: Effect[]): Effect[] {
+	const last = new Map<Pieces, Map<PieceName, Effect>>();
+	for (const effect of effects) {
+		let pieces = last.get(effect.record);
+		if (!pieces) last.set(effect.record, (pieces = new Map()));
+		pieces.set(effect.piece, effect);
+	}
+	return [...last.values()].flatMap((pieces) => [...pieces.values()]);
+}

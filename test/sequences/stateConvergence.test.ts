@@ -15,6 +15,13 @@
  * "unchanged" only within that many days of its contact's attributes last being accepted. A run may run
  * the node two or three times (merged branches), each run of the node its own.
  *
+ * Workflows of several of our nodes (./workflowOfNodes.ts): two syncs in a chain, a sync then the
+ * newsletter node, all three, an IF into Subscribe and Unsubscribe or into two syncs. n8n runs one node
+ * after the other, so the platform holds the later node's value; each node's rows come out as they came
+ * to it (the earlier node's words replaced, and the run says whose), `overrode` names an earlier node's
+ * state exactly where one was replaced, and the next night with the same rows sends nothing where the
+ * syncs set different attributes with Send Only Changes (and no contact's turn to be resent has come).
+ *
  * fast-check generates sequences of steps (model-based: ./workflowRuns.ts): mostly one run, an
  * execution of a saved workflow in n8n's real WorkflowExecute, against in-process sandboxes over
  * loopback, with Send Only Changes on or off, by external ID or email, sometimes meeting a platform
@@ -77,6 +84,7 @@ import {
 	WebhookTwice,
 	WorkflowRun,
 } from './workflowRuns';
+import { WorkflowOfNodes, workflowOfNodes } from './workflowOfNodes';
 import type { Violation } from './platformTruth';
 import { truthFrom } from './platformTruth';
 import { resetWorkspace, useWorkspaces, WORKSPACES } from './workspaces';
@@ -120,6 +128,8 @@ const runs = fc.commands(
 		retriedRun(MAX_ITEMS).map((retried) => new RetriedExecution(retried)),
 		rerunPlan.map((rerun) => new RerunStep(rerun)),
 		webhookTwice(MAX_ITEMS).map((twice) => new WebhookTwice(twice)),
+		workflowOfNodes(MAX_ITEMS).map((plan) => new WorkflowOfNodes(plan)),
+		workflowOfNodes(MAX_ITEMS).map((plan) => new WorkflowOfNodes(plan)),
 	],
 	{ maxCommands: MAX_STEPS },
 );
@@ -149,6 +159,8 @@ const COUNTS = [
 	'webhooksTwice',
 	'webhooksTwiceAtOnce',
 	'volatileRuns',
+	'workflowsOfNodes',
+	'quietNights',
 ] as const;
 type Tally = Record<(typeof COUNTS)[number] | 'sequences' | 'violations', number> & {
 	answers: Record<string, number>;
@@ -209,6 +221,8 @@ async function runSequence(
 		webhooksTwice: 0,
 		webhooksTwiceAtOnce: 0,
 		volatileRuns: 0,
+		workflowsOfNodes: 0,
+		quietNights: 0,
 		triesAgain: { '2.x': 0, '1.x': 0 },
 		rows: {},
 		log: [],
@@ -256,7 +270,7 @@ function failureReport(real: SequenceReal): string {
 
 describe('A marketer syncs customers to the platform night after night', () => {
 	test(
-		'after every run each customer holds what the run last said it applied, whatever the mix of attribute syncs, newsletter opt-ins and outs, two sync nodes, a switched workspace, platform hiccups, overlapping runs, runs n8n could not close, customers with no profile yet, answers that prove nothing, and runs run again (Executions → Retry, the step re-run, a webhook twice, Retry On Fail on rows with their own error)',
+		'after every run each customer holds what the run last said it applied, whatever the mix of attribute syncs, newsletter opt-ins and outs, two sync nodes, workflows of two and three nodes (chains, IF branches), a switched workspace, platform hiccups, overlapping runs, runs n8n could not close, customers with no profile yet, answers that prove nothing, and runs run again (Executions → Retry, the step re-run, a webhook twice, Retry On Fail on rows with their own error)',
 		async () => {
 			const started = performance.now();
 			const counted = tally();
@@ -316,6 +330,7 @@ describe('A marketer syncs customers to the platform night after night', () => {
 						`(${(elapsed / 1000).toFixed(1)} s, ${(((elapsed / Math.max(1, counted.sequences)) * 100) / 1000).toFixed(1)} s per 100 sequences)`,
 					`run again: ${counted.stoppedRuns} runs the node stopped (On Error: Stop Workflow), ${counted.retried} Executions → Retry from the saved data (${counted.retriedWithCurrentWorkflow} with the current workflow; ${counted.stillStopped} runs still stopped after them), ${counted.rerunSteps} steps re-run as a new execution, ${counted.webhooksTwice} webhooks delivered twice one after the other and ${counted.webhooksTwiceAtOnce} at once`,
 					`runs whose rows carry: ${JSON.stringify(counted.rows)}; runs whose attributes carry {{ $now }} and Math.random(): ${counted.volatileRuns}`,
+					`workflows of several nodes (chains, IF branches): ${counted.workflowsOfNodes} runs; next nights with nothing changed checked to send nothing: ${counted.quietNights}`,
 					`Retry On Fail's tries beyond a run's first, by rule: ${JSON.stringify(counted.triesAgain)}`,
 					`answers: ${JSON.stringify(counted.answers)}`,
 					`sequences by schedule and Resend Everything Every (Days): ${JSON.stringify(counted.bySchedule)}`,

@@ -2,8 +2,8 @@
  * The steps a sequence is made of. Most are one execution of a saved workflow in n8n's real engine:
  * an attribute sync by one of two User nodes, or a newsletter opt-in/out by the Subscription node,
  * against the workspace the workflow's credential points at, sometimes with the platform stumbling on
- * the run's first request(s), or n8n's database going away before the run could record its end. The
- * others: two runs of the workflow at once (a manual run during the nightly one), and the newcomer
+ * the run's first request(s), or n8n's database going away before the run could record its end (a
+ * workflow of several of our nodes is ./workflowOfNodes.ts, which settles its nodes here). The others: two runs of the workflow at once (a manual run during the nightly one), and the newcomer
  * signing up in a workspace. While two runs overlap, n8n's store behaves as n8n's does under
  * concurrency: each call reads the row, waits a database round trip, then inserts or writes it back
  * whole (test/harness/deduplicationStore.ts, StoreRace).
@@ -23,7 +23,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { isDeepStrictEqual } from 'node:util';
 
 import fc from 'fast-check';
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { DEMO_API_KEY } from '../../sandbox';
 import type { FaultRule, RecordedRequest, StateView } from '../../sandbox/adminApiTypes';
@@ -40,6 +40,7 @@ import {
 	compareWithPlatform,
 	effectsOf,
 	GROUP,
+	inExecutionOrder,
 	learn,
 	PIECES,
 	profileOf,
@@ -52,13 +53,19 @@ import { describeRows, rowPlan, tallyRows, withRowColumns, wordsField } from './
 import type { Person, Workspace, WorkspaceIndex } from './workspaces';
 import { emailOf, NEWCOMER, signUp, WORKSPACES, workspaceName } from './workspaces';
 
-/** The workflow's nodes: two attribute syncs and a newsletter node, each keeping its id from run to run. */
-const NODES = {
+/**
+ * The workflow's nodes: two attribute syncs and two newsletter nodes (the opt-out one the false branch of
+ * an IF, ./workflowOfNodes.ts), each keeping its id from run to run.
+ */
+export const NODES = {
 	crm: { id: '5eed0000-0000-4000-8000-00000000000a', name: 'Sync CRM Attributes', type: USER_NODE },
 	webForm: { id: '5eed0000-0000-4000-8000-00000000000b', name: 'Sync Web Form Attributes', type: USER_NODE },
 	newsletter: { id: '5eed0000-0000-4000-8000-00000000000c', name: 'Newsletter Opt-In', type: SUBSCRIPTION_NODE },
+	optOut: { id: '5eed0000-0000-4000-8000-00000000000d', name: 'Newsletter Opt-Out', type: SUBSCRIPTION_NODE },
 } as const;
-type NodeKey = keyof typeof NODES;
+export type NodeKey = keyof typeof NODES;
+/** A node setting group states through the subscription endpoint (Set Group State, Subscribe, Unsubscribe). */
+export const isNewsletter = (node: NodeKey) => NODES[node].type === SUBSCRIPTION_NODE;
 
 const PATHS = { [USER_NODE]: '/users/track', [SUBSCRIPTION_NODE]: '/v2/subscription/status/set' } as const;
 
@@ -116,6 +123,8 @@ export interface RunPlan {
 	 * `{{ $now }}`, `Math.random()`), as a marketer stamps a sync: each try n8n runs evaluates them anew.
 	 */
 	volatile?: boolean;
+	/** The row's column an attribute sync reads its attributes from (`attrs`; each node its own in a workflow of several). */
+	column?: string;
 }
 
 /**
@@ -161,7 +170,7 @@ export const describeSchedule = ({ kind, gapsHours, resendEveryDays }: Schedule,
 	`${kind}, resend every ${resendEveryDays} days, hours before each step: ${gapsHours.slice(0, steps).join(', ')}`;
 
 /** A step begins: the clock moves on by the schedule's gap before it (or by `gapHours`). */
-function beginStep(real: SequenceReal, gapHours?: number): number {
+export function beginStep(real: SequenceReal, gapHours?: number): number {
 	const step = ++real.steps;
 	moveClockBy((gapHours ?? real.schedule?.gapsHours[step - 1] ?? 0) * HOUR_MS);
 	real.stepStartedAt = virtualNow();
@@ -189,13 +198,23 @@ function checkFreshness(
 	violations: Violation[],
 ): void {
 	const everyDays = real.schedule?.resendEveryDays ?? 0;
-	const keyOf = (plan: RunPlan, user: Person) => `${plan.workspace} ${plan.identifyBy} ${user}`;
-	const attributeRuns = ran.filter(({ plan }) => plan.node !== 'newsletter');
+	// Each node keeps its own turn to be resent.
+	const keyOf = (plan: RunPlan, user: Person) => `${plan.node} ${plan.workspace} ${plan.identifyBy} ${user}`;
+	const attributeRuns = ran.filter(({ plan }) => !isNewsletter(plan.node));
 	const acceptedNow = new Set<string>();
-	for (const entry of attributeRuns) {
+	// A value another node of the step had accepted (a chain's earlier node): the platform holds it now.
+	const partOf = (plan: RunPlan, user: Person, piece: string, value: string | undefined) =>
+		`${plan.workspace} ${plan.identifyBy} ${user} ${piece}=${value}`;
+	const partsAcceptedNow = new Set<string>();
+	for (const entry of ran) {
 		const acceptedObjects = (entry.stepRequests ?? []).flatMap(wholeObjectsAccepted);
 		entry.plan.items.forEach((item, index) => {
 			const answer = answersOf.get(entry)?.[index];
+			if (answer?.status === 'applied' && !answer.warned)
+				for (const [piece, value] of Object.entries(item.sets))
+					if (!answer.unchangedPieces?.includes(piece as PieceName))
+						partsAcceptedNow.add(partOf(entry.plan, item.user, piece, value));
+			if (isNewsletter(entry.plan.node)) return;
 			if (answer?.status === 'applied' && !answer.warned && !answer.unchangedPieces?.length)
 				acceptedNow.add(keyOf(entry.plan, item.user));
 			else if (answer === undefined && acceptedObjects.includes(objectOfItem(entry.plan, index)))
@@ -209,8 +228,20 @@ function checkFreshness(
 				answer?.status === 'unchanged' || (answer?.status === 'applied' && !!answer.unchangedPieces?.length);
 			if (everyDays === 0 || !leftOut) return;
 			const key = keyOf(entry.plan, item.user);
-			// Accepted in this step: by an earlier run of the node (merged branches) or the overlapping run.
+			// Accepted in this step: by an earlier run of the node (merged branches) or the overlapping run; or
+			// each value left out accepted from another node of the step.
 			if (acceptedNow.has(key)) return;
+			const runOfNode = runOfNodeOf(entry.plan);
+			const lastWordOf = (piece: PieceName) =>
+				!entry.plan.items.some(
+					(later, at) =>
+						at > index && runOfNode(at) === runOfNode(index) && later.user === item.user && piece in later.sets,
+				);
+			const leftOutPieces = (
+				answer?.status === 'unchanged' ? (Object.keys(item.sets) as PieceName[]) : (answer?.unchangedPieces ?? [])
+			).filter(lastWordOf);
+			if (leftOutPieces.every((piece) => partsAcceptedNow.has(partOf(entry.plan, item.user, piece, item.sets[piece]))))
+				return;
 			const last = real.lastAccepted.get(key);
 			const age = last === undefined ? undefined : real.stepStartedAt - last;
 			if (age === undefined || age > everyDays * DAY_MS + CLOCK_SLACK_MS)
@@ -315,6 +346,9 @@ export interface SequenceReal {
 	webhooksTwiceAtOnce: number;
 	/** Runs whose attributes carry values that change on every evaluation. */
 	volatileRuns: number;
+	/** Runs of a workflow of several of our nodes (./workflowOfNodes.ts); next nights checked to send nothing. */
+	workflowsOfNodes: number;
+	quietNights: number;
 	/** Tries of Retry On Fail beyond a run's first, by n8n line's rule. */
 	triesAgain: Record<'2.x' | '1.x', number>;
 	/** Runs whose rows carry their own `error` (by kind), columns named like the node's words. */
@@ -342,17 +376,17 @@ type Command = fc.AsyncCommand<SequenceModel, SequenceReal>;
 // ---- generation -------------------------------------------------------------------------------
 
 /** One of several, by weight, shrinking towards the first. */
-const weighted = <T>(...choices: Array<[T, number]>): fc.Arbitrary<T> =>
+export const weighted = <T>(...choices: Array<[T, number]>): fc.Arbitrary<T> =>
 	fc.oneof({ withCrossShrink: true }, ...choices.map(([value, weight]) => ({ arbitrary: fc.constant(value), weight })));
 /** Absent three times in four: shrinks to absent. */
-const rarely = <T>(arbitrary: fc.Arbitrary<T>): fc.Arbitrary<T | undefined> =>
+export const rarely = <T>(arbitrary: fc.Arbitrary<T>): fc.Arbitrary<T | undefined> =>
 	fc.oneof({ withCrossShrink: true }, { arbitrary: fc.constant(undefined), weight: 3 }, { arbitrary, weight: 1 });
 /** Absent half the time: shrinks to absent. */
-const often = <T>(arbitrary: fc.Arbitrary<T>): fc.Arbitrary<T | undefined> =>
+export const often = <T>(arbitrary: fc.Arbitrary<T>): fc.Arbitrary<T | undefined> =>
 	fc.option(arbitrary, { nil: undefined, freq: 2 });
 
-const person = weighted<Person>(['u1', 3], ['u2', 3], ['u3', 3], [NEWCOMER, 2]);
-const valueOf = (piece: PieceName) => fc.constantFrom(...VALUES[piece]);
+export const person = weighted<Person>(['u1', 3], ['u2', 3], ['u3', 3], [NEWCOMER, 2]);
+export const valueOf = (piece: PieceName) => fc.constantFrom(...VALUES[piece]);
 
 const attributeItem: fc.Arbitrary<ItemIntent> = fc
 	.record({
@@ -374,10 +408,10 @@ const groupStateItem: fc.Arbitrary<ItemIntent> = fc
 	.record({ user: person, state: valueOf(GROUP) })
 	.map(({ user: who, state }) => ({ user: who, sets: { [GROUP]: state } }));
 
-const faultOf = (kinds: FaultKind[]): fc.Arbitrary<Fault | undefined> =>
+export const faultOf = (kinds: FaultKind[]): fc.Arbitrary<Fault | undefined> =>
 	rarely(fc.record({ kind: fc.constantFrom(...kinds), times: weighted<1 | 4>([1, 3], [4, 1]) }));
-const BASE_FAULTS: FaultKind[] = ['status', 'reset-after', 'reset-before', 'slow'];
-const trackFault = faultOf([...BASE_FAULTS, 'unplaced-error']);
+export const BASE_FAULTS: FaultKind[] = ['status', 'reset-after', 'reset-before', 'slow'];
+export const trackFault = faultOf([...BASE_FAULTS, 'unplaced-error']);
 const crash = weighted<2 | 3 | undefined>([undefined, 16], [2, 1], [3, 1]);
 
 const runSettings = {
@@ -418,6 +452,10 @@ export const newsletterRun = (maxItems: number): fc.Arbitrary<RunPlan> =>
 		.map(withoutIdleCrash)
 		.map((plan) => (plan.oneState ? { ...plan, items: plan.items.map(stateOf(plan.items[0])) } : plan));
 
+/** The state a Subscribe or Unsubscribe node sets: its items' (the opt-out node's, where an IF gave it none). */
+const oneStateOf = (plan: RunPlan) =>
+	plan.items[0]?.sets[GROUP] ?? (plan.node === 'optOut' ? 'unsubscribed' : 'subscribed');
+
 /** The item with the first item's state: a run Subscribe or Unsubscribe makes of the same rows. */
 const stateOf =
 	(first: ItemIntent) =>
@@ -425,13 +463,13 @@ const stateOf =
 
 // ---- description -------------------------------------------------------------------------------
 
-const faultName = ({ kind, times }: Fault) =>
+export const faultName = ({ kind, times }: Fault) =>
 	`fault ${kind === 'status' ? '503' : kind === 'refused' ? '400' : kind}×${times}`;
 
 export function describePlan(plan: RunPlan): string {
 	const settings = [
 		NODES[plan.node].name,
-		...(plan.oneState ? [plan.items[0].sets[GROUP] === 'subscribed' ? 'Subscribe' : 'Unsubscribe'] : []),
+		...(plan.oneState ? [oneStateOf(plan) === 'subscribed' ? 'Subscribe' : 'Unsubscribe'] : []),
 		`${workspaceName(plan.workspace)} workspace`,
 		`by ${plan.identifyBy}`,
 		plan.sendOnlyChanges && offersSendOnlyChanges(plan) ? 'Send Only Changes' : 'sends all',
@@ -458,7 +496,7 @@ export function describePlan(plan: RunPlan): string {
  * The newsletter node (Set Group State, Subscribe, Unsubscribe) does not offer Send Only Changes: the
  * subscription endpoint's answer proves no state, so it sends every item and notes what it set.
  */
-const offersSendOnlyChanges = (plan: RunPlan) => plan.node !== 'newsletter';
+export const offersSendOnlyChanges = (plan: RunPlan) => !isNewsletter(plan.node);
 
 // ---- running -----------------------------------------------------------------------------------
 
@@ -466,20 +504,20 @@ const store = deduplicationStore();
 /** Which run of an overlap a call to n8n's store comes from. */
 const runOfCall = new AsyncLocalStorage<string>();
 
-function itemJson(plan: RunPlan, item: ItemIntent): IDataObject {
+export function itemJson(plan: RunPlan, item: ItemIntent): IDataObject {
 	return withRowColumns(baseJson(plan, item), plan.rows);
 }
 
-function baseJson(plan: RunPlan, { user: who, sets, updateOnly }: ItemIntent): IDataObject {
+export function baseJson(plan: RunPlan, { user: who, sets, updateOnly }: ItemIntent): IDataObject {
 	const base = { id: who, email: emailOf(who) };
-	if (plan.node === 'newsletter') return { ...base, group: GROUP, state: sets[GROUP] };
+	if (isNewsletter(plan.node)) return { ...base, group: GROUP, state: sets[GROUP] };
 	const attrs: IDataObject = {};
 	if (sets.tier !== undefined) attrs.tier = sets.tier;
 	if (sets.city !== undefined) attrs.city = sets.city;
 	if (sets.email_subscribe !== undefined) attrs.email_subscribe = sets.email_subscribe;
 	if (sets[GROUP] !== undefined)
 		attrs.subscription_groups = [{ subscription_group_id: GROUP, subscription_state: sets[GROUP] }];
-	return { ...base, attrs, ...(updateOnly && { updateOnly }) };
+	return { ...base, [plan.column ?? 'attrs']: attrs, ...(updateOnly && { updateOnly }) };
 }
 
 /**
@@ -487,7 +525,7 @@ function baseJson(plan: RunPlan, { user: who, sets, updateOnly }: ItemIntent): I
  * where the items send the same (Parallel Requests, Batch Size, the dragged field's spacing): what
  * *Retry with currently saved workflow* runs.
  */
-function parameters(plan: RunPlan, resendEveryDays: number, current = false): INodeParameters {
+export function parameters(plan: RunPlan, resendEveryDays: number, current = false): INodeParameters {
 	const options: INodeParameters = {
 		...(offersSendOnlyChanges(plan) && { sendOnlyChanges: plan.sendOnlyChanges }),
 		resendEveryDays,
@@ -502,11 +540,11 @@ function parameters(plan: RunPlan, resendEveryDays: number, current = false): IN
 		plan.identifyBy === 'email'
 			? { identifyBy: 'email', email: field('email') }
 			: { identifyBy: 'external_id', externalId: field('id') };
-	if (plan.node === 'newsletter' && plan.oneState) {
-		const operation = plan.items[0].sets[GROUP] === 'subscribed' ? 'subscribe' : 'unsubscribe';
+	if (isNewsletter(plan.node) && plan.oneState) {
+		const operation = oneStateOf(plan) === 'subscribed' ? 'subscribe' : 'unsubscribe';
 		return { operation, subscriptionGroupId: '={{ $json.group }}', ...identify, options };
 	}
-	if (plan.node === 'newsletter') {
+	if (isNewsletter(plan.node)) {
 		return {
 			operation: 'setGroupState',
 			subscriptionGroupId: '={{ $json.group }}',
@@ -536,26 +574,27 @@ const volatileKey = (who: string, key: string) => `${who} ${key}=(evaluated anew
 
 /** The row's attributes, with a volatile plan's values that change on every evaluation (`current`: spaced otherwise). */
 function attributesJson(plan: RunPlan, current: boolean): string {
-	if (!plan.volatile) return '={{ $json.attrs }}';
+	const column = plan.column ?? 'attrs';
+	if (!plan.volatile) return `={{ $json.${column} }}`;
 	return current
-		? '={{ {...$json.attrs,synced_at:$now.toISO(),sync_nonce:Math.random()} }}'
-		: '={{ { ...$json.attrs, synced_at: $now.toISO(), sync_nonce: Math.random() } }}';
+		? `={{ {...$json.${column},synced_at:$now.toISO(),sync_nonce:Math.random()} }}`
+		: `={{ { ...$json.${column}, synced_at: $now.toISO(), sync_nonce: Math.random() } }}`;
 }
 
-function faultRule(path: string, { kind, times }: Fault, delayMs = 20): FaultRule {
+export function faultRule(path: string, { kind, times }: Fault, delayMs = 20): FaultRule {
 	if (kind === 'status') return { path, kind, times, status: 503 };
 	if (kind === 'refused') return { path, kind: 'status', times, status: 400 };
 	if (kind === 'slow') return { path, kind, times, delayMs };
 	return { path, kind, times };
 }
 
-const pathOf = (plan: RunPlan) => PATHS[NODES[plan.node].type];
+export const pathOf = (plan: RunPlan) => PATHS[NODES[plan.node].type];
 
 /**
  * A fault rule the run did not use up would strike the next run: spend it on requests that change
  * nothing (an empty /users/track, a refused subscription body), so that each run meets only its own.
  */
-async function drainFaults(workspace: Workspace, path: string): Promise<void> {
+export async function drainFaults(workspace: Workspace, path: string): Promise<void> {
 	for (let attempt = 0; attempt < 8; attempt++) {
 		// Adding no rules answers how many are pending (SandboxClient.injectFaults drops that answer).
 		const added = await fetch(`${workspace.sandbox.url}/_admin/faults`, {
@@ -644,13 +683,13 @@ function runOfNodeOf(plan: RunPlan): (item: number) => number {
 const shapeOf = (plan: RunPlan, label: string): RunShape => ({
 	workspace: plan.workspace,
 	identifyBy: plan.identifyBy,
-	ignoresUnknown: plan.node === 'newsletter' && plan.identifyBy === 'external_id',
+	ignoresUnknown: isNewsletter(plan.node) && plan.identifyBy === 'external_id',
 	label,
 });
 
 /** Whether a run may create a profile the identifier `plan` uses finds for `user` (an attribute object creates one). */
 const mayCreateFor = (plan: RunPlan, other: RunPlan) => (user: Person) =>
-	other.node !== 'newsletter' &&
+	!isNewsletter(other.node) &&
 	other.workspace === plan.workspace &&
 	other.identifyBy === plan.identifyBy &&
 	other.items.some((item) => item.user === user);
@@ -658,7 +697,7 @@ const mayCreateFor = (plan: RunPlan, other: RunPlan) => (user: Person) =>
 /** What an item says when Send Only Changes could not read n8n's store (runOperation.ts). */
 const STORE_UNREADABLE = 'could not check what this node sent before';
 
-interface Ran {
+export interface Ran {
 	plan: RunPlan;
 	/** "" for a run alone; "run 3a " and "run 3b " for overlapping ones */
 	label: string;
@@ -674,6 +713,12 @@ interface Ran {
 	 * leave its items without an answer: which objects the platform accepted before the stop.
 	 */
 	stepRequests?: RecordedRequest[];
+	/**
+	 * A node of a workflow of several: the workflow's items it was given (the branch of an IF), in order
+	 * (else all of them), and each as it came to the node (after the nodes before it), where not as the plan makes it.
+	 */
+	inputItems?: number[];
+	rows?: IDataObject[];
 }
 
 /**
@@ -681,7 +726,7 @@ interface Ran {
  * both workspaces. Throws (stopping the sequence) when a violation is one `stopAt` picks. `before`: the
  * truth before the step, where the step changed it already (a retried run's stopped first execution).
  */
-async function settleStep(
+export async function settleStep(
 	model: SequenceModel,
 	real: SequenceReal,
 	ran: Ran[],
@@ -690,6 +735,8 @@ async function settleStep(
 		stoppedOnly,
 		profilesBefore,
 		signedUpMeanwhile,
+		inOrder,
+		alsoFound = [],
 	}: {
 		before?: Truth;
 		stoppedOnly?: boolean;
@@ -697,10 +744,14 @@ async function settleStep(
 		profilesBefore?: StateView[];
 		/** A retried step: the customer who signed up between its tries. */
 		signedUpMeanwhile?: Person;
+		/** The nodes of one execution, `ran` in the order n8n ran them: each sets after the ones before it. */
+		inOrder?: boolean;
+		/** Violations the step's own checks found (counted, and stopping a shrink, with the rest). */
+		alsoFound?: Violation[];
 	} = {},
 ): Promise<void> {
 	const step = real.steps;
-	const violations: Violation[] = [];
+	const violations: Violation[] = [...alsoFound];
 	const answersOf = new Map<Ran, Array<Answer | undefined>>();
 	const truthBefore = before ?? model.truth;
 	const effects = ran.flatMap((entry) => {
@@ -711,7 +762,7 @@ async function settleStep(
 		if (result.error && !stopped)
 			violations.push({ kind: 'run', message: `${label}the run stopped: ${result.error.message}` });
 		const field = wordsField(plan.rows);
-		const output = answersAcrossRuns(result, node.name, 0, field);
+		const output = ofInputItems(answersAcrossRuns(result, node.name, 0, field), entry.inputItems, field);
 		// n8n's store failed no call here unless a crash was staged: the run must not fail on it (another
 		// run creating or writing the store at the same moment is no failure).
 		const storeFailed = output.filter(({ json }) => JSON.stringify(json).includes(STORE_UNREADABLE));
@@ -725,8 +776,8 @@ async function settleStep(
 			output,
 			violations,
 			// The nodes' words: a newsletter node says the state it set, an attribute sync "updated".
-			plan.node === 'newsletter' ? (intent) => intent.sets[GROUP] : () => 'updated',
-			plan.items.map((item) => itemJson(plan, item)),
+			isNewsletter(plan.node) ? (intent) => intent.sets[GROUP] : () => 'updated',
+			entry.rows ?? plan.items.map((item) => itemJson(plan, item)),
 			field,
 			stopped,
 		);
@@ -744,7 +795,8 @@ async function settleStep(
 			real.ignored += plan.items.filter(
 				({ user }) => !profileOf(real.states[plan.workspace], user, 'external_id'),
 			).length;
-		const others = ran.filter((other) => other.plan !== plan);
+		// Nodes run one after the other meet only the ones before them; runs at once, each other.
+		const others = inOrder ? ran.slice(0, ran.indexOf(entry)) : ran.filter((other) => other.plan !== plan);
 		checkUnchangedWasHeld(
 			truthBefore,
 			shape,
@@ -775,15 +827,36 @@ async function settleStep(
 		);
 	});
 	checkFreshness(real, ran, answersOf, violations);
-	const setters = learn(effects);
+	const setters = learn(inOrder ? inExecutionOrder(effects) : effects);
 	real.states = await Promise.all(real.workspaces.map(async ({ client }) => await client.state()));
 	for (const index of WORKSPACES) compareWithPlatform(model.truth, index, real.states[index], setters, violations);
 	// Two runs at once may leave either one's values.
-	if (ran.length === 1 && ran[0].plan.volatile) checkAnsweredAsHeld(ran[0], real.states, violations);
+	// Two runs at once may leave either one's values; nodes one after the other, the last one's.
+	const lastVolatile = (inOrder ? ran : ran.length === 1 ? ran : []).filter(({ plan }) => plan.volatile).at(-1);
+	if (lastVolatile) checkAnsweredAsHeld(lastVolatile, real.states, violations);
 	model.runs += ran.length;
 	real.violations.push(...violations.map((violation) => ({ ...violation, step })));
 	const stopping = real.stopAt ? violations.filter(real.stopAt) : [];
 	if (stopping.length > 0) throw new Error(`step ${step}: ${stopping.map(({ message }) => message).join('; ')}`);
+}
+
+/**
+ * A node's answers paired with its own items: a node given some of the workflow's items (an IF's branch)
+ * answers them by the workflow's index, renumbered here (and `replacedBy` in its words) by their place
+ * among the node's; an answer for an item it was not given keeps an index no item of it has.
+ */
+function ofInputItems(output: INodeExecutionData[], inputItems: number[] | undefined, field: string) {
+	if (!inputItems) return output;
+	const place = (index: unknown) =>
+		typeof index === 'number' && inputItems.includes(index) ? inputItems.indexOf(index) : -1;
+	return output.map((answer) => {
+		const words = wordsOf(answer.json, field);
+		const json =
+			typeof words.replacedBy === 'number'
+				? { ...answer.json, [field]: { ...words, replacedBy: place(words.replacedBy) } }
+				: answer.json;
+		return { ...answer, json, pairedItem: { item: place((answer.pairedItem as { item?: unknown }).item) } };
+	});
 }
 
 /**
@@ -816,9 +889,13 @@ function checkVolatileNeverUnchanged(
  * volatile values the platform holds: a try, or a retry from saved data, answers an item an earlier try
  * got accepted with the values that try sent, not with what it evaluates now.
  */
-function checkAnsweredAsHeld({ plan, label, result }: Ran, states: StateView[], violations: Violation[]): void {
+function checkAnsweredAsHeld(
+	{ plan, label, result, inputItems }: Ran,
+	states: StateView[],
+	violations: Violation[],
+): void {
 	const field = wordsField(plan.rows);
-	const output = answersAcrossRuns(result, NODES[plan.node].name, 0, field);
+	const output = ofInputItems(answersAcrossRuns(result, NODES[plan.node].name, 0, field), inputItems, field);
 	const lastItems = new Set(plan.items.map(({ user }) => sendingVolatile(plan, contactOf(plan, user))));
 	for (const index of lastItems) {
 		const entries = output.filter(({ pairedItem }) => (pairedItem as { item?: number } | undefined)?.item === index);
@@ -934,11 +1011,11 @@ function checkNothingAcceptedSentAgain(
 }
 
 /** The requests on a path since `seq`. */
-async function requestsSince(workspace: Workspace, path: string, seq: number): Promise<RecordedRequest[]> {
+export async function requestsSince(workspace: Workspace, path: string, seq: number): Promise<RecordedRequest[]> {
 	return (await workspace.client.requests({ path })).filter((request) => request.seq > seq);
 }
 
-async function lastSeq(workspace: Workspace): Promise<number> {
+export async function lastSeq(workspace: Workspace): Promise<number> {
 	return Math.max(0, ...(await workspace.client.requests()).map((request) => request.seq));
 }
 
@@ -976,7 +1053,7 @@ async function runPlan(
 const triedAgainMaybe = (plan: RunPlan) =>
 	(plan.retryOnFail !== undefined || plan.stopWorkflow === true) && shapeOfNodeRuns(plan).kind === 'once';
 
-async function injectFault(plan: RunPlan, real: SequenceReal, workspace: Workspace): Promise<void> {
+export async function injectFault(plan: RunPlan, real: SequenceReal, workspace: Workspace): Promise<void> {
 	if (!plan.fault) return;
 	real.faults++;
 	if (plan.fault.kind === 'unplaced-error') real.unplacedErrors++;
@@ -1034,9 +1111,9 @@ export class RepeatRun implements Command {
 		const at = Math.max(0, real.plans.length - 1 - back);
 		const { plan: earlier, label } = real.plans[at];
 		const node: NodeKey =
-			otherNode && earlier.node !== 'newsletter' ? (earlier.node === 'crm' ? 'webForm' : 'crm') : earlier.node;
+			otherNode && !isNewsletter(earlier.node) ? (earlier.node === 'crm' ? 'webForm' : 'crm') : earlier.node;
 		const workspace: WorkspaceIndex = otherWorkspace ? (earlier.workspace === 0 ? 1 : 0) : earlier.workspace;
-		const fault = node === 'newsletter' && repeatFault?.kind === 'unplaced-error' ? undefined : repeatFault;
+		const fault = isNewsletter(node) && repeatFault?.kind === 'unplaced-error' ? undefined : repeatFault;
 		const plan: RunPlan = { ...earlier, node, workspace, sendOnlyChanges: true, fault, crash: repeatCrash };
 		await runPlan(plan, model, real, `again the rows of ${label}: ${describePlan(plan)}`);
 	}
@@ -1237,7 +1314,7 @@ export const retriedRun = (maxItems: number): fc.Arbitrary<RetriedPlan> =>
 			}),
 		})
 		.map(({ base, cause, fault, at, tier, retry }) => {
-			const refused = base.node !== 'newsletter' && cause !== 'fault';
+			const refused = !isNewsletter(base.node) && cause !== 'fault';
 			const items = [...base.items];
 			if (refused) items.splice(Math.min(at, items.length), 0, { user: NEWCOMER, sets: { tier }, updateOnly: true });
 			return {
