@@ -256,6 +256,7 @@ export function usersTrackOperation(
 		shape: TRACK_SHAPE,
 		options: trackOptions(sendsEvents),
 		stateSlots,
+		...(sendsEvents && { occurrenceSlots: ['events', 'purchases'] }),
 		readItem,
 		// Setting the same attributes twice leaves the same profile; events and purchases would be stored twice.
 		isSafeToResend: (request) => request.slots.size === 1 && request.slots.has('attributes'),

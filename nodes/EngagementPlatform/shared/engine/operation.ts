@@ -34,6 +34,11 @@ export interface PieceSuccess {
 	unproven?: true;
 	/** Preview: not sent; the piece as it would go, and the planned request it would travel in. */
 	preview?: PiecePreview;
+	/**
+	 * Not sent: this node got an occurrence of the same key accepted before (Track Once Per Key), from
+	 * the start of the slice of time it was tracked in; or an earlier item of this run has the same key.
+	 */
+	alreadyTracked?: { since?: string; sameKeyAs?: number };
 }
 
 export interface PiecePreview {
@@ -107,6 +112,14 @@ export interface SentBeforeSettings {
 	resendEveryDays: number;
 }
 
+/** "Track Once Per Key", when on: see plan/oncePerKey.ts. */
+export interface OncePerKeySettings {
+	/** A key is remembered for at least this many days after it was accepted. */
+	rememberDays: number;
+	/** Clear what the node remembers before the run: every item is sent, and remembered anew. */
+	forget: boolean;
+}
+
 /** What this run's earlier attempts of a request met, for reading the answer of the last. */
 export interface EarlierAttempts {
 	/** An earlier attempt may have been applied (its answer lost, a 5xx): a repeat the answer reports may be this run's own. */
@@ -128,6 +141,8 @@ export interface RunSettings {
 	maxRateLimitWaitMs: number;
 	/** Leave out pieces that repeat what this node last had accepted (state slots only). */
 	sentBefore?: SentBeforeSettings;
+	/** Leave out occurrences whose key this node got accepted before (occurrence slots only). */
+	oncePerKey?: OncePerKeySettings;
 	/** Preview: read, check and plan as always, then send nothing and remember nothing. */
 	preview?: true;
 }
@@ -153,6 +168,11 @@ export interface OperationSpec<Group = unknown, Payload = IDataObject> extends I
 	 * events and purchases are never left out.
 	 */
 	stateSlots?: Record<string, StateSlot<Payload>>;
+	/**
+	 * Slots whose pieces record an occurrence (an event, a purchase): each one sent is stored anew, so such
+	 * an operation gets "Track Once Per Key" (plan/oncePerKey.ts).
+	 */
+	occurrenceSlots?: readonly string[];
 	/** Options of this operation's own; the engine adds Batch Size (from the shape) and the request options. */
 	options?: OperationOptions;
 	/** Whether resending this request after an unclear failure cannot duplicate data. */

@@ -10,6 +10,7 @@ import type { LastWord } from './plan/lastWord';
 import { keepLastWord } from './plan/lastWord';
 import { noteStatesAcrossNodes } from './plan/acrossNodes';
 import { openEarlierTries } from './plan/earlierTries';
+import { leaveOutTracked } from './plan/oncePerKey';
 import type { PartlyUnchanged } from './plan/memory';
 import { openMemory } from './plan/memory';
 import { holdNodeContext } from './preview/nodeContextHeld';
@@ -78,8 +79,12 @@ async function run(
 		throw invalidInputError(context, inputFailure(itemIndex, inputErrors.get(itemIndex)!), inputErrors.size);
 	}
 
-	const { pieces, accepted } = tries.match(read.pieces);
+	const { pieces, accepted: acceptedBefore } = tries.match(read.pieces);
+	// Track Once Per Key: occurrences whose key this node got accepted before are answered, not sent.
+	const once = await leaveOutTracked(context, spec, settings, pieces, acceptedBefore, runTime);
+	const accepted = once.answered;
 	const sent = await sendFresh(context, spec, settings, pieces, accepted, !continueOnFail);
+	await once.close(sent.outcomes);
 	const report = accepted.size > 0 ? { ...sent, outcomes: new Map([...accepted, ...sent.outcomes]) } : sent;
 
 	// Kept for a try to come: the run fails (n8n's Retry On Fail, or Executions → Retry from the saved
@@ -242,6 +247,7 @@ function finish(
 		`${results.failures.length} failed` +
 		(results.unchanged > 0 ? `, ${results.unchanged} unchanged and not sent` : '') +
 		(results.replaced > 0 ? `, ${results.replaced} replaced by later items` : '') +
+		(results.alreadyTracked > 0 ? `, ${results.alreadyTracked} tracked before and not sent` : '') +
 		(report.requestsSkipped > 0 ? `, ${countedWas(report.requestsSkipped, 'request')} not sent` : '');
 	context.logger.info(`Engagement Platform ${spec.endpoint.path}: ${summary}`);
 	if (results.withWarnings > 0) {

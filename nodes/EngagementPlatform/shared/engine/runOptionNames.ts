@@ -16,6 +16,10 @@ export const RUN_OPTION = {
 	preview: 'preview',
 	forgetSent: 'forgetSent',
 	batchSize: 'batchSize',
+	trackOncePerKey: 'trackOncePerKey',
+	trackOncePerKeyKey: 'trackOncePerKeyKey',
+	rememberDays: 'rememberDays',
+	forgetTracked: 'forgetTracked',
 } as const;
 
 const RUN_OPTION_NAMES: ReadonlySet<string> = new Set(Object.values(RUN_OPTION));

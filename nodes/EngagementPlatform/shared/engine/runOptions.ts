@@ -147,6 +147,56 @@ function sendOnlyChangesOf(spec: OperationSpec): INodeProperties[] {
 	return canLeaveOut(spec) ? [sendOnlyChangesSwitch, ...sendOnlyChangesTuning] : [];
 }
 
+/**
+ * Track Once Per Key arrives on when added from Add Option, as Send Only Changes does; its Key, Remember
+ * For and Forget tune it and are shown with it on.
+ */
+const trackOncePerKeySwitch: INodeProperties = {
+	displayName: 'Track Once Per Key',
+	name: RUN_OPTION.trackOncePerKey,
+	type: 'boolean',
+	default: true,
+	description:
+		'Whether to leave out events and purchases this node already got accepted with the same key (Key, e.g. an order ID) within Remember For (Days): running the workflow again after fixing a row, or a webhook delivered twice, records each once. Such items are answered with status "already_tracked". Only what the platform accepted is remembered, in the n8n database, for this node.',
+};
+
+const DEFAULT_REMEMBER_DAYS = 30;
+
+const trackOncePerKeyTuning: INodeProperties[] = (
+	[
+		{
+			displayName: 'Key',
+			name: RUN_OPTION.trackOncePerKeyKey,
+			type: 'string',
+			default: '',
+			placeholder: "e.g. {{ $json.order_id + '-' + $json.sku }}",
+			description:
+				'What makes two items the same event or purchase, e.g. the order ID and product of an order line. Empty: the whole input item as it came in, so that only an identical item is left out.',
+		},
+		{
+			displayName: 'Remember For (Days)',
+			name: RUN_OPTION.rememberDays,
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: 365 },
+			default: DEFAULT_REMEMBER_DAYS,
+			description:
+				'How long a key is remembered after it was accepted (up to a quarter longer): an item with the same key after that is tracked again',
+		},
+		{
+			displayName: 'Forget What Was Tracked',
+			name: RUN_OPTION.forgetTracked,
+			type: 'boolean',
+			default: true,
+			description:
+				'Whether to clear the keys this node remembers before the run: every item is then tracked, and remembered anew',
+		},
+	] satisfies INodeProperties[]
+).map((field): INodeProperties => ({ ...field, displayOptions: { show: { [RUN_OPTION.trackOncePerKey]: [true] } } }));
+
+function trackOncePerKeyOf(spec: OperationSpec): INodeProperties[] {
+	return spec.occurrenceSlots?.length ? [trackOncePerKeySwitch, ...trackOncePerKeyTuning] : [];
+}
+
 /** The most pieces one request of this shape may pack, or undefined when each request is one piece. */
 export function batchLimit(shape: RequestShape<unknown, unknown>): number | undefined {
 	const packing = Object.values(shape.slots).filter((slot) => slot.form === 'list' || slot.form === 'elements');
@@ -175,6 +225,7 @@ export function optionsProperty(operationValue: string, spec: OperationSpec): IN
 		...(spec.options?.fields ?? []),
 		...batchSizeField(spec.shape),
 		...sendOnlyChangesOf(spec),
+		...trackOncePerKeyOf(spec),
 		...(spec.answersWithRecords ? [] : [outputFieldField]),
 		previewField,
 		...requestOptionFields,
@@ -212,6 +263,12 @@ export function readRunSettings(context: IExecuteFunctions, spec: OperationSpec)
 			forget: options.forgetSent === true,
 			historySize: number(historySizeField),
 			resendEveryDays: number(resendEveryField),
+		};
+	}
+	if (options.trackOncePerKey === true && spec.occurrenceSlots?.length) {
+		settings.oncePerKey = {
+			rememberDays: number(trackOncePerKeyTuning.find(({ name }) => name === RUN_OPTION.rememberDays)!),
+			forget: options.forgetTracked === true,
 		};
 	}
 	return spec.options?.read?.(options, settings) ?? settings;

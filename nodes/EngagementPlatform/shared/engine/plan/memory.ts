@@ -150,7 +150,10 @@ function provesNothing(spec: OperationSpec): boolean {
  * requests send it (normalised): a key pasted again with a space or a line break around it is the
  * same key to the platform, and to what the workflow remembers.
  */
-async function workspaceOf(context: IExecuteFunctions, spec: OperationSpec): Promise<SentBeforeInput['workspace']> {
+export async function workspaceOf(
+	context: IExecuteFunctions,
+	spec: OperationSpec,
+): Promise<SentBeforeInput['workspace']> {
 	const credentials = await context.getCredentials(spec.endpoint.credentialType);
 	return {
 		endpoint: String(credentials.restEndpoint ?? credentials.scimEndpoint ?? '').trim(),

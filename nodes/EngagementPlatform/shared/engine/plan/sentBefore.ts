@@ -397,7 +397,7 @@ function nodesThatSetParts(
  * (or an earlier one) recorded. Any other error is not retried: a call whose write may have landed, made
  * again, would answer this run's own entries as recorded before it.
  */
-async function madeAgain<T>(call: () => Promise<T>, lostRace: () => void): Promise<T> {
+export async function madeAgain<T>(call: () => Promise<T>, lostRace: () => void): Promise<T> {
 	for (let tries = 1; tries < CREATION_RACE_TRIES; tries++) {
 		const attempt = call();
 		// Settled either way: its value, or any error but a lost creation race, goes to the caller as it is.
@@ -457,7 +457,7 @@ function dueEntry(generation: number, contact: string, due: number): string {
 	return `d\u0000${generation}\u0000${contact}\u0000${due}`;
 }
 
-function workspaceOf({ endpoint, key }: SentBeforeInput['workspace']): string {
+export function workspaceOf({ endpoint, key }: SentBeforeInput['workspace']): string {
 	return createHmac('sha256', key).update(endpoint.replace(/\/+$/, '').toLowerCase()).digest('base64').slice(0, 22);
 }
 

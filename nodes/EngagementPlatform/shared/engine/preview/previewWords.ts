@@ -41,6 +41,12 @@ function itemWords(
 		} else if (outcome.replacedBy !== undefined)
 			extra.replacedBy = Math.max(outcome.replacedBy, Number(extra.replacedBy ?? -1));
 		else if (outcome.unchanged) extra.unchanged = true;
+		// Track Once Per Key: tracked before with the same key, so left out.
+		else if (outcome.alreadyTracked) {
+			extra.alreadyTracked = true;
+			if (outcome.alreadyTracked.since) extra.trackedSince = outcome.alreadyTracked.since;
+			if (outcome.alreadyTracked.sameKeyAs !== undefined) extra.sameKeyAs = outcome.alreadyTracked.sameKeyAs;
+		}
 		// Answered by an earlier try of this run (Retry On Fail): it would not be sent again.
 		else extra.alreadySent = true;
 		if (outcome.replacedParts) extra.replaced = { ...(extra.replaced as IDataObject), ...outcome.replacedParts };

@@ -31,6 +31,8 @@ export interface ItemResults {
 	/** Items not sent at all, as later items of the run set the same state of the same users. */
 	replaced: number;
 	withWarnings: number;
+	/** Items not sent: each of their occurrences was tracked before with the same key (Track Once Per Key). */
+	alreadyTracked: number;
 }
 
 export function inputFailure(itemIndex: number, error: ItemInputError): ItemFailure {
@@ -83,6 +85,7 @@ export function collectItemResults(
 	let unchanged = 0;
 	let replaced = 0;
 	let withWarnings = 0;
+	let alreadyTracked = 0;
 
 	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
 		const pairedItem = { item: itemIndex };
@@ -116,12 +119,19 @@ export function collectItemResults(
 		}
 		const allPieces = (byItem[itemIndex] ?? []).map((piece) => ({ piece, outcome: outcomes.get(piece)! }));
 		const notSent = ({ outcome }: { outcome: PieceOutcome }) =>
-			outcome.ok && (outcome.unchanged === true || outcome.replacedBy !== undefined);
+			outcome.ok && (outcome.unchanged === true || outcome.replacedBy !== undefined || !!outcome.alreadyTracked);
 		const itemPieces = allPieces.filter((entry) => !notSent(entry));
+		const tracked = allPieces.flatMap(({ outcome }) => (outcome.ok && outcome.alreadyTracked) || []);
 		if (itemPieces.length === 0 && allPieces.length > 0) {
 			const replacedBy = Math.max(-1, ...allPieces.map(({ outcome }) => (outcome.ok && outcome.replacedBy) || -1));
 			const subject = allPieces[0].piece.subject;
-			if (replacedBy >= 0) {
+			if (tracked.length === allPieces.length) {
+				output.push({
+					json: answer(itemIndex, { status: 'already_tracked', ...trackedWords(tracked), ...subject }),
+					pairedItem,
+				});
+				alreadyTracked++;
+			} else if (replacedBy >= 0) {
 				output.push({ json: answer(itemIndex, { status: 'replaced', replacedBy, ...subject }), pairedItem });
 				replaced++;
 			} else {
@@ -141,6 +151,7 @@ export function collectItemResults(
 				...(overrode.length > 0 ? { overrode: overrode.join('; ') } : {}),
 				...(unchangedParts ? { unchanged: unchangedParts } : {}),
 				...(replacedParts ? { replaced: replacedParts } : {}),
+				...(tracked.length > 0 ? { alreadyTracked: trackedWords(tracked) } : {}),
 			};
 			output.push({
 				json: answer(itemIndex, Object.keys(extra).length > 0 ? { ...json, ...extra } : json),
@@ -149,7 +160,14 @@ export function collectItemResults(
 		}
 		succeeded++;
 	}
-	return { output, failures, succeeded, unchanged, replaced, withWarnings };
+	return { output, failures, succeeded, unchanged, replaced, withWarnings, alreadyTracked };
+}
+
+/** Where an item's occurrences were tracked before: since when, or the earlier item of the run with the same key. */
+function trackedWords(tracked: Array<{ since?: string; sameKeyAs?: number }>): IDataObject {
+	const since = tracked.flatMap(({ since: at }) => (at ? [at] : [])).sort()[0];
+	const sameKeyAs = tracked.find(({ sameKeyAs: at }) => at !== undefined)?.sameKeyAs;
+	return { ...(since !== undefined && { trackedSince: since }), ...(sameKeyAs !== undefined && { sameKeyAs }) };
 }
 
 /**
@@ -163,6 +181,7 @@ function sentAsIs(
 	if (pieces?.length !== 1) return undefined;
 	const outcome = outcomes.get(pieces[0]);
 	if (!outcome?.ok || outcome.unchanged || outcome.replacedBy !== undefined || outcome.replacedParts) return undefined;
+	if (outcome.alreadyTracked) return undefined;
 	if (outcome.unchangedParts || outcome.overrode) return undefined;
 	if (outcome.warnings && outcome.warnings.length > 0) return undefined;
 	return { piece: pieces[0], outcome };
