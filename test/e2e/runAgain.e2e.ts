@@ -20,7 +20,9 @@ import { N8nRestClient } from './support/n8nRestClient';
  * `POST /rest/executions/:id/retry`), with the saved workflow and with the current one. And the shop
  * delivers the same webhook twice. Each time every customer gets one receipt. And sign-ups tracked as
  * events with *Time* left empty (the time of the run) and a `{{ $now }}` property: Executions → Retry
- * records each customer's event once, all with the time the failed execution gave them.
+ * records each customer's event once, all with the time the failed execution gave them. And orders
+ * tracked as purchases with Track Once Per Key: a row with a bad currency fixed and the whole flow run
+ * again (a new execution) stores each purchase once.
  */
 const PACKAGE = 'n8n-nodes-engagement-platform';
 const WORKFLOW_ID = 'epRunAgainE2e';
@@ -131,6 +133,61 @@ const signUpWorkflow = {
 	settings: { executionOrder: 'v1' },
 };
 
+const ORDER_FLOW_ID = 'epOrderFlowOnceE2e';
+const ORDER_FLOW_PATH = 'orders-placed';
+const PURCHASE = 'Track Purchase';
+
+/** Orders → purchases, with Track Once Per Key by order and product: a failed row fixed and the flow run again. */
+const orderFlow = {
+	id: ORDER_FLOW_ID,
+	name: 'Orders → purchases, once per order line',
+	active: false,
+	nodes: [
+		{
+			id: randomUUID(),
+			name: 'Orders Placed',
+			type: 'n8n-nodes-base.webhook',
+			typeVersion: 2,
+			position: [0, 0],
+			webhookId: randomUUID(),
+			parameters: { httpMethod: 'POST', path: ORDER_FLOW_PATH, options: {} },
+		},
+		{
+			id: randomUUID(),
+			name: 'One Item per Order',
+			type: 'n8n-nodes-base.splitOut',
+			typeVersion: 1,
+			position: [220, 0],
+			parameters: { fieldToSplitOut: 'body.orders', options: {} },
+		},
+		{
+			id: randomUUID(),
+			name: PURCHASE,
+			type: `${PACKAGE}.engagementPlatformUser`,
+			typeVersion: 2,
+			position: [440, 0],
+			onError: 'continueRegularOutput',
+			parameters: {
+				operation: 'trackPurchase',
+				identifyBy: 'external_id',
+				externalId: '={{ $json.customer }}',
+				productId: '={{ $json.sku }}',
+				currency: '={{ $json.currency }}',
+				price: '={{ $json.price }}',
+				propertiesInput: 'json',
+				propertiesJson: '={{ { order_id: $json.order } }}',
+				options: { trackOncePerKey: true, trackOncePerKeyKey: "={{ $json.order + '-' + $json.sku }}" },
+			},
+			credentials: { engagementPlatformApi: { id: 'epSandboxCredential', name: 'Engagement Platform (sandbox)' } },
+		},
+	],
+	connections: {
+		'Orders Placed': { main: [[{ node: 'One Item per Order', type: 'main', index: 0 }]] },
+		'One Item per Order': { main: [[{ node: PURCHASE, type: 'main', index: 0 }]] },
+	},
+	settings: { executionOrder: 'v1' },
+};
+
 const ORDERS = (customers: string[]) =>
 	customers.map((customer, index) => ({ order: `o-${customer}`, customer, total: 10 + index }));
 
@@ -179,12 +236,13 @@ describe.each(N8N_APPS.map((appFolder) => [pinnedN8nVersion(appFolder), appFolde
 		let rest: N8nRestClient;
 		let webhookUrl = '';
 		let signUpUrl = '';
+		let orderFlowUrl = '';
 
 		beforeAll(async () => {
 			const app = ensureN8nApp(appFolder);
 			n8n = N8nInstance.create(app);
 			await n8n.importCredentials(sandboxCredentials(sandbox.url));
-			for (const saved of [workflow, signUpWorkflow]) {
+			for (const saved of [workflow, signUpWorkflow, orderFlow]) {
 				await n8n.importWorkflow(saved);
 				// n8n 2.x publishes a workflow; 1.x activates it.
 				await n8n.checkedCli(
@@ -196,10 +254,11 @@ describe.each(N8N_APPS.map((appFolder) => [pinnedN8nVersion(appFolder), appFolde
 			const baseUrl = await n8n.start();
 			webhookUrl = `${baseUrl}/webhook/${WEBHOOK_PATH}`;
 			signUpUrl = `${baseUrl}/webhook/${SIGNUP_PATH}`;
+			orderFlowUrl = `${baseUrl}/webhook/${ORDER_FLOW_PATH}`;
 			rest = await N8nRestClient.asOwner(app, baseUrl);
 			// Readiness comes before the workflows are active: wait until the webhooks answer.
 			const deadline = Date.now() + 120_000;
-			for (const url of [webhookUrl, signUpUrl])
+			for (const url of [webhookUrl, signUpUrl, orderFlowUrl])
 				while ((await fetch(url, { method: 'POST', body: '{}' }).catch(() => undefined))?.status !== 200) {
 					if (Date.now() > deadline) throw new Error(`the webhook never answered\n${n8n.log}`);
 					await new Promise((resolve) => setTimeout(resolve, 500));
@@ -251,6 +310,46 @@ describe.each(N8N_APPS.map((appFolder) => [pinnedN8nVersion(appFolder), appFolde
 			expect(answer.status).toBe(200);
 			return await rest.nextExecution(SIGNUP_WORKFLOW_ID, known, 60_000);
 		}
+
+		/** Posts the orders and returns the execution they started, finished. */
+		async function placeOrders(orders: IDataObject[]): Promise<FinishedExecution> {
+			const known = (await rest.executions(ORDER_FLOW_ID)).map((execution) => execution.id);
+			const answer = await fetch(orderFlowUrl, {
+				method: 'POST',
+				headers: { 'Content-Type': 'application/json' },
+				body: JSON.stringify({ orders }),
+			});
+			expect(answer.status).toBe(200);
+			return await rest.nextExecution(ORDER_FLOW_ID, known, 60_000);
+		}
+
+		/** Purchases the platform holds, by order. */
+		async function purchasesByOrder(): Promise<Record<string, number>> {
+			const counts: Record<string, number> = {};
+			for (const purchase of (await client.state()).purchases) {
+				const order = String(purchase.properties?.order_id);
+				counts[order] = (counts[order] ?? 0) + 1;
+			}
+			return counts;
+		}
+
+		test(`${version}: Track Once Per Key: a row with a bad currency fixed and the flow run again stores each purchase once`, async () => {
+			const orders = [
+				{ order: 'B-2001', customer: 'c-1', sku: 'sku-1', currency: 'EUR', price: '19.90' },
+				{ order: 'B-2002', customer: 'c-2', sku: 'sku-2', currency: 'EURO', price: '9.90' },
+				{ order: 'B-2003', customer: 'c-3', sku: 'sku-3', currency: 'EUR', price: '29.90' },
+			];
+			const first = await placeOrders(orders);
+			const statuses = (execution: FinishedExecution) =>
+				(execution.outputs[PURCHASE] ?? []).map((item) => wordsOf(item.json as IDataObject).status);
+			expect(statuses(first)).toEqual(['tracked', 'failed', 'tracked']);
+
+			const again = await placeOrders(orders.map((row) => ({ ...row, currency: 'EUR' })));
+
+			console.log(`n8n ${version}, orders run again after the fix: ${JSON.stringify(await purchasesByOrder())}`);
+			expect(await purchasesByOrder()).toEqual({ 'B-2001': 1, 'B-2002': 1, 'B-2003': 1 });
+			expect(statuses(again)).toEqual(['already_tracked', 'tracked', 'already_tracked']);
+		}, 180_000);
 
 		test.each([
 			['the saved workflow', false],

@@ -168,6 +168,11 @@ export interface MessageRunPlan {
 	late?: number;
 	/** The node reads values each try evaluates anew: an empty Time, `{{ $now }}`, `Math.random()` (see parametersOf). */
 	volatile?: boolean;
+	/**
+	 * Track Event and Track Purchase: Track Once Per Key, by the whole input item (Key empty), so that the
+	 * step re-run and the webhook delivered again (new executions) leave out what an earlier one tracked.
+	 */
+	oncePerKey?: boolean;
 }
 
 /** Where the node's words are on an output item of the plan's run. */
@@ -279,6 +284,9 @@ export const messageRunPlan: fc.Arbitrary<MessageRunPlan> = fc
 			shape: runShape(5, rows),
 			rows: fc.constant(rows),
 			volatile: fc.boolean(),
+			oncePerKey: fc
+				.constant(operation === 'trackEvent' || operation === 'trackPurchase')
+				.chain((tracks) => (tracks ? fc.boolean() : fc.constant(false))),
 		}),
 	);
 
@@ -408,6 +416,13 @@ export interface MessagingModel {
 	 * A try of Retry On Fail and a retry from saved data are the same execution.
 	 */
 	tracked?: Record<string, { min: number; max: number }>;
+	/**
+	 * By item, what Track Once Per Key holds of it: `yes` once an execution with the option answered it
+	 * tracked (the node remembered its key); `maybe` where such an execution stopped before answering it
+	 * (the node may have remembered it). An item answered `already_tracked` must be one of these, and one
+	 * that is `yes` must never be answered `tracked` again by an execution with the option.
+	 */
+	onceTracked?: Record<string, 'yes' | 'maybe'>;
 }
 
 export interface RunContext {
@@ -608,6 +623,7 @@ function parametersOf(plan: MessageRunPlan, current = false): INodeParameters {
 			? {}
 			: { batchSize: current ? nextOf([1, 2, 50], plan.batchSize) : plan.batchSize }),
 		...(plan.rows.outputField !== undefined && { outputField: plan.rows.outputField }),
+		...(plan.oncePerKey && { trackOncePerKey: true }),
 	};
 	const identified = { identifyBy: 'external_id', externalId: current ? '={{$json.id}}' : '={{ $json.id }}' };
 	switch (plan.operation) {
@@ -706,7 +722,8 @@ export function describePlan(plan: MessageRunPlan): string {
 		plan.late !== undefined ? ` + ${LATE} (no profile yet) at ${Math.min(plan.late, plan.people.length)}` : '';
 	const rows = describeRows(plan.rows);
 	const volatile = readsVolatileValues(plan) ? `, ${VOLATILE_READERS[plan.operation]}` : '';
-	return `${plan.operation} on ${plan.people.length}${plan.withGhost && plan.operation === 'export' ? ' + ghost' : ''}${late} items${ids}${rows ? ` (${rows})` : ''}${volatile}, run ${describeShape(plan.shape)}${plan.stopWorkflow ? ', On Error: Stop Workflow' : ''}, batch ${plan.batchSize}, parallel ${plan.parallelRequests}${faults ? `; ${faults}` : ''}`;
+	const once = plan.oncePerKey ? ', Track Once Per Key' : '';
+	return `${plan.operation} on ${plan.people.length}${plan.withGhost && plan.operation === 'export' ? ' + ghost' : ''}${late} items${ids}${rows ? ` (${rows})` : ''}${volatile}${once}, run ${describeShape(plan.shape)}${plan.stopWorkflow ? ', On Error: Stop Workflow' : ''}, batch ${plan.batchSize}, parallel ${plan.parallelRequests}${faults ? `; ${faults}` : ''}`;
 }
 
 export function describeRetry(retry: RetryPlan): string {
@@ -947,10 +964,32 @@ function checkTrack({ plan, intents, answers, before, after, violations, context
 	const kind = plan.operation === 'trackPurchase' ? 'purchase' : 'event';
 	const storedIn = (state: StateView, tag: unknown) => trackedOf(state, kind).filter((stored) => stored === tag).length;
 	const model = (context.model.tracked ??= {});
+	const once = (context.model.onceTracked ??= {});
+	const onceBefore = { ...once };
 	intents.forEach(({ json }, index) => {
 		const answer = answers[index];
-		// The word for an event or purchase the platform took.
-		checkEveryAnswerKnown(index, answer, ['tracked', ...FAILED], violations);
+		// The word for an event or purchase the platform took (or, with Track Once Per Key, had taken before).
+		checkEveryAnswerKnown(
+			index,
+			answer,
+			['tracked', ...(plan.oncePerKey ? ['already_tracked'] : []), ...FAILED],
+			violations,
+		);
+		const onceKey = `${kind} ${String(json.tag)}`;
+		// This execution's stored count: an earlier execution of it (stopped, then retried from saved data)
+		// may have had the item tracked, which the retry finds remembered.
+		const storedNow = storedIn(after, json.tag) - storedIn(before, json.tag);
+		if (answer.status === 'already_tracked' && onceBefore[onceKey] === undefined && storedNow !== 1)
+			violations.push(
+				`item ${index} answered already_tracked, and no execution with Track Once Per Key had its ${kind} tracked: it is lost`,
+			);
+		if (plan.oncePerKey && answer.status === 'tracked' && onceBefore[onceKey] === 'yes')
+			violations.push(
+				`item ${index} answered tracked, and an earlier execution with Track Once Per Key had its ${kind} tracked: stored twice`,
+			);
+		if (plan.oncePerKey && (answer.status === 'tracked' || (answer.status === 'already_tracked' && storedNow === 1)))
+			once[onceKey] = 'yes';
+		else if (plan.oncePerKey && answer.status === STOPPED && once[onceKey] === undefined) once[onceKey] = 'maybe';
 		// This execution's (a new execution of the same items stores them again: that is what it asks).
 		const stored = storedIn(after, json.tag) - storedIn(before, json.tag);
 		if (answer.status === 'tracked' && stored !== 1)
@@ -962,10 +1001,10 @@ function checkTrack({ plan, intents, answers, before, after, violations, context
 		if (stored > 1) violations.push(`item ${index}'s ${kind} is stored ${stored} times by one execution`);
 		const key = `${kind} ${String(json.tag)}`;
 		const held = (model[key] ??= { min: 0, max: 0 });
-		if (answer.status === 'tracked') {
+		if (answer.status === 'tracked' || (answer.status === 'already_tracked' && stored === 1)) {
 			held.min++;
 			held.max++;
-		} else if (!saysSafeToRunAgain(answer)) held.max++;
+		} else if (answer.status !== 'already_tracked' && !saysSafeToRunAgain(answer)) held.max++;
 	});
 }
 

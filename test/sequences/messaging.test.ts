@@ -18,8 +18,10 @@
  *   the one its dispatch_id names; `queued` was received exactly once; an event or purchase answered
  *   `tracked` is stored once by that execution, and the platform holds each item's as many times as
  *   executions answered it tracked (a new execution of the same items stores it again; a try of Retry
- *   On Fail or a retry from saved data is the same execution); `renamed` is renamed; `found` is the
- *   customer asked for, `not_found` nobody;
+ *   On Fail or a retry from saved data is the same execution); with Track Once Per Key (half the track
+ *   runs), an item an earlier execution with the option answered tracked is never tracked again, and
+ *   one answered `already_tracked` was tracked by such an execution (or one that stopped around it), so
+ *   none is lost; `renamed` is renamed; `found` is the customer asked for, `not_found` nobody;
  * - nothing the platform accepted is sent again within an execution, its retries from saved data
  *   included, whatever its volatile values evaluate to in a later try: a retried item is answered as
  *   the try that got it accepted (`sent` with its dispatch);
@@ -77,6 +79,7 @@ import {
 	runAndCheck,
 	webhookTwicePlan,
 } from './messageRuns';
+import { deduplicationStore } from '../harness/deduplicationStore';
 import { PLAIN_ROWS, tallyRows } from './rows';
 import { installVirtualClock } from './virtualClock';
 
@@ -295,6 +298,8 @@ afterAll(async () => {
 });
 
 async function freshWorkspace(): Promise<void> {
+	// What the node remembers in n8n's store (Track Once Per Key) belongs to the workspace just emptied.
+	deduplicationStore().reset();
 	await client.reset();
 	await client.seed({
 		profiles: [...CUSTOMERS, ...RENAMED].map((name) => ({ external_id: name, email: `${name}@shop.example` })),
