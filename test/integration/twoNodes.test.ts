@@ -264,6 +264,50 @@ test.each([false, true])(
 	},
 );
 
+// Found by the state sequences (a sync, then the newsletter node), kept in its shrunk form.
+test('a sync unsubscribes, the newsletter node after it subscribes: the sync alone the next night sends its state again', async () => {
+	await client().seed({ subscriptionGroups: ['newsletter'], profiles: [{ external_id: 'u1' }] });
+	const sync = {
+		id: 'f6f6f6f6-0000-4000-8000-000000000001',
+		name: PROFILE,
+		type: USER_NODE,
+		parameters: updateAttributes(
+			'{ tier: "gold", subscription_groups: [{ subscription_group_id: "newsletter", subscription_state: "unsubscribed" }] }',
+		),
+	};
+	const optIn = {
+		id: 'f6f6f6f6-0000-4000-8000-000000000002',
+		name: 'Newsletter Opt-In',
+		type: SUBSCRIPTION_NODE,
+		parameters: {
+			operation: 'subscribe',
+			subscriptionGroupId: 'newsletter',
+			identifyBy: 'external_id',
+			externalId: '={{ $json.id }}',
+		},
+	};
+	const run = async (nodes: Array<typeof sync | typeof optIn>) =>
+		await runWorkflow({
+			workflowId: 'sync-then-newsletter',
+			nodes,
+			connections: {
+				Start: { main: [[{ node: PROFILE, type: 'main', index: 0 }]] },
+				...(nodes.length > 1 && { [PROFILE]: { main: [[{ node: 'Newsletter Opt-In', type: 'main', index: 0 }]] } }),
+			},
+			items: [{ id: 'u1' }],
+			credentials: { engagementPlatformApi: { restEndpoint: sandbox().url, apiKey } },
+		});
+	await run([sync, optIn]);
+	expect(Object.values((await client().state()).subscriptionGroups.newsletter)).toEqual(['subscribed']);
+
+	const alone = await run([sync]);
+
+	expect(statuses(alone, PROFILE)).not.toContain('unchanged');
+	const { profiles, subscriptionGroups } = await client().state();
+	const u1 = profiles.find((profile) => profile.external_id === 'u1')!;
+	expect(subscriptionGroups.newsletter[u1.service_id]).toBe('unsubscribed');
+});
+
 // Found by the state sequences (three in a chain), kept in its shrunk form.
 test('three in a chain: the last node names the node right before it as the one whose answer it replaced', async () => {
 	await client().seed({ subscriptionGroups: ['newsletter'] });

@@ -12,7 +12,7 @@ import { noteStatesAcrossNodes } from './plan/acrossNodes';
 import { openEarlierTries } from './plan/earlierTries';
 import { leaveOutTracked } from './plan/oncePerKey';
 import type { PartlyUnchanged } from './plan/memory';
-import { openMemory } from './plan/memory';
+import { openMemory, provesNothing } from './plan/memory';
 import { holdNodeContext } from './preview/nodeContextHeld';
 import type { PreviewMemory } from './preview/previewMemory';
 import { openPreviewMemory } from './preview/previewMemory';
@@ -119,7 +119,9 @@ async function sendFresh(
 
 	// The last word is the whole run's, earlier tries' pieces included: a part that a later item set in an
 	// earlier try stays that item's, and an earlier item sent now leaves it out.
-	const lastWord = withoutAccepted(keepLastWord(spec, pieces, settings.sentBefore !== undefined), accepted);
+	// Every part is read where it is compared (Send Only Changes) or noted for other nodes (a state no answer proves).
+	const everyPart = settings.sentBefore !== undefined || provesNothing(spec);
+	const lastWord = withoutAccepted(keepLastWord(spec, pieces, everyPart), accepted);
 	const memory: PreviewMemory = settings.preview
 		? await openPreviewMemory(context, settings.sentBefore)
 		: await openMemory(context, spec, lastWord, settings.sentBefore);

@@ -140,7 +140,11 @@ function overriddenHint(overridden: StatePart[]): NodeExecutionHint {
 
 const NOTE_ONLY: SentBeforeSettings = { forget: false, historySize: DEFAULT_HISTORY_SIZE, resendEveryDays: 0 };
 
-function provesNothing(spec: OperationSpec): boolean {
+/**
+ * A node none of whose state an answer can prove (the subscription endpoint): it never leaves a piece out,
+ * and notes every state it sets, so that other nodes' Send Only Changes see them.
+ */
+export function provesNothing(spec: OperationSpec): boolean {
 	const slots = Object.values(spec.stateSlots ?? {});
 	return slots.length > 0 && slots.every((slot) => !slot.provenByAcceptance);
 }
