@@ -3,11 +3,11 @@
  * then scores) on the same contacts, Send Only Changes on both: each leaves out what the platform holds,
  * night after night, and the workflow's memory stays right under the last word.
  */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeParameters, INodeType } from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { RunResult } from '../harness';
 import { runWorkflow } from '../harness';
+import { SHAPE_STAND_INS } from '../harness/shapeStandIns';
 import { deduplicationStore } from '../harness/deduplicationStore';
 import { SUBSCRIPTION_NODE, USER_NODE } from '../support/nodeTypes';
 import { statusOf, wordsOf } from '../support/nodeWords';
@@ -348,24 +348,6 @@ test('three in a chain: the last node names the node right before it as the one 
 });
 
 describe('a form’s opt-ins through an IF into Subscribe and Unsubscribe', () => {
-	/** n8n's IF, as far as the form needs it: opted-in responses on the true output, the rest on the false. */
-	const optedIn: INodeType = {
-		description: {
-			displayName: 'Opted In?',
-			name: 'optedIn',
-			group: ['transform'],
-			version: 1,
-			description: 'Stand-in for an IF on the opt-in column',
-			defaults: { name: 'Opted In?' },
-			inputs: [NodeConnectionTypes.Main],
-			outputs: [NodeConnectionTypes.Main, NodeConnectionTypes.Main],
-			properties: [],
-		},
-		async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-			const items = this.getInputData().map((input, item) => ({ json: input.json, pairedItem: { item } }));
-			return [items.filter(({ json }) => json.optIn === true), items.filter(({ json }) => json.optIn !== true)];
-		},
-	};
 	const groupNode = (operation: string) => ({
 		operation,
 		subscriptionGroupId: 'newsletter',
@@ -378,7 +360,12 @@ describe('a form’s opt-ins through an IF into Subscribe and Unsubscribe', () =
 		const result = await runWorkflow({
 			workflowId: 'form-opt-ins',
 			nodes: [
-				{ id: 'c3c3c3c3-0000-4000-8000-000000000001', name: 'Opted In?', type: 'test.optedIn', parameters: {} },
+				{
+					id: 'c3c3c3c3-0000-4000-8000-000000000001',
+					name: 'Opted In?',
+					type: 'n8n-nodes-base.if',
+					parameters: { field: 'optIn' },
+				},
 				{
 					id: 'c3c3c3c3-0000-4000-8000-000000000002',
 					name: 'Subscribe',
@@ -403,7 +390,7 @@ describe('a form’s opt-ins through an IF into Subscribe and Unsubscribe', () =
 				{ email: 'ben@example.com', at: '12:40', optIn: true },
 				{ email: 'lena@example.com', at: '17:15', optIn: true },
 			],
-			nodeTypes: { 'test.optedIn': optedIn },
+			nodeTypes: SHAPE_STAND_INS,
 			credentials: { engagementPlatformApi: { restEndpoint: sandbox().url, apiKey } },
 		});
 

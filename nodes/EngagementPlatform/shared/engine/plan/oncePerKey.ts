@@ -3,6 +3,7 @@ import type { ICheckProcessedOptions, IExecuteFunctions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import { countedWas } from '../results/runWords';
+import { RUN_OPTION } from '../runOptionNames';
 
 import { canonicalValue } from '../../objects/canonicalValue';
 import type { OncePerKeySettings, OperationSpec, Piece, PieceOutcome, RunSettings } from '../operation';
@@ -212,7 +213,7 @@ function occurrenceKeys(context: IExecuteFunctions, workspace: string, pieces: P
 	const places = new Map<number, number>();
 	const inputs = context.getInputData();
 	for (const piece of pieces) {
-		const given = context.getNodeParameter('options.trackOncePerKeyKey', piece.itemIndex, '') as unknown;
+		const given = context.getNodeParameter(`options.${RUN_OPTION.trackOncePerKeyKey}`, piece.itemIndex, '') as unknown;
 		const key =
 			given === undefined || given === null || (typeof given === 'string' && given.trim() === '')
 				? `item ${canonicalValue(inputs[piece.itemIndex]?.json ?? {})}`
