@@ -326,9 +326,9 @@ describe.each(N8N_APPS.map((appFolder) => [pinnedN8nVersion(appFolder), appFolde
 			const text = `${error.message}\n${error.description ?? ''}`;
 			expect({
 				saysOnError: (error.description ?? '').includes('On Error'),
-				countsFrom0: text.includes('Item 0'),
+				namesTheRow: error.message.startsWith("Row 1 (item 0, customer_id 'c-1'): "),
 				saysContinueOnFail: text.includes('Continue On Fail'),
-			}).toEqual({ saysOnError: true, countsFrom0: false, saysContinueOnFail: false });
+			}).toEqual({ saysOnError: true, namesTheRow: true, saysContinueOnFail: false });
 			expect((await client().state()).purchases).toHaveLength(0);
 		});
 

@@ -258,7 +258,7 @@ describe('answers in a marketer’s words', () => {
 		expect(error.description).not.toMatch(/On Error|Continue On Fail/);
 	});
 
-	test('an invalid row: the item named by n8n alone, the On Error setting by its name', async () => {
+	test('an invalid row: named by its row and its column, every other one listed, the On Error setting by its name', async () => {
 		const result = await runNode(USER_NODE, {
 			items: [
 				{ customer_id: 'c-1', sku: 'sku-9', price: 'abc' },
@@ -276,10 +276,11 @@ describe('answers in a marketer’s words', () => {
 		});
 
 		const error = result.error as Error & { description?: string; context?: { itemIndex?: number } };
-		expect(error.message).toMatch(/^"Price" /);
+		expect(error.message).toBe(`Row 1 (item 0, customer_id 'c-1'): "Price" expects a number but got 'abc'`);
 		expect(error.context?.itemIndex).toBe(0);
 		expect(error.description).toContain(
-			'Nothing was sent. 1 more item is invalid too. To send the valid items and get an error item for each invalid one, set Settings → On Error → "Continue (using error output)".',
+			'Nothing was sent. To send the valid items and get an error item for each invalid one, set Settings → On Error → "Continue (using error output)". 1 more item is invalid too:\n' +
+				`- Row 2 (item 1, customer_id 'c-2'): "Price" expects a number but got 'n/a'`,
 		);
 		expect(error.description).not.toContain('Continue On Fail');
 		expect(await client().requests()).toHaveLength(0);

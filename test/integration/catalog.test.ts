@@ -121,7 +121,7 @@ describe('Catalog node', () => {
 			'Fields.tags.$add',
 			'Fields.name',
 		]);
-		expect(output[2].error).toContain('also given by item 0');
+		expect(output[2].error).toContain('also given by row 1 (item 0)');
 		const [request] = await client().requests({ method: 'PUT' });
 		expect((request.body as { items: IDataObject[] }).items.map((item) => item.id)).toEqual(['ok-1']);
 	});

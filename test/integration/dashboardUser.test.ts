@@ -139,7 +139,10 @@ describe('Dashboard User node (SCIM)', () => {
 
 		const [duplicate, created] = result.output(DASHBOARD_USER).map((item) => item.json);
 		// A failed item keeps its row, with the reason as `error` and the node's words in their field.
-		expect(duplicate).toMatchObject({ email: 'MIA@example.com', error: 'User already exists in the database.' });
+		expect(duplicate).toMatchObject({
+			email: 'MIA@example.com',
+			error: "Row 1 (item 0, email 'MIA@example.com'): User already exists in the database.",
+		});
 		expect(wordsOf(duplicate)).toMatchObject({
 			status: 'failed',
 			httpCode: 409,
@@ -169,14 +172,16 @@ describe('Dashboard User node (SCIM)', () => {
 
 		expect(created.output(DASHBOARD_USER)[1].json).toMatchObject({
 			email: 'ADA@example.com',
-			error: 'Item 1: "Email" names the same user as item 0',
+			error: `Row 2 (item 1, email 'ADA@example.com'): "Email" names the same user as row 1 (item 0)`,
 			[OUTPUT_FIELD]: { status: 'failed', field: 'Email', delivery: 'invalid' },
 		});
 		expect(deleted.output(DASHBOARD_USER).map((item) => item.json)).toEqual([
 			{ deleted: true, id: mia.id },
 			expect.objectContaining({
 				id: mia.id,
-				error: 'Item 1: "User ID" names the same user as item 0',
+				error: expect.stringMatching(
+					/^Row 2 \(item 1, id '[^']+'\): "User ID" names the same user as row 1 \(item 0\)$/,
+				),
 				[OUTPUT_FIELD]: expect.objectContaining({ status: 'failed', field: 'User ID', delivery: 'invalid' }),
 			}),
 		]);
@@ -323,7 +328,7 @@ describe('Dashboard User node (SCIM)', () => {
 
 		const [found, unknown] = got.output(DASHBOARD_USER).map((item) => item.json);
 		expect(found).toMatchObject({ id: mia.id, userName: 'mia@example.com', department: 'sales' });
-		expect(unknown).toMatchObject({ id: 'no-such-user', error: 'User not found' });
+		expect(unknown).toMatchObject({ id: 'no-such-user', error: "Row 2 (item 1, id 'no-such-user'): User not found" });
 		expect(wordsOf(unknown)).toMatchObject({
 			status: 'failed',
 			httpCode: 404,
@@ -383,7 +388,7 @@ describe('Dashboard User node (SCIM)', () => {
 			expect(json).toMatchObject({
 				id,
 				error: expect.stringMatching(
-					/^Rate limited: the platform's limit resets at \d{4}-\d\d-\d\dT\d\d:00:00Z, in \d+ (h|min)/,
+					/^Row \d \(item \d, id '[^']+'\): Rate limited: the platform's limit resets at \d{4}-\d\d-\d\dT\d\d:00:00Z, in \d+ (h|min)/,
 				),
 			});
 			expect(wordsOf(json)).toMatchObject({ status: 'failed', delivery: 'not_applied' });

@@ -13,7 +13,7 @@ import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workf
 
 import type { RunResult } from '../harness';
 import { USER, USER_NODE } from '../support/nodeTypes';
-import { OUTPUT_FIELD, wordsOf } from '../support/nodeWords';
+import { DELIVERY_SENTENCE, OUTPUT_FIELD, rowNamed, wordsOf } from '../support/nodeWords';
 import { runNode } from '../support/runNode';
 import { useSandbox } from './sandboxLifecycle';
 
@@ -122,9 +122,10 @@ function expectInputKept(item: INodeExecutionData, input: IDataObject, delivery:
 	expect(added.every((key) => key === 'error' || key === 'message')).toBe(true);
 	// $json.error tells what happened in this run, naming the item, whatever the input's own `error` said;
 	// with the input's own message it also says the delivery and what to do, else `message` does.
-	expect(item.json.error).toMatch(new RegExp(`^Item ${index}: `));
-	if ('message' in input) expect(item.json.error).toMatch(new RegExp(` — ${delivery}: \\S`));
-	else expect(item.json.message).toMatch(new RegExp(`^${delivery}: \\S`));
+	expect(item.json.error).toMatch(rowNamed(index));
+	if ('message' in input)
+		expect(item.json.error).toMatch(new RegExp(` — ${DELIVERY_SENTENCE[delivery].source.slice(1)}.* \\S`));
+	else expect(item.json.message).toMatch(new RegExp(`${DELIVERY_SENTENCE[delivery].source}.* \\S`));
 }
 
 describe('"Continue (using error output)": the error branch keeps the input, `error` saying why', () => {
@@ -176,7 +177,9 @@ describe('"Continue (using error output)": the error branch keeps the input, `er
 				message: 'Where is my parcel?',
 				channel: 'chat',
 				ticket: 'T-2',
-				error: expect.stringMatching(/^Item 1: "External ID" .+ — invalid: \S/),
+				error: expect.stringMatching(
+					/^Row 2 \(item 1\): "External ID" .+ — Not sent: the node refused this item's input/,
+				),
 			},
 			pairedItem: { item: 1 },
 		});
@@ -193,8 +196,8 @@ describe('"Continue (using error output)": the error branch keeps the input, `er
 					{
 						id: '',
 						ticket: 'T-3',
-						error: expect.stringMatching(/^Item 0: "External ID" /),
-						message: expect.stringMatching(/^invalid: \S/),
+						error: expect.stringMatching(/^Row 1 \(item 0\): "External ID" /),
+						message: expect.stringMatching(DELIVERY_SENTENCE.invalid),
 					},
 				],
 			]);
@@ -210,7 +213,14 @@ describe('"Continue (using error output)": the error branch keeps the input, `er
 			expect([line, success]).toEqual([line, []]);
 			expect([line, error.map(({ json }) => json)]).toEqual([
 				line,
-				[{ id: '', message: '', ticket: 'T-5', error: expect.stringMatching(/^Item 0: .+ — invalid: \S/) }],
+				[
+					{
+						id: '',
+						message: '',
+						ticket: 'T-5',
+						error: expect.stringMatching(/^Row 1 \(item 0\): .+ — Not sent: the node refused this item's input/),
+					},
+				],
 			]);
 		}
 	});
@@ -229,10 +239,10 @@ describe('"Continue (regular output)"', () => {
 			{
 				json: {
 					...invalid[0],
-					error: expect.stringMatching(/^Item 0: "External ID" /),
+					error: expect.stringMatching(/^Row 1 \(item 0\): "External ID" /),
 					[OUTPUT_FIELD]: {
 						status: 'failed',
-						error: expect.stringMatching(/^Item 0: "External ID" /),
+						error: expect.stringMatching(/^Row 1 \(item 0\): "External ID" /),
 						description: expect.any(String),
 						delivery: 'invalid',
 						field: 'External ID',

@@ -2,7 +2,7 @@ import type { IDataObject, INodeParameters, INodeType } from 'n8n-workflow';
 
 import { packageNodeTypes, runWorkflow } from '../harness';
 import { MESSAGE, MESSAGE_NODE, USER, USER_NODE } from '../support/nodeTypes';
-import { statusOf, wordsOf } from '../support/nodeWords';
+import { DELIVERY_SENTENCE, statusOf, wordsOf } from '../support/nodeWords';
 import { runNode } from '../support/runNode';
 import { useSandbox } from './sandboxLifecycle';
 
@@ -307,9 +307,11 @@ describe('the error branch carries the input and every problem of the item', () 
 		expect(pairedItem).toEqual({ item: 0 });
 		expect(json).toMatchObject({ order_id: 'A-1001', customer: 'crm-1', price: 'abc' });
 		expect(String(json.error)).toContain('"Price" expects a number but got \'abc\'');
-		expect(String(json.error)).toContain('"Currency" must be a three-letter ISO 4217 code');
-		expect(String(json.error).match(/Item 0/g)).toHaveLength(1);
-		expect(String(json.message)).toMatch(/^invalid: /);
+		expect(String(json.error)).toContain(
+			`"Currency" must be a three-letter ISO 4217 code such as USD, not 'euro' (did you mean EUR?)`,
+		);
+		expect(String(json.error).match(/item 0\b/g)).toHaveLength(1);
+		expect(String(json.message)).toMatch(DELIVERY_SENTENCE.invalid);
 		// What the node adds to the input is error and message alone: the shape n8n 1.x routes too.
 		expect(Object.keys(json).filter((key) => !(key in csvRow({ order_id: '' })))).toEqual(['error', 'message']);
 	});

@@ -180,8 +180,10 @@ describe('Message node: Send Now', () => {
 	test('an unknown channel in the messages is refused, naming it', async () => {
 		const result = await run(users(1), sendNow({ messages: '{"carrier_pigeon": {"body": "hi"}}' }));
 
-		// The message leaves naming the item to n8n's editor ("[item 0]"), which reads it from the error's context.
-		expect(result.error?.message).toBe('"Messages.carrier_pigeon" is not a channel the platform knows');
+		// The message names the row and n8n's item number, so n8n's editor adds no "[item 0]" of its own.
+		expect(result.error?.message).toBe(
+			`Row 1 (item 0, id 'crm-0'): "Messages.carrier_pigeon" is not a channel the platform knows`,
+		);
 		expect((result.error as { context?: { itemIndex?: number } }).context?.itemIndex).toBe(0);
 		expect(await client().requests()).toHaveLength(0);
 	});
@@ -308,8 +310,8 @@ describe('Message node: Send Transactional Email', () => {
 
 		const [answer] = result.output(MESSAGE).map(({ json }) => json);
 		const reason = 'The campaign is paused. Resume the campaign in order for trigger requests to take effect.';
-		expect(answer.error).toBe(reason);
-		expect(wordsOf(answer)).toMatchObject({ status: 'failed', error: reason, delivery: 'not_applied' });
+		expect(answer.error).toBe(`Row 1 (item 0, id 'crm-0'): ${reason}`);
+		expect(wordsOf(answer)).toMatchObject({ status: 'failed', error: answer.error, delivery: 'not_applied' });
 	});
 
 	test('one External Send ID on two items: the later is refused before anything is sent, naming the first', async () => {

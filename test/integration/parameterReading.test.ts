@@ -136,7 +136,9 @@ describe('reading parameters', () => {
 			]);
 			const failed = result.output(USER, 1);
 			expect(failed.map((item) => item.pairedItem)).toEqual([{ item: 1 }]);
-			expect(String(failed[0].json.error)).toMatch(/^Item 1: "Event Name" could not be worked out for this item/);
+			expect(String(failed[0].json.error)).toMatch(
+				/^Row 2 \(item 1, id 'u2'\): "Event Name" could not be worked out for this item/,
+			);
 			expect(String(failed[0].json.error)).toContain("Referenced node doesn't exist");
 		});
 
@@ -157,9 +159,10 @@ describe('reading parameters', () => {
 			const { result, sent } = await run({});
 
 			expect(sent).toEqual([]);
-			// The message leaves naming the item to n8n's editor ("[item 1]"), which reads it from the
-			// error's context: the error stops the run, so no saved workflow reads its words.
-			expect(result.error?.message).toMatch(/^"Event Name" could not be worked out for this item/);
+			// The message names the row and n8n's item number, so n8n's editor adds no "[item 1]" of its own.
+			expect(result.error?.message).toMatch(
+				/^Row 2 \(item 1, id 'u2'\): "Event Name" could not be worked out for this item/,
+			);
 			expect((result.error as { context?: { itemIndex?: number } }).context?.itemIndex).toBe(1);
 		});
 	});

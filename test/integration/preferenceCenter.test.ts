@@ -223,7 +223,7 @@ describe('Preference Center node', () => {
 	test('two items for one preference center would race: the second is refused before anything is sent', async () => {
 		const result = await run([{ id: 'newsletter' }, { id: 'newsletter' }], update({ state: 'active' }));
 
-		expect(result.error?.message).toContain('"newsletter" is also updated by item 0');
+		expect(result.error?.message).toContain('"newsletter" is also updated by row 1 (item 0)');
 		expect(await client().requests()).toEqual([]);
 	});
 
@@ -243,7 +243,7 @@ describe('Preference Center node', () => {
 
 		const [known, unknown] = result.output(PREFERENCE_CENTER).map((item) => item.json);
 		expect(statusOf(known)).toBe('updated');
-		expect(unknown).toMatchObject({ id: 'no-such-center', error: 'Preference center not found' });
+		expect(unknown).toMatchObject({ id: 'no-such-center', error: 'Row 2 (item 1): Preference center not found' });
 		expect(wordsOf(unknown)).toMatchObject({ status: 'failed', httpCode: 404, delivery: 'not_applied' });
 		expect(result.output(PREFERENCE_CENTER)[1].pairedItem).toEqual({ item: 1 });
 	});
@@ -251,8 +251,8 @@ describe('Preference Center node', () => {
 	test('without On Error set to continue, the 404 stops the node on its item, with the advice', async () => {
 		const result = await run([{ id: 'no-such-center' }], update({ state: 'active' }));
 
-		// The message leaves naming the item to n8n's editor ("[item 0]"), which reads it from the error's context.
-		expect(result.error?.message).toBe('Preference center not found');
+		// The message names the row and n8n's item number, so n8n's editor adds no "[item 0]" of its own.
+		expect(result.error?.message).toBe('Row 1 (item 0): Preference center not found');
 		expect((result.error as { context?: { itemIndex?: number } }).context?.itemIndex).toBe(0);
 		expect((result.error as { description?: string }).description).toContain('Check the IDs');
 	});

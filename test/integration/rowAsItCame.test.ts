@@ -69,8 +69,8 @@ test("on the error branch the row arrives with this run's reason in error, and i
 	const { error: stale, ...row } = ORDERS[1];
 	expect(rest).toEqual(row);
 	expect(stale).toBe('stale reason');
-	expect(error).toMatch(/^Item 1: "Price" /);
-	expect(error).toContain('invalid: ');
+	expect(error).toMatch(/^Row 2 \(item 1, customer_id 'c-2'\): "Price" /);
+	expect(error).toContain(" — Not sent: the node refused this item's input");
 });
 
 test('on the regular output a failed item keeps its row, with error and the answer failed', async () => {

@@ -179,7 +179,7 @@ describe('Translation node', () => {
 				const item = output.find((entry) => (entry.pairedItem as { item: number }).item === index)!;
 				if (code === '') expect(item.json.error).toBeUndefined();
 				else {
-					expect(item.json.error).toMatch(new RegExp(`^${code}: `));
+					expect(item.json.error).toMatch(new RegExp(`^Row ${index + 1} \\(item ${index}\\): ${code}: `));
 					expect(wordsOf(item.json)).toMatchObject({
 						status: 'failed',
 						delivery: 'not_applied',

@@ -393,8 +393,8 @@ describe('User node: Rename External ID', () => {
 	test('a rename to the same ID is refused before anything is sent', async () => {
 		const result = await run([{ from: 'x', to: 'x' }], rename);
 
-		// The message leaves naming the item to n8n's editor ("[item 0]"), which reads it from the error's context.
-		expect(result.error?.message).toBe('"New External ID" is the same as the current one');
+		// The message names the row and n8n's item number, so n8n's editor adds no "[item 0]" of its own.
+		expect(result.error?.message).toBe(`Row 1 (item 0, from 'x'): "New External ID" is the same as the current one`);
 		expect((result.error as { context?: { itemIndex?: number } }).context?.itemIndex).toBe(0);
 		expect(await client().requests()).toHaveLength(0);
 	});

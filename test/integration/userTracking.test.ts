@@ -156,8 +156,10 @@ describe('User node: tracking through /users/track', () => {
 			time: '2026-11-01T10:00:00Z',
 		});
 
-		// The message leaves naming the item to n8n's editor ("[item 6]"), which reads it from the error's context.
-		expect(result.error?.message).toBe('"Currency" must be a three-letter ISO 4217 code such as USD');
+		// The message names the row and n8n's item number, so n8n's editor adds no "[item 6]" of its own.
+		expect(result.error?.message).toBe(
+			`Row 7 (item 6, id 'p-6'): "Currency" must be a three-letter ISO 4217 code such as USD, not 'dollars'`,
+		);
 		expect((result.error as { context?: IDataObject }).context?.itemIndex).toBe(6);
 		expect(await client().requests()).toHaveLength(0);
 	});
@@ -174,7 +176,7 @@ describe('User node: tracking through /users/track', () => {
 		expect(output).toHaveLength(200);
 		expect(output[3].json).toMatchObject({
 			...items[3],
-			error: 'Item 3: "Event Properties.$secret" name must not start with "$"',
+			error: `Row 4 (item 3, userId 'customer-3'): "Event Properties.$secret" name must not start with "$"`,
 			[OUTPUT_FIELD]: { status: 'failed', field: 'Event Properties.$secret', delivery: 'invalid' },
 		});
 		expect(wordsOf(output[150].json)).toMatchObject({ status: 'failed', field: 'Time', delivery: 'invalid' });
@@ -223,7 +225,9 @@ describe('User node: tracking through /users/track', () => {
 
 		const result = await run(items, byAlias);
 
-		expect(result.error?.message).toMatch(/^The platform refused this event: no profile has user_alias/);
+		expect(result.error?.message).toMatch(
+			/^Row 5 \(item 4, userId 'visitor-never-seen'\): The platform refused this event: no profile has user_alias/,
+		);
 		expect((result.error as { context?: IDataObject }).context?.itemIndex).toBe(4);
 		expect((result.error as { description?: string }).description).toContain(
 			'10 items → 1 request: 9 succeeded, 1 failed',

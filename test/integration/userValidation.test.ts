@@ -1,7 +1,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { USER } from '../support/nodeTypes';
-import { OUTPUT_FIELD, statusOf, wordsOf } from '../support/nodeWords';
+import { OUTPUT_FIELD, rowNamed, statusOf, wordsOf } from '../support/nodeWords';
 import { runUserNode, trackEventParameters } from '../support/userRuns';
 import { useSandbox } from './sandboxLifecycle';
 
@@ -140,7 +140,8 @@ describe('User node: every item is checked against the spec before anything is s
 			// Attributes alone are "updated", an event or a purchase "tracked".
 			expect(statusOf(first.json)).toBe(parameters.operation === 'updateAttributes' ? 'updated' : 'tracked');
 			expect(wordsOf(second.json)).toMatchObject({ status: 'failed', field, delivery: 'invalid' });
-			expect(String(second.json.error)).toContain(`Item 1: "${field}"`);
+			expect(String(second.json.error)).toMatch(rowNamed(1));
+			expect(String(second.json.error)).toContain(`): "${field}"`);
 			expect(String(second.json.error)).toContain(rule);
 			expect(wordsOf(second.json).description).toEqual(expect.any(String));
 			expect(second.pairedItem).toEqual({ item: 1 });
@@ -167,7 +168,7 @@ describe('User node: every item is checked against the spec before anything is s
 		expect(second.json).toMatchObject({
 			userId: 'u-2',
 			by: 'crm_id',
-			error: 'Item 1: "Identify User By" "crm_id" is not a way to identify a user',
+			error: `Row 2 (item 1, userId 'u-2'): "Identify User By" "crm_id" is not a way to identify a user`,
 			[OUTPUT_FIELD]: { status: 'failed', field: 'Identify User By', delivery: 'invalid' },
 		});
 	});

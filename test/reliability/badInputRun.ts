@@ -11,7 +11,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { RecordedRequest, SandboxClient, SeedData } from '../../sandbox';
 import type { RunResult } from '../harness';
 import { nodeName } from '../support/nodeTypes';
-import { rowOf, statusOf, wordsOf } from '../support/nodeWords';
+import { rowNamed, rowOf, statusOf, wordsOf } from '../support/nodeWords';
 import { runNode } from '../support/runNode';
 import { sandboxCredentialsByType } from '../support/sandboxCredentials';
 import { answersWithWords } from '../support/successWords';
@@ -53,13 +53,13 @@ export async function checkBadInput(
 	if (firstRefused >= 0) {
 		const stopped = await run(url, testCase, items, false);
 		expect(N8N_ERRORS).toContain(stopped.error?.name);
-		// The error names its item for n8n's editor ("[item 2]") in its context, not in its message.
+		// The error names its item in its context for n8n's editor, and its row and item number in its message.
 		const error = stopped.error as (Error & { context?: { itemIndex?: unknown }; description?: string }) | undefined;
 		const named = error?.context?.itemIndex;
 		expect(typeof named).toBe('number');
 		expect(named).toBeGreaterThanOrEqual(0);
 		expect(named).toBeLessThanOrEqual(firstRefused);
-		expect(error?.message).not.toMatch(/^Item \d+/);
+		expect(error?.message).toMatch(rowNamed(named as number));
 		// Going on past the invalid items is n8n's On Error setting, by its name.
 		expect(error?.description).toContain(ON_ERROR_CONTINUE);
 		expect(error?.description).not.toContain('Continue On Fail');

@@ -12,7 +12,7 @@ import type { Sandbox } from '../../sandbox';
 import { SandboxClient, startSandbox } from '../../sandbox';
 import type { RunResult } from '../harness';
 import { nodeName } from '../support/nodeTypes';
-import { rowOf, statusOf, wordsOf } from '../support/nodeWords';
+import { DELIVERY_SENTENCE, rowNamed, rowOf, statusOf, wordsOf } from '../support/nodeWords';
 import { runNode } from '../support/runNode';
 import { answersWithWords } from '../support/successWords';
 import type { OperationUnderFault } from './operationsUnderFault';
@@ -48,7 +48,7 @@ describe.each(OPERATIONS_UNDER_FAULT)('$name', (operation) => {
 
 				expectRouted(result, node, { success: valid, error: [0] });
 				const [refused] = result.output(node, 1);
-				expect(refused.json.error).toMatch(/^Item 0: "/);
+				expect(refused.json.error).toMatch(new RegExp(`${rowNamed(0).source}"`));
 				expectInputKept(refused.json, items[0], 'invalid');
 			});
 		},
@@ -87,7 +87,7 @@ describe.each(OPERATIONS_UNDER_FAULT)('$name', (operation) => {
 				// The row as it came, the reason beside it, the full error in the node's words.
 				expect(wordsOf(refused[0].json)).toMatchObject({
 					status: 'failed',
-					error: expect.stringMatching(/^Item 0: /),
+					error: expect.stringMatching(rowNamed(0)),
 					delivery: 'invalid',
 					field: expect.any(String),
 					description: expect.any(String),
@@ -128,8 +128,9 @@ function expectInputKept(json: IDataObject, input: IDataObject, delivery: string
 			.filter((key) => !(key in row))
 			.sort(),
 	).toEqual(added);
-	if ('message' in input) expect(json.error).toMatch(new RegExp(` — ${delivery}: `));
-	else expect(json.message).toMatch(new RegExp(`^${delivery}: `));
+	const sentence = DELIVERY_SENTENCE[delivery].source.slice(1);
+	if ('message' in input) expect(json.error).toMatch(new RegExp(` — ${sentence}`));
+	else expect(json.message).toMatch(DELIVERY_SENTENCE[delivery]);
 }
 
 function expectRouted(result: RunResult, node: string, expected: { success: number[]; error: number[] }): void {
@@ -145,7 +146,7 @@ function expectRouted(result: RunResult, node: string, expected: { success: numb
 	expect(success.filter(failed)).toEqual([]);
 	// One error item per failed input item, naming the item in its json's error.
 	expect(errors.map(pairedIndex)).toEqual(expected.error);
-	for (const item of errors) expect(item.json.error).toMatch(new RegExp(`^Item ${pairedIndex(item)}: `));
+	for (const item of errors) expect(item.json.error).toMatch(rowNamed(pairedIndex(item)));
 }
 
 async function withSandbox(

@@ -10,7 +10,7 @@ import type { FaultRule, Sandbox } from '../../sandbox';
 import { SandboxClient, startSandbox } from '../../sandbox';
 import type { RunResult } from '../harness';
 import { nodeName } from '../support/nodeTypes';
-import { statusOf, wordsOf } from '../support/nodeWords';
+import { rowNamed, statusOf, wordsOf } from '../support/nodeWords';
 import { runNode } from '../support/runNode';
 import type { FaultKind } from './faultKinds';
 import { FAULT_KINDS } from './faultKinds';
@@ -90,8 +90,9 @@ async function throwUnderFault(sandbox: Sandbox, operation: OperationUnderFault,
 	}
 	expect(result.error?.name).toBe('NodeApiError');
 	const error = result.error as Error & { context?: { itemIndex?: unknown }; description?: string };
-	// No message names an item: n8n's editor adds "[item N]" from the error's itemIndex.
-	expect(error.message).not.toMatch(/^Item \d+/);
+	// An item's error names its row and n8n's item number; the run's (a refused key) names none.
+	if (typeof error.context?.itemIndex === 'number') expect(error.message).toMatch(rowNamed(error.context.itemIndex));
+	else expect(error.message).not.toMatch(/^Row \d+/);
 	expect(error.description).toContain(`${operation.items.length} items → `);
 	if (status === 401) {
 		// A refused key is the run's failure, said once: no item blamed, no advice to go on past failed items.

@@ -30,3 +30,21 @@ export function rowOf(json: IDataObject, field = OUTPUT_FIELD): IDataObject {
 	// fromEntries keeps an own `__proto__` key a key, as the node's copy of the row does.
 	return Object.fromEntries(Object.entries(json).filter(([key]) => key !== field)) as IDataObject;
 }
+
+/**
+ * How a failed item's error starts: the row as a sheet counts it (from 1) and n8n's item number (from 0),
+ * then, where the node maps one from a column, the row's identifying value: `Row 2 (item 1, order_id 'B-2002'): `.
+ *
+ *   expect(json.error).toMatch(rowNamed(1));
+ */
+export function rowNamed(itemIndex: number): RegExp {
+	return new RegExp(`^Row ${itemIndex + 1} \\(item ${itemIndex}(, .*)?\\): `);
+}
+
+/** How an error item's `message` starts for each `delivery`: a sentence saying what happened to the item. */
+export const DELIVERY_SENTENCE: Record<string, RegExp> = {
+	invalid: /^Not sent: the node refused this item's input\b/,
+	not_sent: /^Not sent: the run stopped before this item\b/,
+	not_applied: /^Not applied: the platform refused it\b/,
+	maybe_applied: /^Maybe applied: /,
+};

@@ -194,7 +194,7 @@ function uniqueIdsPerCatalog(pieces: CatalogPiece[]): Map<number, ItemInputError
 		(piece) => JSON.stringify([piece.group.catalog_name, piece.payload.id]),
 		(piece, first) =>
 			ITEM_ID.problem(
-				`"${String(piece.payload.id)}" is also given by item ${first} for this catalog`,
+				`"${String(piece.payload.id)}" is also given by row ${first + 1} (item ${first}) for this catalog`,
 				'Merge the two items into one, or remove one.',
 			),
 	);

@@ -84,7 +84,7 @@ export function scimUserOperation({
 						(piece) => oneItemPerUser.keyOf(piece.subject ?? {}),
 						(_, first) =>
 							oneItemPerUser.input.problem(
-								`names the same user as item ${first}`,
+								`names the same user as row ${first + 1} (item ${first})`,
 								'Merge the two items into one, or remove one.',
 							),
 					)

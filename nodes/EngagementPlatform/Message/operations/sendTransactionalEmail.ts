@@ -156,7 +156,7 @@ export const operation = declareOperation<TransactionalCampaign, IDataObject>({
 			(piece) => String(piece.payload.external_send_id),
 			(piece, first) =>
 				SEND_ID.problem(
-					`"${String(piece.payload.external_send_id)}" is item ${first}'s too, and the platform sends once per ID`,
+					`"${String(piece.payload.external_send_id)}" is row ${first + 1}'s (item ${first}) too, and the platform sends once per ID`,
 					ONE_EMAIL_PER_ID,
 				),
 		),

@@ -72,7 +72,7 @@ function oneItemPerSchedule(pieces: Array<Piece<undefined>>): Map<number, ItemIn
 		(piece) => JSON.stringify([piece.payload.canvas_id, piece.payload.schedule_id]),
 		(piece, first) =>
 			SCHEDULE.problem(
-				`"${String(piece.payload.schedule_id)}" of this canvas is also given by item ${first}`,
+				`"${String(piece.payload.schedule_id)}" of this canvas is also given by row ${first + 1} (item ${first})`,
 				'Merge the two items into one, or remove one.',
 			),
 	);

@@ -201,7 +201,7 @@ function onePerPreferenceCenter(pieces: Array<Piece<PreferenceCenter>>): Map<num
 		(piece) => piece.group.preference_center_id,
 		(piece, first) =>
 			ID.problem(
-				`"${piece.group.preference_center_id}" is also updated by item ${first}, and the two updates would race`,
+				`"${piece.group.preference_center_id}" is also updated by row ${first + 1} (item ${first}), and the two updates would race`,
 				'Merge the two items into one.',
 			),
 	);

@@ -42,7 +42,8 @@ const PURCHASE = bodyFields(
 				placeholder: 'e.g. EUR',
 				hint: 'Three-letter ISO 4217 code, e.g. USD, EUR',
 			},
-			(code) => code.toUpperCase(),
+			// A code in lower case is the code; anything else stays as it came, for the error to show.
+			(code) => (/^[a-z]{3}$/i.test(code) ? code.toUpperCase() : code),
 		),
 		price: number(
 			{

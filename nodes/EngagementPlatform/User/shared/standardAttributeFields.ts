@@ -1,12 +1,21 @@
-import type { FieldType, IDataObject, INodeProperties, ResourceMapperField, ResourceMapperFields } from 'n8n-workflow';
+import type {
+	FieldType,
+	IDataObject,
+	INodeProperties,
+	INodePropertyOptions,
+	ResourceMapperField,
+	ResourceMapperFields,
+} from 'n8n-workflow';
 import { validateFieldType } from 'n8n-workflow';
 
 import type { ItemReader } from '../../shared/engine/read/readItems';
 import type { Input } from '../../shared/fields/inputs';
 import { labelOf } from '../../shared/descriptions/labels';
 import { inputOf } from '../../shared/fields/inputs';
-import { isBlank, shown } from '../../shared/schemas/textValues';
+import { isBlank } from '../../shared/schemas/textValues';
+import { shown } from '../../shared/schemas/shown';
 import { notADate } from '../../shared/schemas/time';
+import { nearestValue, normalized } from '../../shared/schemas/nearestValue';
 import { columnExpression } from '../../shared/engine/read/emptyCells';
 import { ColumnTally, columnMatcher } from './standardAttributeColumns';
 import { isWords } from '../../shared/engine/results/replacedWords';
@@ -229,12 +238,35 @@ function convertedAttributes(
 		if (!converted.valid) {
 			item.problems.push({
 				field: `${label}.${field.displayName}`,
-				rule: `expects ${field.type === 'options' ? 'one of its options' : `a ${field.type}`} but got ${shown(value)}`,
-				fix: 'Map a value of that type, or leave the field out of the input.',
+				...(field.options ? notAnOption(value, field.options) : notOfType(value, field.type)),
 			});
 			continue;
 		}
 		attributes[id] = (converted.newValue ?? value) as IDataObject[string];
 	}
 	return attributes;
+}
+
+function notOfType(value: unknown, type: FieldType): { rule: string; fix: string } {
+	return {
+		rule: `expects a ${type} but got ${shown(value)}`,
+		fix: 'Map a value of that type, or leave the field out of the input.',
+	};
+}
+
+/**
+ * A value that is none of a choice's options: the option it most likely means (a label, `female` for F,
+ * in any case), else every option with its label, so that the fix needs no look elsewhere.
+ */
+function notAnOption(value: unknown, options: INodePropertyOptions[]): { rule: string; fix: string } {
+	const codes = options.map((option) => String(option.value));
+	const labels = new Map(options.map((option) => [normalized(option.name), String(option.value)]));
+	const nearest = nearestValue(value, codes, labels);
+	const listed = options.map((option) => `${String(option.value)} (${option.name})`).join(', ');
+	if (nearest !== undefined)
+		return {
+			rule: `expects one of its options but got ${shown(value)} (did you mean ${nearest}?)`,
+			fix: `Give ${nearest} instead of ${shown(value)}; the options are ${listed}.`,
+		};
+	return { rule: `expects one of its options but got ${shown(value)}`, fix: `Give one of ${listed}.` };
 }

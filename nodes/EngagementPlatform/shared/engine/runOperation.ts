@@ -1,10 +1,17 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties, NodeApiError } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	NodeApiError,
+	NodeExecutionHint,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { ON_ERROR_CONTINUE, counted, countedWas } from './results/runWords';
 import type { ItemInputError } from './read/itemInputError';
 import type { ItemFailure } from './results/itemResults';
-import { collectItemResults, inputFailure, itemError, runError } from './results/itemResults';
+import { collectItemResults, inputFailure, itemError, namedMessage, runError } from './results/itemResults';
+import { rowNamer } from './results/rowWords';
 import { replacedWordsHint } from './results/replacedWords';
 import type { LastWord } from './plan/lastWord';
 import { keepLastWord } from './plan/lastWord';
@@ -74,9 +81,13 @@ async function run(
 	const runTime = tries.runTime ?? new Date().toISOString();
 	const read = readItems(context, spec, itemCount, fields, runTime);
 	const { inputErrors } = read;
+	const rowOf = rowNamer(context.getInputData(), read.identifyingColumn);
 	if (inputErrors.size > 0 && !continueOnFail) {
-		const itemIndex = Math.min(...inputErrors.keys());
-		throw invalidInputError(context, inputFailure(itemIndex, inputErrors.get(itemIndex)!), inputErrors.size);
+		const invalid = [...inputErrors].sort(([left], [right]) => left - right);
+		throw invalidInputError(
+			context,
+			invalid.map(([itemIndex, error]) => inputFailure(itemIndex, error, rowOf(itemIndex))),
+		);
 	}
 
 	const { pieces, accepted: acceptedBefore } = tries.match(read.pieces);
@@ -90,7 +101,7 @@ async function run(
 	// Kept for a try to come: the run fails (n8n's Retry On Fail, or Executions → Retry from the saved
 	// execution), or its first item holds an `error` that is not undefined, which makes n8n 1.x try it
 	// again (2.x only one that is not null or false: 1.x's rule covers both).
-	const output = finish(context, spec, settings, itemCount, pieces, inputErrors, report, () =>
+	const output = finish(context, spec, settings, { itemCount, pieces, inputErrors, rowOf }, report, () =>
 		tries.close(report.outcomes, true, runTime),
 	);
 	tries.close(report.outcomes, output[0]?.[0]?.json?.error !== undefined, runTime);
@@ -214,14 +225,20 @@ function answersOfInputPieces(
 	return answers;
 }
 
+/** What reading the items gave the run's end: the pieces, the invalid items, how an item is named. */
+interface ReadRun {
+	itemCount: number;
+	pieces: Piece[];
+	inputErrors: Map<number, ItemInputError>;
+	rowOf: (itemIndex: number) => string;
+}
+
 /** Every item's answer from what happened to its pieces, the summary, the hints, and the error that stops the node. */
 function finish(
 	context: IExecuteFunctions,
 	spec: OperationSpec,
 	settings: RunSettings,
-	itemCount: number,
-	pieces: Piece[],
-	inputErrors: Map<number, ItemInputError>,
+	{ itemCount, pieces, inputErrors, rowOf }: ReadRun,
 	report: SendReport,
 	beforeFailing?: () => void,
 ): INodeExecutionData[][] {
@@ -234,13 +251,13 @@ function finish(
 		records: spec.answersWithRecords === true,
 		errorOutput: context.getNode().onError === 'continueErrorOutput',
 		previews,
+		rowOf,
 	});
 	const replaced = spec.answersWithRecords ? undefined : replacedWordsHint(context, inputs, settings.outputField);
 	if (replaced) context.addExecutionHints(replaced);
 	if (report.planned && previews) {
 		addPreviewHint(context, spec, itemCount, report.planned, previews);
-		if (results.failures.length > 0 && !continueOnFail)
-			throw invalidInputError(context, results.failures[0], results.failures.length);
+		if (results.failures.length > 0 && !continueOnFail) throw invalidInputError(context, results.failures);
 		return [results.output];
 	}
 
@@ -276,6 +293,8 @@ function finish(
 		});
 	}
 
+	if (results.failures.length > 0 && continueOnFail) context.addExecutionHints(failedItemsHint(results.failures));
+
 	if (results.failures.length > 0 && !continueOnFail) {
 		const cause = results.failures.find((failure) => failure.delivery !== 'not_sent') ?? results.failures[0];
 		beforeFailing?.();
@@ -300,23 +319,45 @@ function storeUnavailable(pieces: Piece[], reason: string): SendReport {
 	};
 }
 
-function invalidInputError(
-	context: IExecuteFunctions,
-	failure: ItemFailure,
-	invalidCount: number,
-): NodeOperationError | NodeApiError {
+/** With On Error set to continue: every failed item (the first ten) with its reason, in one place. */
+function failedItemsHint(failures: ItemFailure[]): NodeExecutionHint {
+	const listed = failures.slice(0, INVALID_ITEMS_LISTED).map(namedMessage);
+	const unlisted = failures.length - listed.length;
+	const rest = unlisted > 0 ? `; and ${counted(unlisted, 'more item')}` : '';
+	return {
+		message: `${counted(failures.length, 'item')} failed (each has its error item): ${listed.join('; ')}${rest}.`,
+		type: 'warning',
+		location: 'outputPane',
+	};
+}
+
+/** At most this many invalid items are listed in a stopping error's description, each with its reason. */
+const INVALID_ITEMS_LISTED = 10;
+
+/**
+ * The error that stops a run with invalid items: the first item's reason, and every other invalid item
+ * listed with its own, so that one run shows every row to fix.
+ */
+function invalidInputError(context: IExecuteFunctions, failures: ItemFailure[]): NodeOperationError | NodeApiError {
+	const [failure, ...others] = failures;
 	// The same problem in every item is the run's: said once, no item blamed.
 	if (failure.ofTheRun)
-		return new NodeOperationError(context.getNode(), failure.message.replace(/^Item \d+: /, ''), {
+		return new NodeOperationError(context.getNode(), failure.message, {
 			description: `${failure.description} Nothing was sent.`,
 		});
-	const more = invalidCount - 1;
-	const others = more > 0 ? ` ${counted(more, 'more item')} ${more === 1 ? 'is' : 'are'} invalid too.` : '';
 	return itemError(
 		context,
 		failure,
-		` Nothing was sent.${others} To send the valid items and get an error item for each invalid one, set ${ON_ERROR_CONTINUE}.`,
+		` Nothing was sent. To send the valid items and get an error item for each invalid one, set ${ON_ERROR_CONTINUE}.${othersListed(others)}`,
 	);
+}
+
+function othersListed(others: ItemFailure[]): string {
+	if (others.length === 0) return '';
+	const listed = others.slice(0, INVALID_ITEMS_LISTED).map((failure) => `\n- ${namedMessage(failure)}`);
+	const unlisted = others.length - listed.length;
+	const rest = unlisted > 0 ? `\n- and ${counted(unlisted, 'more item')}` : '';
+	return ` ${counted(others.length, 'more item')} ${others.length === 1 ? 'is' : 'are'} invalid too:${listed.join('')}${rest}`;
 }
 
 /** The error that stops the node: the run's own cause said once, or the first failed item's. */

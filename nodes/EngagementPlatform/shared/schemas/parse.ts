@@ -2,6 +2,8 @@ import type { z } from 'zod/v4';
 
 import type { InputProblem } from '../engine/read/itemInputError';
 import { ItemInputError } from '../engine/read/itemInputError';
+import { nearestValue } from './nearestValue';
+import { shown } from './shown';
 
 /** A JSON object: not null, not an array. */
 export function isJsonObject(value: unknown): value is Record<string, unknown> {
@@ -82,7 +84,7 @@ export function parseOrThrow<T>(
 	const known = new Set(found.map((problem) => problem.field));
 	for (const issue of result.success ? [] : result.error.issues) {
 		if (known.has(pathOf(issue.path, field, labels))) continue;
-		const problem = { field: pathOf(issue.path, field, labels), rule: issue.message, fix: fixOf(issue) };
+		const problem = { field: pathOf(issue.path, field, labels), ...ruleAndFix(issue, valueAt(value, issue.path)) };
 		if (!problems.some((seen) => seen.field === problem.field && seen.rule === problem.rule)) problems.push(problem);
 	}
 	const [first, ...more] = problems;
@@ -98,6 +100,54 @@ function pathOf(steps: PropertyKey[], field: string, labels: Record<string, stri
 		(text, step) => (typeof step === 'number' ? `${text}[${step}]` : text ? `${text}.${String(step)}` : String(step)),
 		head,
 	);
+}
+
+/**
+ * Where a value may go somewhere else, the values the platform takes, for an error's "did you mean":
+ * a schema's check names them in its params (`nearestIn`), an enum's issue lists them.
+ */
+export interface NearestIn {
+	nearestIn?: () => { codes: readonly string[]; names?: ReadonlyMap<string, string> };
+}
+
+/**
+ * The rule as the value broke it, and its fix: a value given (a scalar, cut to a sensible length) is
+ * shown ("must be a three-letter ISO 4217 code such as USD, not 'EURO'"), and the valid value it most
+ * likely means is offered, in the rule and as the fix; an enum with none near lists what it takes.
+ */
+function ruleAndFix(issue: z.core.$ZodIssue, value: unknown): { rule: string; fix: string } {
+	const fix = fixOf(issue);
+	const scalar = typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
+	if (!scalar || !showsTheValue(issue) || issue.message.includes(shown(value))) return { rule: issue.message, fix };
+	const rule = `${issue.message}, not ${shown(value)}`;
+	const nearestIn = (issue as { params?: NearestIn }).params?.nearestIn?.();
+	const candidates =
+		nearestIn?.codes ?? (issue.code === 'invalid_value' ? issue.values.map((allowed) => String(allowed)) : undefined);
+	if (!candidates) return { rule, fix };
+	const nearest = nearestValue(value, candidates, nearestIn?.names);
+	if (nearest !== undefined)
+		return { rule: `${rule} (did you mean ${nearest}?)`, fix: `Give ${nearest} instead of ${shown(value)}.` };
+	if (candidates.length <= 12) return { rule, fix: `Give one of: ${candidates.join(', ')}.` };
+	return { rule, fix };
+}
+
+/**
+ * Issues whose value is the problem (a form, an option, a type), where showing it shows the fix; a
+ * length or a count says its measure instead, and a rule of our own shows it where it offers a nearest value.
+ */
+function showsTheValue(issue: z.core.$ZodIssue): boolean {
+	if (issue.code === 'custom') return (issue as { params?: NearestIn }).params?.nearestIn !== undefined;
+	return issue.code === 'invalid_format' || issue.code === 'invalid_value' || issue.code === 'invalid_type';
+}
+
+/** The value an issue's path leads to in what was read. */
+function valueAt(value: unknown, path: PropertyKey[]): unknown {
+	let at = value;
+	for (const step of path) {
+		if (at === null || typeof at !== 'object') return undefined;
+		at = (at as Record<PropertyKey, unknown>)[step];
+	}
+	return at;
 }
 
 function fixOf(issue: z.core.$ZodIssue): string {

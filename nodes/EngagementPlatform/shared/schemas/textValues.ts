@@ -3,6 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { InputProblem } from '../engine/read/itemInputError';
 import { ItemInputError } from '../engine/read/itemInputError';
 import { isJsonObject } from './parse';
+import { shown } from './shown';
 
 /**
  * Values as marketers' data brings them: spreadsheets, CSV files and shops give text. A text
@@ -24,12 +25,6 @@ export function characterCount(text: string): number {
  */
 export function exceedsCharacters(text: string, limit: number): boolean {
 	return text.length > limit && characterCount(text) > limit;
-}
-
-/** Shows a received value in an error, shortened. */
-export function shown(value: unknown): string {
-	const text = typeof value === 'string' ? value : JSON.stringify(value);
-	return `'${text.length > 40 ? `${text.slice(0, 40)}…` : text}'`;
 }
 
 /** Empty text, or text of spaces alone: a blank cell of a sheet. */

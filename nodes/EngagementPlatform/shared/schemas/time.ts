@@ -2,7 +2,7 @@ import type { NodeExecutionHint } from 'n8n-workflow';
 import { z } from 'zod/v4';
 
 import type { InputProblem } from '../engine/read/itemInputError';
-import { shown } from './textValues';
+import { shown } from './shown';
 
 /** The platform's other accepted format for events, yyyy-MM-dd'T'HH:mm:ss:SSSZ, e.g. 2026-11-22T10:15:00:000+0100. */
 const COLON_MILLIS = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2}):(\d{3})(Z|[+-]\d{2}:?\d{2})$/;

@@ -1,7 +1,8 @@
 import { z } from 'zod/v4';
 
 import { isPlatformDatetime, isoTime, platformTime, toIso8601 } from './time';
-import type { CheckedSchema } from './parse';
+import type { CheckedSchema, NearestIn } from './parse';
+import { currencyCodes } from './nearestValue';
 import { PROTO_KEY, PROTO_KEY_PROBLEM, isJsonObject } from './parse';
 import { GROUP_STATES, STANDARD_ATTRIBUTE_RULES, SUBSCRIBE_STATES } from './standardAttributes';
 import { characterCount, exceedsCharacters } from './textValues';
@@ -207,9 +208,12 @@ const trackEventSchema = z
 const trackPurchaseSchema = z
 	.object({
 		product_id: name255,
-		currency: z
-			.string({ error: required })
-			.regex(/^[A-Z]{3}$/, { message: 'must be a three-letter ISO 4217 code such as USD' }),
+		currency: z.string({ error: required }).refine((code) => /^[A-Z]{3}$/.test(code), {
+			message: 'must be a three-letter ISO 4217 code such as USD',
+			params: { fix: 'Give a code such as USD or EUR.', nearestIn: currencyCodes } satisfies NearestIn & {
+				fix: string;
+			},
+		}),
 		price: z.number({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a number') }),
 		quantity: z
 			.number({ error: 'must be a whole number' })

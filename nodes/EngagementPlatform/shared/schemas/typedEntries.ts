@@ -2,7 +2,8 @@ import type { FieldType, IDataObject } from 'n8n-workflow';
 import { validateFieldType } from 'n8n-workflow';
 
 import type { InputProblem } from '../engine/read/itemInputError';
-import { isBlank, shown } from './textValues';
+import { isBlank } from './textValues';
+import { shown } from './shown';
 import type { RunClock } from './time';
 import { notADate } from './time';
 

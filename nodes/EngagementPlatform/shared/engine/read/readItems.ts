@@ -10,6 +10,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { InputProblem } from './itemInputError';
 import { ItemInputError } from './itemInputError';
 import type { EmptyCellProblem } from './emptyCells';
+import { identifyingColumn } from './identifyingColumn';
 import { emptyInEveryItemFix, withEmptyCellNamed } from './emptyCells';
 import type { Piece } from '../plan/planner';
 import { RunClock } from '../../schemas/time';
@@ -31,6 +32,8 @@ export interface ReadItems {
 	pieces: Array<Piece>;
 	/** Item index → its input error, for items that break a rule. */
 	inputErrors: Map<number, ItemInputError>;
+	/** The input column that tells the rows apart, for errors to name each row by (identifyingColumn.ts). */
+	identifyingColumn?: string;
 }
 
 /** Reads and validates every item before anything is sent; `fields` (the operation's properties) label errors. */
@@ -66,10 +69,12 @@ export function readItems(
 		const hint = kept.hint?.();
 		if (hint) context.addExecutionHints?.(hint);
 	}
+	const column = identifyingColumn(context.getNode().parameters ?? {}, fields);
 	const acrossItems = spec.checkAcrossItems?.(pieces);
-	if (!acrossItems?.size) return { pieces, inputErrors };
+	if (!acrossItems?.size) return { pieces, inputErrors, identifyingColumn: column };
 	for (const [itemIndex, error] of acrossItems) if (!inputErrors.has(itemIndex)) inputErrors.set(itemIndex, error);
-	return { pieces: pieces.filter((piece) => !acrossItems.has(piece.itemIndex)), inputErrors };
+	const kept = pieces.filter((piece) => !acrossItems.has(piece.itemIndex));
+	return { pieces: kept, inputErrors, identifyingColumn: column };
 }
 
 /**

@@ -5,10 +5,14 @@ import type { InputProblem, ItemInputError } from '../read/itemInputError';
 import type { OperationSpec, Piece, PieceError, PieceOutcome } from '../operation';
 import { ON_ERROR_CONTINUE } from './runWords';
 import { setOwnKey } from '../../schemas/parse';
+import { capitalized } from './rowWords';
 
 /** Why an item did not succeed, in the form every error item and thrown error is built from. */
 export interface ItemFailure {
 	itemIndex: number;
+	/** The item as a marketer finds it again (rowWords.ts): `row 2 (item 1, order_id 'B-2002')`. */
+	row: string;
+	/** What went wrong, without the item: n8n's error output and its errors name the item beside it. */
 	message: string;
 	description: string;
 	/** invalid: refused before sending. not_sent: the run stopped first. */
@@ -35,10 +39,11 @@ export interface ItemResults {
 	alreadyTracked: number;
 }
 
-export function inputFailure(itemIndex: number, error: ItemInputError): ItemFailure {
+export function inputFailure(itemIndex: number, error: ItemInputError, row = plainRow(itemIndex)): ItemFailure {
 	return {
 		itemIndex,
-		message: `Item ${itemIndex}: ${error.problems.map(({ field, rule }) => `"${field}" ${rule}`).join('; ')}`,
+		row,
+		message: error.problems.map(({ field, rule }) => `"${field}" ${rule}`).join('; '),
 		// One line per problem: each fix names its own field (readItems).
 		description: [...new Set(error.problems.map(({ fix }) => fix))].join('\n'),
 		delivery: 'invalid',
@@ -62,6 +67,8 @@ export interface OutputForm {
 	errorOutput: boolean;
 	/** Preview: each valid item's words, beside its row (records too: a preview has none). */
 	previews?: Map<number, IDataObject>;
+	/** How a failed item is named (rowWords.ts); its number and row alone where not given. */
+	rowOf?: (itemIndex: number) => string;
 }
 
 /** One answer per input item, in input order: its result(s), or its error. */
@@ -105,9 +112,10 @@ export function collectItemResults(
 			continue;
 		}
 		const inputError = inputErrors.get(itemIndex);
+		const row = form.rowOf?.(itemIndex) ?? plainRow(itemIndex);
 		const failure = inputError
-			? inputFailure(itemIndex, inputError)
-			: pieceFailure(itemIndex, byItem[itemIndex] ?? [], outcomes);
+			? inputFailure(itemIndex, inputError, row)
+			: pieceFailure(itemIndex, row, byItem[itemIndex] ?? [], outcomes);
 		if (failure) {
 			failures.push(failure);
 			const input = inputs[itemIndex]?.json;
@@ -190,6 +198,7 @@ function sentAsIs(
 /** The first failed piece decides an item's error; pieces never sent make it "not sent". */
 function pieceFailure(
 	itemIndex: number,
+	row: string,
 	pieces: Array<Piece>,
 	outcomes: Map<Piece, PieceOutcome>,
 ): ItemFailure | undefined {
@@ -197,14 +206,15 @@ function pieceFailure(
 	for (const piece of pieces) {
 		const outcome = outcomes.get(piece);
 		if (outcome?.ok) answered++;
-		else if (outcome) return piecesFailure(itemIndex, pieces, outcomes);
+		else if (outcome) return piecesFailure(itemIndex, row, pieces, outcomes);
 	}
 	if (answered === pieces.length) return undefined;
-	return piecesFailure(itemIndex, pieces, outcomes);
+	return piecesFailure(itemIndex, row, pieces, outcomes);
 }
 
 function piecesFailure(
 	itemIndex: number,
+	row: string,
 	pieces: Array<Piece>,
 	outcomes: Map<Piece, PieceOutcome>,
 ): ItemFailure | undefined {
@@ -216,6 +226,7 @@ function piecesFailure(
 		const partly = applied > 0 ? ` (${applied} of this item's ${pieces.length} parts were applied)` : '';
 		return {
 			itemIndex,
+			row,
 			message: `${error.message}${partly}`,
 			description: error.description ?? '',
 			delivery: error.delivery,
@@ -227,6 +238,7 @@ function piecesFailure(
 	if (itemOutcomes.every((outcome) => outcome !== undefined)) return undefined;
 	return {
 		itemIndex,
+		row,
 		message: 'Not sent: the run stopped at an earlier failure',
 		description: `Fix the failure reported for an earlier item, or set ${ON_ERROR_CONTINUE} to send the other items anyway.`,
 		delivery: 'not_sent',
@@ -255,12 +267,16 @@ function replacedPartsOf(pieces: Array<{ piece: Piece; outcome: PieceOutcome }>)
  */
 function regularErrorJson(failure: ItemFailure, input: IDataObject | undefined, field: string): IDataObject {
 	const json = withAnswer(input, field, { status: 'failed', ...errorJson(failure) });
-	setOwnKey(json, 'error', failure.message);
+	setOwnKey(json, 'error', namedMessage(failure));
 	return json;
 }
 
 function errorJson(failure: ItemFailure): IDataObject {
-	const json: IDataObject = { error: failure.message, description: failure.description, delivery: failure.delivery };
+	const json: IDataObject = {
+		error: namedMessage(failure),
+		description: failure.description,
+		delivery: failure.delivery,
+	};
 	if (failure.field) json.field = failure.field;
 	if (failure.problems && failure.problems.length > 1) json.problems = failure.problems as unknown as IDataObject[];
 	if (failure.httpCode) json.httpCode = failure.httpCode;
@@ -279,16 +295,16 @@ function errorJson(failure: ItemFailure): IDataObject {
  * other field of the input arrives as it came.
  */
 function errorBranchJson(failure: ItemFailure, input: IDataObject | undefined): IDataObject {
-	const what = withItemNamed(failure);
-	const todo = `${failure.delivery}: ${failure.description}`;
+	const what = namedMessage(failure);
+	const todo = `${DELIVERY_WORDS[failure.delivery]} ${failure.description}`;
 	const hasMessage = input !== undefined && Object.hasOwn(input, 'message');
 	return hasMessage ? { error: `${what} — ${todo}` } : { error: what, message: todo };
 }
 
 /**
  * n8n's error for one item, as n8n's own nodes carry it: an input the node refused is a
- * NodeOperationError, anything the platform or the connection did is a NodeApiError. The message does
- * not name the item: n8n's editor adds "[item 2]" to it, counting as it counts items everywhere.
+ * NodeOperationError, anything the platform or the connection did is a NodeApiError. The message names
+ * the row and n8n's item number (rowWords.ts), so the editor adds no "[item 1]" of its own.
  */
 export function itemError(
 	context: IExecuteFunctions,
@@ -296,7 +312,7 @@ export function itemError(
 	note = '',
 ): NodeOperationError | NodeApiError {
 	const description = `${failure.description}${note}`;
-	const message = withoutItemNamed(failure);
+	const message = namedMessage(failure);
 	if (failure.delivery === 'invalid') {
 		return new NodeOperationError(context.getNode(), message, { itemIndex: failure.itemIndex, description });
 	}
@@ -305,7 +321,7 @@ export function itemError(
 
 /** A failure that is the run's (a refused key): said once for the run, no item blamed. */
 export function runError(context: IExecuteFunctions, failure: ItemFailure, note = ''): NodeApiError {
-	return apiError(context, failure, withoutItemNamed(failure), `${failure.description}${note}`);
+	return apiError(context, failure, failure.message, `${failure.description}${note}`);
 }
 
 /** What the platform or the connection did, as n8n's NodeApiError: of an item, or of the run without one. */
@@ -325,15 +341,22 @@ function apiError(
 	});
 }
 
-function withItemNamed(failure: ItemFailure): string {
-	const prefix = `Item ${failure.itemIndex}: `;
-	return failure.message.startsWith(prefix) ? failure.message : `${prefix}${failure.message}`;
+/** The failure as every error item and thrown error says it: the item named, unless the failure is the run's. */
+export function namedMessage(failure: ItemFailure): string {
+	return failure.ofTheRun ? failure.message : `${capitalized(failure.row)}: ${failure.message}`;
 }
 
-function withoutItemNamed(failure: ItemFailure): string {
-	const prefix = `Item ${failure.itemIndex}: `;
-	return failure.message.startsWith(prefix) ? failure.message.slice(prefix.length) : failure.message;
+function plainRow(itemIndex: number): string {
+	return `row ${itemIndex + 1} (item ${itemIndex})`;
 }
+
+/** An error item's `message`: what happened to the item, as a sentence, before what to do. */
+const DELIVERY_WORDS: Record<ItemFailure['delivery'], string> = {
+	invalid: "Not sent: the node refused this item's input before sending it.",
+	not_sent: 'Not sent: the run stopped before this item.',
+	not_applied: 'Not applied: the platform refused it, so it is safe to send again once fixed.',
+	maybe_applied: 'Maybe applied: the platform may have stored it before the answer was lost.',
+};
 
 /**
  * The input item's fields as they came, and the node's answer under `field`: one key added to a copy
