@@ -139,22 +139,37 @@ describe('a choice not among its options', () => {
 		return result.output(USER)[0].json;
 	}
 
-	test('a word for one of them is offered it', async () => {
-		const answer = await updateAttributes({ id: 'c-1', gender: 'female' });
+	test('a label or a near miss of one of them is offered it', async () => {
+		const [opted, near] = [
+			await updateAttributes({ id: 'c-1', push_subscribe: 'Opted In!' }),
+			await updateAttributes({ id: 'c-1', push_subscribe: 'unsubscribe' }),
+		];
 
-		expect(wordsOf(answer)).toMatchObject({ status: 'failed', delivery: 'invalid' });
-		expect(String(answer.error)).toContain(
-			`"Standard Attributes.Gender" expects one of its options but got 'female' (did you mean F?)`,
+		expect(wordsOf(opted)).toMatchObject({ status: 'failed', delivery: 'invalid' });
+		expect(String(opted.error)).toContain(
+			`"Standard Attributes.Push Subscription" expects one of its options but got 'Opted In!' (did you mean opted_in?)`,
 		);
-		expect(String(wordsOf(answer).description)).toContain("Give F instead of 'female'");
+		expect(String(wordsOf(opted).description)).toContain("Give opted_in instead of 'Opted In!'");
+		expect(String(near.error)).toContain(`but got 'unsubscribe' (did you mean unsubscribed?)`);
 	});
 
 	test('a value near none of them: every option listed with its label', async () => {
-		const answer = await updateAttributes({ id: 'c-1', gender: 'xyz' });
+		const answer = await updateAttributes({ id: 'c-1', push_subscribe: 'yes' });
 
 		expect(String(wordsOf(answer).description)).toContain(
-			'Give one of M (Male), F (Female), O (Other), N (Not Applicable), P (Prefer Not to Say), U (Unknown).',
+			'Give one of opted_in (Opted In), subscribed (Subscribed), unsubscribed (Unsubscribed).',
 		);
 		expect(await client().requests({ path: '/users/track' })).toEqual([]);
+	});
+
+	test('a gender no word names: the letters listed with their meanings', async () => {
+		const answer = await updateAttributes({ id: 'c-1', gender: 'xyz' });
+
+		expect(String(answer.error)).toContain(
+			`"Standard Attributes.Gender" expects one of M, F, O, N, P, U or a word for one, not 'xyz'`,
+		);
+		expect(String(wordsOf(answer).description)).toContain(
+			'Give M (male), F (female), O (other), N (not applicable), P (prefer not to say) or U (unknown).',
+		);
 	});
 });

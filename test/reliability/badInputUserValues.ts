@@ -122,12 +122,16 @@ const attributeName = fc.oneof(
 	fc.stringMatching(/^c_[a-z_]{1,10}$/),
 	unicodeText.map((text) => `c_${text}`),
 );
-/** Standard attributes with values the platform takes, and with values it refuses. */
+/**
+ * Standard attributes with values the platform takes, as codes or as sheets write them (the node sends
+ * the code), and with values it refuses.
+ */
 const validStandardAttributes = fc.record(
 	{
-		country: fc.constantFrom('DE', 'us', 'Jp'),
-		language: fc.constantFrom('de', 'EN'),
-		gender: fc.constantFrom('M', 'f', 'O', 'N', 'P', 'U'),
+		country: fc.constantFrom('DE', 'us', 'Jp', 'Germany', 'United States', 'USA', 'U.K.', 'Deutschland', 'España'),
+		language: fc.constantFrom('de', 'EN', 'German', 'Deutsch', 'français'),
+		gender: fc.constantFrom('M', 'f', 'O', 'N', 'P', 'U', 'female', 'Frau', 'man', 'Male'),
+		phone: fc.constantFrom('+14155552671', '+49 151 2345 678', '+1 (415) 555-0100', '0049 30 1234567'),
 		dob: fc.constantFrom('1990-04-21', '2000-02-29'),
 		email: fc.constantFrom('ada@example.com', 'x.y+z@sub.example.org'),
 		time_zone: fc.constantFrom('Europe/Berlin', 'America/New_York', 'UTC'),
@@ -140,9 +144,11 @@ const validStandardAttributes = fc.record(
 	{ requiredKeys: [] },
 );
 const refusedStandardAttribute = fc.constantFrom<Record<string, unknown>>(
-	{ country: 'Germany' },
+	{ country: 'Bavaria' },
 	{ language: 'deu' },
-	{ gender: 'X' },
+	{ gender: 'Q' },
+	{ phone: '0151 2345678' },
+	{ phone: '+49 abc' },
 	{ dob: '1990-02-30' },
 	{ dob: '21.04.1990' },
 	{ email: 'not-an-email' },

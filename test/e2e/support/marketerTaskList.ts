@@ -132,7 +132,8 @@ const CONTACT = {
 	'External ID': 'c-2',
 	'First Name': 'Ada',
 	Email: 'ada@example.com',
-	Country: 'DE',
+	// As a sheet writes a country: its name, sent as its ISO code (DE).
+	Country: 'Germany',
 	'Lifetime Value': '120.5',
 	VIP: 'true',
 	// As a sheet writes a date and time: dragged onto Custom Attributes, it stays a String entry.

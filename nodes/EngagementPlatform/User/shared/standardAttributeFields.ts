@@ -15,6 +15,7 @@ import { inputOf } from '../../shared/fields/inputs';
 import { isBlank } from '../../shared/schemas/textValues';
 import { shown } from '../../shared/schemas/shown';
 import { notADate } from '../../shared/schemas/time';
+import { CODED_ATTRIBUTES } from '../../shared/schemas/standardAttributes';
 import { nearestValue, normalized } from '../../shared/schemas/nearestValue';
 import { columnExpression } from '../../shared/engine/read/emptyCells';
 import { ColumnTally, columnMatcher } from './standardAttributeColumns';
@@ -229,6 +230,14 @@ function convertedAttributes(
 			else attributes[id] = instant;
 			continue;
 		}
+		// Country, language, gender and phone as sheets write them (Germany, German, female, +49 151 …).
+		if (typeof value === 'string' && Object.hasOwn(CODED_ATTRIBUTES, id)) {
+			const read = CODED_ATTRIBUTES[id](value, asOperand(mappedFrom(id)));
+			if ('code' in read) attributes[id] = read.code;
+			else
+				item.problems.push({ field: `${label}.${field.displayName}`, rule: read.problem.rule, fix: read.problem.fix });
+			continue;
+		}
 		// n8n's conversion of text to text is the text itself (validateFieldType, type string).
 		if (field.type === 'string' && typeof value === 'string') {
 			attributes[id] = value;
@@ -269,4 +278,10 @@ function notAnOption(value: unknown, options: INodePropertyOptions[]): { rule: s
 			fix: `Give ${nearest} instead of ${shown(value)}; the options are ${listed}.`,
 		};
 	return { rule: `expects one of its options but got ${shown(value)}`, fix: `Give one of ${listed}.` };
+}
+
+/** An expression as a fix writes it inside another: a column's path as it is, anything else in brackets. */
+function asOperand(expression: string | undefined): string | undefined {
+	if (expression === undefined) return undefined;
+	return /^\$json(\.[\w$]+|\["[^"]*"\])*$/.test(expression) ? expression : `(${expression})`;
 }

@@ -1,7 +1,8 @@
 import { ItemInputError } from '../engine/read/itemInputError';
 import type { ItemReader } from '../engine/read/readItems';
 import type { UserIdentifier } from '../schemas/identifiers';
-import { E164, EMAIL, isPlaceholderId } from '../schemas/identifiers';
+import { EMAIL, isPlaceholderId } from '../schemas/identifiers';
+import { readPhone } from '../schemas/codedValues';
 import type { IdentifierKind, IdentifyByLabel } from '../descriptions/userIdentifierFields';
 import {
 	IDENTIFIER_FIELD_LABELS as FIELD_LABELS,
@@ -67,15 +68,9 @@ function identifierOfKind(
 			return { email };
 		}
 		case 'phone': {
-			const phone = requiredTextValue(item.raw('phone', ''), FIELD_LABELS.phone).replace(/[\s()-]/g, '');
-			if (!E164.test(phone)) {
-				throw new ItemInputError(
-					FIELD_LABELS.phone,
-					`"${phone}" is not in E.164 format`,
-					'Write it as + country code and number, e.g. +14155552671.',
-				);
-			}
-			return { phone };
+			const read = readPhone(requiredTextValue(item.raw('phone', ''), FIELD_LABELS.phone), item.mappedFrom('phone'));
+			if ('problem' in read) throw new ItemInputError(FIELD_LABELS.phone, read.problem.rule, read.problem.fix);
+			return { phone: read.code };
 		}
 		case 'service_id':
 			return { service_id: requiredTextValue(item.raw('serviceId', ''), FIELD_LABELS.serviceId) };

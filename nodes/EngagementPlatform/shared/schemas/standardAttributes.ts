@@ -1,3 +1,5 @@
+import type { CodeReading } from './codedValues';
+import { readCountry, readGender, readLanguage, readPhone } from './codedValues';
 import { EMAIL } from './identifiers';
 import { exceedsCharacters } from './textValues';
 import { isPlatformDatetime } from './time';
@@ -10,7 +12,6 @@ export const SUBSCRIBE_STATES = ['opted_in', 'subscribed', 'unsubscribed'] as co
 /** A subscription group's states: an attribute object's subscription_groups and the Subscription node. */
 export const GROUP_STATES = ['subscribed', 'unsubscribed'] as const;
 export type GroupState = (typeof GROUP_STATES)[number];
-const GENDERS = ['M', 'F', 'O', 'N', 'P', 'U'];
 
 const check =
 	(holds: (value: unknown) => boolean, rule: string, fix: string): StandardRule =>
@@ -49,6 +50,33 @@ function isTimeZone(value: unknown): boolean {
 }
 
 /**
+ * The attributes sent as codes, each read from the words a sheet holds (codedValues.ts): the code a text
+ * is sent as, or why it reads as none; `expression`, what the value was mapped with, goes into the fix.
+ */
+export const CODED_ATTRIBUTES: Readonly<Record<string, (value: string, expression?: string) => CodeReading>> = {
+	country: readCountry,
+	language: readLanguage,
+	gender: readGender,
+	phone: readPhone,
+};
+
+/** The code a coded attribute's value is sent as; the value itself for any other attribute, or a value that reads as none. */
+export function asCode(name: string, value: unknown): unknown {
+	const read =
+		typeof value === 'string' && Object.hasOwn(CODED_ATTRIBUTES, name) ? CODED_ATTRIBUTES[name](value) : undefined;
+	return read && 'code' in read ? read.code : value;
+}
+
+/** A coded attribute's rule: text that reads as a code. */
+function coded(read: (value: string) => CodeReading): StandardRule {
+	return (value) => {
+		if (typeof value !== 'string') return { rule: 'must be text', fix: 'Map a text value.' };
+		const reading = read(value);
+		return 'problem' in reading ? { rule: reading.problem.rule, fix: reading.problem.fix } : undefined;
+	};
+}
+
+/**
  * The profile's built-in attributes. The spec does not list them; these are the ones a
  * well-known engagement platform has, with its rules, so a value the platform would refuse is
  * refused on its item before anything is sent. `null` unsets any of them. Other keys are custom
@@ -57,7 +85,7 @@ function isTimeZone(value: unknown): boolean {
 export const STANDARD_ATTRIBUTE_RULES: Readonly<Record<string, StandardRule>> = {
 	first_name: text,
 	last_name: text,
-	phone: text,
+	phone: coded(readPhone),
 	home_city: text,
 	image_url: text,
 	email: check(
@@ -65,21 +93,9 @@ export const STANDARD_ATTRIBUTE_RULES: Readonly<Record<string, StandardRule>> = 
 		'must be an email address',
 		'Map an address such as name@example.com.',
 	),
-	country: check(
-		(value) => typeof value === 'string' && /^[A-Za-z]{2}$/.test(value),
-		'must be a two-letter ISO 3166-1 country code',
-		'Give a code such as DE or US.',
-	),
-	language: check(
-		(value) => typeof value === 'string' && /^[A-Za-z]{2}$/.test(value),
-		'must be a two-letter ISO 639-1 language code',
-		'Give a code such as de or en.',
-	),
-	gender: check(
-		(value) => typeof value === 'string' && GENDERS.includes(value.toUpperCase()),
-		`must be one of ${GENDERS.join(', ')}`,
-		'Give M (male), F (female), O (other), N (not applicable), P (prefer not to say) or U (unknown).',
-	),
+	country: coded(readCountry),
+	language: coded(readLanguage),
+	gender: coded(readGender),
 	dob: check(isCalendarDate, 'must be a date in the form YYYY-MM-DD', 'Give the date of birth such as 1990-04-21.'),
 	time_zone: check(isTimeZone, 'must be an IANA time zone name', 'Give a name such as Europe/Berlin.'),
 	push_subscribe: check(

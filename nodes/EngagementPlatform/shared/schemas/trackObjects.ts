@@ -4,7 +4,13 @@ import { isPlatformDatetime, isoTime, platformTime, toIso8601 } from './time';
 import type { CheckedSchema, NearestIn } from './parse';
 import { currencyCodes } from './nearestValue';
 import { PROTO_KEY, PROTO_KEY_PROBLEM, isJsonObject } from './parse';
-import { GROUP_STATES, STANDARD_ATTRIBUTE_RULES, SUBSCRIBE_STATES } from './standardAttributes';
+import {
+	CODED_ATTRIBUTES,
+	GROUP_STATES,
+	STANDARD_ATTRIBUTE_RULES,
+	SUBSCRIBE_STATES,
+	asCode,
+} from './standardAttributes';
 import { characterCount, exceedsCharacters } from './textValues';
 import { withoutKeys } from '../objects/withoutKeys';
 
@@ -260,8 +266,22 @@ const trackAttributesSchema = refusingProtoKey(
 				}
 			}
 			checkPropertyRules(custom, ctx, attributeValueRules);
-		}),
+		})
+		.transform(withCodes),
 );
+
+/** The attribute object with each coded attribute (country, language, gender, phone) as the code it reads as. */
+function withCodes<T extends Record<string, unknown>>(value: T): T {
+	let coded: Record<string, unknown> | undefined;
+	for (const name of CODED_NAMES) {
+		if (!Object.hasOwn(value, name)) continue;
+		const code = asCode(name, value[name]);
+		if (code !== value[name]) (coded ??= { ...value })[name] = code;
+	}
+	return (coded ?? value) as T;
+}
+
+const CODED_NAMES: readonly string[] = Object.keys(CODED_ATTRIBUTES);
 
 /** A standard attribute's rule; undefined for a custom attribute, `constructor` and `toString` among them. */
 function standardRuleOf(name: string) {
@@ -391,7 +411,8 @@ function isPlainAttribute(name: string, entry: unknown): boolean {
 	if (name === '_update_existing_only') return isOptionalFlag(entry);
 	if (name === 'subscription_groups') return entry === undefined;
 	const standardRule = standardRuleOf(name);
-	if (standardRule) return entry === null || standardRule(entry) === undefined;
+	// A coded attribute written otherwise than as its code (Germany, female) goes through the schema, which sends the code.
+	if (standardRule) return entry === null || (standardRule(entry) === undefined && asCode(name, entry) === entry);
 	if (name.length === 0 || name.length > MAX_NAME_LENGTH || name.charCodeAt(0) === DOLLAR || name === PROTO_KEY)
 		return false;
 	return (entry === null || typeof entry !== 'object') && attributeValueRules(entry) === undefined;
