@@ -81,7 +81,9 @@ async function run(
 	const runTime = tries.runTime ?? new Date().toISOString();
 	const read = readItems(context, spec, itemCount, fields, runTime);
 	const { inputErrors } = read;
-	const rowOf = rowNamer(context.getInputData(), read.identifyingColumn);
+	// An AI agent's tool call (n8n types the node `…Tool`) is one call of the model's: no row to name.
+	const asTool = context.getNode().type.endsWith('Tool');
+	const rowOf = asTool ? () => '' : rowNamer(context.getInputData(), read.identifyingColumn);
 	if (inputErrors.size > 0 && !continueOnFail) {
 		const invalid = [...inputErrors].sort(([left], [right]) => left - right);
 		throw invalidInputError(

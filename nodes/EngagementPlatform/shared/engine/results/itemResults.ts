@@ -10,7 +10,7 @@ import { capitalized } from './rowWords';
 /** Why an item did not succeed, in the form every error item and thrown error is built from. */
 export interface ItemFailure {
 	itemIndex: number;
-	/** The item as a marketer finds it again (rowWords.ts): `row 2 (item 1, order_id 'B-2002')`. */
+	/** The item as a marketer finds it again (rowWords.ts): `row 2 (item 1, order_id 'B-2002')`; empty for a tool call. */
 	row: string;
 	/** What went wrong, without the item: n8n's error output and its errors name the item beside it. */
 	message: string;
@@ -341,9 +341,12 @@ function apiError(
 	});
 }
 
-/** The failure as every error item and thrown error says it: the item named, unless the failure is the run's. */
+/**
+ * The failure as every error item and thrown error says it: the item named, unless the failure is the
+ * run's or there is no row to name (an agent's tool call).
+ */
 export function namedMessage(failure: ItemFailure): string {
-	return failure.ofTheRun ? failure.message : `${capitalized(failure.row)}: ${failure.message}`;
+	return failure.ofTheRun || failure.row === '' ? failure.message : `${capitalized(failure.row)}: ${failure.message}`;
 }
 
 function plainRow(itemIndex: number): string {
