@@ -221,7 +221,7 @@ describe('reading parameters', () => {
 describe('a resource mapper and an assignment list mapped entry by entry', () => {
 	const SHEET: IDataObject[] = [
 		{ crm_id: 'c-1', first_name: 'Ada', email: 'ada@example.com', gender: 'F', ltv: '59.90', vip: 'true' },
-		{ crm_id: 'c-2', first_name: '  ', email: 'b@example.com', gender: 'X', ltv: 'lots', vip: 'maybe' },
+		{ crm_id: 'c-2', first_name: '  ', email: 'b@example.com', gender: 'Q', ltv: 'lots', vip: 'maybe' },
 		{ crm_id: 'c-3', email: 'c@example.com', ltv: 12, vip: false, signup: '2026-03-01 10:00' },
 		{ crm_id: 'c-4', first_name: { nested: true }, ltv: '', vip: ' ', signup: 'soon' },
 		{ crm_id: '', first_name: 'Nobody', ltv: '1', vip: 'false' },

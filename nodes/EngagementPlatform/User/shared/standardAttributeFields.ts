@@ -232,7 +232,7 @@ function convertedAttributes(
 		}
 		// Country, language, gender and phone as sheets write them (Germany, German, female, +49 151 …).
 		if (typeof value === 'string' && Object.hasOwn(CODED_ATTRIBUTES, id)) {
-			const read = CODED_ATTRIBUTES[id](value, asOperand(mappedFrom(id)));
+			const read = CODED_ATTRIBUTES[id](value, mappedFrom(id));
 			if ('code' in read) attributes[id] = read.code;
 			else
 				item.problems.push({ field: `${label}.${field.displayName}`, rule: read.problem.rule, fix: read.problem.fix });
@@ -278,10 +278,4 @@ function notAnOption(value: unknown, options: INodePropertyOptions[]): { rule: s
 			fix: `Give ${nearest} instead of ${shown(value)}; the options are ${listed}.`,
 		};
 	return { rule: `expects one of its options but got ${shown(value)}`, fix: `Give one of ${listed}.` };
-}
-
-/** An expression as a fix writes it inside another: a column's path as it is, anything else in brackets. */
-function asOperand(expression: string | undefined): string | undefined {
-	if (expression === undefined) return undefined;
-	return /^\$json(\.[\w$]+|\["[^"]*"\])*$/.test(expression) ? expression : `(${expression})`;
 }

@@ -149,11 +149,23 @@ const GENDER_WORDS: ReadonlyMap<string, string> = new Map(
 	}).flatMap(([code, words]) => words.map((word): [string, string] => [word, code])),
 );
 
+/**
+ * The expression a fix writes for a value: the column path it was mapped from (`$json.Country`,
+ * `$json["Phone Number"]`), else `fallback`. Any other expression (a constant, a computation) would make a
+ * fix no one can paste, and n8n's engine and a dragged field would write it apart.
+ */
+export function columnPathOr(expression: string | undefined, fallback: string): string {
+	return expression !== undefined && /^\$json(\.[A-Za-z_$][\w$]*|\["[^"\\]*"\])+$/.test(expression)
+		? expression
+		: fallback;
+}
+
 /** A coded value: the code, or why the value is none (its rule naming the codes it could mean). */
 export type CodeReading = { code: string } | { problem: { rule: string; fix: string } };
 
 /** A country: its ISO 3166-1 alpha-2 code in any case, or a name of it (Germany, Deutschland, USA, UK). */
-export function readCountry(value: string, expression = '$json.country'): CodeReading {
+export function readCountry(value: string, mappedFrom?: string): CodeReading {
+	const expression = columnPathOr(mappedFrom, '$json.country');
 	const { codes, names } = countries();
 	const upper = value.trim().toUpperCase();
 	if (codes.has(upper)) return { code: upper };
@@ -164,7 +176,8 @@ export function readCountry(value: string, expression = '$json.country'): CodeRe
 }
 
 /** A language: its ISO 639-1 code in any case, or a name of it (German, Deutsch, allemand). */
-export function readLanguage(value: string, expression = '$json.language'): CodeReading {
+export function readLanguage(value: string, mappedFrom?: string): CodeReading {
+	const expression = columnPathOr(mappedFrom, '$json.language');
 	const { codes, names } = languages();
 	const lower = value.trim().toLowerCase();
 	if (codes.has(lower)) return { code: lower };
@@ -193,7 +206,8 @@ export function readGender(value: string): CodeReading {
  * slashes and brackets dropped, sent in E.164. A number without its country code is refused: which
  * country it is in is not known here, and a number sent half-formed would reach nobody.
  */
-export function readPhone(value: string, expression = '$json.phone'): CodeReading {
+export function readPhone(value: string, mappedFrom?: string): CodeReading {
+	const expression = columnPathOr(mappedFrom, '$json.phone');
 	const digits = value.trim().replace(/[\s\-.()/]/g, '');
 	const phone = digits.startsWith('00') ? `+${digits.slice(2)}` : digits;
 	if (E164.test(phone)) return { code: phone };
