@@ -165,26 +165,36 @@ export type CodeReading = { code: string } | { problem: { rule: string; fix: str
 
 /** A country: its ISO 3166-1 alpha-2 code in any case, or a name of it (Germany, Deutschland, USA, UK). */
 export function readCountry(value: string, mappedFrom?: string): CodeReading {
-	const expression = columnPathOr(mappedFrom, '$json.country');
-	const { codes, names } = countries();
-	const upper = value.trim().toUpperCase();
-	if (codes.has(upper)) return { code: upper };
-	const named = names.get(normalized(value));
-	if (named !== undefined) return { code: named };
-	const nearest = nearestNames(value, names, (code) => `${code} (${englishNames().region.of(code)})`);
-	return notACode(value, 'a two-letter ISO 3166-1 country code or a country name', nearest, 'DE', expression);
+	return readCode(value, countries(), {
+		asCode: value.trim().toUpperCase(),
+		wordsOf: (code) => `${code} (${englishNames().region.of(code)})`,
+		what: 'a two-letter ISO 3166-1 country code or a country name',
+		example: 'DE',
+		expression: columnPathOr(mappedFrom, '$json.country'),
+	});
 }
 
 /** A language: its ISO 639-1 code in any case, or a name of it (German, Deutsch, allemand). */
 export function readLanguage(value: string, mappedFrom?: string): CodeReading {
-	const expression = columnPathOr(mappedFrom, '$json.language');
-	const { codes, names } = languages();
-	const lower = value.trim().toLowerCase();
-	if (codes.has(lower)) return { code: lower };
+	return readCode(value, languages(), {
+		asCode: value.trim().toLowerCase(),
+		wordsOf: (code) => `${code} (${englishNames().language.of(code)})`,
+		what: 'a two-letter ISO 639-1 language code or a language name',
+		example: 'de',
+		expression: columnPathOr(mappedFrom, '$json.language'),
+	});
+}
+
+/** A value read against a table of codes: the code as written (in its case), a name of one, or why it is none. */
+function readCode(
+	value: string,
+	{ codes, names }: CodeTable,
+	how: { asCode: string; wordsOf: (code: string) => string; what: string; example: string; expression: string },
+): CodeReading {
+	if (codes.has(how.asCode)) return { code: how.asCode };
 	const named = names.get(normalized(value));
 	if (named !== undefined) return { code: named };
-	const nearest = nearestNames(value, names, (code) => `${code} (${englishNames().language.of(code)})`);
-	return notACode(value, 'a two-letter ISO 639-1 language code or a language name', nearest, 'de', expression);
+	return notACode(value, how.what, nearestNames(value, names, how.wordsOf), how.example, how.expression);
 }
 
 /** A gender: one of the letters in any case, or a word for one (female, Frau, man). */
