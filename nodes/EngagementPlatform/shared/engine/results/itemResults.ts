@@ -5,7 +5,7 @@ import type { InputProblem, ItemInputError } from '../read/itemInputError';
 import type { OperationSpec, Piece, PieceError, PieceOutcome } from '../operation';
 import { ON_ERROR_CONTINUE } from './runWords';
 import { setOwnKey } from '../../schemas/parse';
-import { capitalized } from './rowWords';
+import { capitalized, rowNamer } from './rowWords';
 
 /** Why an item did not succeed, in the form every error item and thrown error is built from. */
 export interface ItemFailure {
@@ -349,8 +349,9 @@ export function namedMessage(failure: ItemFailure): string {
 	return failure.ofTheRun || failure.row === '' ? failure.message : `${capitalized(failure.row)}: ${failure.message}`;
 }
 
+/** An item named by its row and number alone, where no identifying column is known. */
 function plainRow(itemIndex: number): string {
-	return `row ${itemIndex + 1} (item ${itemIndex})`;
+	return rowNamer([], undefined)(itemIndex);
 }
 
 /** An error item's `message`: what happened to the item, as a sentence, before what to do. */
