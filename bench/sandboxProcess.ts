@@ -6,8 +6,11 @@ export interface SandboxProcess {
 	stop(): void;
 }
 
-/** Starts the sandbox in its own process, so the benchmark process measures only itself. */
-export async function startSandboxProcess(latencyMs: number): Promise<SandboxProcess> {
+/** Starts the sandbox in its own process, so the benchmark process measures only itself; bodies unlogged unless asked. */
+export async function startSandboxProcess(
+	latencyMs: number,
+	options: { logBodies?: boolean } = {},
+): Promise<SandboxProcess> {
 	const root = path.resolve(__dirname, '..');
 	const child = spawn(
 		process.execPath,
@@ -19,7 +22,7 @@ export async function startSandboxProcess(latencyMs: number): Promise<SandboxPro
 			'0',
 			'--seed',
 			'empty',
-			'--no-log-bodies',
+			...(options.logBodies ? [] : ['--no-log-bodies']),
 			'--latency',
 			String(latencyMs),
 		],
