@@ -475,16 +475,15 @@ function scripted(holds: Record<string, string>, timeoutMs = 1000) {
 describe("Send Only Changes when two runs overwrite each other in n8n's store", () => {
 	test('two runs that both read the store before either wrote: the one whose entry was overwritten trusts nothing and makes the next run send', async () => {
 		await syncAttributes([{ id: 'crm-1', plan: 'bronze' }]);
-		// Calls: 1 opens the run, 2 takes back the probes, 3 reads what was sent before, 4 records the
-		// end, 5 takes back. a and b both open before either wrote (each alone, by what it read), and b's
-		// write goes over a's. a checks first and sends gold, answered 503 and sent again after a pause;
-		// b's silver lands meanwhile, so the platform ends on a's gold. b's end reads the store before a's
-		// end writes it and writes it back after, over a's: b's generation, with its silver, is what the
-		// store says the platform holds.
+		// Calls: 1 reads the node's registers, 2 takes back its probes, 3 opens the run and reads what was
+		// sent before, 4 records the end, 5 takes back, 6 and 7 keep the registers. a and b both read the
+		// store before either wrote (each alone, by what it read), and b's write goes over a's. a sends gold,
+		// answered 503 and sent again after a pause; b's silver lands meanwhile, so the platform ends on a's
+		// gold. b's end reads the store before a's end writes it and writes it back after, over a's: b's
+		// generation, with its silver, is what the store says the platform holds.
 		const { race, run } = scripted({
-			'a1 write': 'b1 read',
-			'b1 write': 'a1 written',
-			'b3 read': 'a3 written',
+			'a3 write': 'b3 read',
+			'b3 write': 'a3 written',
 			'b4 write': 'a5 written',
 		});
 		await client().injectFaults([{ path: '/users/track', kind: 'status', status: 503, times: 1 }]);

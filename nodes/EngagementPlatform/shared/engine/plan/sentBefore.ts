@@ -2,8 +2,10 @@ import { createHash, createHmac, randomUUID } from 'node:crypto';
 import type { ICheckProcessedOptions, IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { Piece, PieceOutcome, SentBeforeSettings, StatePart } from '../operation';
-import type { Freshness, Schedule } from './freshness';
-import { freshnessOf, SCHEDULE_REGISTERS } from './freshness';
+import type { Freshness } from './freshness';
+import { freshnessOf } from './freshness';
+import type { KnownRegisters, Registers } from './registers';
+import { advancedRegisters, confirmationOf, keepRegisters, knownRegisters } from './registers';
 
 /**
  * "Send Only Changes": for each workspace, user and part of their state (an attribute, a group state),
@@ -73,11 +75,8 @@ export interface SentBeforeInput {
 	workspace: { endpoint: string; key: string };
 }
 
-const REGISTER_BITS = 32;
 /** Calls of n8n's store made in all when one loses a creation race (see `madeAgain`). */
 const CREATION_RACE_TRIES = 4;
-const REGISTERS = ['latest', 'before', ...SCHEDULE_REGISTERS] as const;
-type Register = (typeof REGISTERS)[number];
 const RUNNING = 'a run of this workflow has not finished';
 /** A run's own entry while it runs (see `check`). */
 const OWN_PREFIX = 'a run of this workflow started: ';
@@ -108,57 +107,68 @@ async function check(
 			async () => await helpers.checkProcessedAndRecord(entries, 'workflow', options),
 			() => (raced = true),
 		);
+	const recordForNode = async (entries: string[]) =>
+		await madeAgain(
+			async () => await helpers.checkProcessedAndRecord(entries, 'node', options),
+			() => {},
+		);
 	const remove = async (entries: string[]) => {
 		if (entries.length > 0) await helpers.removeProcessed(entries, 'workflow', options);
 	};
 	if (settings.forget) await helpers.clearAllProcessedItems('workflow', options);
 
-	// One call reads the registers and marks the run as started; the probes it recorded go back at once.
-	// The run's own entries stay until its end: one gone meanwhile, a write of another run at the same
-	// moment overwrote this run's (or the store was cleared), and nothing this run read or wrote is proven.
-	// Each is written last in its call, so that History Size drops it after everything the call adds.
+	// What this run compares with is read from the node's small record (registers.ts) and confirmed by one
+	// entry of the workflow's, asked for with everything else: one call reads the workflow's record.
 	const current = generationOf(context);
-	const run = randomUUID();
-	const opening = `${OWN_PREFIX}${run} opened`;
-	const probes = REGISTERS.flatMap((register) => registerProbe(register));
-	const opened = await record([RUNNING, ...probes, opening]);
-	const present = new Set(opened.processed.map(String));
-	const alone = !present.has(RUNNING) && !raced;
-	await remove(opened.new.map(String).filter((entry) => entry !== RUNNING && entry !== opening));
-	const registers = Object.fromEntries(
-		REGISTERS.map((register) => [register, readRegister(present, register)]),
-	) as Record<Register, number | undefined>;
-	const previous = alone ? (registers.latest === current ? registers.before : registers.latest) : undefined;
+	const known = await knownRegisters(context, current, options, recordForNode);
+	const confirmation = confirmationOf(known.registers);
 
 	const workspace = workspaceOf(input.workspace);
 	const now = Date.now();
-	const advance = registers.latest !== current;
-	const freshness =
-		settings.resendEveryDays > 0 ? freshnessOf(settings.resendEveryDays, registers, now, advance) : undefined;
+	// Planned as if the values read are confirmed; what the confirmation denies is not trusted below.
+	const optimisticFreshness =
+		settings.resendEveryDays > 0
+			? freshnessOf(settings.resendEveryDays, known.registers, now, known.registers.latest !== current)
+			: undefined;
 	const entries = new Set<string>();
 	const node = context.getNode().id;
 	const setBefore = nodesThatSetParts(context, node, input.parts);
 	const planned = [...input.parts].map(([piece, parts]) => {
 		const plan = planPiece(
-			{ workspace, node, current, previous, setBefore },
+			{ workspace, node, current, previous: known.previous, setBefore },
 			piece,
 			parts,
 			!input.unprovable.has(piece),
-			freshness,
+			optimisticFreshness,
 		);
 		for (const { entry } of plan.written) entries.add(entry);
 		for (const { now, was } of plan.values ?? []) for (const entry of [now, was]) if (entry) entries.add(entry);
 		for (const { entry } of plan.dueBefore ?? []) entries.add(entry);
 		return plan;
 	});
-	// With the entries, the opening entry is checked and the next one written, for the end to check.
-	const checking = `${OWN_PREFIX}${run} checked`;
-	const checked = entries.size > 0 ? await record([...entries, opening, checking]) : { processed: [opening], new: [] };
-	const own = entries.size > 0 ? [opening, checking] : [opening];
+	// The run's own entry, written last so that History Size drops it after everything the call adds, is
+	// checked at the end: gone, another run's write went over this run's, and nothing it wrote is proven.
+	const own = `${OWN_PREFIX}${randomUUID()}`;
+	const asked = [RUNNING, ...(confirmation ? [confirmation] : []), ...entries, own];
+	// Values not confirmed are another node's, superseded, or none: the workflow's record may hold what a
+	// run whose values this one cannot name compares with, so it is cleared, and this run starts it anew.
+	if (confirmation === undefined && (await helpers.getProcessedDataCount('workflow', options)) > 0)
+		await helpers.clearAllProcessedItems('workflow', options);
+	let checked = await record(asked);
+	const confirmed = confirmation !== undefined && checked.processed.map(String).includes(confirmation);
+	if (confirmation !== undefined && !confirmed) {
+		await helpers.clearAllProcessedItems('workflow', options);
+		checked = await record(asked.filter((entry) => entry !== confirmation));
+	}
 	const seen = new Set(checked.processed.map(String));
 	const claimed = new Set(checked.new.map(String));
-	// What the execution before left is trusted only if no other run wrote the store at the same moment.
-	const trusted = alone && !raced && seen.has(opening);
+	const registers: Registers = confirmed ? known.registers : {};
+	// What the execution before left is trusted only if no other run was running or wrote at the same moment.
+	const trusted = !seen.has(RUNNING) && !raced;
+	const previous = trusted && confirmed ? known.previous : undefined;
+	const advance = registers.latest !== current;
+	const freshness =
+		settings.resendEveryDays > 0 ? freshnessOf(settings.resendEveryDays, registers, now, advance) : undefined;
 
 	const unchanged = new Set<Piece>();
 	const partlyUnchanged = new Map<Piece, StatePart[]>();
@@ -184,7 +194,7 @@ async function check(
 			continue;
 		}
 		// Set otherwise by another node or pass of this execution: any doubt sends the whole piece.
-		if (overridden.length > 0 || !trusted || previous === undefined) continue;
+		if (overridden.length > 0 || previous === undefined) continue;
 		const held = values.map(({ now, was }) => seen.has(now) || (was !== undefined && seen.has(was)));
 		if (!held.some(Boolean)) continue;
 		const due = dueBefore?.find(({ entry }) => seen.has(entry))?.due;
@@ -221,14 +231,10 @@ async function check(
 			};
 			try {
 				if (conflicts.length > 0 || !trusted) return await forget();
-				const schedule: Schedule = freshness?.scheduleAfter() ?? registers;
-				const newRegisters = advance
-					? [
-							...registerValue('before', registers.latest),
-							...registerValue('latest', current),
-							...SCHEDULE_REGISTERS.flatMap((register) => registerValue(register, schedule[register])),
-						]
-					: [];
+				const after: KnownRegisters = advance
+					? { registers: advancedRegisters(current, freshness?.scheduleAfter() ?? registers), previous }
+					: { registers, previous: known.previous };
+				const confirmedAfter = advance ? confirmationOf(after.registers) : undefined;
 				const takeBack: string[] = [];
 				const marks: string[] = [];
 				for (const { piece, values, contact } of planned) {
@@ -247,20 +253,14 @@ async function check(
 						(accepted && !partlyUnchanged.has(piece) ? freshness.dueOfSend(contact, resent.has(piece)) : undefined);
 					if (due !== undefined) marks.push(dueEntry(current, contact, due));
 				}
-				// The first run of an execution writes the registers anew, the unchanged bits too: an entry recorded
-				// again stays where it was, and History Size would drop it, however often it is written, once the
-				// runs after it wrote that many entries. So the registers found are taken out first.
-				const written = advance ? probes.filter((entry) => present.has(entry)) : [];
-				if (written.length > 0) {
-					await remove([...takeBack, ...written]);
-					takeBack.length = 0;
-				}
-				// The run's own entry is checked once more with the registers: gone, this run's writes may have been
-				// overwritten by another run's since it read what was sent before, so the next run must send.
-				const last = own[own.length - 1];
-				const ended = await record([...newRegisters, ...marks, last]);
-				if (raced || !ended.processed.map(String).includes(last)) return await forget();
-				await remove([...takeBack, RUNNING, ...own]);
+				// The run's own entry is checked once more with the new confirmation: gone, this run's writes may have
+				// been overwritten by another run's since it read what was sent before, so the next run must send.
+				const ended = await record([...marks, ...(confirmedAfter ? [confirmedAfter] : []), own]);
+				if (raced || !ended.processed.map(String).includes(own)) return await forget();
+				// The confirmation this run read is the workflow's no more once it wrote its own.
+				const replaced = confirmed && advance ? [confirmation] : [];
+				await remove([...replaced, ...takeBack, RUNNING, own]);
+				await keepRegisters(context, current, after, options, recordForNode);
 			} catch (error) {
 				return { doubted, failure: (error as Error).message };
 			}
@@ -459,25 +459,4 @@ function dueEntry(generation: number, contact: string, due: number): string {
 
 export function workspaceOf({ endpoint, key }: SentBeforeInput['workspace']): string {
 	return createHmac('sha256', key).update(endpoint.replace(/\/+$/, '').toLowerCase()).digest('base64').slice(0, 22);
-}
-
-function registerProbe(register: Register): string[] {
-	return Array.from({ length: REGISTER_BITS }, (_, bit) => [0, 1].map((value) => `${register} ${bit} ${value}`)).flat();
-}
-
-function registerValue(register: Register, value: number | undefined): string[] {
-	if (value === undefined) return [];
-	return Array.from({ length: REGISTER_BITS }, (_, bit) => `${register} ${bit} ${(value >>> bit) & 1}`);
-}
-
-/** The register's value when exactly one entry of each bit is present; undefined when it was never written. */
-function readRegister(present: Set<string>, register: Register): number | undefined {
-	let value = 0;
-	for (let bit = 0; bit < REGISTER_BITS; bit++) {
-		const zero = present.has(`${register} ${bit} 0`);
-		const one = present.has(`${register} ${bit} 1`);
-		if (zero === one) return undefined;
-		if (one) value = (value | (1 << bit)) >>> 0;
-	}
-	return value;
 }
