@@ -27,6 +27,8 @@ import type {
 export interface StoreCall {
 	method: 'checkProcessedAndRecord' | 'removeProcessed' | 'clearAllProcessedItems' | 'getProcessedDataCount';
 	items: number;
+	/** Whose record: the workflow's, or the node's. */
+	scope: DeduplicationScope;
 }
 
 /**
@@ -165,7 +167,7 @@ export class InMemoryDeduplicationStore implements IDataDeduplicator {
 		contextData: ICheckProcessedContextData,
 		options: ICheckProcessedOptions,
 	): Promise<IDeduplicationOutput> {
-		this.enter('checkProcessedAndRecord', items.length, options);
+		this.enter('checkProcessedAndRecord', items.length, options, scope);
 		const race = this.race;
 		if (race?.before) await race.before('checkProcessedAndRecord');
 		try {
@@ -211,7 +213,7 @@ export class InMemoryDeduplicationStore implements IDataDeduplicator {
 		contextData: ICheckProcessedContextData,
 		options: ICheckProcessedOptions,
 	): Promise<void> {
-		this.enter('removeProcessed', items.length, options);
+		this.enter('removeProcessed', items.length, options, scope);
 		const race = this.race;
 		if (race?.before) await race.before('removeProcessed');
 		try {
@@ -234,7 +236,7 @@ export class InMemoryDeduplicationStore implements IDataDeduplicator {
 		contextData: ICheckProcessedContextData,
 		options: ICheckProcessedOptions,
 	): Promise<void> {
-		this.enter('clearAllProcessedItems', 0, options);
+		this.enter('clearAllProcessedItems', 0, options, scope);
 		const key = recordKey(scope, contextData);
 		this.records.delete(key);
 		this.versions.delete(key);
@@ -245,7 +247,7 @@ export class InMemoryDeduplicationStore implements IDataDeduplicator {
 		contextData: ICheckProcessedContextData,
 		options: ICheckProcessedOptions,
 	): Promise<number> {
-		this.enter('getProcessedDataCount', 0, options);
+		this.enter('getProcessedDataCount', 0, options, scope);
 		return options.mode === 'entries' ? (this.records.get(recordKey(scope, contextData))?.length ?? 0) : 0;
 	}
 
@@ -280,11 +282,16 @@ export class InMemoryDeduplicationStore implements IDataDeduplicator {
 		this.versions.set(key, ++this.version);
 	}
 
-	private enter(method: StoreCall['method'], items: number, options: ICheckProcessedOptions): void {
+	private enter(
+		method: StoreCall['method'],
+		items: number,
+		options: ICheckProcessedOptions,
+		scope: DeduplicationScope,
+	): void {
 		if (this.failOn === method || this.failWhen?.(method, this.calls) === true)
 			throw this.failWith?.() ?? new Error('the deduplication store is unreachable');
 		if (options.mode !== 'entries') throw new Error(`only entries mode is kept here, not ${options.mode}`);
-		this.calls.push({ method, items });
+		this.calls.push({ method, items, scope });
 	}
 }
 

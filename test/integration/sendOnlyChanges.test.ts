@@ -301,6 +301,22 @@ describe('Send Only Changes on Update Attributes', () => {
 		expect((stopped.error as { context?: { itemIndex?: number } }).context?.itemIndex).toBeUndefined();
 	});
 
+	test("a night takes out of the workflow's record only the run's own entries: n8n searches the whole record for each", async () => {
+		const crm = contacts(200);
+		await syncAttributes(crm);
+		const tomorrow = crm.map((contact, index) => (index % 10 === 0 ? { ...contact, plan: 'platinum' } : contact));
+		for (const night of [crm, tomorrow, tomorrow]) {
+			store.calls.length = 0;
+			await syncAttributes(night);
+			const takenOut = store.calls.filter(({ method, scope }) => method === 'removeProcessed' && scope === 'workflow');
+			// The run's running mark, its own entry and the confirmation its new values replace.
+			expect(takenOut.map(({ items }) => items)).toEqual([3]);
+			expect(
+				store.calls.filter(({ method, scope }) => method === 'checkProcessedAndRecord' && scope === 'workflow'),
+			).toHaveLength(2);
+		}
+	});
+
 	test('past History Size the oldest are forgotten and sent again once; every item still gets one answer', async () => {
 		const crm = contacts(1000);
 		await syncAttributes(crm, { historySize: 500 });
