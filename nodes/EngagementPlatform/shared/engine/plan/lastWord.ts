@@ -49,15 +49,22 @@ export function keepLastWord(spec: OperationSpec, pieces: Piece[], everyPart: bo
 	const partsOf = new Map<Piece, StatePart[]>();
 	const lastWriter = new Map<string, Piece>();
 	for (const [piece, user] of userOf) {
-		if (!everyPart && pieceCount.get(user) === 1) continue;
+		const named = pieceCount.get(user)!;
+		if (!everyPart && named === 1) continue;
 		const parts = stateSlots[piece.slot].parts(piece);
 		partsOf.set(piece, parts);
-		for (const part of parts) lastWriter.set(partKey(part), piece);
+		if (named > 1) for (const part of parts) lastWriter.set(partKey(part), piece);
 	}
 
 	for (const piece of pieces) {
 		const parts = partsOf.get(piece);
 		if (!parts || parts.length === 0) {
+			result.pieces.push(piece);
+			continue;
+		}
+		// A user only this piece names keeps every part: no other piece can have the last word.
+		if (pieceCount.get(userOf.get(piece)!) === 1) {
+			result.parts.set(piece, parts);
 			result.pieces.push(piece);
 			continue;
 		}

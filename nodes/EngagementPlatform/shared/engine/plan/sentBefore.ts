@@ -130,6 +130,9 @@ async function check(
 		settings.resendEveryDays > 0
 			? freshnessOf(settings.resendEveryDays, known.registers, now, known.registers.latest !== current)
 			: undefined;
+	// Each part's value is asked once (a piece gives each part's last word alone); who set a contact and when
+	// it is due are asked per piece, so a contact several pieces name would ask them again.
+	const valueEntries: string[] = [];
 	const entries = new Set<string>();
 	const node = context.getNode().id;
 	const setBefore = nodesThatSetParts(context, node, input.parts);
@@ -142,14 +145,17 @@ async function check(
 			optimisticFreshness,
 		);
 		for (const { entry } of plan.written) entries.add(entry);
-		for (const { now, was } of plan.values ?? []) for (const entry of [now, was]) if (entry) entries.add(entry);
+		for (const { now, was } of plan.values ?? []) {
+			valueEntries.push(now);
+			if (was !== undefined) valueEntries.push(was);
+		}
 		for (const { entry } of plan.dueBefore ?? []) entries.add(entry);
 		return plan;
 	});
 	// The run's own entry, written last so that History Size drops it after everything the call adds, is
 	// checked at the end: gone, another run's write went over this run's, and nothing it wrote is proven.
 	const own = `${OWN_PREFIX}${randomUUID()}`;
-	const asked = [RUNNING, ...(confirmation ? [confirmation] : []), ...entries, own];
+	const asked = [RUNNING, ...(confirmation ? [confirmation] : []), ...entries, ...valueEntries, own];
 	// Values not confirmed are another node's, superseded, or none: the workflow's record may hold what a
 	// run whose values this one cannot name compares with, so it is cleared, and this run starts it anew.
 	if (confirmation === undefined && (await helpers.getProcessedDataCount('workflow', options)) > 0)
