@@ -317,10 +317,19 @@ describe('Send Only Changes on Update Attributes', () => {
 		}
 	});
 
+	test("a small History Size bounds what is remembered of contacts, not the node's own record of its runs", async () => {
+		// Three contacts of one attribute need about 20 entries of the workflow's record; the node's record of
+		// its runs holds about 200 whatever the History Size.
+		const crm = contacts(3);
+		await syncAttributes(crm, { historySize: 40 });
+		const again = await syncAttributes(crm, { historySize: 40 });
+		expect(again.output(USER).map(statusOfItem)).toEqual(crm.map(() => 'unchanged'));
+	});
+
 	test('past History Size the oldest are forgotten and sent again once; every item still gets one answer', async () => {
 		const crm = contacts(1000);
 		await syncAttributes(crm, { historySize: 500 });
-		expect(store.entriesOf(WORKFLOW_ID, NODE_ID).length).toBeLessThanOrEqual(500);
+		expect(store.workflowEntriesOf(WORKFLOW_ID).length).toBeLessThanOrEqual(500);
 
 		const before = await lastSeq();
 		const second = await syncAttributes(crm, { historySize: 500 });

@@ -107,9 +107,12 @@ async function check(
 			async () => await helpers.checkProcessedAndRecord(entries, 'workflow', options),
 			() => (raced = true),
 		);
+	// The node's record holds its registers alone (a few hundred entries): History Size bounds what is
+	// remembered of contacts, and would only cut the registers short.
+	const nodeOptions: ICheckProcessedOptions = { mode: 'entries' };
 	const recordForNode = async (entries: string[]) =>
 		await madeAgain(
-			async () => await helpers.checkProcessedAndRecord(entries, 'node', options),
+			async () => await helpers.checkProcessedAndRecord(entries, 'node', nodeOptions),
 			() => {},
 		);
 	const remove = async (entries: string[]) => {
@@ -120,7 +123,7 @@ async function check(
 	// What this run compares with is read from the node's small record (registers.ts) and confirmed by one
 	// entry of the workflow's, asked for with everything else: one call reads the workflow's record.
 	const current = generationOf(context);
-	const known = await knownRegisters(context, current, options, recordForNode);
+	const known = await knownRegisters(context, current, nodeOptions, recordForNode);
 	const confirmation = confirmationOf(known.registers);
 
 	const workspace = workspaceOf(input.workspace);
@@ -266,7 +269,7 @@ async function check(
 				// The confirmation this run read is the workflow's no more once it wrote its own.
 				const replaced = confirmed && advance ? [confirmation] : [];
 				await remove([...replaced, ...takeBack, RUNNING, own]);
-				await keepRegisters(context, current, after, options, recordForNode);
+				await keepRegisters(context, current, after, nodeOptions, recordForNode);
 			} catch (error) {
 				return { doubted, failure: (error as Error).message };
 			}
