@@ -17,13 +17,13 @@ import type { AddressInfo } from 'node:net';
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 
-import type { RecordedRequest } from '../sandbox';
 import { SandboxClient } from '../sandbox';
 import { ensureN8nApp } from '../test/e2e/support/n8nApp';
 import { N8nInstance } from '../test/e2e/support/n8nInstance';
 import { N8nRestClient } from '../test/e2e/support/n8nRestClient';
 import { sandboxCredentials } from '../test/support/sandboxCredentials';
 import { startSandboxProcess } from './sandboxProcess';
+import { valuesIn } from './sendOnlyChanges';
 
 const ATTRIBUTES = 8;
 const CHANGED_SHARE = 0.02;
@@ -125,13 +125,6 @@ function databaseMb(userFolder: string): number {
 		.reduce((sum, name) => sum + statSync(path.join(folder, name)).size, 0);
 	return Math.round(bytes / 1024 / 1024);
 }
-
-const valuesIn = (request: RecordedRequest) =>
-	((request.body as { attributes?: Array<Record<string, unknown>> } | undefined)?.attributes ?? []).reduce(
-		(sum, object) =>
-			sum + Object.keys(object).filter((key) => key !== 'external_id' && key !== '_update_existing_only').length,
-		0,
-	);
 
 interface ExecutionTimes {
 	id: string;

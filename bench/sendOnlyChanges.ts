@@ -108,7 +108,7 @@ const objectsOf = (request: RecordedRequest) =>
 	(request.body as { attributes?: IDataObject[] } | undefined)?.attributes ?? [];
 const attributesIn = (request: RecordedRequest) => objectsOf(request).length;
 /** The keys an object sets, its identifier and the update-only flag aside (the bench sends external IDs). */
-const valuesIn = (request: RecordedRequest) =>
+export const valuesIn = (request: RecordedRequest) =>
 	objectsOf(request).reduce(
 		(sum, object) =>
 			sum + Object.keys(object).filter((key) => key !== 'external_id' && key !== '_update_existing_only').length,
