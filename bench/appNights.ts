@@ -6,7 +6,8 @@
  * regular mode on SQLite with its default settings, the built package installed in a fresh user folder
  * (run `npm run build` first). The workflow is Manual Trigger → HTTP Request (a CRM answering every
  * contact with 8 attributes) → Update Attributes, once with Send Only Changes at its defaults and once
- * without the option, each in an n8n of its own so that each database's growth is its own. The nights:
+ * without the option, and with n8n's No Operation node in its place (the floor: n8n's own work of a night), each
+ * in an n8n of its own so that each database's growth is its own. The nights:
  * the first sends everything, then a night with nothing changed and a night with 2% of the attribute
  * values changed take turns. The platform (the sandbox, in a process of its own) answers each request
  * after MS milliseconds, as the in-process bench's does (`npm run bench`). Each night prints the execution's time as n8n records it, the requests and
@@ -62,10 +63,37 @@ class Crm {
 	}
 }
 
-function workflow(crmUrl: string, sendOnlyChanges: boolean): object {
+/**
+ * The three workflows: Update Attributes with Send Only Changes, without it, and n8n's No Operation node
+ * in its place: the floor, what n8n's own work (the CRM's items read, the execution saved) costs a night.
+ */
+type Configuration = 'with the option' | 'without the option' | 'No Operation in its place';
+
+function syncNode(configuration: Configuration): object {
+	if (configuration === 'No Operation in its place')
+		return { id: 'bench-sync', name: SYNC, type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [440, 0], parameters: {} };
+	return {
+		id: 'bench-sync',
+		name: SYNC,
+		type: 'n8n-nodes-engagement-platform.engagementPlatformUser',
+		typeVersion: 2,
+		position: [440, 0],
+		parameters: {
+			operation: 'updateAttributes',
+			identifyBy: 'external_id',
+			externalId: '={{ $json.id }}',
+			attributesInput: 'json',
+			attributesJson: '={{ $json.attributes }}',
+			options: configuration === 'with the option' ? { sendOnlyChanges: true } : {},
+		},
+		credentials: { engagementPlatformApi: { id: 'epSandboxCredential', name: 'Engagement Platform (sandbox)' } },
+	};
+}
+
+function workflow(crmUrl: string, configuration: Configuration): object {
 	return {
 		id: WORKFLOW_ID,
-		name: `Bench: nightly sync ${sendOnlyChanges ? 'with' : 'without'} Send Only Changes`,
+		name: `Bench: nightly sync, ${configuration}`,
 		active: false,
 		nodes: [
 			{
@@ -84,22 +112,7 @@ function workflow(crmUrl: string, sendOnlyChanges: boolean): object {
 				position: [220, 0],
 				parameters: { url: crmUrl, options: {} },
 			},
-			{
-				id: 'bench-sync',
-				name: SYNC,
-				type: 'n8n-nodes-engagement-platform.engagementPlatformUser',
-				typeVersion: 2,
-				position: [440, 0],
-				parameters: {
-					operation: 'updateAttributes',
-					identifyBy: 'external_id',
-					externalId: '={{ $json.id }}',
-					attributesInput: 'json',
-					attributesJson: '={{ $json.attributes }}',
-					options: sendOnlyChanges ? { sendOnlyChanges: true } : {},
-				},
-				credentials: { engagementPlatformApi: { id: 'epSandboxCredential', name: 'Engagement Platform (sandbox)' } },
-			},
+			syncNode(configuration),
 		],
 		connections: {
 			[TRIGGER]: { main: [[{ node: 'CRM', type: 'main', index: 0 }]] },
@@ -157,7 +170,7 @@ async function nights(
 	contacts: number,
 	count: number,
 	latencyMs: number,
-	sendOnlyChanges: boolean,
+	configuration: Configuration,
 ): Promise<NightResult[]> {
 	const crm = new Crm(contacts);
 	let body = crm.json();
@@ -175,7 +188,7 @@ async function nights(
 	const results: NightResult[] = [];
 	try {
 		await n8n.importCredentials(sandboxCredentials(sandbox.url));
-		await n8n.importWorkflow(workflow(crmUrl, sendOnlyChanges));
+		await n8n.importWorkflow(workflow(crmUrl, configuration));
 		const url = await n8n.start();
 		const rest = await N8nRestClient.asOwner(app, url);
 		for (let night = 1; night <= count; night++) {
@@ -197,7 +210,7 @@ async function nights(
 			};
 			results.push(result);
 			console.log(
-				`  ${sendOnlyChanges ? 'with' : 'without'} the option, night ${night} (${kind}): ${result.seconds} s, ${result.requests} requests, ${result.values.toLocaleString('en')} values, database ${result.databaseMb} MB`,
+				`  ${configuration}, night ${night} (${kind}): ${result.seconds} s, ${result.requests} requests, ${result.values.toLocaleString('en')} values, database ${result.databaseMb} MB`,
 			);
 		}
 	} finally {
@@ -208,15 +221,20 @@ async function nights(
 	return results;
 }
 
-function table(withOption: NightResult[], without: NightResult[]): string {
+function table(withOption: NightResult[], without: NightResult[], floor: NightResult[]): string {
+	const cell = (night: NightResult) =>
+		`${night.seconds} s, ${night.requests} requests, ${night.values.toLocaleString('en')} values, ${night.databaseMb} MB`;
+	const share = (part: number, whole: number) => `${Math.round((part / whole) * 100)}%`;
 	const rows = withOption.map((night, index) => {
 		const other = without[index];
-		const share = `${Math.round((night.seconds / other.seconds) * 100)}%`;
-		return `| ${index + 1}, ${night.night} | ${night.seconds} s, ${night.requests} requests, ${night.values.toLocaleString('en')} values, ${night.databaseMb} MB | ${other.seconds} s, ${other.requests} requests, ${other.values.toLocaleString('en')} values, ${other.databaseMb} MB | ${share} |`;
+		const base = floor[index].seconds;
+		// Above the floor: what the node itself added to the night, with and without the option.
+		const above = share(Math.max(0, night.seconds - base), Math.max(0.1, other.seconds - base));
+		return `| ${index + 1}, ${night.night} | ${cell(night)} | ${cell(other)} | ${base} s | ${share(night.seconds, other.seconds)} | ${above} |`;
 	});
 	return [
-		'| Night | With Send Only Changes | Without the option | Time with / without |',
-		'|---|---|---|---|',
+		'| Night | With Send Only Changes | Without the option | No Operation in its place | Time with / without | Above No Operation, with / without |',
+		'|---|---|---|---|---|---|',
 		...rows,
 	].join('\n');
 }
@@ -234,12 +252,13 @@ async function main(): Promise<void> {
 	console.log(
 		`Send Only Changes in n8n ${app.version} (regular mode, SQLite, default settings): ${contacts.toLocaleString('en')} contacts of ${ATTRIBUTES} attributes, ${count} nights, ${latencyMs} ms latency per request\n`,
 	);
-	const withOption = await nights(contacts, count, latencyMs, true);
-	const without = await nights(contacts, count, latencyMs, false);
+	const withOption = await nights(contacts, count, latencyMs, 'with the option');
+	const without = await nights(contacts, count, latencyMs, 'without the option');
+	const floor = await nights(contacts, count, latencyMs, 'No Operation in its place');
 	const growth = (results: NightResult[]) => results.at(-1)!.databaseMb - results[0].databaseMb;
-	console.log(`\n${table(withOption, without)}\n`);
+	console.log(`\n${table(withOption, without, floor)}\n`);
 	console.log(
-		`Database growth after the first night, over ${count - 1} nights: ${growth(withOption)} MB with the option, ${growth(without)} MB without`,
+		`Database growth after the first night, over ${count - 1} nights: ${growth(withOption)} MB with the option, ${growth(without)} MB without, ${growth(floor)} MB with No Operation`,
 	);
 }
 
