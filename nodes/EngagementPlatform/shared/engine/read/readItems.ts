@@ -194,7 +194,7 @@ export class ItemReader {
 	 * with, e.g. `$json.purchased_at`, for an error's fix to name; undefined for a value typed in.
 	 */
 	mappedFrom(path: string): string | undefined {
-		return expressionOf(savedParameter(this.context.getNode().parameters ?? {}, path));
+		return this.parameters.mappedFrom(path);
 	}
 
 	/**
@@ -288,6 +288,15 @@ export class ParameterReader {
 	nameOf(label: string): string | undefined {
 		for (const [name, shown] of (this.labels ??= labelsOf(this.fields))) if (shown === label) return name;
 		return undefined;
+	}
+
+	private readonly expressions = new Map<string, string | undefined>();
+
+	/** ItemReader.mappedFrom, worked out once a run: n8n copies the whole node at every getNode(). */
+	mappedFrom(path: string): string | undefined {
+		if (!this.expressions.has(path))
+			this.expressions.set(path, expressionOf(savedParameter(this.context.getNode().parameters ?? {}, path)));
+		return this.expressions.get(path);
 	}
 
 	private mapped?: Map<string, string>;
