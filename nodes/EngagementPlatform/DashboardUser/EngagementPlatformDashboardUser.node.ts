@@ -1,9 +1,12 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { operationProperties, operationSubtitle } from '../shared/engine/nodeOperations';
-import { executeChosenOperation } from '../shared/engine/runOperation';
-import { testScimTokenCredential } from '../shared/engine/send/credentialTest';
+import {
+	executeChosenOperation,
+	operationProperties,
+	operationSubtitle,
+	testScimTokenCredential,
+} from '../shared/engine';
 import { dashboardUserOperations } from './operations';
 
 export class EngagementPlatformDashboardUser implements INodeType {

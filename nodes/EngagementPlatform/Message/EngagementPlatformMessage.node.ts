@@ -1,10 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { operationProperties, operationSubtitle } from '../shared/engine/nodeOperations';
+import { executeChosenOperation, operationProperties, operationSubtitle, testApiKeyCredential } from '../shared/engine';
 import { withBuilderHints } from '../shared/descriptions/builderHints';
-import { executeChosenOperation } from '../shared/engine/runOperation';
-import { testApiKeyCredential } from '../shared/engine/send/credentialTest';
 import { messageOperations } from './operations';
 
 /**

@@ -1,9 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { operationProperties, operationSubtitle } from '../shared/engine/nodeOperations';
-import { executeChosenOperation } from '../shared/engine/runOperation';
-import { testApiKeyCredential } from '../shared/engine/send/credentialTest';
+import { executeChosenOperation, operationProperties, operationSubtitle, testApiKeyCredential } from '../shared/engine';
 import { translationOperations } from './operations';
 
 export class EngagementPlatformTranslation implements INodeType {

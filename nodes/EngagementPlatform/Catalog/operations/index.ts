@@ -1,4 +1,4 @@
-import type { NodeOperation } from '../../shared/engine/nodeOperations';
+import type { NodeOperation } from '../../shared/engine';
 import * as deleteItems from './deleteItems';
 import * as editItems from './editItems';
 import * as replaceItems from './replaceItems';

@@ -1,14 +1,22 @@
 import type { IDataObject, IHttpRequestMethods, INodeProperties } from 'n8n-workflow';
 
-import { ItemInputError } from '../../shared/engine/read/itemInputError';
-import type { ItemReader } from '../../shared/engine/read/readItems';
-import type { Endpoint, OperationSpec, Piece, PieceOutcome, PlannedRequest } from '../../shared/engine/operation';
-import { declareOperation } from '../../shared/engine/operation';
-import { answerRemaining } from '../../shared/engine/send/sendRequests';
-import { responseError } from '../../shared/engine/send/platformErrors';
-import type { ApiResponse } from '../../shared/engine/send/transport';
-import { refuseRepeatedKeys } from '../../shared/engine/read/repeatedKeys';
-import type { RequestShape } from '../../shared/engine/plan/planner';
+import type {
+	ApiResponse,
+	Endpoint,
+	ItemReader,
+	OperationSpec,
+	Piece,
+	PieceOutcome,
+	PlannedRequest,
+	RequestShape,
+} from '../../shared/engine';
+import {
+	answerRemaining,
+	declareOperation,
+	ItemInputError,
+	refuseRepeatedKeys,
+	responseError,
+} from '../../shared/engine';
 import { defineInputs, pathSegment, propertiesOf, requiredText } from '../../shared/fields/inputs';
 import { characterCount, exceedsCharacters } from '../../shared/schemas/textValues';
 import { namedValues } from '../../shared/fields/namedValues';

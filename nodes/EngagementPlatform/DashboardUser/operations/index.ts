@@ -1,4 +1,4 @@
-import type { NodeOperation } from '../../shared/engine/nodeOperations';
+import type { NodeOperation } from '../../shared/engine';
 import * as create from './create';
 import * as remove from './delete';
 import * as findByEmail from './findByEmail';

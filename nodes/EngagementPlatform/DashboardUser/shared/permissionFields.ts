@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import type { ItemReader } from '../../shared/engine/read/readItems';
+import type { ItemReader } from '../../shared/engine';
 import { asGiven, inputOf, jsonObject } from '../../shared/fields/inputs';
 import { parseOrThrow } from '../../shared/schemas/parse';
 import type { ScimPermissions } from './scimPermissions';

@@ -1,13 +1,7 @@
 import type { IDataObject, IHttpRequestMethods } from 'n8n-workflow';
 
-import type { ItemReader } from '../../shared/engine/read/readItems';
-import type { Endpoint, OperationSpec, PieceError } from '../../shared/engine/operation';
-import { declareOperation } from '../../shared/engine/operation';
-import { onlyPiece } from '../../shared/engine/send/sendRequests';
-import { responseError } from '../../shared/engine/send/platformErrors';
-import { refuseRepeatedKeys } from '../../shared/engine/read/repeatedKeys';
-import type { RequestShape } from '../../shared/engine/plan/planner';
-import type { ApiResponse } from '../../shared/engine/send/transport';
+import type { ApiResponse, Endpoint, ItemReader, OperationSpec, PieceError, RequestShape } from '../../shared/engine';
+import { declareOperation, onlyPiece, refuseRepeatedKeys, responseError } from '../../shared/engine';
 import type { Input } from '../../shared/fields/inputs';
 
 export const SCIM_USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { ItemInputError } from '../../shared/engine/read/itemInputError';
-import type { ItemReader } from '../../shared/engine/read/readItems';
+import type { ItemReader } from '../../shared/engine';
+import { ItemInputError } from '../../shared/engine';
 import { requiredTextValue } from '../../shared/schemas/textValues';
 import {
 	defineInputs,

@@ -1,4 +1,4 @@
-import type { NodeOperation } from '../../shared/engine/nodeOperations';
+import type { NodeOperation } from '../../shared/engine';
 import * as deleteScheduledCanvas from './deleteScheduledCanvas';
 import * as sendNow from './sendNow';
 import * as sendTransactionalEmail from './sendTransactionalEmail';

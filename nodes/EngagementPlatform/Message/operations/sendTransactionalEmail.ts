@@ -2,16 +2,15 @@ import { createHash } from 'node:crypto';
 
 import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import type { EarlierAttempts, Endpoint } from '../../shared/engine/operation';
-import { declareOperation } from '../../shared/engine/operation';
-import type { ItemReader } from '../../shared/engine/read/readItems';
-import { runIndexOf } from '../../shared/engine/runIndex';
-import { responseError } from '../../shared/engine/send/platformErrors';
-import type { ApiResponse } from '../../shared/engine/send/transport';
-import { onlyPiece } from '../../shared/engine/send/sendRequests';
-import { refuseRepeatedKeys } from '../../shared/engine/read/repeatedKeys';
-import { changingValueIn } from '../../shared/engine/read/volatileValues';
-import type { RequestShape } from '../../shared/engine/plan/planner';
+import type { ApiResponse, EarlierAttempts, Endpoint, ItemReader, RequestShape } from '../../shared/engine';
+import {
+	changingValueIn,
+	declareOperation,
+	onlyPiece,
+	refuseRepeatedKeys,
+	responseError,
+	runIndexOf,
+} from '../../shared/engine';
 import { optionalText, pathSegment, user } from '../../shared/fields/inputs';
 import type { IdentifierKind } from '../../shared/descriptions/userIdentifierFields';
 import { parseOrThrow } from '../../shared/schemas/parse';

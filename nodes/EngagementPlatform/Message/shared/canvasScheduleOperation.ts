@@ -1,10 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import type { ItemInputError } from '../../shared/engine/read/itemInputError';
-import type { OperationSpec, Piece } from '../../shared/engine/operation';
-import { declareOperation } from '../../shared/engine/operation';
-import { answerRemaining } from '../../shared/engine/send/sendRequests';
-import { refuseRepeatedKeys } from '../../shared/engine/read/repeatedKeys';
+import type { ItemInputError, OperationSpec, Piece } from '../../shared/engine';
+import { answerRemaining, declareOperation, refuseRepeatedKeys } from '../../shared/engine';
 import { requiredText } from '../../shared/fields/inputs';
 import { canvasIdInput } from './canvasIdField';
 

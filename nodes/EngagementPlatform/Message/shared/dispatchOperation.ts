@@ -1,9 +1,15 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Endpoint, OperationSpec, Piece, PieceOutcome, PlannedRequest } from '../../shared/engine/operation';
-import { declareOperation } from '../../shared/engine/operation';
-import { answerRemaining } from '../../shared/engine/send/sendRequests';
-import type { RequestShape, Slot } from '../../shared/engine/plan/planner';
+import type {
+	Endpoint,
+	OperationSpec,
+	Piece,
+	PieceOutcome,
+	PlannedRequest,
+	RequestShape,
+	Slot,
+} from '../../shared/engine';
+import { answerRemaining, declareOperation } from '../../shared/engine';
 import type { RateLimitName } from '../../shared/limits/rateLimits';
 
 /** The spec: "up to 50 external IDs per request", 50 recipients; aliases are counted with them. */

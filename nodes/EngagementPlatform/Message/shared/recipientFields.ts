@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import type { ItemReader } from '../../shared/engine/read/readItems';
+import type { ItemReader } from '../../shared/engine';
 import type { Input } from '../../shared/fields/inputs';
 import { givenOrDefault, inputField, inputOf, user, yesNo } from '../../shared/fields/inputs';
 import { prioritizationInput } from '../../shared/fields/prioritization';

@@ -1,11 +1,7 @@
 import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { ItemInputError } from '../../shared/engine/read/itemInputError';
-import type { ItemReader } from '../../shared/engine/read/readItems';
-import type { Piece } from '../../shared/engine/operation';
-import { declareOperation } from '../../shared/engine/operation';
-import { onlyPiece } from '../../shared/engine/send/sendRequests';
-import { refuseRepeatedKeys } from '../../shared/engine/read/repeatedKeys';
+import type { ItemReader, Piece } from '../../shared/engine';
+import { declareOperation, ItemInputError, onlyPiece, refuseRepeatedKeys } from '../../shared/engine';
 import { collection, pathSegment } from '../../shared/fields/inputs';
 import { linkTagsField, readLinkTags } from '../shared/linkTags';
 

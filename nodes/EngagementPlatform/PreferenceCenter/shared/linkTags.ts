@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties, INodePropertyCollection } from 'n8n-workflow';
 
-import { ItemInputError } from '../../shared/engine/read/itemInputError';
+import { ItemInputError } from '../../shared/engine';
 
 /** The spec's `options.links-tags`: icons of the preference center page. */
 

@@ -1,9 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import type { ItemReader } from '../../shared/engine/read/readItems';
-import { declareOperation, groupStateKey, groupStateLabel } from '../../shared/engine/operation';
-import { answerRemaining } from '../../shared/engine/send/sendRequests';
-import type { RequestShape } from '../../shared/engine/plan/planner';
+import type { ItemReader, RequestShape } from '../../shared/engine';
+import { answerRemaining, declareOperation, groupStateKey, groupStateLabel } from '../../shared/engine';
 import { requiredText, user } from '../../shared/fields/inputs';
 import { userStateKey } from '../../shared/schemas/identifiers';
 import type { UserIdentifier } from '../../shared/schemas/identifiers';

@@ -1,4 +1,4 @@
-import type { NodeOperation } from '../../shared/engine/nodeOperations';
+import type { NodeOperation } from '../../shared/engine';
 import * as setGroupState from './setGroupState';
 import * as subscribe from './subscribe';
 import * as unsubscribe from './unsubscribe';

@@ -1,7 +1,5 @@
-import type { Endpoint, Piece, PieceOutcome, PlannedRequest } from '../../shared/engine/operation';
-import { answerRemaining } from '../../shared/engine/send/sendRequests';
-import { platformMessage, responseError } from '../../shared/engine/send/platformErrors';
-import type { ApiResponse } from '../../shared/engine/send/transport';
+import type { ApiResponse, Endpoint, Piece, PieceOutcome, PlannedRequest } from '../../shared/engine';
+import { answerRemaining, platformMessage, responseError } from '../../shared/engine';
 
 /** Where a marketer finds a group's ID; the field's hint says the same. */
 export const GROUP_ID_FIX =

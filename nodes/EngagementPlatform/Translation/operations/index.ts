@@ -1,4 +1,4 @@
-import type { NodeOperation } from '../../shared/engine/nodeOperations';
+import type { NodeOperation } from '../../shared/engine';
 import * as getCampaignTranslations from './getCampaignTranslations';
 import * as getCanvasTranslations from './getCanvasTranslations';
 

@@ -1,11 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ItemReader } from '../../shared/engine/read/readItems';
-import type { Endpoint, OperationSpec, Piece, PieceOutcome } from '../../shared/engine/operation';
-import { declareOperation } from '../../shared/engine/operation';
-import { answerRemaining } from '../../shared/engine/send/sendRequests';
-import { responseError } from '../../shared/engine/send/platformErrors';
-import type { RequestShape } from '../../shared/engine/plan/planner';
+import type { Endpoint, ItemReader, OperationSpec, Piece, PieceOutcome, RequestShape } from '../../shared/engine';
+import { answerRemaining, declareOperation, responseError } from '../../shared/engine';
 import type { Input } from '../../shared/fields/inputs';
 import type { RateLimitName } from '../../shared/limits/rateLimits';
 import { UUID } from '../../shared/schemas/identifiers';

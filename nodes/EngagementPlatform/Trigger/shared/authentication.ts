@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 
-import { normalisedSecret, secretProblem } from '../../shared/engine/send/secrets';
+import { normalisedSecret, secretProblem } from '../../shared/engine';
 
 /** Request headers as Node gives them (lower-case names). */
 export type RequestHeaders = Record<string, string | string[] | undefined>;

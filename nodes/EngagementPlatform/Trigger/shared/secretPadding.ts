@@ -1,4 +1,4 @@
-import { normalisedSecret } from '../../shared/engine/send/secrets';
+import { normalisedSecret } from '../../shared/engine';
 
 /**
  * What the trigger leaves out around a postback secret (comparedSecret), in words a credential Test

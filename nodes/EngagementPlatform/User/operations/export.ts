@@ -1,8 +1,7 @@
 import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import type { Piece, PieceOutcome, PlannedRequest } from '../../shared/engine/operation';
-import { declareOperation } from '../../shared/engine/operation';
-import type { RequestShape } from '../../shared/engine/plan/planner';
+import type { Piece, PieceOutcome, PlannedRequest, RequestShape } from '../../shared/engine';
+import { declareOperation } from '../../shared/engine';
 import type { IdentifierKind } from '../../shared/descriptions/userIdentifierFields';
 import { givenOrDefault, user, yesNo } from '../../shared/fields/inputs';
 import { operationOption } from '../shared/userInputs';

@@ -1,9 +1,7 @@
 import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import type { Piece, PieceOutcome, PlannedRequest } from '../../shared/engine/operation';
-import { declareOperation } from '../../shared/engine/operation';
-import { answerRemaining } from '../../shared/engine/send/sendRequests';
-import type { RequestShape } from '../../shared/engine/plan/planner';
+import type { Piece, PieceOutcome, PlannedRequest, RequestShape } from '../../shared/engine';
+import { answerRemaining, declareOperation } from '../../shared/engine';
 import { prioritizationInput } from '../../shared/fields/prioritization';
 import type { IdentifierKind, IdentifyByLabel } from '../../shared/descriptions/userIdentifierFields';
 import { givenOrDefault, user } from '../../shared/fields/inputs';

@@ -1,4 +1,4 @@
-import type { NodeOperation } from '../../shared/engine/nodeOperations';
+import type { NodeOperation } from '../../shared/engine';
 import * as exportProfiles from './export';
 import * as identify from './identify';
 import * as renameExternalIds from './renameExternalIds';

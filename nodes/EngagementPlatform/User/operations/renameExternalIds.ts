@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import type { OperationSpec, Piece, PieceOutcome, PlannedRequest } from '../../shared/engine/operation';
+import type { OperationSpec, Piece, PieceOutcome, PlannedRequest } from '../../shared/engine';
 import { requiredText } from '../../shared/fields/inputs';
 import { externalId } from '../shared/userInputs';
 

@@ -1,8 +1,7 @@
 import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { ItemInputError } from '../../shared/engine/read/itemInputError';
-import type { ItemReader } from '../../shared/engine/read/readItems';
-import type { Piece } from '../../shared/engine/operation';
+import type { ItemReader, Piece } from '../../shared/engine';
+import { ItemInputError } from '../../shared/engine';
 import { jsonArray } from '../../shared/fields/inputs';
 import { parseOrThrow } from '../../shared/schemas/parse';
 import { trackAttributes, trackEvent, trackPurchase } from '../../shared/schemas/trackObjects';

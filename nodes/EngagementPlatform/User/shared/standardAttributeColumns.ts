@@ -1,6 +1,6 @@
 import type { NodeExecutionHint } from 'n8n-workflow';
 
-import type { KeptForRun } from '../../shared/engine/read/readItems';
+import type { KeptForRun } from '../../shared/engine';
 
 /** A column's name or an attribute's as matched: lower case, without spaces, hyphens or underscores. */
 const squeezed = (name: string) => name.toLowerCase().replace(/[\s_-]+/g, '');

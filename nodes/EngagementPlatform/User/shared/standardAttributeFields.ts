@@ -8,7 +8,8 @@ import type {
 } from 'n8n-workflow';
 import { validateFieldType } from 'n8n-workflow';
 
-import type { ItemReader } from '../../shared/engine/read/readItems';
+import type { ItemReader } from '../../shared/engine';
+import { columnExpression, isWords } from '../../shared/engine';
 import type { Input } from '../../shared/fields/inputs';
 import { labelOf } from '../../shared/descriptions/labels';
 import { inputOf } from '../../shared/fields/inputs';
@@ -17,9 +18,7 @@ import { shown } from '../../shared/schemas/shown';
 import { notADate } from '../../shared/schemas/time';
 import { CODED_ATTRIBUTES } from '../../shared/schemas/standardAttributes';
 import { nearestValue, normalized } from '../../shared/schemas/nearestValue';
-import { columnExpression } from '../../shared/engine/read/emptyCells';
 import { ColumnTally, columnMatcher } from './standardAttributeColumns';
-import { isWords } from '../../shared/engine/results/replacedWords';
 
 type Show = NonNullable<INodeProperties['displayOptions']>['show'];
 

@@ -1,18 +1,17 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ItemReader } from '../../shared/engine/read/readItems';
 import type {
+	ItemReader,
 	OperationOptions,
 	OperationSpec,
 	Piece,
 	PieceOutcome,
 	PlannedRequest,
+	RequestShape,
 	RunSettings,
 	StatePart,
-} from '../../shared/engine/operation';
-import { canonicalValue, declareOperation, groupStateKey, groupStateLabel } from '../../shared/engine/operation';
-import { answerRemaining } from '../../shared/engine/send/sendRequests';
-import type { RequestShape } from '../../shared/engine/plan/planner';
+} from '../../shared/engine';
+import { answerRemaining, canonicalValue, declareOperation, groupStateKey, groupStateLabel } from '../../shared/engine';
 import type { IdentifierKind } from '../../shared/descriptions/userIdentifierFields';
 import type { ItemUser } from '../../shared/fields/userIdentifier';
 import { identifierLabels, isIdentifierKind } from '../../shared/descriptions/userIdentifierFields';
