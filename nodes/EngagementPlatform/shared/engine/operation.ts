@@ -201,8 +201,9 @@ export interface OperationSpec<Group = unknown, Payload = IDataObject> extends I
 	 */
 	answersWithRecords?: boolean;
 	/**
-	 * The output item(s) of an input item whose pieces all succeeded (`status` says what happened).
-	 * The engine adds the input item's fields under them.
+	 * The node's words for an input item whose pieces all succeeded (`status` says what happened). The
+	 * engine puts them under the item's Output Field Name beside the row as it came, or, with
+	 * `answersWithRecords`, gives them as the item's output.
 	 */
 	itemResult(itemIndex: number, pieces: Array<{ piece: Piece<Group, Payload>; outcome: PieceOutcome }>): IDataObject[];
 }
