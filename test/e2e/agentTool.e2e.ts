@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Sandbox } from '../../sandbox';
-import { SandboxClient, startSandbox } from '../../sandbox';
+import { DEMO_SUBSCRIPTION_GROUPS, SandboxClient, startSandbox } from '../../sandbox';
 import { OUTPUT_FIELD } from '../support/nodeWords';
 import { sandboxCredentials } from '../support/sandboxCredentials';
 import type {
@@ -17,6 +17,9 @@ import { argumentsFor, offeredTool, startChatCompletionsStandIn } from './suppor
 import { ensureN8nApp, N8N_APP_1X, N8N_APPS, PROJECT_ROOT, pinnedN8nVersion } from './support/n8nApp';
 import type { ExecutedRun } from './support/n8nInstance';
 import { N8nInstance } from './support/n8nInstance';
+
+/** The example's group: the sandbox's demo newsletter, as the example runs against it when imported. */
+const NEWSLETTER = DEMO_SUBSCRIPTION_GROUPS.weeklyNewsletter;
 
 /**
  * An AI Agent calls our nodes as tools in the real n8n application: the example workflow
@@ -314,7 +317,7 @@ describe.each(N8N_APPS.map((appFolder) => [pinnedN8nVersion(appFolder), appFolde
 
 		test('the agent sets a subscription state through the Subscription tool; the fixed group stays fixed', async () => {
 			await client.seed({
-				subscriptionGroups: ['newsletter'],
+				subscriptionGroups: [NEWSLETTER],
 				profiles: [{ external_id: 'cust-ai-7002', email: 'cust-ai-7002@example.com' }],
 			});
 			const final = 'cust-ai-7002 is now subscribed to the newsletter.';
@@ -346,12 +349,12 @@ describe.each(N8N_APPS.map((appFolder) => [pinnedN8nVersion(appFolder), appFolde
 			]);
 			expect(requests[0].body).toEqual({
 				subscription_groups: [
-					{ subscription_group_id: 'newsletter', subscription_state: 'subscribed', external_ids: ['cust-ai-7002'] },
+					{ subscription_group_id: NEWSLETTER, subscription_state: 'subscribed', external_ids: ['cust-ai-7002'] },
 				],
 			});
 			const state = await client.state();
 			const profile = state.profiles.find((candidate) => candidate.external_id === 'cust-ai-7002');
-			expect(state.subscriptionGroups.newsletter?.[profile?.service_id ?? '']).toBe('subscribed');
+			expect(state.subscriptionGroups[NEWSLETTER]?.[profile?.service_id ?? '']).toBe('subscribed');
 
 			// (b) and (c)
 			const [answer] = toolAnswers(run, SUBSCRIPTION_TOOL);
@@ -359,7 +362,7 @@ describe.each(N8N_APPS.map((appFolder) => [pinnedN8nVersion(appFolder), appFolde
 				expect.objectContaining({
 					[OUTPUT_FIELD]: {
 						status: 'subscribed',
-						subscription_group_id: 'newsletter',
+						subscription_group_id: NEWSLETTER,
 						subscription_state: 'subscribed',
 						external_id: 'cust-ai-7002',
 					},
@@ -373,7 +376,7 @@ describe.each(N8N_APPS.map((appFolder) => [pinnedN8nVersion(appFolder), appFolde
 		});
 
 		test('arguments our node refuses: nothing is sent; 2.x hands the error to the model and its corrected call goes through, 1.x stops the run', async () => {
-			await client.seed({ subscriptionGroups: ['newsletter'], profiles: [{ external_id: 'cust-ai-7002' }] });
+			await client.seed({ subscriptionGroups: [NEWSLETTER], profiles: [{ external_id: 'cust-ai-7002' }] });
 			const call = (body: ChatRequestBody, state: string) => {
 				const tool = offeredTool(body, /newsletter|subscri/i);
 				return {
@@ -429,7 +432,7 @@ describe.each(N8N_APPS.map((appFolder) => [pinnedN8nVersion(appFolder), appFolde
 					201,
 					{
 						subscription_groups: [
-							{ subscription_group_id: 'newsletter', subscription_state: 'subscribed', external_ids: ['cust-ai-7002'] },
+							{ subscription_group_id: NEWSLETTER, subscription_state: 'subscribed', external_ids: ['cust-ai-7002'] },
 						],
 					},
 				],
