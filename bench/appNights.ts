@@ -71,7 +71,14 @@ type Configuration = 'with the option' | 'without the option' | 'No Operation in
 
 function syncNode(configuration: Configuration): object {
 	if (configuration === 'No Operation in its place')
-		return { id: 'bench-sync', name: SYNC, type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [440, 0], parameters: {} };
+		return {
+			id: 'bench-sync',
+			name: SYNC,
+			type: 'n8n-nodes-base.noOp',
+			typeVersion: 1,
+			position: [440, 0],
+			parameters: {},
+		};
 	return {
 		id: 'bench-sync',
 		name: SYNC,

@@ -30,9 +30,13 @@ interface DeduplicationHelper {
 /** n8n's helper, its repository a JSON text per row in memory. */
 function loadHelper(appFolder: string): DeduplicationHelper {
 	const modules = path.join(appFolder, 'node_modules');
-	const { Container } = require(path.join(modules, '@n8n/di')) as { Container: { set(key: unknown, value: unknown): void } };
+	const { Container } = require(path.join(modules, '@n8n/di')) as {
+		Container: { set(key: unknown, value: unknown): void };
+	};
 	const { ProcessedDataRepository } = require(path.join(modules, '@n8n/db')) as { ProcessedDataRepository: unknown };
-	const { DeduplicationHelper: Helper } = require(path.join(modules, 'n8n/dist/deduplication/deduplication-helper.js')) as {
+	const { DeduplicationHelper: Helper } = require(
+		path.join(modules, 'n8n/dist/deduplication/deduplication-helper.js'),
+	) as {
 		DeduplicationHelper: new () => DeduplicationHelper;
 	};
 	const rows = new Map<string, string>();
@@ -67,7 +71,9 @@ async function oneCall(helper: DeduplicationHelper, held: number, asked: number)
 async function main(): Promise<void> {
 	const app = ensureN8nApp();
 	const helper = loadHelper(app.folder);
-	console.log(`One call of n8n ${app.version}'s deduplication store (its DeduplicationHelper, the database's I/O not counted), Node ${process.version}\n`);
+	console.log(
+		`One call of n8n ${app.version}'s deduplication store (its DeduplicationHelper, the database's I/O not counted), Node ${process.version}\n`,
+	);
 	const rows: Array<{ held: number; asked: number; ms: number }> = [];
 	for (const [held, asked] of [
 		[0, 100_000],
