@@ -105,9 +105,9 @@ export async function runNodeInShape(
 	again: RunAgain = {},
 ): Promise<ShapedRun> {
 	const name = nodeName(type);
-	const { items, parameters, continueOnFail, onError, typeVersion, workflowId, nodeId } = run;
+	const { items, parameters, continueOnFail, onError, workflowId, nodeId } = run;
 	const { nodes, connections, nodeTypes } = shapedWorkflow(
-		{ name, type, typeVersion, parameters, continueOnFail, onError, ...(nodeId ? { id: nodeId } : {}) },
+		{ name, type, parameters, continueOnFail, onError, ...(nodeId ? { id: nodeId } : {}) },
 		shape,
 	);
 	const result = await runWorkflow({
