@@ -387,4 +387,9 @@ const NO_RUN = {
 	getNode: () => ({}),
 	getTimezone: () => 'UTC',
 } as unknown as IExecuteFunctions;
+/**
+ * Exported although nothing imports it: the module's exports are what hold it for as long as the module
+ * is loaded (a module-private constant nothing reads could be collected).
+ * @public
+ */
 export const READER_SHAPES = new ItemReader(NO_RUN, 0, new ParameterReader(NO_RUN));
