@@ -231,7 +231,7 @@ export interface KeptForRun {
 }
 
 /** `$json.purchased_at` of a saved `={{ $json.purchased_at }}`: one expression making the whole value. */
-export function expressionOf(saved: unknown): string | undefined {
+function expressionOf(saved: unknown): string | undefined {
 	if (typeof saved !== 'string') return undefined;
 	const inner = /^=\{\{([\s\S]*)\}\}$/.exec(saved)?.[1].trim();
 	return inner && !inner.includes('}}') && !inner.includes('{{') ? withoutOuterBrackets(inner) : undefined;
