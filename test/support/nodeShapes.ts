@@ -37,9 +37,9 @@ export type RunShape =
 	| ({ kind: 'loop'; batchSize: number } & Retried);
 
 /** Retry On Fail's settings in the shapes: two tries, a short wait (n8n-core waits it out for real). */
-export const RETRY_ON_FAIL = { maxTries: 2, waitBetweenTries: 10 };
+const RETRY_ON_FAIL = { maxTries: 2, waitBetweenTries: 10 };
 
-export interface ShapedAnswer {
+interface ShapedAnswer {
 	/** The workflow's input item this answers. */
 	item: number;
 	json: IDataObject;

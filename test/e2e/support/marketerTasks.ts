@@ -18,7 +18,7 @@ export const USER_NODE_TYPE = 'n8n-nodes-engagement-platform.engagementPlatformU
 const SANDBOX_CREDENTIAL = {
 	engagementPlatformApi: { id: 'epSandboxCredential', name: 'Engagement Platform (sandbox)' },
 };
-export const TRIGGER_NAME = 'When clicking ‘Execute workflow’';
+const TRIGGER_NAME = 'When clicking ‘Execute workflow’';
 
 /** What one user action was: each counts 1 (picking from a dropdown is two: open it, pick). */
 export type ActionKind = 'click' | 'drag' | 'type' | 'clear';
