@@ -223,7 +223,7 @@ export interface CanvasScheduleView {
 	trigger_properties?: Record<string, unknown>;
 }
 
-export type DispatchEndpoint = '/messages/send' | '/campaigns/trigger/send' | '/canvas/trigger/send';
+type DispatchEndpoint = '/messages/send' | '/campaigns/trigger/send' | '/canvas/trigger/send';
 
 export interface DispatchRecipientView {
 	service_id: string;
@@ -251,7 +251,7 @@ export interface DispatchView {
 }
 
 /** sent, processed, delivered, bounced, aborted, preceded by 'queued' (the send's answer). */
-export type TransactionalStatus = 'queued' | 'sent' | 'processed' | 'delivered' | 'bounced' | 'aborted';
+type TransactionalStatus = 'queued' | 'sent' | 'processed' | 'delivered' | 'bounced' | 'aborted';
 
 export interface TransactionalSendView {
 	dispatch_id: string;
@@ -384,7 +384,7 @@ export interface SeedCanvas {
 	steps?: SeedCanvasStep[];
 }
 
-export interface SeedCanvasSchedule {
+interface SeedCanvasSchedule {
 	/** A canvas seeded in this call or before. */
 	canvas_id: string;
 	schedule_id: string;
@@ -499,7 +499,7 @@ export interface MultiLanguageView {
  * Campaigns, canvases, segments and schedules are created in the dashboard, which the sandbox lacks: a
  * seed creates them, and seeding an existing id again replaces it (e.g. to pause a campaign mid-test).
  */
-export interface SeedSubscriptionGroup {
+interface SeedSubscriptionGroup {
 	id: string;
 	name: string;
 }

@@ -9,7 +9,7 @@ export interface ScimName {
 }
 
 /** `permissions` as a request sends it. */
-export interface ScimPermissionsRequest {
+interface ScimPermissionsRequest {
 	companyPermissions?: string[];
 	/** Each names a role by `roleName`, `roleId` or both. */
 	roles?: Array<{ roleName?: string; roleId?: string }>;
@@ -22,7 +22,7 @@ export interface ScimPermissionsRequest {
 	}>;
 }
 
-export interface ScimAppGroupRef {
+interface ScimAppGroupRef {
 	appGroupId: string;
 	appGroupName: string;
 }

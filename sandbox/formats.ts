@@ -16,7 +16,7 @@ export function parseDatetime(value: string): number | undefined {
 }
 
 /** Epoch milliseconds of an ISO 8601 datetime (no zone means UTC), or undefined. */
-export function parseIsoDatetime(value: string): number | undefined {
+function parseIsoDatetime(value: string): number | undefined {
 	return fromMatch(ISO_DATETIME.exec(value));
 }
 
@@ -25,7 +25,7 @@ export function isDatetimeString(value: unknown): value is string {
 	return typeof value === 'string' && parseDatetime(value) !== undefined;
 }
 
-export function isIsoDatetimeString(value: unknown): value is string {
+function isIsoDatetimeString(value: unknown): value is string {
 	return typeof value === 'string' && parseIsoDatetime(value) !== undefined;
 }
 

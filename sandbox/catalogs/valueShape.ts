@@ -2,7 +2,7 @@ import { characters } from '../formats';
 
 /** The spec's limits on an item value: object keys without `.` or `$`, nesting up to 50, 5,000 characters. */
 export const MAX_NESTING = 50;
-export const MAX_VALUE_CHARACTERS = 5000;
+const MAX_VALUE_CHARACTERS = 5000;
 
 /** Object keys anywhere inside the value (arrays included) that contain `.` or `$`. */
 export function badKeysIn(value: unknown, depth = 0): string[] {

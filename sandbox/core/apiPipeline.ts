@@ -7,7 +7,7 @@ import type { RouteDeclaration, RouteResult, RouteTable } from './route';
 import { asScimError } from './scimErrorBody';
 import type { SandboxRuntime } from './runtime';
 
-export const RATE_LIMIT_MESSAGE = 'Rate limit exceeded';
+const RATE_LIMIT_MESSAGE = 'Rate limit exceeded';
 
 export interface ApiRequest {
 	method: string;
@@ -141,8 +141,7 @@ function tooManyRequests(runtime: SandboxRuntime, decision: RateLimitDecision, n
 	return { status: 429, body: { message: RATE_LIMIT_MESSAGE }, headers };
 }
 
-export const UNPLACED_ERROR_MESSAGE =
-	'Internal error while processing the request; some data may not have been recorded';
+const UNPLACED_ERROR_MESSAGE = 'Internal error while processing the request; some data may not have been recorded';
 
 /**
  * An injected 'unplaced-error' fault: nothing is processed, yet the answer is /users/track's success

@@ -8,8 +8,8 @@ export const DEMO_API_KEY = 'sandbox-demo-key';
 
 // The spec gives these messages but no status codes. We answer 401 for a missing or unknown key and
 // 403 for a known key without the permission, as Braze does.
-export const INVALID_CREDENTIALS_MESSAGE = 'Error authenticating credentials';
-export const MISSING_PERMISSION_MESSAGE = 'You do not have permission to access this resource';
+const INVALID_CREDENTIALS_MESSAGE = 'Error authenticating credentials';
+const MISSING_PERMISSION_MESSAGE = 'You do not have permission to access this resource';
 
 /** REST API keys and their permissions. The demo key always exists and may do everything. */
 export class ApiKeyStore {
@@ -69,7 +69,7 @@ function authenticateScimToken(tokens: ScimTokenStore, headers: IncomingHttpHead
 	return { ok: true, principal: token };
 }
 
-export function bearerToken(header: string | undefined): string | undefined {
+function bearerToken(header: string | undefined): string | undefined {
 	const match = header === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(header);
 	return match ? match[1] : undefined;
 }

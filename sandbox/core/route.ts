@@ -6,7 +6,7 @@ import type { BackgroundTasks } from './backgroundTasks';
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** 'rest': `Authorization: Bearer <API key>` plus the route's permission. 'scim': see core/auth.ts. */
-export type AuthScheme = 'rest' | 'scim';
+type AuthScheme = 'rest' | 'scim';
 
 export interface RouteContext {
 	/** Parsed JSON body; undefined when the request had none. */

@@ -1,6 +1,6 @@
 import type { RouteResult } from './route';
 
-export const SCIM_ERROR_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:Error';
+const SCIM_ERROR_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:Error';
 
 /** RFC 7644 §3.12 detail error keywords the sandbox uses. */
 export type ScimErrorType = 'invalidFilter' | 'invalidValue' | 'mutability';

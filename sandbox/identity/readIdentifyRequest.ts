@@ -6,12 +6,12 @@ import { PRIORITIZATION_RULES, type PrioritizationRule } from './emailPrioritiza
 
 export type MergeBehavior = 'none' | 'merge';
 
-export interface AliasToIdentify {
+interface AliasToIdentify {
 	externalId: string;
 	alias: UserAlias;
 }
 
-export interface EmailToIdentify {
+interface EmailToIdentify {
 	externalId: string;
 	email: string;
 	prioritization: PrioritizationRule[];

@@ -3,7 +3,7 @@ import type { PlatformState } from '../state/platformState';
 import { BLOCKED_EXTERNAL_ID_MESSAGE, isBlockedExternalId } from '../track/blockedExternalIds';
 
 // The spec names the rules but not the messages (beyond "error messages referencing the index"): ours.
-export const RENAME_ERRORS = {
+const RENAME_ERRORS = {
 	notAnObject: 'each rename must be an object {current_external_id, new_external_id}',
 	currentMissing: 'current_external_id must be a non-empty string',
 	newMissing: 'new_external_id must be a non-empty string',

@@ -2,7 +2,7 @@ import type { EmailSubscribeState } from '../adminApiTypes';
 import { isDatetimeString, isNonEmptyString, isPlainObject } from '../formats';
 import { accept, refuse, type Checked } from '../track/checked';
 
-export type AudienceComparison = 'equals' | 'includes_value' | 'less_than_x_days_ago' | 'is' | 'is_not' | 'after';
+type AudienceComparison = 'equals' | 'includes_value' | 'less_than_x_days_ago' | 'is' | 'is_not' | 'after';
 
 export type AudienceNode =
 	| { kind: 'AND' | 'OR'; children: AudienceNode[] }

@@ -5,7 +5,7 @@ import { accept, refuse, type Checked } from '../track/checked';
 import { readAudience, type AudienceNode } from './readAudience';
 import { MAX_RECIPIENTS } from './readTriggerRecipients';
 
-export const CHANNEL_KEYS = [
+const CHANNEL_KEYS = [
 	'android_push',
 	'apple_push',
 	'content_card',
@@ -16,7 +16,7 @@ export const CHANNEL_KEYS = [
 	'whats_app',
 	'sms',
 ];
-export const SUBSCRIPTION_STATES = ['opted_in', 'subscribed', 'all'] as const;
+const SUBSCRIPTION_STATES = ['opted_in', 'subscribed', 'all'] as const;
 export type RecipientSubscriptionState = (typeof SUBSCRIPTION_STATES)[number];
 
 export interface MessagesSendRequest {

@@ -9,7 +9,7 @@ import { triggerPropertiesProblem, type PropertiesField } from './triggerPropert
 
 export const MAX_RECIPIENTS = 50;
 
-export type RecipientIdentity =
+type RecipientIdentity =
 	| { kind: 'external_user_id'; externalId: string }
 	| { kind: 'user_alias'; alias: UserAlias }
 	| { kind: 'email'; email: string; prioritization: PrioritizationRule[] };

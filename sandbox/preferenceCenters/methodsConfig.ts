@@ -2,7 +2,7 @@ import type { PreferenceCenterMethod } from '../adminApiTypes';
 
 // The spec writes the update as PUT and its sample as POST, leaving the method unresolved: both are served
 // unless the configuration turns one off (to test a client's fallback from one to the other).
-export const PREFERENCE_CENTER_METHODS: readonly PreferenceCenterMethod[] = ['PUT', 'POST'];
+const PREFERENCE_CENTER_METHODS: readonly PreferenceCenterMethod[] = ['PUT', 'POST'];
 
 export function defaultPreferenceCenterMethods(): PreferenceCenterMethod[] {
 	return [...PREFERENCE_CENTER_METHODS];

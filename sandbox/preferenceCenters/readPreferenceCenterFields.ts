@@ -20,7 +20,7 @@ const STRING_FIELDS = [
 ] as const;
 // Not shown: the allowed states (the spec's sample is `active`). Braze's preference centers are active or
 // draft, so those two are taken and anything else refused.
-export const PREFERENCE_CENTER_STATES: readonly PreferenceCenterState[] = ['active', 'draft'];
+const PREFERENCE_CENTER_STATES: readonly PreferenceCenterState[] = ['active', 'draft'];
 const OPTION_FIELDS = ['meta-viewport-content', 'links-tags'];
 
 /**

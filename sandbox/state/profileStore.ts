@@ -153,7 +153,7 @@ export class ProfileStore {
 	}
 }
 
-export function aliasKey(alias: UserAlias): string {
+function aliasKey(alias: UserAlias): string {
 	return `${alias.alias_label}::${alias.alias_name}`;
 }
 

@@ -3,7 +3,7 @@ import { unknownFieldsProblem } from '../badRequest';
 import { isE164Phone, isEmailAddress, isNonEmptyString, isPlainObject } from '../formats';
 import { accept, refuse, type Checked } from '../track/checked';
 
-export type SubscriptionTargets = { kind: 'external_ids' | 'emails' | 'phones'; values: string[] };
+type SubscriptionTargets = { kind: 'external_ids' | 'emails' | 'phones'; values: string[] };
 
 export interface SubscriptionUpdate {
 	groupId: string;

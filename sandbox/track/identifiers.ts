@@ -103,11 +103,7 @@ export function readUpdateExistingOnly(object: Record<string, unknown>): Checked
  * `_update_existing_only` notes). Service IDs are the platform's own, so they never create one. Phone
  * is not in the spec's table; like email, it creates a phone-only profile (Braze does).
  */
-export function mayCreateProfile(
-	input: InputArray,
-	identifier: Identifier,
-	updateExistingOnly: boolean | undefined,
-): boolean {
+function mayCreateProfile(input: InputArray, identifier: Identifier, updateExistingOnly: boolean | undefined): boolean {
 	switch (identifier.kind) {
 		case 'service_id':
 			return false;
@@ -120,7 +116,7 @@ export function mayCreateProfile(
 	}
 }
 
-export function findProfile(state: PlatformState, identifier: Identifier): Profile | undefined {
+function findProfile(state: PlatformState, identifier: Identifier): Profile | undefined {
 	const profiles = state.profiles;
 	switch (identifier.kind) {
 		case 'external_id':

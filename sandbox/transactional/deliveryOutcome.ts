@@ -1,6 +1,6 @@
 import type { Profile } from '../state/profileStore';
 
-export type PostbackStatus = 'sent' | 'processed' | 'delivered' | 'bounced' | 'aborted';
+type PostbackStatus = 'sent' | 'processed' | 'delivered' | 'bounced' | 'aborted';
 
 export interface DeliveryStep {
 	status: PostbackStatus;
@@ -8,9 +8,9 @@ export interface DeliveryStep {
 }
 
 /** Addresses at this domain bounce, so clients can test their bounce handling. */
-export const BOUNCING_DOMAIN = 'bounce.example.com';
-export const BOUNCE_REASON = '550 5.1.1 mailbox unavailable';
-export const NO_EMAIL_REASON = 'User has no email address';
+const BOUNCING_DOMAIN = 'bounce.example.com';
+const BOUNCE_REASON = '550 5.1.1 mailbox unavailable';
+const NO_EMAIL_REASON = 'User has no email address';
 
 /**
  * The status changes a transactional email goes through (transitions not shown; Braze's order):

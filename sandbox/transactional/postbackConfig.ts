@@ -1,7 +1,7 @@
 import type { PostbackConfigPatch, PostbackConfigView } from '../adminApiTypes';
 import { isPlainObject } from '../formats';
 
-export const DEFAULT_POSTBACK_DELAY_MS = 50;
+const DEFAULT_POSTBACK_DELAY_MS = 50;
 
 /** After a reset: no postback URL (the spec: the customer configures one in the dashboard). */
 export function defaultPostbackConfig(): PostbackConfigView {

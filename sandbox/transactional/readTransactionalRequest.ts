@@ -15,7 +15,7 @@ const CAMPAIGN_API_ID = /^[A-Za-z0-9_-]{1,128}$/;
 // Spec: Base64-compatible, one or more of letters, digits, hyphen, underscore, plus, slash, equals.
 const EXTERNAL_SEND_ID = /^[A-Za-z0-9+/=_-]+$/;
 
-export type TransactionalRecipientIdentity =
+type TransactionalRecipientIdentity =
 	{ kind: 'external_user_id'; externalId: string } | { kind: 'user_alias'; alias: UserAlias };
 
 export interface TransactionalRequest {

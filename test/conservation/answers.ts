@@ -9,7 +9,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { statusOf, wordsOf } from '../support/nodeWords';
 
 /** The input index an output item is paired with; -1 when it names none. */
-export function pairedIndex(answer: INodeExecutionData): number {
+function pairedIndex(answer: INodeExecutionData): number {
 	const paired = answer.pairedItem;
 	if (typeof paired === 'number') return paired;
 	if (Array.isArray(paired)) return paired.length === 1 ? paired[0].item : -1;

@@ -13,7 +13,7 @@ import { runNode } from '../support/runNode';
 import { sandboxCredentialsByType } from '../support/sandboxCredentials';
 
 /** Rate limits are the fault suite's subject: here no request waits for a window. */
-export const NO_RATE_LIMITS = Object.fromEntries(Object.keys(DEFAULT_RATE_LIMITS).map((group) => [group, null]));
+const NO_RATE_LIMITS = Object.fromEntries(Object.keys(DEFAULT_RATE_LIMITS).map((group) => [group, null]));
 
 /** What a batch needs of the sandbox: a row's conservation case, or one of its parts with a seed of its own. */
 export interface SandboxBatch {

@@ -9,7 +9,7 @@ import { endpointName, matchEndpoint } from './endpoints';
 import { ENDPOINTS } from './operationsTable';
 import type { Body } from './pieceReading';
 
-export const WIRE_LIMITS: readonly Pick<Endpoint, 'method' | 'path' | 'limits'>[] = ENDPOINTS;
+const WIRE_LIMITS: readonly Pick<Endpoint, 'method' | 'path' | 'limits'>[] = ENDPOINTS;
 
 /** Each limit the request is over, as "METHOD /path: what (spec: ...)"; empty when within all. */
 export function limitViolations(request: RecordedRequest): string[] {

@@ -5,7 +5,6 @@
  * send, every catalog item, the body of each one-per-request endpoint, and so on.
  */
 import type { RecordedRequest } from '../../sandbox';
-import type { EndpointTemplate } from './endpoints';
 import { matchEndpoint } from './endpoints';
 import { ENDPOINTS } from './operationsTable';
 import type { WirePiece } from './pieceReading';
@@ -16,6 +15,3 @@ export function wirePieces(request: RecordedRequest): WirePiece[] {
 	const match = matchEndpoint(ENDPOINTS, request);
 	return match ? match.entry.read(asBody(request.body), match.params, request) : [];
 }
-
-/** The endpoints pieces are read from. */
-export const PIECE_ENDPOINTS: readonly EndpointTemplate[] = ENDPOINTS;

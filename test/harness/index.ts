@@ -49,12 +49,12 @@ import { START_NODE_NAME, START_NODE_TYPE, createStartNodeType } from './start-n
 import type { HarnessNode, RunResult } from './workflow';
 import { HarnessCredentialTypes, HarnessNodeTypes, executeToEnd, toWorkflowNode, workflowBase } from './workflow';
 
-export { START_NODE_NAME, START_NODE_TYPE } from './start-node';
+export { START_NODE_NAME } from './start-node';
 export { readPackageInfo } from './package-types';
 export type { LogEntry } from './runtime';
 export type { HarnessNode, RunResult } from './workflow';
 export { runWebhook, startWebhookServer } from './webhook';
-export type { WebhookCall, WebhookRequest, WebhookServer, WebhookServerOptions } from './webhook';
+export type { WebhookCall, WebhookRequest, WebhookServer } from './webhook';
 
 export interface RunOptions {
 	/** nodes of the workflow (besides the start node) */

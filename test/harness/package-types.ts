@@ -25,7 +25,7 @@ export interface PackageInfo {
 let cachedRoot: string | undefined;
 
 /** The directory holding this project's package.json (the one with an `n8n` section). */
-export function packageRoot(): string {
+function packageRoot(): string {
 	if (cachedRoot) return cachedRoot;
 	let dir = __dirname;
 	for (;;) {
@@ -59,7 +59,7 @@ export function readPackageInfo(): PackageInfo {
 }
 
 /** `dist/nodes/X/Y.node.js` → `<root>/nodes/X/Y.node.ts` */
-export function sourcePathFor(root: string, distPath: string): string {
+function sourcePathFor(root: string, distPath: string): string {
 	const relative = distPath.replace(/^(\.\/)?dist\//, '').replace(/\.js$/, '.ts');
 	return path.join(root, relative);
 }

@@ -73,7 +73,7 @@ class CapturingLogger implements WorkflowLogger {
 	}
 }
 
-export const capturingLogger = new CapturingLogger();
+const capturingLogger = new CapturingLogger();
 
 /** Never created by the harness: n8n-core only derives paths from it (e.g. binary-data storage) unless a
  * node reads or writes files. */

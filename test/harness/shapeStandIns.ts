@@ -13,7 +13,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
  * - Loop Over Items (Split in Batches v3): `batchSize` items per pass on its "loop" output, everything
  *   back on "done" once the items are spent; the node in the loop runs once per pass.
  */
-export const MAX_BRANCHES = 5;
+const MAX_BRANCHES = 5;
 
 const switchStandIn: INodeType = {
 	description: {

@@ -124,7 +124,7 @@ export class HarnessCredentialTypes {
 	}
 }
 
-export function defaultVersion(nodeType: INodeType | IVersionedNodeType): number {
+function defaultVersion(nodeType: INodeType | IVersionedNodeType): number {
 	if ('nodeVersions' in nodeType) return nodeType.currentVersion;
 	const { version } = nodeType.description;
 	return Array.isArray(version) ? Math.max(...version) : version;
@@ -259,7 +259,7 @@ export async function executeToEnd(args: {
  * which is what n8n persists. For tests, rebuild an instance of the n8n-workflow error class it was
  * (by its `name`), so `instanceof NodeOperationError` and friends work; every property is kept.
  */
-export function rehydrateError(stored: unknown): Error | undefined {
+function rehydrateError(stored: unknown): Error | undefined {
 	if (stored === undefined || stored === null) return undefined;
 	if (stored instanceof Error) return stored;
 	const plain = stored as { name?: unknown };
@@ -270,7 +270,7 @@ export function rehydrateError(stored: unknown): Error | undefined {
 	return Object.assign(Object.create(prototype) as Error, stored);
 }
 
-export const HARNESS_BASE_URL = 'http://localhost:5678';
+const HARNESS_BASE_URL = 'http://localhost:5678';
 
 export function createAdditionalData(args: {
 	credentialsHelper: HarnessCredentialsHelper;

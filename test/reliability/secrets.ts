@@ -58,7 +58,7 @@ function read(value: object, key: string): unknown {
  * (with `\/`, or with every non-ASCII character as `\uXXXX`), HTML-escaped, and any of those twice.
  * Base64 (a Basic header's `user:secret`, the secret's own) is found by decoding: see base64Leaks.
  */
-export function secretForms(secret: string): Map<string, string> {
+function secretForms(secret: string): Map<string, string> {
 	const trimmed = secret.trim();
 	const bases: Array<[string, string]> = [
 		['as held', secret],

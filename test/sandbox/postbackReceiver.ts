@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface ReceivedPostback {
+interface ReceivedPostback {
 	headers: IncomingHttpHeaders;
 	body: any;
 	receivedAt: number;

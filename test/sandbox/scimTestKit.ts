@@ -2,10 +2,10 @@ import { DEMO_SCIM_ORIGIN, DEMO_SCIM_TOKEN, type SeedDashboardDirectory } from '
 import type { ApiAnswer, SandboxUnderTest } from './sandboxTestKit';
 
 export const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
-export const ERROR_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:Error';
+const ERROR_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:Error';
 export const LIST_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:ListResponse';
 
-export interface ScimCredentials {
+interface ScimCredentials {
 	/** Default the demo token; null: no Authorization header. */
 	token?: string | null;
 	/** Default the demo origin; null: no X-Request-Origin header. */

@@ -64,7 +64,7 @@ const GHOST = 'ghost-1';
  * A customer with no profile until a retried run's cause is removed (the shop's sign-up reaches the
  * platform late): a receipt to them is refused, and the node stops the workflow.
  */
-export const LATE = 'm7';
+const LATE = 'm7';
 
 /** The marketer's saved workflow every run of a sequence executes: its ID and its nodes' IDs stay. */
 const WORKFLOW_ID = 'messaging-sequence-workflow';
@@ -75,7 +75,7 @@ const NODE_IDS: Record<string, string> = {
 /** The platform's deduplication window for an External Send ID (spec: 24 hours). */
 const SEND_ID_WINDOW_MS = 24 * 60 * 60 * 1000;
 
-export const OPERATIONS = [
+const OPERATIONS = [
 	'trackEvent',
 	'trackPurchase',
 	'renameExternalIds',
@@ -85,7 +85,7 @@ export const OPERATIONS = [
 	'triggerCampaign',
 	'triggerCanvas',
 ] as const;
-export type Operation = (typeof OPERATIONS)[number];
+type Operation = (typeof OPERATIONS)[number];
 
 const TRANSACTIONAL_PATH = '/transactional/v1/campaigns/receipt/send';
 const PATHS: Record<Operation, string> = {
@@ -114,7 +114,7 @@ const RATE_LIMIT_HEADERS = [
 ] as const;
 type RateLimitHeader = (typeof RATE_LIMIT_HEADERS)[number];
 
-export type FaultKind =
+type FaultKind =
 	| 'lost answer'
 	| 'connection refused'
 	| '5xx'
@@ -176,7 +176,7 @@ export interface MessageRunPlan {
 }
 
 /** Where the node's words are on an output item of the plan's run. */
-export const outputFieldOf = (plan: MessageRunPlan): string => wordsField(plan.rows);
+const outputFieldOf = (plan: MessageRunPlan): string => wordsField(plan.rows);
 
 /**
  * The shapes n8n runs a node in, for a run of `items` items: mostly once, else 2–5 runs of the node;
@@ -392,7 +392,7 @@ export const webhookTwicePlan: fc.Arbitrary<{ plan: MessageRunPlan; secondFaults
 );
 
 /** A receipt the platform got from the workflow's node under an External Send ID the node derived. */
-export interface DerivedReceipt {
+interface DerivedReceipt {
 	externalSendId: string;
 	dispatchId: string;
 	/** When the platform received it (virtual clock): the same email within 24 hours of it is this one. */
@@ -543,7 +543,7 @@ function rateLimitHeaders(header: RateLimitHeader): Partial<FaultRule> {
 	}
 }
 
-export interface ItemIntent {
+interface ItemIntent {
 	json: IDataObject;
 	/** The external ID of the customer the item is about (before the run, for renames). */
 	person: string;
@@ -738,7 +738,7 @@ export interface HowRun {
 }
 
 /** An item of a run the node stopped, which n8n gives no answer: what became of it is unknown. */
-export const STOPPED = '(no answer: the workflow stopped)';
+const STOPPED = '(no answer: the workflow stopped)';
 
 /**
  * Runs the plan (and, by `how`, retries it from its saved data while it stops) and checks every item's
@@ -915,7 +915,7 @@ function checkRowKept(
 }
 
 /** What an item says (its words, or the record), as the tally counts it: its status, or its delivery when it failed. */
-export function answerName(answer: IDataObject): string {
+function answerName(answer: IDataObject): string {
 	if (answer.status === STOPPED) return STOPPED;
 	if (answer.status === 'failed' && typeof answer.delivery === 'string') return answer.delivery;
 	if (typeof answer.status === 'string') return answer.status;
@@ -1337,7 +1337,7 @@ function checkNoSecret(text: string, where: string, context: RunContext, violati
  * and a resend at most every half second (the floor of every wait), plus a small constant. A tight
  * loop on a wait already over would send hundreds.
  */
-export const PACE_SLACK = 2;
+const PACE_SLACK = 2;
 function checkPace(
 	plan: MessageRunPlan,
 	itemCount: number,

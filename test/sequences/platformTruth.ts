@@ -47,10 +47,10 @@ export type Truth = Record<WorkspaceIndex, Record<Person, Record<IdentifierKind,
  * says it in ("updated" for an attribute sync, the state set for a newsletter node, see readAnswers),
  * and "unchanged".
  */
-export const OK_STATUSES = ['applied', 'unchanged'] as const;
-export type AnswerStatus = (typeof OK_STATUSES)[number] | 'replaced' | 'error';
+const OK_STATUSES = ['applied', 'unchanged'] as const;
+type AnswerStatus = (typeof OK_STATUSES)[number] | 'replaced' | 'error';
 /** An item's answer once "replaced" is followed; "warned": updated with `warnings`, proving nothing. */
-export type SettledStatus = Exclude<AnswerStatus, 'replaced'> | 'warned';
+type SettledStatus = Exclude<AnswerStatus, 'replaced'> | 'warned';
 
 export interface Violation {
 	/** e.g. "held", "overlap", "pairing", "replaced", "answer", "run" */
@@ -61,7 +61,7 @@ export interface Violation {
 	message: string;
 }
 
-export function pieceOf(profile: ProfileView, piece: PieceName): string | undefined {
+function pieceOf(profile: ProfileView, piece: PieceName): string | undefined {
 	if (piece === 'email_subscribe') return profile.email_subscribe;
 	if (piece === GROUP) return profile.subscription_groups[GROUP];
 	const value = profile.custom_attributes[piece];
@@ -297,7 +297,7 @@ function settledStatus(answers: Array<Answer | undefined>, index: number): Settl
 }
 
 /** Where a piece's value came from in the last step: for the violation's message. */
-export interface LastSetter {
+interface LastSetter {
 	/** e.g. "item 3", or "run 4b item 3" for one of two overlapping runs */
 	item: string;
 	answered: SettledStatus | undefined;

@@ -18,13 +18,13 @@ import { PADS } from '../reliability/echoes';
 export const POSTBACK_FIELDS = ['headerToken', 'user', 'password'] as const;
 export type PostbackField = (typeof POSTBACK_FIELDS)[number];
 
-export const HEADER_NAME = 'X-Postback-Token';
+const HEADER_NAME = 'X-Postback-Token';
 /** The pair's other half, when the generated secret is Basic Auth's user or password. */
-export const OTHER_USER = 'platform-postbacks';
-export const OTHER_PASSWORD = 'pw-5d0c1e8a7b3f4a6e9c2d';
+const OTHER_USER = 'platform-postbacks';
+const OTHER_PASSWORD = 'pw-5d0c1e8a7b3f4a6e9c2d';
 
 /** How a wrong postback differs from the authentic one. */
-export const WRONG_FORMS = ['a digit changed', 'a space inside', 'cut by one character', 'no secret at all'] as const;
+const WRONG_FORMS = ['a digit changed', 'a space inside', 'cut by one character', 'no secret at all'] as const;
 export type WrongForm = (typeof WRONG_FORMS)[number];
 
 /** What surrounds the secret where the platform holds it, and the wrong postback sent before the authentic one. */

@@ -11,8 +11,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { OUTPUT_FIELD } from '../support/nodeWords';
 
-export const ROW_ERRORS = ['absent', 'null', 'false', 'empty', 'text'] as const;
-export type RowError = (typeof ROW_ERRORS)[number];
+const ROW_ERRORS = ['absent', 'null', 'false', 'empty', 'text'] as const;
+type RowError = (typeof ROW_ERRORS)[number];
 const ROW_ERROR_VALUES: Record<RowError, IDataObject[string]> = {
 	absent: undefined,
 	null: null,

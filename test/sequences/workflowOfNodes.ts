@@ -51,7 +51,7 @@ import {
 import type { Person } from './workspaces';
 import { emailOf } from './workspaces';
 
-export const WORKFLOW_KINDS = [
+const WORKFLOW_KINDS = [
 	'two syncs in a chain',
 	'a sync, then the newsletter node',
 	'three in a chain',
@@ -310,7 +310,7 @@ function workflowOf(plan: NodesPlan, resendEveryDays: number): { nodes: HarnessN
 	return { nodes, connections };
 }
 
-export function describeNodesPlan(plan: NodesPlan): string {
+function describeNodesPlan(plan: NodesPlan): string {
 	const wiring = plan.trueBranch
 		? `${IF_NODE} → true: ${NODES[plan.nodes[0].node].name}, false: ${NODES[plan.nodes[1].node].name}`
 		: plan.nodes.map(({ node }) => NODES[node].name).join(' → ');

@@ -411,7 +411,7 @@ const groupStateItem: fc.Arbitrary<ItemIntent> = fc
 export const faultOf = (kinds: FaultKind[]): fc.Arbitrary<Fault | undefined> =>
 	rarely(fc.record({ kind: fc.constantFrom(...kinds), times: weighted<1 | 4>([1, 3], [4, 1]) }));
 export const BASE_FAULTS: FaultKind[] = ['status', 'reset-after', 'reset-before', 'slow'];
-export const trackFault = faultOf([...BASE_FAULTS, 'unplaced-error']);
+const trackFault = faultOf([...BASE_FAULTS, 'unplaced-error']);
 const crash = weighted<2 | 3 | undefined>([undefined, 16], [2, 1], [3, 1]);
 
 const runSettings = {
@@ -496,7 +496,7 @@ export function describePlan(plan: RunPlan): string {
  * The newsletter node (Set Group State, Subscribe, Unsubscribe) does not offer Send Only Changes: the
  * subscription endpoint's answer proves no state, so it sends every item and notes what it set.
  */
-export const offersSendOnlyChanges = (plan: RunPlan) => !isNewsletter(plan.node);
+const offersSendOnlyChanges = (plan: RunPlan) => !isNewsletter(plan.node);
 
 // ---- running -----------------------------------------------------------------------------------
 
@@ -504,7 +504,7 @@ const store = deduplicationStore();
 /** Which run of an overlap a call to n8n's store comes from. */
 const runOfCall = new AsyncLocalStorage<string>();
 
-export function itemJson(plan: RunPlan, item: ItemIntent): IDataObject {
+function itemJson(plan: RunPlan, item: ItemIntent): IDataObject {
 	return withRowColumns(baseJson(plan, item), plan.rows);
 }
 
@@ -581,7 +581,7 @@ function attributesJson(plan: RunPlan, current: boolean): string {
 		: `={{ { ...$json.${column}, synced_at: $now.toISO(), sync_nonce: Math.random() } }}`;
 }
 
-export function faultRule(path: string, { kind, times }: Fault, delayMs = 20): FaultRule {
+function faultRule(path: string, { kind, times }: Fault, delayMs = 20): FaultRule {
 	if (kind === 'status') return { path, kind, times, status: 503 };
 	if (kind === 'refused') return { path, kind: 'status', times, status: 400 };
 	if (kind === 'slow') return { path, kind, times, delayMs };
@@ -1239,7 +1239,7 @@ export class OverlappingRuns implements Command {
 }
 
 /** The newcomer signs up in a workspace (is seeded with external ID and email), unless a profile finds them already. */
-export class SignUp implements Command {
+class SignUp implements Command {
 	constructor(readonly workspace: WorkspaceIndex) {}
 
 	check(): boolean {
@@ -1276,7 +1276,7 @@ export const signUpStep: fc.Arbitrary<Command> = weighted<WorkspaceIndex>([0, 3]
 // ---- run again -----------------------------------------------------------------------------------
 
 /** *Executions → Retry* of a run the node stopped. */
-export interface RetryPlan {
+interface RetryPlan {
 	/** How many times the marketer retries it, each only while the last one stopped. */
 	times: 1 | 2;
 	/** Before each retry the cause is removed: the newcomer signs up, the fault is gone. */

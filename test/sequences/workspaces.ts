@@ -11,7 +11,6 @@ import { DEMO_API_KEY, SandboxClient, startSandbox } from '../../sandbox';
 
 /** The seeded customers. */
 export const USERS = ['u1', 'u2', 'u3'] as const;
-export type UserId = (typeof USERS)[number];
 /** The customer no workspace knows at first. */
 export const NEWCOMER = 'u4';
 export const PEOPLE = [...USERS, NEWCOMER] as const;

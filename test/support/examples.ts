@@ -60,7 +60,7 @@ export function loadExamples(): Example[] {
 }
 
 /** Whether `actual` has every field of `expected` (recursively), with equal values. */
-export function matches(expected: unknown, actual: unknown): boolean {
+function matches(expected: unknown, actual: unknown): boolean {
 	if (expected === null || typeof expected !== 'object') return expected === actual;
 	if (actual === null || typeof actual !== 'object') return false;
 	return Object.entries(expected).every(([key, value]) => matches(value, (actual as IDataObject)[key]));

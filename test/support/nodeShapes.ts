@@ -37,9 +37,9 @@ export type RunShape =
 	| ({ kind: 'loop'; batchSize: number } & Retried);
 
 /** Retry On Fail's settings in the shapes: two tries, a short wait (n8n-core waits it out for real). */
-export const RETRY_ON_FAIL = { maxTries: 2, waitBetweenTries: 10 };
+const RETRY_ON_FAIL = { maxTries: 2, waitBetweenTries: 10 };
 
-export interface ShapedAnswer {
+interface ShapedAnswer {
 	/** The workflow's input item this answers. */
 	item: number;
 	json: IDataObject;
@@ -105,9 +105,9 @@ export async function runNodeInShape(
 	again: RunAgain = {},
 ): Promise<ShapedRun> {
 	const name = nodeName(type);
-	const { items, parameters, continueOnFail, onError, typeVersion, workflowId, nodeId } = run;
+	const { items, parameters, continueOnFail, onError, workflowId, nodeId } = run;
 	const { nodes, connections, nodeTypes } = shapedWorkflow(
-		{ name, type, typeVersion, parameters, continueOnFail, onError, ...(nodeId ? { id: nodeId } : {}) },
+		{ name, type, parameters, continueOnFail, onError, ...(nodeId ? { id: nodeId } : {}) },
 		shape,
 	);
 	const result = await runWorkflow({

@@ -23,8 +23,6 @@ interface NodeSettings {
 	continueOnFail?: boolean;
 	/** n8n's On Error setting, e.g. 'continueErrorOutput' (Continue (using error output)) */
 	onError?: INode['onError'];
-	/** The node's version, as a saved workflow holds it; the newest when not given (what n8n adds). */
-	typeVersion?: number;
 	/** The workflow's timezone (Workflow Settings → Timezone); n8n's default when not given. */
 	timezone?: string;
 	/** The saved workflow's id, the same run after run; one per execution when not given. */
@@ -39,10 +37,10 @@ export type NodeRun = NodeSettings &
 
 export async function runNode(type: string, run: NodeRun): Promise<RunResult> {
 	const name = nodeName(type);
-	const { items, parameters, continueOnFail, onError, typeVersion, timezone, workflowId, nodeId } = run;
+	const { items, parameters, continueOnFail, onError, timezone, workflowId, nodeId } = run;
 	return await runWorkflow({
 		workflowId,
-		nodes: [{ name, type, typeVersion, parameters, continueOnFail, onError, ...(nodeId ? { id: nodeId } : {}) }],
+		nodes: [{ name, type, parameters, continueOnFail, onError, ...(nodeId ? { id: nodeId } : {}) }],
 		connections: { Start: { main: [[{ node: name, type: 'main', index: 0 }]] } },
 		items,
 		...(timezone ? { settings: { executionOrder: 'v1', timezone } } : {}),

@@ -19,7 +19,7 @@ export interface ChatMessage {
 	name?: string;
 }
 
-export interface ToolCall {
+interface ToolCall {
 	id: string;
 	type: 'function';
 	function: { name: string; arguments: string };
@@ -47,7 +47,7 @@ export interface ChatRequestBody {
 	[key: string]: unknown;
 }
 
-export interface RecordedChatRequest {
+interface RecordedChatRequest {
 	method: string;
 	path: string;
 	headers: Record<string, string | string[] | undefined>;
@@ -55,8 +55,7 @@ export interface RecordedChatRequest {
 }
 
 /** What one step of the script answers: tool calls (the model wants tools run) or the final text. */
-export type ScriptedReply =
-	{ toolCalls: Array<{ name: string; arguments: Record<string, unknown> }> } | { content: string };
+type ScriptedReply = { toolCalls: Array<{ name: string; arguments: Record<string, unknown> }> } | { content: string };
 
 /** One step: the request body in, the reply out. Throwing answers 400 with the message (a broken script shows). */
 export type ScriptStep = (body: ChatRequestBody) => ScriptedReply;
@@ -75,7 +74,7 @@ export interface ChatCompletionsStandIn {
 	close(): Promise<void>;
 }
 
-export const STAND_IN_MODEL = 'stand-in-model';
+const STAND_IN_MODEL = 'stand-in-model';
 
 /**
  * The tool of a request whose name matches `pattern` (n8n names a tool after its node, e.g. the node

@@ -38,7 +38,7 @@ export interface MarketerTask {
 	help?: { parameter: string; says: string };
 }
 
-export interface ExpectedOutput {
+interface ExpectedOutput {
 	/** Keys and values the item has (others may be there too). */
 	fields: Record<string, unknown>;
 	/** Keys the item has, whatever their value (the row's fields, kept as they came). */
@@ -60,7 +60,7 @@ const ORDER = {
 	ordered_at: '2026-12-01 10:00',
 };
 
-export const trackPurchase: MarketerTask = {
+const trackPurchase: MarketerTask = {
 	id: 'track-purchase',
 	title: 'Track a purchase from an order',
 	workflow: () => taskWorkflow({ name: 'Orders to purchases', inputName: 'Orders', rows: [ORDER], timezone: TIMEZONE }),
@@ -145,7 +145,7 @@ const CONTACT = {
  */
 const ATTRIBUTES_SET = 6;
 
-export const syncAttributes: MarketerTask = {
+const syncAttributes: MarketerTask = {
 	id: 'sync-attributes',
 	title: 'Sync contact attributes from a sheet',
 	workflow: () =>
@@ -218,7 +218,7 @@ export const syncAttributes: MarketerTask = {
 const OPT_OUT = { external_id: 'c-3', email: 'grace@example.com', reason: 'newsletter opt-out' };
 const NEWSLETTER = DEMO_SUBSCRIPTION_GROUPS.weeklyNewsletter;
 
-export const optOut: MarketerTask = {
+const optOut: MarketerTask = {
 	id: 'opt-out',
 	title: 'Opt contacts out of a newsletter',
 	workflow: () =>

@@ -14,12 +14,11 @@ import { SELECTORS, ndv, openWorkflow, screenshotPanel, waitForNdv } from './n8n
  */
 
 export const USER_NODE_TYPE = 'n8n-nodes-engagement-platform.engagementPlatformUser';
-export const SUBSCRIPTION_NODE_TYPE = 'n8n-nodes-engagement-platform.engagementPlatformSubscription';
 /** The credential test/support/sandboxCredentials.ts imports (the only one of its type, so n8n picks it). */
 const SANDBOX_CREDENTIAL = {
 	engagementPlatformApi: { id: 'epSandboxCredential', name: 'Engagement Platform (sandbox)' },
 };
-export const TRIGGER_NAME = 'When clicking ‘Execute workflow’';
+const TRIGGER_NAME = 'When clicking ‘Execute workflow’';
 
 /** What one user action was: each counts 1 (picking from a dropdown is two: open it, pick). */
 export type ActionKind = 'click' | 'drag' | 'type' | 'clear';

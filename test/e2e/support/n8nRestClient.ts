@@ -11,10 +11,10 @@ export interface ExecutionSummary {
 	workflowId: string;
 }
 
-export type NodeItems = Array<{ json: Record<string, unknown> }>;
+type NodeItems = Array<{ json: Record<string, unknown> }>;
 
 /** An execution hint a node added (IExecuteFunctions.addExecutionHints): n8n keeps it in the run data. */
-export interface ExecutionHint {
+interface ExecutionHint {
 	message: string;
 	type?: string;
 	location?: string;

@@ -7,7 +7,7 @@ import type { Input } from '../../shared/fields/inputs';
 export const SCIM_USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
 
 /** What one item asks of /scim/v2/Users. */
-export interface ScimCall extends IDataObject {
+interface ScimCall extends IDataObject {
 	id?: string;
 	body?: IDataObject;
 	query?: IDataObject;

@@ -34,7 +34,7 @@ export type Recipient = string | IDataObject;
 type DispatchEndpoint = Omit<Endpoint<Dispatch, Recipient>, 'rateLimit'>;
 
 /** A broadcast: `broadcast: true` in the body, and no recipient. */
-export const BROADCAST_SLOT = 'broadcast';
+const BROADCAST_SLOT = 'broadcast';
 
 /** The recipient slots of an endpoint, 50 recipients per request in all, and the broadcast flag. */
 export function dispatchShape(recipientSlots: Record<string, Slot<Recipient>>): RequestShape<Dispatch, Recipient> {

@@ -2,7 +2,7 @@ import type { ApiResponse, Endpoint, Piece, PieceOutcome, PlannedRequest } from 
 import { answerRemaining, platformMessage, responseError } from '../../shared/engine';
 
 /** Where a marketer finds a group's ID; the field's hint says the same. */
-export const GROUP_ID_FIX =
+const GROUP_ID_FIX =
 	"use the ID from the dashboard's Subscription Groups page (Audience → Subscriptions: open the group and copy its Subscription Group ID, a UUID such as 7f2c9a4e-…), not the group's name";
 
 interface WithGroup {

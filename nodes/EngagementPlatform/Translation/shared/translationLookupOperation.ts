@@ -8,7 +8,7 @@ import { UUID } from '../../shared/schemas/identifiers';
 import { translationErrorOf } from './translationErrors';
 
 /** A query parameter: its name, the input that gives it (undefined: not asked), and whether the spec says it is a UUID. */
-export interface LookupParameter {
+interface LookupParameter {
 	name: string;
 	input: Input<string | undefined>;
 	uuid: boolean;
@@ -18,7 +18,7 @@ export interface LookupParameter {
  * The input naming the locale a translation is kept for, by its name, where the endpoint cannot
  * filter; empty keeps every translation.
  */
-export type LocaleFilter = Input<string | undefined>;
+type LocaleFilter = Input<string | undefined>;
 
 interface LookupEndpoint {
 	path: string;

@@ -15,7 +15,7 @@ export interface PostbackAuthCredential {
 	password?: string;
 }
 
-export const MIN_TOKEN_LENGTH = 16;
+const MIN_TOKEN_LENGTH = 16;
 
 /** RFC 9110 token characters: what a header name may be made of. */
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -48,7 +48,7 @@ const filled = (value: string | undefined): value is string => typeof value === 
  *   either side still matches, and a space or line break inside still counts.
  * The 16-character minimum counts the token as compared.
  */
-export const comparedSecret = (value: string | undefined): string => normalisedSecret(value);
+const comparedSecret = (value: string | undefined): string => normalisedSecret(value);
 
 /** What keeps the header pair from being used, or undefined when it is usable. */
 export function headerPairProblem(credential: PostbackAuthCredential): string | undefined {
@@ -92,7 +92,7 @@ const digest = (value: string): Buffer => createHash('sha256').update(value, 'ut
  * Compares a presented secret with the expected one in constant time: both are hashed first, so the
  * buffers compared are always of equal length and the time taken says nothing about either.
  */
-export function sameSecret(presented: string | undefined, expected: string): boolean {
+function sameSecret(presented: string | undefined, expected: string): boolean {
 	const equal = timingSafeEqual(digest(presented ?? ''), digest(expected));
 	return equal && presented !== undefined;
 }

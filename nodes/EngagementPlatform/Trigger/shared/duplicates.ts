@@ -11,7 +11,7 @@ import type { IDataObject } from 'n8n-workflow';
  * workspace is. On a very busy workspace the cap, not the window, may then decide how far back
  * duplicates are recognised.
  */
-export const MAX_SEEN = 5000;
+const MAX_SEEN = 5000;
 
 /** Hashes, not the ids themselves: a dispatch_id can be long, and 144 bits never collide in practice. */
 function seenKey(dispatchId: string, status: string): string {

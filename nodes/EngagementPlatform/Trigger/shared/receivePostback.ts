@@ -5,10 +5,10 @@ import { credentialProblem, isAuthorized } from './authentication';
 import { isFirstSighting } from './duplicates';
 import { isKnownStatus, parsePostback, POSTBACK_STATUSES, postbackItem } from './postback';
 
-export const POSTBACK_CREDENTIAL = 'engagementPlatformPostbackAuthApi';
+const POSTBACK_CREDENTIAL = 'engagementPlatformPostbackAuthApi';
 
 /** The largest postback accepted; a status postback is a few hundred bytes. */
-export const MAX_BODY_BYTES = 1024 * 1024;
+const MAX_BODY_BYTES = 1024 * 1024;
 
 /** What the trigger reads of n8n's request object (express's, with n8n's raw body). */
 interface PostbackRequest {

@@ -53,7 +53,7 @@ const OBJECTS: Readonly<Record<TrackSlot, string>> = {
  * The identifiers each object takes (spec, Resources): "which ones each operation accepts is
  * stated per endpoint". An event takes any of five; a purchase or attribute object fewer.
  */
-export const TRACK_IDENTIFIERS: Readonly<Record<TrackSlot, readonly IdentifierKind[]>> = {
+const TRACK_IDENTIFIERS: Readonly<Record<TrackSlot, readonly IdentifierKind[]>> = {
 	attributes: ['external_id', 'user_alias', 'email', 'phone'],
 	events: ['external_id', 'user_alias', 'email', 'phone', 'service_id'],
 	purchases: ['external_id', 'user_alias', 'email'],

@@ -16,7 +16,7 @@ export interface NamedValuesDeclaration {
 }
 
 /** How a typed list's text is sent as a date, said where the editor shows it (the list's own hint it does not). */
-export const DATES_NOTICE =
+const DATES_NOTICE =
 	"Dates: pick the String type (the list has no Date type). Text written as a date (2026-03-01) or date and time (2026-03-01 14:30) is sent as a date, without a zone in the workflow's timezone (Workflow Settings → Timezone).";
 /** Said where each item's answer lists what it sent (the User node's attributes). */
 const SENT_IN_ANSWER = ' Each item\'s answer shows under "sent" the values as the platform received them.';

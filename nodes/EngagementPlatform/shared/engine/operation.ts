@@ -41,7 +41,7 @@ export interface PieceSuccess {
 	alreadyTracked?: { since?: string; sameKeyAs?: number };
 }
 
-export interface PiecePreview {
+interface PiecePreview {
 	/** The index of the planned request, in the run's plan. */
 	request: number;
 	/** The piece as it would go (a later item may have taken parts of it out). */
@@ -88,7 +88,7 @@ export function groupStateLabel(groupId: unknown): string {
 }
 
 /** How the pieces of a slot set users' state (CONTRIBUTING.md, State converges to the last word). */
-export interface StateSlot<Payload = IDataObject> {
+interface StateSlot<Payload = IDataObject> {
 	/** The user a piece is about, as StatePart.user names it. */
 	userOf(piece: Piece<unknown, Payload>): string;
 	/** The parts a piece sets; none for a piece that sets nothing the node can name. */

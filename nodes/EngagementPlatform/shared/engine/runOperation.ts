@@ -49,7 +49,7 @@ export async function executeChosenOperation(
  * word, leave out what the platform holds already (Send Only Changes), plan the fewest requests,
  * send them paced, and give every item its own result or error, paired to it.
  */
-export async function runOperation(
+async function runOperation(
 	context: IExecuteFunctions,
 	spec: OperationSpec,
 	fields: INodeProperties[] = [],

@@ -48,7 +48,7 @@ const requestOptionFields = [maxRateLimitWaitField, parallelRequestsField, timeo
  * fields, which arrive unchanged: n8n's own nodes that enrich an item (Date & Time, Crypto) put their
  * result in one named field the same way, so that no column of the row (`status`, `id`) is overwritten.
  */
-export const DEFAULT_OUTPUT_FIELD = 'engagementPlatform';
+const DEFAULT_OUTPUT_FIELD = 'engagementPlatform';
 
 const outputFieldField: INodeProperties = {
 	displayName: 'Output Field Name',
@@ -198,7 +198,7 @@ function trackOncePerKeyOf(spec: OperationSpec): INodeProperties[] {
 }
 
 /** The most pieces one request of this shape may pack, or undefined when each request is one piece. */
-export function batchLimit(shape: RequestShape<unknown, unknown>): number | undefined {
+function batchLimit(shape: RequestShape<unknown, unknown>): number | undefined {
 	const packing = Object.values(shape.slots).filter((slot) => slot.form === 'list' || slot.form === 'elements');
 	if (packing.length === 0 || shape.batch === undefined) return undefined;
 	return Math.min(shape.total ?? Number.POSITIVE_INFINITY, Math.max(...packing.map((slot) => slot.max)));

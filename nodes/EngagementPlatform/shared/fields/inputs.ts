@@ -32,9 +32,6 @@ export interface Input<T> {
 	problem(rule: string, fix: string): ItemInputError;
 }
 
-/** What an input gives, for an operation's own types. */
-export type InputValue<I> = I extends Input<infer T> ? T : never;
-
 /** An input of one parameter: `convert` turns its value (`fallback` where the workflow holds none) into the input's. */
 export function inputField<T>(
 	declared: INodeProperties,
@@ -126,10 +123,6 @@ export const pathSegment = (declared: INodeProperties) =>
 		},
 		'',
 	);
-
-/** One of the property's options, as the panel saved it or an expression gave it (checked by the operation's schema). */
-export const choice = <T extends string = string>(declared: INodeProperties) =>
-	inputField(declared, (value) => value as T);
 
 /** A yes/no; "true" and "false" text read as the panel's switch. */
 export const yesNo = (declared: INodeProperties) => {

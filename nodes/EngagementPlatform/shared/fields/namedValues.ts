@@ -44,7 +44,7 @@ export function namedValues(
 }
 
 /** The item's values as one object, or undefined when none were given; the parameter names made once rather than for every item. */
-export function namedValuesReader(name: string, label: string): (item: ItemReader) => IDataObject | undefined {
+function namedValuesReader(name: string, label: string): (item: ItemReader) => IDataObject | undefined {
 	const inputMode = `${name}Input`;
 	const json = `${name}Json`;
 	const fields = `${name}Fields`;

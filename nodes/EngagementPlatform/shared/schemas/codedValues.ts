@@ -98,7 +98,7 @@ const languages = onFirstUse((): CodeTable => {
 });
 
 /** The platform's gender letters, and the words forms and CRMs write for them. */
-export const GENDER_CODES: readonly string[] = ['M', 'F', 'O', 'N', 'P', 'U'];
+const GENDER_CODES: readonly string[] = ['M', 'F', 'O', 'N', 'P', 'U'];
 const GENDER_WORDS: ReadonlyMap<string, string> = new Map(
 	Object.entries({
 		M: [
@@ -154,7 +154,7 @@ const GENDER_WORDS: ReadonlyMap<string, string> = new Map(
  * `$json["Phone Number"]`), else `fallback`. Any other expression (a constant, a computation) would make a
  * fix no one can paste, and n8n's engine and a dragged field would write it apart.
  */
-export function columnPathOr(expression: string | undefined, fallback: string): string {
+function columnPathOr(expression: string | undefined, fallback: string): string {
 	return expression !== undefined && /^\$json(\.[A-Za-z_$][\w$]*|\["[^"\\]*"\])+$/.test(expression)
 		? expression
 		: fallback;

@@ -29,7 +29,7 @@ export function isPlaceholderId(externalId: string): boolean {
 	return externalId.length <= LONGEST_PLACEHOLDER && PLACEHOLDER_IDS.has(externalId.toLowerCase());
 }
 
-export const userAlias = z.object({
+const userAlias = z.object({
 	alias_name: z.string().min(1, 'alias name is required'),
 	alias_label: z.string().min(1, 'alias label is required'),
 });

@@ -165,10 +165,10 @@ export function asWallTime(value: unknown): unknown {
 }
 
 /** How a typed date entry or a time field may be written, for its error. */
-export const DATE_FORMS = 'a date (2026-12-03) or a date and time (2026-12-03 12:00, 2026-12-03T12:00:00Z)';
+const DATE_FORMS = 'a date (2026-12-03) or a date and time (2026-12-03 12:00, 2026-12-03T12:00:00Z)';
 
 /** Where a time without a zone is, in an error's fix; a canvas schedule In Local Time says each user's. */
-export const WORKFLOW_ZONE = "the workflow's timezone (Workflow Settings → Timezone)";
+const WORKFLOW_ZONE = "the workflow's timezone (Workflow Settings → Timezone)";
 export const EACH_USERS_ZONE = "each user's own time";
 
 /**

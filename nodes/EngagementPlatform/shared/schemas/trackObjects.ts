@@ -14,13 +14,13 @@ import {
 import { characterCount, exceedsCharacters } from './textValues';
 import { withoutKeys } from '../objects/withoutKeys';
 
-export const MAX_NAME_LENGTH = 255;
-export const MAX_STRING_LENGTH = 255;
+const MAX_NAME_LENGTH = 255;
+const MAX_STRING_LENGTH = 255;
 /**
  * "A properties payload containing array or object values may be up to 100 KB." We read KB
  * as 1,000 bytes, the stricter reading, so nothing we accept can be refused for size.
  */
-export const MAX_STRUCTURED_PAYLOAD_BYTES = 100_000;
+const MAX_STRUCTURED_PAYLOAD_BYTES = 100_000;
 
 const nameRule = { fix: 'Rename the key: at most 255 characters, not starting with "$".' };
 
@@ -29,7 +29,7 @@ const nameRule = { fix: 'Rename the key: at most 255 characters, not starting wi
  * attributes): names 1-255 characters not starting with `$`, each value by `valueRules`,
  * and at most 100 KB in all when arrays or objects are among the values.
  */
-export function checkPropertyRules(value: Record<string, unknown>, ctx: z.RefinementCtx, valueRules: ValueRules): void {
+function checkPropertyRules(value: Record<string, unknown>, ctx: z.RefinementCtx, valueRules: ValueRules): void {
 	let structured = false;
 	let sound = true;
 	for (const [name, entry] of Object.entries(value)) {
@@ -76,7 +76,7 @@ const TOO_LONG = (value: string) => ({
  * any profile or order data, so that a runaway value fails its own item here and not the whole node
  * when the request is written.
  */
-export const MAX_NESTING = 100;
+const MAX_NESTING = 100;
 
 /**
  * The first part of an array or object value JSON cannot carry as it is: a number that is not finite
@@ -121,7 +121,7 @@ function holdsDatetime(array: unknown[]): boolean {
 }
 
 /** Event and purchase properties: numbers, booleans, datetimes, short text, arrays without datetimes, objects. */
-export const propertyValueRules: ValueRules = (value) => {
+const propertyValueRules: ValueRules = (value) => {
 	if (value === null) return { rule: 'must not be null', fix: 'Remove the key or give it a value.' };
 	if (typeof value === 'object') {
 		const problem = structuredProblem(value);
@@ -142,7 +142,7 @@ export const propertyValueRules: ValueRules = (value) => {
  * Custom attributes: the spec shows text, booleans, numbers and arrays of text; null unsets
  * an attribute. Nested objects are not among them, so they are refused here rather than by the platform.
  */
-export const attributeValueRules: ValueRules = (value) => {
+const attributeValueRules: ValueRules = (value) => {
 	if (value === null) return undefined;
 	if (Array.isArray(value)) {
 		const bad = value.find((element) => typeof element !== 'string' || exceedsCharacters(element, MAX_STRING_LENGTH));
@@ -177,7 +177,7 @@ function refusingProtoKey<T extends z.ZodType>(schema: T) {
 	}, schema);
 }
 
-export const eventProperties = refusingProtoKey(
+const eventProperties = refusingProtoKey(
 	z.record(z.string(), z.unknown()).superRefine((value, ctx) => checkPropertyRules(value, ctx, propertyValueRules)),
 );
 
@@ -234,7 +234,7 @@ const trackPurchaseSchema = z
 	})
 	.strict();
 
-export const subscriptionGroupState = z
+const subscriptionGroupState = z
 	.object({
 		subscription_group_id: z.string().min(1, 'is required'),
 		subscription_state: z.enum(GROUP_STATES),

@@ -37,7 +37,7 @@ function shareOf(contact: string): number {
 }
 
 export const SCHEDULE_REGISTERS = ['lastRun', 'interval1', 'interval2', 'interval3'] as const;
-export type ScheduleRegister = (typeof SCHEDULE_REGISTERS)[number];
+type ScheduleRegister = (typeof SCHEDULE_REGISTERS)[number];
 export type Schedule = Partial<Record<ScheduleRegister, number>>;
 
 export interface Freshness {

@@ -89,6 +89,6 @@ export function keepLastWord(spec: OperationSpec, pieces: Piece[], everyPart: bo
 }
 
 /** One part of one user in one line: the key of the maps above and of what Send Only Changes remembers. */
-export function partKey(part: StatePart): string {
+function partKey(part: StatePart): string {
 	return `${part.user}\u0000${part.key}`;
 }

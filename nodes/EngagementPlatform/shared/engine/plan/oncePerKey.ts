@@ -36,7 +36,7 @@ import { madeAgain, workspaceOf as workspaceTagOf } from './sentBefore';
 const DAY_MS = 86_400_000;
 const SLICES_PER_WINDOW = 4;
 /** n8n's `maxEntries` for the node's record: one entry per event or purchase accepted within the window. */
-export const KEYS_REMEMBERED = 1_000_000;
+const KEYS_REMEMBERED = 1_000_000;
 /** Times the run's entries are checked again, and written again where another execution's write dropped them. */
 const WRITES_AGAIN = 3;
 /**
@@ -45,7 +45,7 @@ const WRITES_AGAIN = 3;
  */
 const CHECK_AFTER_MS = 100;
 
-export type OncePerKey =
+type OncePerKey =
 	| {
 			ok: true;
 			/** Pieces not to send: their key was accepted before (or by an earlier item of this run). */
@@ -126,7 +126,7 @@ export async function leaveOutTracked(
 }
 
 /** The pieces that record occurrences (events, purchases), checked and remembered by their item's key. */
-export async function openOncePerKey(
+async function openOncePerKey(
 	context: IExecuteFunctions,
 	spec: OperationSpec,
 	settings: OncePerKeySettings,

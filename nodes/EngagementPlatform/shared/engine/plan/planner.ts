@@ -134,7 +134,7 @@ export type Slot<Payload = IDataObject> =
 	| { form: 'shared'; max: number };
 
 /** How the payloads of an element slot form the elements of the body field. */
-export interface Elements<Payload> {
+interface Elements<Payload> {
 	/** Most payloads in one element. */
 	max: number;
 	/** Payloads of equal kinds share elements; the key is only compared, never read back. */
@@ -158,7 +158,7 @@ export interface RequestShape<Group = unknown, Payload = IDataObject> {
 }
 
 /** A shape's slot, or an error: a piece whose slot the body does not hold cannot be planned. */
-export function declaredSlot<Payload>(shape: RequestShape<unknown, Payload>, name: string): Slot<Payload> {
+function declaredSlot<Payload>(shape: RequestShape<unknown, Payload>, name: string): Slot<Payload> {
 	const slot = shape.slots[name];
 	if (!slot) throw new Error(`The slot "${name}" is not declared by the operation's request shape`);
 	return slot;

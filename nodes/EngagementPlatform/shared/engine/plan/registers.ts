@@ -17,8 +17,8 @@ import { SCHEDULE_REGISTERS } from './freshness';
  * Later runs of the same execution (other nodes, loop passes, Retry On Fail) take the values from the
  * execution's own context, where the first run that recorded its end left them.
  */
-export const REGISTERS = ['latest', ...SCHEDULE_REGISTERS, 'stamp'] as const;
-export type Register = (typeof REGISTERS)[number];
+const REGISTERS = ['latest', ...SCHEDULE_REGISTERS, 'stamp'] as const;
+type Register = (typeof REGISTERS)[number];
 export type Registers = Partial<Record<Register, number>>;
 
 export interface KnownRegisters {

@@ -4,7 +4,7 @@ import type { InputProblem } from './itemInputError';
 import { isBlank } from '../../schemas/textValues';
 
 /** The column of a dragged field's expression: `price` of `$json.price` or `$json["First Name"]`. */
-export function columnOf(expression: string | undefined): string | undefined {
+function columnOf(expression: string | undefined): string | undefined {
 	const match =
 		expression && /^\$json(?:\.([A-Za-z_$][\w$]*)|\[\s*"([^"\\]*)"\s*\]|\[\s*'([^'\\]*)'\s*\])$/.exec(expression);
 	return match ? (match[1] ?? match[2] ?? match[3]) : undefined;

@@ -231,7 +231,7 @@ export interface KeptForRun {
 }
 
 /** `$json.purchased_at` of a saved `={{ $json.purchased_at }}`: one expression making the whole value. */
-export function expressionOf(saved: unknown): string | undefined {
+function expressionOf(saved: unknown): string | undefined {
 	if (typeof saved !== 'string') return undefined;
 	const inner = /^=\{\{([\s\S]*)\}\}$/.exec(saved)?.[1].trim();
 	return inner && !inner.includes('}}') && !inner.includes('{{') ? withoutOuterBrackets(inner) : undefined;
@@ -387,4 +387,9 @@ const NO_RUN = {
 	getNode: () => ({}),
 	getTimezone: () => 'UTC',
 } as unknown as IExecuteFunctions;
+/**
+ * Exported although nothing imports it: the module's exports are what hold it for as long as the module
+ * is loaded (a module-private constant nothing reads could be collected).
+ * @public
+ */
 export const READER_SHAPES = new ItemReader(NO_RUN, 0, new ParameterReader(NO_RUN));

@@ -258,7 +258,7 @@ export function backoffMs(attempt: number): number {
 }
 
 /** The platform's figures for the window an answer fell in: requests it still takes, and when it resets (epoch ms). */
-export function platformWindowOf(response: ApiResponse): { remaining: number; resetAtMs: number } | undefined {
+function platformWindowOf(response: ApiResponse): { remaining: number; resetAtMs: number } | undefined {
 	const remaining = Number(header(response, 'x-ratelimit-remaining'));
 	const reset = Number(header(response, 'x-ratelimit-reset'));
 	if (!Number.isFinite(remaining) || !Number.isFinite(reset) || reset <= 0) return undefined;

@@ -8,10 +8,10 @@ import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
  */
 
 /** Shorter values could match ordinary text; a key this short is refused by the platform anyway. */
-export const MIN_SECRET_LENGTH = 6;
+const MIN_SECRET_LENGTH = 6;
 
 /** What stands in for a secret taken out of an answer. */
-export const REDACTED = '[redacted]';
+const REDACTED = '[redacted]';
 
 /**
  * The secret as a header sends it: without the spaces, tabs and line breaks a paste brings around

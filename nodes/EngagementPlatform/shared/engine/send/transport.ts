@@ -281,7 +281,7 @@ const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', '
  * Why an endpoint URL must not receive a key, or undefined when it may. Keys travel only over
  * https; plain http is accepted for a platform on this machine (a local sandbox).
  */
-export function endpointUrlProblem(endpoint: string): string | undefined {
+function endpointUrlProblem(endpoint: string): string | undefined {
 	let url: URL;
 	try {
 		url = new URL(endpoint);
