@@ -45,8 +45,62 @@ export interface RecipientInput extends Input<ItemRecipient> {
  * per-recipient properties are named `propertiesLabel` and sent under `propertiesKey`.
  */
 export function recipientInput(propertiesLabel: string, propertiesKey: string): RecipientInput {
+	const fields = recipientFields(propertiesLabel);
+	const { SEND_TO, USER, PRIORITIZATION, PROPERTIES, ATTRIBUTES, EXISTING_ONLY } = fields;
+	const properties = [
+		...SEND_TO.properties,
+		...USER.properties,
+		...PRIORITIZATION.properties,
+		...PROPERTIES.properties,
+		...ATTRIBUTES.properties,
+		...EXISTING_ONLY.properties,
+	];
+	const read = (item: ItemReader): ItemRecipient => readRecipient(fields, propertiesKey, item);
+	return { ...inputOf(SEND_TO.name, SEND_TO.label, properties, read), recipientProperties: PROPERTIES };
+}
+
+/** The inputs of a trigger's recipient, in the panel's order. */
+interface RecipientFields {
+	SEND_TO: Input<string>;
+	USER: Input<ItemUser>;
+	PRIORITIZATION: Input<string[]>;
+	PROPERTIES: Input<IDataObject | undefined>;
+	ATTRIBUTES: Input<IDataObject | undefined>;
+	EXISTING_ONLY: Input<boolean>;
+}
+
+/** Send To, then the fields shown when sending to the user of each item. */
+function recipientFields(propertiesLabel: string): RecipientFields {
 	const perRecipient = { sendTo: ['recipients'] };
 	const by = (kind: IdentifierKind) => ({ show: { ...perRecipient, identifyBy: [kind] } });
+	return {
+		SEND_TO: sendToInput(),
+		USER: user(TRIGGER_RECIPIENT_KINDS, { show: perRecipient }),
+		PRIORITIZATION: prioritizationInput(
+			by('email'),
+			'identifiedThenRecent',
+			'Which profile with this email receives the message when several have it',
+		),
+		PROPERTIES: namedValues({
+			name: 'recipientProperties',
+			displayName: propertiesLabel,
+			noun: 'Property',
+			show: perRecipient,
+			example: '{"first_order": true}',
+		}),
+		ATTRIBUTES: namedValues({
+			name: 'recipientAttributes',
+			displayName: 'Recipient Attributes',
+			noun: 'Attribute',
+			show: perRecipient,
+			example: '{"plan": "gold"}',
+		}),
+		EXISTING_ONLY: existingOnlyInput(perRecipient),
+	};
+}
+
+/** Each item's user, or a broadcast to the targeted segment. */
+function sendToInput(): Input<string> {
 	const sendTo = {
 		displayName: 'Send To',
 		name: 'sendTo',
@@ -66,28 +120,12 @@ export function recipientInput(propertiesLabel: string, propertiesKey: string): 
 		},
 	} satisfies INodeProperties;
 	// Read with its default where the item has none, as the panel shows it.
-	const SEND_TO = givenOrDefault<string>(sendTo);
-	const USER = user(TRIGGER_RECIPIENT_KINDS, { show: perRecipient });
-	const PRIORITIZATION = prioritizationInput(
-		by('email'),
-		'identifiedThenRecent',
-		'Which profile with this email receives the message when several have it',
-	);
-	const PROPERTIES = namedValues({
-		name: 'recipientProperties',
-		displayName: propertiesLabel,
-		noun: 'Property',
-		show: perRecipient,
-		example: '{"first_order": true}',
-	});
-	const ATTRIBUTES = namedValues({
-		name: 'recipientAttributes',
-		displayName: 'Recipient Attributes',
-		noun: 'Attribute',
-		show: perRecipient,
-		example: '{"plan": "gold"}',
-	});
-	const EXISTING_ONLY = yesNo({
+	return givenOrDefault<string>(sendTo);
+}
+
+/** Off, an unknown user is created from the Recipient Attributes first. */
+function existingOnlyInput(perRecipient: { sendTo: string[] }): Input<boolean> {
+	return yesNo({
 		displayName: 'Send to Existing Users Only',
 		name: 'sendToExistingOnly',
 		type: 'boolean',
@@ -100,44 +138,37 @@ export function recipientInput(propertiesLabel: string, propertiesKey: string): 
 				'Keep on to message only users who exist already. Turn off only to create unknown users from Recipient Attributes (then required), which a user alias cannot do.',
 		},
 	});
+}
 
-	const properties = [
-		...SEND_TO.properties,
-		...USER.properties,
-		...PRIORITIZATION.properties,
-		...PROPERTIES.properties,
-		...ATTRIBUTES.properties,
-		...EXISTING_ONLY.properties,
-	];
-	const read = (item: ItemReader): ItemRecipient => {
-		if (SEND_TO.read(item) === 'broadcast') return { subject: { broadcast: true } };
-		const recipientUser = USER.read(item);
-		const recipient: IDataObject = { ...recipientOf(recipientUser) };
-		if (recipientUser.kind === 'email') recipient.prioritization = PRIORITIZATION.read(item);
-		const subject = { ...recipient };
-		delete subject.prioritization;
+/** An item's recipient object, and the subject its answer names (the recipient without its prioritization). */
+function readRecipient(fields: RecipientFields, propertiesKey: string, item: ItemReader): ItemRecipient {
+	const { SEND_TO, USER, PRIORITIZATION, PROPERTIES, ATTRIBUTES, EXISTING_ONLY } = fields;
+	if (SEND_TO.read(item) === 'broadcast') return { subject: { broadcast: true } };
+	const recipientUser = USER.read(item);
+	const recipient: IDataObject = { ...recipientOf(recipientUser) };
+	if (recipientUser.kind === 'email') recipient.prioritization = PRIORITIZATION.read(item);
+	const subject = { ...recipient };
+	delete subject.prioritization;
 
-		const given = PROPERTIES.read(item);
-		if (given) recipient[propertiesKey] = given;
-		const attributes = ATTRIBUTES.read(item);
-		if (attributes) recipient.attributes = parseOrThrow(trackAttributes, attributes, ATTRIBUTES.label) as IDataObject;
-		if (!EXISTING_ONLY.read(item)) {
-			if (recipientUser.kind === 'user_alias')
-				throw EXISTING_ONLY.problem(
-					'cannot be off for a user alias',
-					'Turn it on, or address the user by external user ID.',
-				);
-			if (!attributes) {
-				throw ATTRIBUTES.problem(
-					`are required when ${EXISTING_ONLY.label} is off`,
-					'Add the attributes the new user is created with.',
-				);
-			}
-			recipient.send_to_existing_only = false;
+	const given = PROPERTIES.read(item);
+	if (given) recipient[propertiesKey] = given;
+	const attributes = ATTRIBUTES.read(item);
+	if (attributes) recipient.attributes = parseOrThrow(trackAttributes, attributes, ATTRIBUTES.label) as IDataObject;
+	if (!EXISTING_ONLY.read(item)) {
+		if (recipientUser.kind === 'user_alias')
+			throw EXISTING_ONLY.problem(
+				'cannot be off for a user alias',
+				'Turn it on, or address the user by external user ID.',
+			);
+		if (!attributes) {
+			throw ATTRIBUTES.problem(
+				`are required when ${EXISTING_ONLY.label} is off`,
+				'Add the attributes the new user is created with.',
+			);
 		}
-		return { recipient, subject };
-	};
-	return { ...inputOf(SEND_TO.name, SEND_TO.label, properties, read), recipientProperties: PROPERTIES };
+		recipient.send_to_existing_only = false;
+	}
+	return { recipient, subject };
 }
 
 /** An optional connected audience given as JSON, checked against the spec; {} is none (undefined). */

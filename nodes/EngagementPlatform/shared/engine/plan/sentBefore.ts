@@ -1,5 +1,5 @@
 import { createHash, createHmac, randomUUID } from 'node:crypto';
-import type { ICheckProcessedOptions, IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { ICheckProcessedOptions, IDataObject, IDeduplicationOutput, IExecuteFunctions } from 'n8n-workflow';
 
 import type { Piece, PieceOutcome, SentBeforeSettings, StatePart } from '../operation';
 import type { Freshness } from './freshness';
@@ -78,7 +78,7 @@ export interface SentBeforeInput {
 /** Calls of n8n's store made in all when one loses a creation race (see `madeAgain`). */
 const CREATION_RACE_TRIES = 4;
 const RUNNING = 'a run of this workflow has not finished';
-/** A run's own entry while it runs (see `check`). */
+/** A run's own entry while it runs (see `planEntries` and `recordEnd`). */
 const OWN_PREFIX = 'a run of this workflow started: ';
 
 export async function checkSentBefore(
@@ -93,42 +93,140 @@ export async function checkSentBefore(
 	}
 }
 
+/**
+ * Reads what the runs before left, asks the workflow's record for every piece's entries, and sorts the
+ * pieces by its answer; `recordEnd` closes the run once its requests are answered.
+ */
 async function check(
 	context: IExecuteFunctions,
 	input: SentBeforeInput,
 	settings: SentBeforeSettings,
 ): Promise<SentBefore> {
-	const options: ICheckProcessedOptions = { mode: 'entries', maxEntries: settings.historySize };
-	const helpers = context.helpers;
-	/** That a call of this run lost a creation race: another run created the store at the same moment. */
-	let raced = false;
-	const record = async (entries: string[]) =>
-		await madeAgain(
-			async () => await helpers.checkProcessedAndRecord(entries, 'workflow', options),
-			() => (raced = true),
-		);
-	// The node's record holds its registers alone (a few hundred entries): History Size bounds what is
-	// remembered of contacts, and would only cut the registers short.
-	const nodeOptions: ICheckProcessedOptions = { mode: 'entries' };
-	const recordForNode = async (entries: string[]) =>
-		await madeAgain(
-			async () => await helpers.checkProcessedAndRecord(entries, 'node', nodeOptions),
-			() => {},
-		);
-	const remove = async (entries: string[]) => {
-		if (entries.length > 0) await helpers.removeProcessed(entries, 'workflow', options);
-	};
-	if (settings.forget) await helpers.clearAllProcessedItems('workflow', options);
+	const store = storeOf(context, settings);
+	if (settings.forget) await clearWorkflow(store);
 
-	// What this run compares with is read from the node's small record (registers.ts) and confirmed by one
-	// entry of the workflow's, asked for with everything else: one call reads the workflow's record.
-	const current = generationOf(context);
-	const known = await knownRegisters(context, current, nodeOptions, recordForNode);
-	const confirmation = confirmationOf(known.registers);
-
-	const workspace = workspaceOf(input.workspace);
+	const before = await readBefore(context, store);
+	const { current, known } = before;
 	const now = Date.now();
-	// Planned as if the values read are confirmed; what the confirmation denies is not trusted below.
+	const { planned, asked, own } = planEntries(context, input, settings, before, now);
+	const { seen, claimed, confirmed } = await openRecord(store, before.confirmation, asked);
+
+	const registers: Registers = confirmed !== undefined ? known.registers : {};
+	// What the execution before left is trusted only if no other run was running or wrote at the same moment.
+	const trusted = !seen.has(RUNNING) && !store.raced;
+	const previous = trusted && confirmed !== undefined ? known.previous : undefined;
+	const advance = registers.latest !== current;
+	const freshness =
+		settings.resendEveryDays > 0 ? freshnessOf(settings.resendEveryDays, registers, now, advance) : undefined;
+	const sorted = sortPieces(planned, seen, previous);
+	const run: OpenRun = {
+		context,
+		store,
+		before,
+		confirmed,
+		registers,
+		trusted,
+		previous,
+		advance,
+		freshness,
+		planned,
+		sorted,
+		claimed,
+		own,
+	};
+	return {
+		unchanged: sorted.unchanged,
+		partlyUnchanged: sorted.partlyUnchanged,
+		overridden: sorted.conflicts,
+		sendsAllBecause: sendsAllBecause(trusted, previous),
+		recordEnd: async (outcomes) => await recordEnd(run, outcomes),
+	};
+}
+
+/** n8n's store as a run calls it: the workflow's record and the node's. */
+interface Store {
+	helpers: IExecuteFunctions['helpers'];
+	/** The workflow's record, which History Size bounds. */
+	options: ICheckProcessedOptions;
+	nodeOptions: ICheckProcessedOptions;
+	/** That a call of this run lost a creation race: another run created the store at the same moment. */
+	raced: boolean;
+}
+
+function storeOf(context: IExecuteFunctions, settings: SentBeforeSettings): Store {
+	return {
+		helpers: context.helpers,
+		options: { mode: 'entries', maxEntries: settings.historySize },
+		// The node's record holds its registers alone (a few hundred entries): History Size bounds what is
+		// remembered of contacts, and would only cut the registers short.
+		nodeOptions: { mode: 'entries' },
+		raced: false,
+	};
+}
+
+async function recordInWorkflow(store: Store, entries: string[]): Promise<IDeduplicationOutput> {
+	return await madeAgain(
+		async () => await store.helpers.checkProcessedAndRecord(entries, 'workflow', store.options),
+		() => (store.raced = true),
+	);
+}
+
+async function recordInNode(store: Store, entries: string[]): Promise<IDeduplicationOutput> {
+	return await madeAgain(
+		async () => await store.helpers.checkProcessedAndRecord(entries, 'node', store.nodeOptions),
+		() => {},
+	);
+}
+
+async function removeFromWorkflow(store: Store, entries: string[]): Promise<void> {
+	if (entries.length > 0) await store.helpers.removeProcessed(entries, 'workflow', store.options);
+}
+
+async function clearWorkflow(store: Store): Promise<void> {
+	await store.helpers.clearAllProcessedItems('workflow', store.options);
+}
+
+/** What a run read of the runs before it, from the node's record: not yet confirmed by the workflow's. */
+interface ReadBefore {
+	/** This execution's generation. */
+	current: number;
+	known: KnownRegisters;
+	/** The workflow's entry that confirms the registers read; undefined for registers never recorded. */
+	confirmation: string | undefined;
+}
+
+/**
+ * What this run compares with is read from the node's small record (registers.ts) and confirmed by one
+ * entry of the workflow's, asked for with everything else: one call reads the workflow's record.
+ */
+async function readBefore(context: IExecuteFunctions, store: Store): Promise<ReadBefore> {
+	const current = generationOf(context);
+	const known = await knownRegisters(
+		context,
+		current,
+		store.nodeOptions,
+		async (entries) => await recordInNode(store, entries),
+	);
+	return { current, known, confirmation: confirmationOf(known.registers) };
+}
+
+/** The pieces' plans, and every entry the run asks the workflow's record for, its own entry last. */
+interface Plan {
+	planned: PiecePlan[];
+	asked: string[];
+	own: string;
+}
+
+function planEntries(
+	context: IExecuteFunctions,
+	input: SentBeforeInput,
+	settings: SentBeforeSettings,
+	{ current, known, confirmation }: ReadBefore,
+	now: number,
+): Plan {
+	const workspace = workspaceOf(input.workspace);
+	// Planned as if the values read are confirmed; what the confirmation denies is not trusted once the
+	// workflow's record answers (`check`).
 	const optimisticFreshness =
 		settings.resendEveryDays > 0
 			? freshnessOf(settings.resendEveryDays, known.registers, now, known.registers.latest !== current)
@@ -159,123 +257,209 @@ async function check(
 	// checked at the end: gone, another run's write went over this run's, and nothing it wrote is proven.
 	const own = `${OWN_PREFIX}${randomUUID()}`;
 	const asked = [RUNNING, ...(confirmation ? [confirmation] : []), ...entries, ...valueEntries, own];
+	return { planned, asked, own };
+}
+
+/** What the workflow's record answered the run's entries. */
+interface Opened {
+	/** The entries it held already. */
+	seen: Set<string>;
+	/** The entries this run's call added. */
+	claimed: Set<string>;
+	/** The confirmation of the registers read, when the record held it; undefined when it did not. */
+	confirmed: string | undefined;
+}
+
+/**
+ * Asks the workflow's record for the run's entries with the confirmation of the registers read. A record
+ * that cannot hold what this run compares with is cleared first, and this run starts it anew.
+ */
+async function openRecord(store: Store, confirmation: string | undefined, asked: string[]): Promise<Opened> {
 	// Values not confirmed are another node's, superseded, or none: the workflow's record may hold what a
 	// run whose values this one cannot name compares with, so it is cleared, and this run starts it anew.
-	if (confirmation === undefined && (await helpers.getProcessedDataCount('workflow', options)) > 0)
-		await helpers.clearAllProcessedItems('workflow', options);
-	let checked = await record(asked);
+	if (confirmation === undefined && (await store.helpers.getProcessedDataCount('workflow', store.options)) > 0)
+		await clearWorkflow(store);
+	let checked = await recordInWorkflow(store, asked);
 	const confirmed = confirmation !== undefined && checked.processed.map(String).includes(confirmation);
 	if (confirmation !== undefined && !confirmed) {
-		await helpers.clearAllProcessedItems('workflow', options);
-		checked = await record(asked.filter((entry) => entry !== confirmation));
+		await clearWorkflow(store);
+		checked = await recordInWorkflow(
+			store,
+			asked.filter((entry) => entry !== confirmation),
+		);
 	}
-	const seen = new Set(checked.processed.map(String));
-	const claimed = new Set(checked.new.map(String));
-	const registers: Registers = confirmed ? known.registers : {};
-	// What the execution before left is trusted only if no other run was running or wrote at the same moment.
-	const trusted = !seen.has(RUNNING) && !raced;
-	const previous = trusted && confirmed ? known.previous : undefined;
-	const advance = registers.latest !== current;
-	const freshness =
-		settings.resendEveryDays > 0 ? freshnessOf(settings.resendEveryDays, registers, now, advance) : undefined;
-
-	const unchanged = new Set<Piece>();
-	const partlyUnchanged = new Map<Piece, StatePart[]>();
-	/** Pieces sent whole only because Resend Everything Every says they are due (some or all of their values held). */
-	const resent = new Set<Piece>();
-	/** Pieces left out in all or part because they are not due: the slice they are due in, to write again. */
-	const dueKept = new Map<Piece, number>();
-	/** The parts another node or pass of this execution set to another value: the platform keeps this run's. */
-	const conflicts: StatePart[] = [];
-	for (const { piece, parts, values, written, dueBefore } of planned) {
-		// Another node or loop pass of this execution set some of these parts already. Where it set the same
-		// value, the platform holds it; where another, whichever landed last is the platform's, and this
-		// execution's generation cannot be trusted for it.
-		const setByOthers = new Set(written.filter(({ entry }) => seen.has(entry)).flatMap(({ keys }) => [...keys]));
-		const heldNow = parts.map((_, index) => values !== undefined && seen.has(values[index].now));
-		const overridden = parts.filter(({ key }, index) => setByOthers.has(key) && !heldNow[index]);
-		conflicts.push(...overridden);
-		if (values === undefined) continue;
-		// Held by this execution already: an earlier node or pass got these values accepted after deciding
-		// they were not due, or sent them when due, and wrote down when they are due next.
-		if (heldNow.every(Boolean)) {
-			unchanged.add(piece);
-			continue;
-		}
-		// Set otherwise by another node or pass of this execution: any doubt sends the whole piece.
-		if (overridden.length > 0 || previous === undefined) continue;
-		const held = values.map(({ now, was }) => seen.has(now) || (was !== undefined && seen.has(was)));
-		if (!held.some(Boolean)) continue;
-		const due = dueBefore?.find(({ entry }) => seen.has(entry))?.due;
-		if (dueBefore !== undefined && due === undefined) {
-			resent.add(piece);
-			continue;
-		}
-		if (due !== undefined) dueKept.set(piece, due);
-		if (held.every(Boolean)) unchanged.add(piece);
-		else {
-			// A part is sent when any value the piece gives its key is new (a group listed twice).
-			const changedKeys = new Set(parts.filter((_, index) => !held[index]).map(({ key }) => key));
-			partlyUnchanged.set(
-				piece,
-				parts.filter(({ key }) => !changedKeys.has(key)),
-			);
-		}
-	}
-
 	return {
-		unchanged,
-		partlyUnchanged,
-		overridden: conflicts,
-		sendsAllBecause: !trusted
-			? 'another run of this workflow had not finished, or ran at the same time (it may have changed what was remembered). That run may still be sending, so this one forgets what it sent too: the next run sends every item once more, and the one after it leaves out what the platform holds'
-			: previous === undefined
-				? 'nothing was remembered to compare with (the first run with the option, a run after Forget What Was Sent, or after a run that could not trust what it remembered, whose hint or log said why). The next run leaves out what the platform holds'
-				: undefined,
-		async recordEnd(outcomes) {
-			const doubted = previous === undefined || !trusted;
-			const forget = async () => {
-				await helpers.clearAllProcessedItems('workflow', options);
-				return { doubted: true };
-			};
-			try {
-				if (conflicts.length > 0 || !trusted) return await forget();
-				const after: KnownRegisters = advance
-					? { registers: advancedRegisters(current, freshness?.scheduleAfter() ?? registers), previous }
-					: { registers, previous: known.previous };
-				const confirmedAfter = advance ? confirmationOf(after.registers) : undefined;
-				const takeBack: string[] = [];
-				const marks: string[] = [];
-				for (const { piece, values, contact } of planned) {
-					const outcome = outcomes?.get(piece);
-					const accepted = outcome?.ok === true && !outcome.unproven && !unchanged.has(piece);
-					// A part left out stays held whatever became of the parts sent beside it.
-					const leftOut = new Set(partlyUnchanged.get(piece)?.map(({ key }) => key));
-					for (const { key, now: entry } of values ?? [])
-						if (claimed.has(entry) && !unchanged.has(piece) && !leftOut.has(key) && !accepted) takeBack.push(entry);
-					if (contact === undefined || freshness === undefined) continue;
-					// Left out (in all or part) as not due: due as before. Sent whole and accepted: due anew. The parts a
-					// partial send left out were not sent, so a partial send does not move the contact's turn.
-					const kept = dueKept.get(piece);
-					const due =
-						kept ??
-						(accepted && !partlyUnchanged.has(piece) ? freshness.dueOfSend(contact, resent.has(piece)) : undefined);
-					if (due !== undefined) marks.push(dueEntry(current, contact, due));
-				}
-				// The run's own entry is checked once more with the new confirmation: gone, this run's writes may have
-				// been overwritten by another run's since it read what was sent before, so the next run must send.
-				const ended = await record([...marks, ...(confirmedAfter ? [confirmedAfter] : []), own]);
-				if (raced || !ended.processed.map(String).includes(own)) return await forget();
-				// The confirmation this run read is the workflow's no more once it wrote its own.
-				const replaced = confirmed && advance ? [confirmation] : [];
-				await remove([...replaced, ...takeBack, RUNNING, own]);
-				await keepRegisters(context, current, after, nodeOptions, recordForNode);
-			} catch (error) {
-				return { doubted, failure: (error as Error).message };
-			}
-			return { doubted };
-		},
+		seen: new Set(checked.processed.map(String)),
+		claimed: new Set(checked.new.map(String)),
+		confirmed: confirmed ? confirmation : undefined,
 	};
+}
+
+/** The pieces as the workflow's record says they stand (see sortPiece). */
+interface Sorted {
+	unchanged: Set<Piece>;
+	partlyUnchanged: Map<Piece, StatePart[]>;
+	/** Pieces sent whole only because Resend Everything Every says they are due (some or all of their values held). */
+	resent: Set<Piece>;
+	/** Pieces left out in all or part because they are not due: the slice they are due in, to write again. */
+	dueKept: Map<Piece, number>;
+	/** The parts another node or pass of this execution set to another value: the platform keeps this run's. */
+	conflicts: StatePart[];
+}
+
+function sortPieces(planned: PiecePlan[], seen: Set<string>, previous: number | undefined): Sorted {
+	const sorted: Sorted = {
+		unchanged: new Set(),
+		partlyUnchanged: new Map(),
+		resent: new Set(),
+		dueKept: new Map(),
+		conflicts: [],
+	};
+	for (const plan of planned) sortPiece(sorted, plan, seen, previous);
+	return sorted;
+}
+
+/**
+ * Sorts one piece: unchanged (left out), partly unchanged (its changed parts sent alone), resent (due),
+ * kept to its due slice, or sent whole; and notes the parts it set otherwise than another node or pass.
+ */
+function sortPiece(
+	sorted: Sorted,
+	{ piece, parts, values, written, dueBefore }: PiecePlan,
+	seen: Set<string>,
+	previous: number | undefined,
+): void {
+	// Another node or loop pass of this execution set some of these parts already. Where it set the same
+	// value, the platform holds it; where another, whichever landed last is the platform's, and this
+	// execution's generation cannot be trusted for it.
+	const setByOthers = new Set(written.filter(({ entry }) => seen.has(entry)).flatMap(({ keys }) => [...keys]));
+	const heldNow = parts.map((_, index) => values !== undefined && seen.has(values[index].now));
+	const overridden = parts.filter(({ key }, index) => setByOthers.has(key) && !heldNow[index]);
+	sorted.conflicts.push(...overridden);
+	if (values === undefined) return;
+	// Held by this execution already: an earlier node or pass got these values accepted after deciding
+	// they were not due, or sent them when due, and wrote down when they are due next.
+	if (heldNow.every(Boolean)) {
+		sorted.unchanged.add(piece);
+		return;
+	}
+	// Set otherwise by another node or pass of this execution: any doubt sends the whole piece.
+	if (overridden.length > 0 || previous === undefined) return;
+	const held = values.map(({ now, was }) => seen.has(now) || (was !== undefined && seen.has(was)));
+	if (!held.some(Boolean)) return;
+	const due = dueBefore?.find(({ entry }) => seen.has(entry))?.due;
+	if (dueBefore !== undefined && due === undefined) {
+		sorted.resent.add(piece);
+		return;
+	}
+	if (due !== undefined) sorted.dueKept.set(piece, due);
+	if (held.every(Boolean)) sorted.unchanged.add(piece);
+	else {
+		// A part is sent when any value the piece gives its key is new (a group listed twice).
+		const changedKeys = new Set(parts.filter((_, index) => !held[index]).map(({ key }) => key));
+		sorted.partlyUnchanged.set(
+			piece,
+			parts.filter(({ key }) => !changedKeys.has(key)),
+		);
+	}
+}
+
+function sendsAllBecause(trusted: boolean, previous: number | undefined): string | undefined {
+	return !trusted
+		? 'another run of this workflow had not finished, or ran at the same time (it may have changed what was remembered). That run may still be sending, so this one forgets what it sent too: the next run sends every item once more, and the one after it leaves out what the platform holds'
+		: previous === undefined
+			? 'nothing was remembered to compare with (the first run with the option, a run after Forget What Was Sent, or after a run that could not trust what it remembered, whose hint or log said why). The next run leaves out what the platform holds'
+			: undefined;
+}
+
+/** A run as it opened the workflow's record: what its end keeps, takes back and checks (recordEnd). */
+interface OpenRun {
+	context: IExecuteFunctions;
+	store: Store;
+	before: ReadBefore;
+	confirmed: string | undefined;
+	/** The registers this run compares with: those read, when the record confirmed them. */
+	registers: Registers;
+	trusted: boolean;
+	/** The generation this run compares with; undefined when it compares with none. */
+	previous: number | undefined;
+	/** That this run starts its execution's generation in the registers. */
+	advance: boolean;
+	freshness: Freshness | undefined;
+	planned: PiecePlan[];
+	sorted: Sorted;
+	claimed: Set<string>;
+	own: string;
+}
+
+/** SentBefore's recordEnd for the run. */
+async function recordEnd(
+	run: OpenRun,
+	outcomes: Map<Piece, PieceOutcome> | undefined,
+): Promise<{ doubted: boolean; failure?: string }> {
+	const { store, before, confirmed, advance, own } = run;
+	const doubted = run.previous === undefined || !run.trusted;
+	const forget = async () => {
+		await clearWorkflow(store);
+		return { doubted: true };
+	};
+	try {
+		if (run.sorted.conflicts.length > 0 || !run.trusted) return await forget();
+		const after: KnownRegisters = advance
+			? {
+					registers: advancedRegisters(before.current, run.freshness?.scheduleAfter() ?? run.registers),
+					previous: run.previous,
+				}
+			: { registers: run.registers, previous: before.known.previous };
+		const confirmedAfter = advance ? confirmationOf(after.registers) : undefined;
+		const { takeBack, marks } = endEntries(run, outcomes);
+		// The run's own entry is checked once more with the new confirmation: gone, this run's writes may have
+		// been overwritten by another run's since it read what was sent before, so the next run must send.
+		const ended = await recordInWorkflow(store, [...marks, ...(confirmedAfter ? [confirmedAfter] : []), own]);
+		if (store.raced || !ended.processed.map(String).includes(own)) return await forget();
+		// The confirmation this run read is the workflow's no more once it wrote its own.
+		const replaced = confirmed !== undefined && advance ? [confirmed] : [];
+		await removeFromWorkflow(store, [...replaced, ...takeBack, RUNNING, own]);
+		await keepRegisters(
+			run.context,
+			before.current,
+			after,
+			store.nodeOptions,
+			async (entries) => await recordInNode(store, entries),
+		);
+	} catch (error) {
+		return { doubted, failure: (error as Error).message };
+	}
+	return { doubted };
+}
+
+/**
+ * What the run's end writes and takes back: the values it claimed but the platform did not accept, and
+ * with Resend Everything Every, the slice each contact is due again in.
+ */
+function endEntries(
+	{ planned, sorted, claimed, freshness, before }: OpenRun,
+	outcomes: Map<Piece, PieceOutcome> | undefined,
+): { takeBack: string[]; marks: string[] } {
+	const { unchanged, partlyUnchanged, dueKept, resent } = sorted;
+	const takeBack: string[] = [];
+	const marks: string[] = [];
+	for (const { piece, values, contact } of planned) {
+		const outcome = outcomes?.get(piece);
+		const accepted = outcome?.ok === true && !outcome.unproven && !unchanged.has(piece);
+		// A part left out stays held whatever became of the parts sent beside it.
+		const leftOut = new Set(partlyUnchanged.get(piece)?.map(({ key }) => key));
+		for (const { key, now: entry } of values ?? [])
+			if (claimed.has(entry) && !unchanged.has(piece) && !leftOut.has(key) && !accepted) takeBack.push(entry);
+		if (contact === undefined || freshness === undefined) continue;
+		// Left out (in all or part) as not due: due as before. Sent whole and accepted: due anew. The parts a
+		// partial send left out were not sent, so a partial send does not move the contact's turn.
+		const kept = dueKept.get(piece);
+		const due =
+			kept ?? (accepted && !partlyUnchanged.has(piece) ? freshness.dueOfSend(contact, resent.has(piece)) : undefined);
+		if (due !== undefined) marks.push(dueEntry(before.current, contact, due));
+	}
+	return { takeBack, marks };
 }
 
 interface PiecePlan {

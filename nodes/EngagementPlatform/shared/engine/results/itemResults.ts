@@ -80,99 +80,149 @@ export function collectItemResults(
 	inputErrors: Map<number, ItemInputError>,
 	form: OutputForm,
 ): ItemResults {
-	const { inputs, field } = form;
-	const answer = (itemIndex: number, json: IDataObject): IDataObject =>
-		form.records ? json : withAnswer(inputs[itemIndex]?.json, field, json);
 	const byItem: Array<Array<Piece> | undefined> = new Array(itemCount);
 	for (let index = 0; index < pieces.length; index++) (byItem[pieces[index].itemIndex] ??= []).push(pieces[index]);
+	const results: ItemResults = {
+		output: [],
+		failures: [],
+		succeeded: 0,
+		unchanged: 0,
+		replaced: 0,
+		withWarnings: 0,
+		alreadyTracked: 0,
+	};
+	const collector: Collector = { spec, outcomes, inputErrors, form, results };
+	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) collectItem(collector, itemIndex, byItem[itemIndex]);
+	return results;
+}
 
-	const output: INodeExecutionData[] = [];
-	const failures: ItemFailure[] = [];
-	let succeeded = 0;
-	let unchanged = 0;
-	let replaced = 0;
-	let withWarnings = 0;
-	let alreadyTracked = 0;
+/** What every item's answer is made from, and the results collected so far. */
+interface Collector {
+	spec: OperationSpec;
+	outcomes: Map<Piece, PieceOutcome>;
+	inputErrors: Map<number, ItemInputError>;
+	form: OutputForm;
+	results: ItemResults;
+}
 
-	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
-		const pairedItem = { item: itemIndex };
-		const preview = form.previews?.get(itemIndex);
-		if (preview) {
-			output.push({ json: withAnswer(inputs[itemIndex]?.json, field, preview), pairedItem });
-			succeeded++;
-			continue;
-		}
-		// An item refused on input has no pieces, so this is never one of those.
-		const sent = sentAsIs(byItem[itemIndex], outcomes);
-		if (sent) {
-			const results = spec.itemResult(itemIndex, [sent]);
-			for (let index = 0; index < results.length; index++)
-				output.push({ json: answer(itemIndex, results[index]), pairedItem });
-			succeeded++;
-			continue;
-		}
-		const inputError = inputErrors.get(itemIndex);
-		const row = form.rowOf?.(itemIndex) ?? plainRow(itemIndex);
-		const failure = inputError
-			? inputFailure(itemIndex, inputError, row)
-			: pieceFailure(itemIndex, row, byItem[itemIndex] ?? [], outcomes);
-		if (failure) {
-			failures.push(failure);
-			const input = inputs[itemIndex]?.json;
-			output.push({
-				json: form.errorOutput ? errorBranchJson(failure, input) : regularErrorJson(failure, input, field),
-				pairedItem,
-			});
-			continue;
-		}
-		const allPieces = (byItem[itemIndex] ?? []).map((piece) => ({ piece, outcome: outcomes.get(piece)! }));
-		const notSent = ({ outcome }: { outcome: PieceOutcome }) =>
-			outcome.ok && (outcome.unchanged === true || outcome.replacedBy !== undefined || !!outcome.alreadyTracked);
-		const itemPieces = allPieces.filter((entry) => !notSent(entry));
-		const tracked = allPieces.flatMap(({ outcome }) => (outcome.ok && outcome.alreadyTracked) || []);
-		if (itemPieces.length === 0 && allPieces.length > 0) {
-			const replacedBy = Math.max(-1, ...allPieces.map(({ outcome }) => (outcome.ok && outcome.replacedBy) || -1));
-			const subject = allPieces[0].piece.subject;
-			if (tracked.length === allPieces.length) {
-				output.push({
-					json: answer(itemIndex, { status: 'already_tracked', ...trackedWords(tracked), ...subject }),
-					pairedItem,
-				});
-				alreadyTracked++;
-			} else if (replacedBy >= 0) {
-				output.push({ json: answer(itemIndex, { status: 'replaced', replacedBy, ...subject }), pairedItem });
-				replaced++;
-			} else {
-				output.push({ json: answer(itemIndex, { status: 'unchanged', ...subject }), pairedItem });
-				unchanged++;
-			}
-			continue;
-		}
-		const warnings = itemPieces.flatMap(({ outcome }) => (outcome.ok && outcome.warnings) || []);
-		if (warnings.length > 0) withWarnings++;
-		const unchangedParts = unchangedPartsOf(allPieces);
-		const replacedParts = replacedPartsOf(allPieces);
-		const overrode = itemPieces.flatMap(({ outcome }) => (outcome.ok && outcome.overrode) || []);
-		for (const json of spec.itemResult(itemIndex, itemPieces)) {
-			const extra = {
-				...(warnings.length > 0 ? { warnings } : {}),
-				...(overrode.length > 0 ? { overrode: overrode.join('; ') } : {}),
-				...(unchangedParts ? { unchanged: unchangedParts } : {}),
-				...(replacedParts ? { replaced: replacedParts } : {}),
-				...(tracked.length > 0 ? { alreadyTracked: trackedWords(tracked) } : {}),
-			};
-			output.push({
-				json: answer(itemIndex, Object.keys(extra).length > 0 ? { ...json, ...extra } : json),
-				pairedItem,
-			});
-		}
-		succeeded++;
+type PieceWithOutcome = { piece: Piece; outcome: PieceOutcome };
+type Tracked = Array<{ since?: string; sameKeyAs?: number }>;
+
+/** An item's answer as the form gives it: the platform's record alone, or beside the input item's fields. */
+function answerOf({ form }: Collector, itemIndex: number, json: IDataObject): IDataObject {
+	return form.records ? json : withAnswer(form.inputs[itemIndex]?.json, form.field, json);
+}
+
+/** One item's output: its preview, its answer as sent, its error, or its answer with what was left out. */
+function collectItem(collector: Collector, itemIndex: number, pieces: Array<Piece> | undefined): void {
+	const { form, outcomes, results } = collector;
+	const pairedItem = { item: itemIndex };
+	const preview = form.previews?.get(itemIndex);
+	if (preview) {
+		results.output.push({ json: withAnswer(form.inputs[itemIndex]?.json, form.field, preview), pairedItem });
+		results.succeeded++;
+		return;
 	}
-	return { output, failures, succeeded, unchanged, replaced, withWarnings, alreadyTracked };
+	// An item refused on input has no pieces, so this is never one of those.
+	const sent = sentAsIs(pieces, outcomes);
+	if (sent) {
+		const answers = collector.spec.itemResult(itemIndex, [sent]);
+		for (let index = 0; index < answers.length; index++)
+			results.output.push({ json: answerOf(collector, itemIndex, answers[index]), pairedItem });
+		results.succeeded++;
+		return;
+	}
+	const inputError = collector.inputErrors.get(itemIndex);
+	const row = form.rowOf?.(itemIndex) ?? plainRow(itemIndex);
+	const failure = inputError
+		? inputFailure(itemIndex, inputError, row)
+		: pieceFailure(itemIndex, row, pieces ?? [], outcomes);
+	if (failure) {
+		results.failures.push(failure);
+		const input = form.inputs[itemIndex]?.json;
+		results.output.push({
+			json: form.errorOutput ? errorBranchJson(failure, input) : regularErrorJson(failure, input, form.field),
+			pairedItem,
+		});
+		return;
+	}
+	const allPieces = (pieces ?? []).map((piece) => ({ piece, outcome: outcomes.get(piece)! }));
+	const itemPieces = allPieces.filter((entry) => !notSent(entry));
+	const tracked = allPieces.flatMap(({ outcome }) => (outcome.ok && outcome.alreadyTracked) || []);
+	if (itemPieces.length === 0 && allPieces.length > 0) collectNotSent(collector, pairedItem, allPieces, tracked);
+	else collectSentWithNotes(collector, pairedItem, allPieces, itemPieces, tracked);
+}
+
+/** A piece accepted without being sent: unchanged, replaced by a later item, or tracked before. */
+function notSent({ outcome }: { outcome: PieceOutcome }): boolean {
+	return outcome.ok && (outcome.unchanged === true || outcome.replacedBy !== undefined || !!outcome.alreadyTracked);
+}
+
+/** An item none of whose pieces was sent: already tracked, replaced by a later item, or unchanged. */
+function collectNotSent(
+	collector: Collector,
+	pairedItem: { item: number },
+	allPieces: PieceWithOutcome[],
+	tracked: Tracked,
+): void {
+	const { results } = collector;
+	const itemIndex = pairedItem.item;
+	const replacedBy = Math.max(-1, ...allPieces.map(({ outcome }) => (outcome.ok && outcome.replacedBy) || -1));
+	const subject = allPieces[0].piece.subject;
+	if (tracked.length === allPieces.length) {
+		results.output.push({
+			json: answerOf(collector, itemIndex, { status: 'already_tracked', ...trackedWords(tracked), ...subject }),
+			pairedItem,
+		});
+		results.alreadyTracked++;
+	} else if (replacedBy >= 0) {
+		results.output.push({
+			json: answerOf(collector, itemIndex, { status: 'replaced', replacedBy, ...subject }),
+			pairedItem,
+		});
+		results.replaced++;
+	} else {
+		results.output.push({ json: answerOf(collector, itemIndex, { status: 'unchanged', ...subject }), pairedItem });
+		results.unchanged++;
+	}
+}
+
+/**
+ * An item sent in all or part: the operation's result(s) for the pieces sent, with the warnings, the
+ * states it overrode and the parts left out (unchanged, replaced, already tracked) beside them.
+ */
+function collectSentWithNotes(
+	collector: Collector,
+	pairedItem: { item: number },
+	allPieces: PieceWithOutcome[],
+	itemPieces: PieceWithOutcome[],
+	tracked: Tracked,
+): void {
+	const { results } = collector;
+	const itemIndex = pairedItem.item;
+	const warnings = itemPieces.flatMap(({ outcome }) => (outcome.ok && outcome.warnings) || []);
+	if (warnings.length > 0) results.withWarnings++;
+	const unchangedParts = unchangedPartsOf(allPieces);
+	const replacedParts = replacedPartsOf(allPieces);
+	const overrode = itemPieces.flatMap(({ outcome }) => (outcome.ok && outcome.overrode) || []);
+	for (const json of collector.spec.itemResult(itemIndex, itemPieces)) {
+		const extra = {
+			...(warnings.length > 0 ? { warnings } : {}),
+			...(overrode.length > 0 ? { overrode: overrode.join('; ') } : {}),
+			...(unchangedParts ? { unchanged: unchangedParts } : {}),
+			...(replacedParts ? { replaced: replacedParts } : {}),
+			...(tracked.length > 0 ? { alreadyTracked: trackedWords(tracked) } : {}),
+		};
+		results.output.push({
+			json: answerOf(collector, itemIndex, Object.keys(extra).length > 0 ? { ...json, ...extra } : json),
+			pairedItem,
+		});
+	}
+	results.succeeded++;
 }
 
 /** Where an item's occurrences were tracked before: since when, or the earlier item of the run with the same key. */
-function trackedWords(tracked: Array<{ since?: string; sameKeyAs?: number }>): IDataObject {
+function trackedWords(tracked: Tracked): IDataObject {
 	const since = tracked.flatMap(({ since: at }) => (at ? [at] : [])).sort()[0];
 	const sameKeyAs = tracked.find(({ sameKeyAs: at }) => at !== undefined)?.sameKeyAs;
 	return { ...(since !== undefined && { trackedSince: since }), ...(sameKeyAs !== undefined && { sameKeyAs }) };

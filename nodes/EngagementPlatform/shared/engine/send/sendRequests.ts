@@ -206,81 +206,119 @@ export async function sendWithRetries(
 	pacer: Pacer,
 	policy: RetryPolicy,
 ): Promise<SendResult> {
-	let rateLimitWaited = 0;
-	let rateLimitHits = 0;
-	let attempts = 0;
-	// Once an attempt may have been applied (its answer lost, a 5xx, a 2xx proving nothing), a later
-	// refusal speaks for the later attempt alone: the request as a whole may still have been applied.
-	let earlierMayHaveApplied = false;
-	let askedAgainFirst = false;
-	const answered = (response: ApiResponse, maybeApplied: boolean): SendResult => ({
-		kind: 'response',
-		response,
-		maybeApplied,
-		before: { mayHaveApplied: earlierMayHaveApplied, askedAgainFirst },
-	});
-	const failure = (error: PieceError): SendResult => ({
-		kind: 'failure',
-		error: earlierMayHaveApplied && error.delivery === 'not_applied' ? mayHaveBeenApplied(error) : error,
-	});
-
+	const tries: Tries = {
+		attempts: 0,
+		rateLimitWaited: 0,
+		rateLimitHits: 0,
+		earlierMayHaveApplied: false,
+		askedAgainFirst: false,
+	};
 	for (;;) {
-		const acquired = await pacer.acquire(policy.maxRateLimitWaitMs - rateLimitWaited);
-		if (!acquired.ok) return failure(rateLimitExhausted(acquired.waitMs, rateLimitWaited));
-		attempts++;
+		const acquired = await pacer.acquire(policy.maxRateLimitWaitMs - tries.rateLimitWaited);
+		if (!acquired.ok) return failed(tries, rateLimitExhausted(acquired.waitMs, tries.rateLimitWaited));
+		tries.attempts++;
 		let response: ApiResponse;
 		try {
 			response = await send();
 		} catch (caught) {
 			pacer.settle();
 			// sendRequest turns every failure into a TransportFailure.
-			const error = caught as TransportFailure;
-			const resend = !error.reachedServer || policy.safeToResend;
-			earlierMayHaveApplied ||= error.reachedServer;
-			if (resend && attempts < MAX_ATTEMPTS) {
-				await backOff(policy, attempts, error.message);
-				continue;
-			}
-			return failure(transportError(error, attempts));
+			const next = afterConnectionFailure(caught as TransportFailure, tries, policy);
+			if (next.kind !== 'again') return next;
+			await backOff(policy, tries.attempts, next.backOff);
+			continue;
 		}
 
 		// What the answer says of the platform's window paces the next requests under the same limit.
 		pacer.settle(response);
-
-		if (response.statusCode === 429) {
-			const waitMs = rateLimitWaitMs(response, rateLimitHits++);
-			// The other requests of this group learn of the wait too, and fail fast when it is too long.
-			pacer.pauseUntil(Date.now() + waitMs);
-			if (rateLimitWaited + waitMs > policy.maxRateLimitWaitMs) {
-				return failure(rateLimitExhausted(waitMs, rateLimitWaited, response));
-			}
-			rateLimitWaited += waitMs;
-			policy.onWait(waitMs, 'the platform answered 429 (rate limit exceeded)');
-			continue;
-		}
-
-		if (policy.asksAgainLater?.(response) === true) {
-			if (attempts === 1) askedAgainFirst = true;
-			if (attempts < MAX_ATTEMPTS) {
-				await backOff(policy, attempts, 'the platform asked to be asked again');
-				continue;
-			}
-			return answered(response, false);
-		}
-
-		// A 2xx that does not say success tells nothing of what was stored: read as a server error.
-		const unclear = response.statusCode >= 500 || !provesSuccess(response, policy);
-		if (unclear) {
-			earlierMayHaveApplied = true;
-			if (policy.safeToResend && attempts < MAX_ATTEMPTS) {
-				await backOff(policy, attempts, `the platform answered ${response.statusCode} without success`);
-				continue;
-			}
-			return answered(response, true);
-		}
-		// A refusal after an attempt that may have been applied does not undo that attempt.
-		return answered(response, earlierMayHaveApplied && response.statusCode >= 300);
+		const next =
+			response.statusCode === 429
+				? afterRateLimit(response, tries, pacer, policy)
+				: afterAnswer(response, tries, policy);
+		if (next.kind !== 'again') return next;
+		if (next.backOff !== undefined) await backOff(policy, tries.attempts, next.backOff);
 	}
+}
+
+/** What the attempts at one request have met so far. */
+interface Tries {
+	attempts: number;
+	rateLimitWaited: number;
+	rateLimitHits: number;
+	/**
+	 * Once an attempt may have been applied (its answer lost, a 5xx, a 2xx proving nothing), a later
+	 * refusal speaks for the later attempt alone: the request as a whole may still have been applied.
+	 */
+	earlierMayHaveApplied: boolean;
+	askedAgainFirst: boolean;
+}
+
+/** Another attempt, after backing off for the reason given (after a 429, the pacer waits instead). */
+interface Again {
+	kind: 'again';
+	backOff?: string;
+}
+
+function answered(tries: Tries, response: ApiResponse, maybeApplied: boolean): SendResult {
+	return {
+		kind: 'response',
+		response,
+		maybeApplied,
+		before: { mayHaveApplied: tries.earlierMayHaveApplied, askedAgainFirst: tries.askedAgainFirst },
+	};
+}
+
+function failed(tries: Tries, error: PieceError): SendResult {
+	return {
+		kind: 'failure',
+		error: tries.earlierMayHaveApplied && error.delivery === 'not_applied' ? mayHaveBeenApplied(error) : error,
+	};
+}
+
+/** No answer came: resent when it did not reach the platform or a resend is safe, while attempts are left. */
+function afterConnectionFailure(
+	error: TransportFailure,
+	tries: Tries,
+	policy: RetryPolicy,
+): SendResult | Required<Again> {
+	const resend = !error.reachedServer || policy.safeToResend;
+	tries.earlierMayHaveApplied ||= error.reachedServer;
+	if (resend && tries.attempts < MAX_ATTEMPTS) return { kind: 'again', backOff: error.message };
+	return failed(tries, transportError(error, tries.attempts));
+}
+
+/** A 429: resent once the platform's window allows, unless that is past the wait budget. */
+function afterRateLimit(response: ApiResponse, tries: Tries, pacer: Pacer, policy: RetryPolicy): SendResult | Again {
+	const waitMs = rateLimitWaitMs(response, tries.rateLimitHits++);
+	// The other requests of this group learn of the wait too, and fail fast when it is too long.
+	pacer.pauseUntil(Date.now() + waitMs);
+	if (tries.rateLimitWaited + waitMs > policy.maxRateLimitWaitMs) {
+		return failed(tries, rateLimitExhausted(waitMs, tries.rateLimitWaited, response));
+	}
+	tries.rateLimitWaited += waitMs;
+	policy.onWait(waitMs, 'the platform answered 429 (rate limit exceeded)');
+	return { kind: 'again' };
+}
+
+/** Any other answer: asked again when it asks so, resent when unclear and safe, else the request's answer. */
+function afterAnswer(response: ApiResponse, tries: Tries, policy: RetryPolicy): SendResult | Again {
+	if (policy.asksAgainLater?.(response) === true) {
+		if (tries.attempts === 1) tries.askedAgainFirst = true;
+		if (tries.attempts < MAX_ATTEMPTS) return { kind: 'again', backOff: 'the platform asked to be asked again' };
+		return answered(tries, response, false);
+	}
+
+	// A 2xx that does not say success tells nothing of what was stored: read as a server error.
+	const unclear = response.statusCode >= 500 || !provesSuccess(response, policy);
+	if (unclear) {
+		tries.earlierMayHaveApplied = true;
+		if (policy.safeToResend && tries.attempts < MAX_ATTEMPTS) {
+			return { kind: 'again', backOff: `the platform answered ${response.statusCode} without success` };
+		}
+		return answered(tries, response, true);
+	}
+	// A refusal after an attempt that may have been applied does not undo that attempt.
+	return answered(tries, response, tries.earlierMayHaveApplied && response.statusCode >= 300);
 }
 
 /** Whether a 2xx is the success the spec describes; other answers are read elsewhere. */
