@@ -24,16 +24,6 @@ const config: KnipConfig = {
 	],
 	project: ['{nodes,credentials,sandbox,test,bench,scripts}/**/*.{ts,js,mjs}'],
 	include: ['files', 'exports', 'types', 'nsExports', 'nsTypes', 'enumMembers', 'duplicates'],
-	// Being restructured; to be made private after. knip ignores by file and kind, so each file's
-	// exports used only in it are named:
-	ignoreIssues: {
-		// ItemRecipient
-		'nodes/EngagementPlatform/Message/shared/recipientFields.ts': ['types'],
-		// SentBefore
-		'nodes/EngagementPlatform/shared/engine/plan/sentBefore.ts': ['types'],
-		// runPool, sendWithRetries, RetryPolicy, SendResult
-		'nodes/EngagementPlatform/shared/engine/send/sendRequests.ts': ['exports', 'types'],
-	},
 };
 
 export default config;

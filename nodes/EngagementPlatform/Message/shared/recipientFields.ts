@@ -30,7 +30,7 @@ export function recipientOf({ kind, identifier }: ItemUser): MessagingRecipient 
 }
 
 /** An item's recipient object, checked against the spec's recipient rules; undefined for a broadcast. */
-export interface ItemRecipient {
+interface ItemRecipient {
 	recipient?: IDataObject;
 	subject: IDataObject;
 }

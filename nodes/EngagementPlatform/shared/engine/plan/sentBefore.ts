@@ -45,7 +45,7 @@ import { advancedRegisters, confirmationOf, keepRegisters, knownRegisters } from
  * the key): another workspace or key is another memory, and the key itself is never stored.
  */
 
-export interface SentBefore {
+interface SentBefore {
 	/** Pieces not to send: the platform holds their values already. */
 	unchanged: Set<Piece>;
 	/** Pieces to send without these of their parts: the platform holds their values already. */

@@ -142,7 +142,7 @@ function progressLogger(total: number, log: (message: string) => void): (done: n
 }
 
 /** Runs `work` over every task with at most `parallel` at once; `shouldStop` ends it early. */
-export async function runPool<T>(
+async function runPool<T>(
 	tasks: T[],
 	parallel: number,
 	work: (task: T, index: number) => Promise<void>,
@@ -179,7 +179,7 @@ export function onlyPiece<Group, Payload>(request: PlannedRequest<Group, Payload
 /** Server errors and unclear network failures are tried this many times in all, where a resend is safe. */
 const MAX_ATTEMPTS = 4;
 
-export interface RetryPolicy {
+interface RetryPolicy {
 	/** A resend cannot duplicate data (GET, PUT, attribute-only batches, ...). */
 	safeToResend: boolean;
 	/** A 2xx counts only when its `message` is "success" (OperationSpec's endpoint.successSaysSo). */
@@ -192,7 +192,7 @@ export interface RetryPolicy {
 	onWait: (waitMs: number, reason: string) => void;
 }
 
-export type SendResult =
+type SendResult =
 	| { kind: 'response'; response: ApiResponse; maybeApplied: boolean; before: EarlierAttempts }
 	| { kind: 'failure'; error: PieceError };
 
@@ -201,7 +201,7 @@ export type SendResult =
  * until the wait budget is spent; a 5xx, reset or timeout is resent only when that cannot
  * duplicate data, and otherwise reported as "may or may not have been applied".
  */
-export async function sendWithRetries(
+async function sendWithRetries(
 	send: () => Promise<ApiResponse>,
 	pacer: Pacer,
 	policy: RetryPolicy,
