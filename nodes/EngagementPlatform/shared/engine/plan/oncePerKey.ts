@@ -9,6 +9,7 @@ import { canonicalValue } from '../../objects/canonicalValue';
 import type { OncePerKeySettings, OperationSpec, Piece, PieceOutcome, RunSettings } from '../operation';
 import { workspaceOf as credentialOf } from './memory';
 import { madeAgain, workspaceOf as workspaceTagOf } from './sentBefore';
+import { occurrenceKeySource, trackedConfirmationEntry, trackedEntry } from './storeEntries';
 
 /**
  * Track Once Per Key: the events and purchases this node got accepted are remembered by a key read from
@@ -155,7 +156,7 @@ async function openOncePerKey(
 			if (earlier) known.set(piece, { ok: true, alreadyTracked: { sameKeyAs: earlier.itemIndex } });
 			else {
 				firstOfKey.set(key, piece);
-				for (const slice of window) probes.push(entryOf(key, slice));
+				for (const slice of window) probes.push(trackedEntry(key, slice));
 			}
 		}
 		// The probes that found nothing, taken back at once and again at the run's end (see `close`).
@@ -173,12 +174,12 @@ async function openOncePerKey(
 		const marked = await probe(probes);
 		const candidates = new Map<string, number>();
 		for (const key of firstOfKey.keys()) {
-			const slice = window.find((candidate) => marked.has(entryOf(key, candidate)));
+			const slice = window.find((candidate) => marked.has(trackedEntry(key, candidate)));
 			if (slice !== undefined) candidates.set(key, slice);
 		}
-		const confirmed = await probe([...candidates].map(([key, slice]) => confirmationOf(key, slice)));
+		const confirmed = await probe([...candidates].map(([key, slice]) => trackedConfirmationEntry(key, slice)));
 		for (const [key, slice] of candidates)
-			if (confirmed.has(confirmationOf(key, slice)))
+			if (confirmed.has(trackedConfirmationEntry(key, slice)))
 				known.set(firstOfKey.get(key)!, {
 					ok: true,
 					alreadyTracked: { since: new Date(slice * sliceMs).toISOString() },
@@ -190,7 +191,7 @@ async function openOncePerKey(
 				if (preview) return undefined;
 				const accepted = [...firstOfKey]
 					.filter(([, piece]) => !known.has(piece) && isProven(outcomes.get(piece)))
-					.flatMap(([key]) => [entryOf(key, current), confirmationOf(key, current)]);
+					.flatMap(([key]) => [trackedEntry(key, current), trackedConfirmationEntry(key, current)]);
 				// Another execution writing the record back whole from a read made between this run's probes and
 				// their removal brings them back: they go once more, before the accepted keys are written. One
 				// brought back later is a mark alone, which says nothing (both are asked for).
@@ -223,16 +224,13 @@ function occurrenceKeys(context: IExecuteFunctions, workspace: string, pieces: P
 		keys.set(
 			piece,
 			createHash('sha256')
-				.update(`${workspace}\u0000${piece.slot}\u0000${place}\u0000${key}`)
+				.update(occurrenceKeySource(workspace, piece.slot, place, key))
 				.digest('base64url')
 				.slice(0, 22),
 		);
 	}
 	return keys;
 }
-
-const entryOf = (key: string, slice: number) => `tracked ${key} ${slice}`;
-const confirmationOf = (key: string, slice: number) => `confirmed ${key} ${slice}`;
 
 /** Accepted, and the answer proves it (not an error it could not place on an object). */
 const isProven = (outcome: PieceOutcome | undefined) =>

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { ICheckProcessedOptions, IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { SCHEDULE_REGISTERS } from './freshness';
+import { registerBitEntry, registersEntry } from './storeEntries';
 
 /**
  * What Send Only Changes keeps of the workflow's runs (see sentBefore.ts): the generation of the last
@@ -61,7 +62,7 @@ export async function knownRegisters(
 /** The workflow's entry that confirms these values; undefined for values never recorded. */
 export function confirmationOf(registers: Registers): string | undefined {
 	if (registers.stamp === undefined || registers.latest === undefined) return undefined;
-	return `registers ${REGISTERS.map((register) => registers[register] ?? '-').join(' ')}`;
+	return registersEntry(REGISTERS.map((register) => registers[register]));
 }
 
 /** The values a run that starts a generation leaves, with a stamp of its own. */
@@ -91,20 +92,24 @@ export async function keepRegisters(
 }
 
 function bitEntries(register: Register): string[] {
-	return Array.from({ length: REGISTER_BITS }, (_, bit) => [0, 1].map((value) => `${register} ${bit} ${value}`)).flat();
+	return Array.from({ length: REGISTER_BITS }, (_, bit) =>
+		([0, 1] as const).map((value) => registerBitEntry(register, bit, value)),
+	).flat();
 }
 
 function valueEntries(register: Register, value: number | undefined): string[] {
 	if (value === undefined) return [];
-	return Array.from({ length: REGISTER_BITS }, (_, bit) => `${register} ${bit} ${(value >>> bit) & 1}`);
+	return Array.from({ length: REGISTER_BITS }, (_, bit) =>
+		registerBitEntry(register, bit, ((value >>> bit) & 1) as 0 | 1),
+	);
 }
 
 /** The register's value when exactly one entry of each bit is present; undefined when it was never written. */
 function readRegister(present: Set<string>, register: Register): number | undefined {
 	let value = 0;
 	for (let bit = 0; bit < REGISTER_BITS; bit++) {
-		const zero = present.has(`${register} ${bit} 0`);
-		const one = present.has(`${register} ${bit} 1`);
+		const zero = present.has(registerBitEntry(register, bit, 0));
+		const one = present.has(registerBitEntry(register, bit, 1));
 		if (zero === one) return undefined;
 		if (one) value = (value | (1 << bit)) >>> 0;
 	}

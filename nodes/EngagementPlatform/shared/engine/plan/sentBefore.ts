@@ -6,6 +6,16 @@ import type { Freshness } from './freshness';
 import { freshnessOf } from './freshness';
 import type { KnownRegisters, Registers } from './registers';
 import { advancedRegisters, confirmationOf, keepRegisters, knownRegisters } from './registers';
+import {
+	contactOf,
+	contactSetByEntry,
+	dueEntry,
+	ownRunEntry,
+	partSetEntry,
+	RUNNING_ENTRY,
+	userIn,
+	valueEntry,
+} from './storeEntries';
 
 /**
  * "Send Only Changes": for each workspace, user and part of their state (an attribute, a group state),
@@ -77,9 +87,7 @@ export interface SentBeforeInput {
 
 /** Calls of n8n's store made in all when one loses a creation race (see `madeAgain`). */
 const CREATION_RACE_TRIES = 4;
-const RUNNING = 'a run of this workflow has not finished';
 /** A run's own entry while it runs (see `planEntries` and `recordEnd`). */
-const OWN_PREFIX = 'a run of this workflow started: ';
 
 export async function checkSentBefore(
 	context: IExecuteFunctions,
@@ -113,7 +121,7 @@ async function check(
 
 	const registers: Registers = confirmed !== undefined ? known.registers : {};
 	// What the execution before left is trusted only if no other run was running or wrote at the same moment.
-	const trusted = !seen.has(RUNNING) && !store.raced;
+	const trusted = !seen.has(RUNNING_ENTRY) && !store.raced;
 	const previous = trusted && confirmed !== undefined ? known.previous : undefined;
 	const advance = registers.latest !== current;
 	const freshness =
@@ -255,8 +263,8 @@ function planEntries(
 	});
 	// The run's own entry, written last so that History Size drops it after everything the call adds, is
 	// checked at the end: gone, another run's write went over this run's, and nothing it wrote is proven.
-	const own = `${OWN_PREFIX}${randomUUID()}`;
-	const asked = [RUNNING, ...(confirmation ? [confirmation] : []), ...entries, ...valueEntries, own];
+	const own = ownRunEntry(randomUUID());
+	const asked = [RUNNING_ENTRY, ...(confirmation ? [confirmation] : []), ...entries, ...valueEntries, own];
 	return { planned, asked, own };
 }
 
@@ -419,7 +427,7 @@ async function recordEnd(
 		if (store.raced || !ended.processed.map(String).includes(own)) return await forget();
 		// The confirmation this run read is the workflow's no more once it wrote its own.
 		const replaced = confirmed !== undefined && advance ? [confirmed] : [];
-		await removeFromWorkflow(store, [...replaced, ...takeBack, RUNNING, own]);
+		await removeFromWorkflow(store, [...replaced, ...takeBack, RUNNING_ENTRY, own]);
 		await keepRegisters(
 			run.context,
 			before.current,
@@ -507,27 +515,27 @@ function planPiece(
 	provable: boolean,
 	freshness: Freshness | undefined,
 ): PiecePlan {
-	const user = `${workspace}\u0000${parts[0].user}`;
+	const user = userIn(workspace, parts[0].user);
 	const written = writtenEntries(user, node, current, setBefore, piece, parts, provable);
 	if (!provable) return { piece, parts, written };
 	// Each node keeps its own turn to be resent: two nodes setting other attributes of one contact are due apart.
-	const contact = `${user}\u0000${piece.slot}\u0000${node}`;
+	const contact = contactOf(user, piece.slot, node);
 	return {
 		piece,
 		parts,
 		contact,
+		// Asking for the execution before's due entries writes those it did not hold under that execution:
+		// nothing reads them again, since every run of this execution that reads that execution's entries of
+		// the same contact finds that this one wrote the contact, and trusts none of them.
 		dueBefore:
 			freshness && previous !== undefined
 				? freshness.dueCandidates(contact).map((due) => ({ due, entry: dueEntry(previous, contact, due) }))
 				: undefined,
-		values: parts.map(({ key, value }) => {
-			const part = `${user}\u0000${piece.slot}\u0000${key}\u0000${value}`;
-			return {
-				key,
-				now: `v\u0000${current}\u0000${part}`,
-				was: previous !== undefined ? `v\u0000${previous}\u0000${part}` : undefined,
-			};
-		}),
+		values: parts.map(({ key, value }) => ({
+			key,
+			now: valueEntry(current, user, piece.slot, key, value),
+			was: previous !== undefined ? valueEntry(previous, user, piece.slot, key, value) : undefined,
+		})),
 		written,
 	};
 }
@@ -548,10 +556,10 @@ function writtenEntries(
 	parts: StatePart[],
 	provable: boolean,
 ): PiecePlan['written'] {
-	const contactSetBy = (by: string) => `w\u0000${current}\u0000${user}\u0000${piece.slot}\u0000${by}`;
+	const contactSetBy = (by: string) => contactSetByEntry(current, user, piece.slot, by);
 	const written: PiecePlan['written'] = parts
 		.filter((part) => !provable || part.alsoSetElsewhere === true)
-		.map(({ key }) => ({ entry: `g\u0000${current}\u0000${user}\u0000${key}`, keys: new Set([key]) }));
+		.map(({ key }) => ({ entry: partSetEntry(current, user, key), keys: new Set([key]) }));
 	if (!provable) return written;
 	const keys = parts.map(({ key }) => key);
 	for (const [other, set] of setBefore) {
@@ -638,16 +646,6 @@ function generationOf(context: IExecuteFunctions): number {
 	const execution = context.getExecutionId?.() ?? '';
 	const seed = execution !== '' ? `${context.getWorkflow().id ?? ''} ${execution}` : `${Math.random()} ${Date.now()}`;
 	return createHash('sha256').update(seed).digest().readUInt32BE(0);
-}
-
-/**
- * That the piece is due again in slice `due`, as an execution left it. Asking for the execution before's
- * writes the entries it did not hold under that execution: nothing reads them again, since every run of
- * this execution that reads that execution's entries of the same contact finds that this one wrote the
- * contact, and trusts none of them.
- */
-function dueEntry(generation: number, contact: string, due: number): string {
-	return `d\u0000${generation}\u0000${contact}\u0000${due}`;
 }
 
 export function workspaceOf({ endpoint, key }: SentBeforeInput['workspace']): string {
