@@ -121,6 +121,7 @@ export function catalogItemsOperation(method: CatalogMethod, status: string): Op
 		isSafeToResend: () => method !== 'PATCH',
 		readResponse: (_, request) => answerRemaining(request, { ok: true }),
 		readErrorResponse: (response, request) => readCatalogErrors(response, request, endpoint),
+		successStatus: { word: status },
 		itemResult: (_, [{ piece }]) => [{ status, ...piece.subject }],
 	});
 }

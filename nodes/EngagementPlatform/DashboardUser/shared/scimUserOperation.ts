@@ -88,6 +88,7 @@ export function scimUserOperation({
 		readErrorResponse: (response, request) =>
 			new Map([[onlyPiece(request), { ok: false, error: scimError(response, endpoint) }]]),
 		answersWithRecords: true,
+		successStatus: { none: true },
 		itemResult: (_, [{ piece, outcome }]) => result(outcome.ok ? (outcome.data ?? {}) : {}, piece.subject ?? {}),
 	});
 }

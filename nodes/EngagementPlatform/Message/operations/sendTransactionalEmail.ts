@@ -111,6 +111,8 @@ const TRANSACTIONAL_ENDPOINT: Endpoint<TransactionalCampaign> = {
 	successCarries: 'dispatch_id',
 };
 
+const SENT = 'sent';
+
 export const operation = declareOperation<TransactionalCampaign, IDataObject>({
 	endpoint: TRANSACTIONAL_ENDPOINT,
 	shape: TRANSACTIONAL_SHAPE,
@@ -184,6 +186,8 @@ export const operation = declareOperation<TransactionalCampaign, IDataObject>({
 				},
 			],
 		]),
+	// `queued` or `duplicate` instead where the platform answers so: successes too, said apart (answerOf).
+	successStatus: { word: SENT },
 	itemResult: (_, [{ piece, outcome }]) => [answerOf(piece.subject ?? {}, outcome.ok ? (outcome.data ?? {}) : {})],
 });
 
@@ -208,7 +212,7 @@ function answerOf(subject: IDataObject, data: IDataObject): IDataObject {
 			...subject,
 			note: 'The platform received this email and is queueing it; its status arrives by postback. Do not run this item again: the External Send ID keeps it from being sent twice within 24 hours, not after.',
 		};
-	return { status: 'sent', ...subject, ...dispatch };
+	return { status: SENT, ...subject, ...dispatch };
 }
 
 const QUEUED = /external reference has been queued/i;

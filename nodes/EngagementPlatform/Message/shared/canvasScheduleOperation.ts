@@ -55,6 +55,7 @@ export function canvasScheduleOperation(
 		checkAcrossItems: oneItemPerSchedule,
 		isSafeToResend: () => safeToResend,
 		readResponse: (_, request) => answerRemaining(request, { ok: true }),
+		successStatus: { word: status },
 		itemResult: (_, [{ piece }]) => [{ status, ...piece.subject }],
 	});
 }

@@ -71,6 +71,8 @@ function messagingRateLimit(request: PlannedRequest<Dispatch, Recipient>): RateL
 	return targetsSegment ? 'messaging.segment' : 'messaging.external_ids';
 }
 
+const SENT = 'sent';
+
 export function dispatchOperation(
 	endpoint: DispatchEndpoint,
 	shape: RequestShape<Dispatch, Recipient>,
@@ -84,9 +86,9 @@ export function dispatchOperation(
 		// A resent send would message its recipients twice.
 		isSafeToResend: () => false,
 		readResponse: readDispatchResponse,
-		itemResult: (_, [{ piece, outcome }]) => [
-			{ status: 'sent', ...piece.subject, ...(outcome.ok ? outcome.data : {}) },
-		],
+		// `not_sent` instead where the platform answers a notice (an inactive canvas): readDispatchResponse.
+		successStatus: { word: SENT },
+		itemResult: (_, [{ piece, outcome }]) => [{ status: SENT, ...piece.subject, ...(outcome.ok ? outcome.data : {}) }],
 	});
 }
 

@@ -102,6 +102,8 @@ interface PreferenceCenter {
 	preference_center_id: string;
 }
 
+const UPDATED = 'updated';
+
 export const operation = declareOperation<PreferenceCenter, IDataObject>({
 	// PUT, as the endpoint's heading says: it names the resource in the path and replaces the
 	// fields given, so a resend changes nothing more. The spec's sample writes POST, so a 405
@@ -139,9 +141,8 @@ export const operation = declareOperation<PreferenceCenter, IDataObject>({
 				},
 			],
 		]),
-	itemResult: (_, [{ piece, outcome }]) => [
-		{ status: 'updated', ...piece.subject, ...(outcome.ok ? outcome.data : {}) },
-	],
+	successStatus: { word: UPDATED },
+	itemResult: (_, [{ piece, outcome }]) => [{ status: UPDATED, ...piece.subject, ...(outcome.ok ? outcome.data : {}) }],
 });
 
 function readUpdate(item: ItemReader): Piece<PreferenceCenter> {

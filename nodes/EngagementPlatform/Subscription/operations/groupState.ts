@@ -162,6 +162,7 @@ export const groupStateOperation = (fixedState?: GroupState) =>
 		// A group ID the workspace does not have fails its items with where the ID is found.
 		readErrorResponse: (response, request) => readGroupRefusal(response, request, ENDPOINT),
 		// The state that was set: subscribed or unsubscribed.
+		successStatus: fixedState ? { word: fixedState } : { wordIn: STATE.name },
 		itemResult: (_, [{ piece }]) => [{ status: piece.payload.subscription_state, ...piece.subject }],
 	});
 

@@ -88,6 +88,7 @@ export function translationLookupOperation({
 			return answerRemaining(request, outcome);
 		},
 		answersWithRecords: true,
+		successStatus: { none: true },
 		itemResult: (_, [{ piece, outcome }]) => {
 			const all = (outcome.ok ? (outcome.data?.translations as IDataObject[] | undefined) : undefined) ?? [];
 			const asked = piece.payload.localeName?.toLowerCase();

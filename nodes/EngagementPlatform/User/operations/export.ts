@@ -218,6 +218,7 @@ export const operation = declareOperation<ExportGroup, ExportValue>({
 	isSafeToResend: () => true,
 	readResponse: pairUsersWithPieces,
 	answersWithRecords: true,
+	successStatus: { none: true },
 	itemResult(_, [{ piece, outcome }]) {
 		const users = (outcome.ok && (outcome.data?.users as IDataObject[] | undefined)) || [];
 		if (users.length > 0) return piece.group.simplify ? users.map(simplified) : users;

@@ -94,6 +94,8 @@ const IDENTIFY_SHAPE: RequestShape<IdentifyGroup> = {
 	groupBody: (group) => ({ merge_behavior: group.merge_behavior }),
 };
 
+const IDENTIFIED = 'identified';
+
 export const operation = declareOperation<IdentifyGroup, IDataObject>({
 	endpoint: {
 		method: 'POST',
@@ -122,7 +124,8 @@ export const operation = declareOperation<IdentifyGroup, IDataObject>({
 	// the email, so a request holding emails is never resent after an unclear failure.
 	isSafeToResend: (request) => (request.slots.get('emails_to_identify')?.length ?? 0) === 0,
 	readResponse: readIdentifyResponse,
-	itemResult: (_, [{ piece }]) => [{ status: 'identified', ...piece.subject }],
+	successStatus: { word: IDENTIFIED },
+	itemResult: (_, [{ piece }]) => [{ status: IDENTIFIED, ...piece.subject }],
 });
 
 function piece(itemIndex: number, slot: string, mergeBehavior: string, payload: IDataObject): Piece<IdentifyGroup> {

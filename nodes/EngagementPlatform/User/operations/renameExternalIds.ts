@@ -46,6 +46,8 @@ const NEW = externalId({
 
 export const description: INodeProperties[] = [...CURRENT.properties, ...NEW.properties];
 
+const RENAMED = 'renamed';
+
 export const operation: OperationSpec = {
 	endpoint: {
 		method: 'POST',
@@ -72,7 +74,8 @@ export const operation: OperationSpec = {
 	// After an unclear failure a resend would report "does not exist" for a rename that was applied.
 	isSafeToResend: () => false,
 	readResponse: readRenameResponse,
-	itemResult: (_, [{ piece }]) => [{ status: 'renamed', ...piece.subject }],
+	successStatus: { word: RENAMED },
+	itemResult: (_, [{ piece }]) => [{ status: RENAMED, ...piece.subject }],
 };
 
 /**

@@ -6,7 +6,14 @@ import { jsonArray } from '../../shared/fields/inputs';
 import { parseOrThrow } from '../../shared/schemas/parse';
 import { trackAttributes, trackEvent, trackPurchase } from '../../shared/schemas/trackObjects';
 import { namedValues } from '../../shared/fields/namedValues';
-import { ATTRIBUTES_SET_STATE, trackPiece, trackUser, usersTrackOperation } from '../shared/usersTrackOperation';
+import {
+	ATTRIBUTES_SET_STATE,
+	TRACKED,
+	trackPiece,
+	trackUser,
+	UPDATED,
+	usersTrackOperation,
+} from '../shared/usersTrackOperation';
 
 export const option: INodePropertyOptions = {
 	name: 'Track User Data',
@@ -86,7 +93,10 @@ export const operation = usersTrackOperation(
 		}
 		return pieces;
 	},
-	{ stateSlots: ATTRIBUTES_SET_STATE },
+	{
+		stateSlots: ATTRIBUTES_SET_STATE,
+		successStatus: { word: TRACKED, whenAnyGiven: [EVENTS.name, PURCHASES.name], otherwise: UPDATED },
+	},
 );
 
 /**

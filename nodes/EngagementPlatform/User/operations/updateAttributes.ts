@@ -7,7 +7,13 @@ import { trackAttributes } from '../../shared/schemas/trackObjects';
 import { columnsNotSent, standardAttributes } from '../shared/standardAttributeFields';
 import { updateExistingOnlyField } from '../shared/trackFields';
 import { namedValues } from '../../shared/fields/namedValues';
-import { ATTRIBUTES_SET_STATE, trackPiece, trackUser, usersTrackOperation } from '../shared/usersTrackOperation';
+import {
+	ATTRIBUTES_SET_STATE,
+	trackPiece,
+	trackUser,
+	UPDATED,
+	usersTrackOperation,
+} from '../shared/usersTrackOperation';
 
 export const option: INodePropertyOptions = {
 	name: 'Update Attributes',
@@ -131,5 +137,5 @@ export const operation = usersTrackOperation(
 		// Without a user the item had a problem, and the schema's reading above refused it.
 		return user ? [trackPiece(item.itemIndex, 'attributes', user, object)] : [];
 	},
-	{ stateSlots: ATTRIBUTES_SET_STATE, sendsEvents: false },
+	{ stateSlots: ATTRIBUTES_SET_STATE, sendsEvents: false, successStatus: { word: UPDATED } },
 );

@@ -10,6 +10,7 @@ import type {
 	RequestShape,
 	RunSettings,
 	StatePart,
+	SuccessStatus,
 } from '../../shared/engine';
 import { answerRemaining, canonicalValue, declareOperation, groupStateKey, groupStateLabel } from '../../shared/engine';
 import type { IdentifierKind } from '../../shared/descriptions/userIdentifierFields';
@@ -30,6 +31,11 @@ const MAX_PER_ARRAY = 75;
 const MAX_COMBINED = 50;
 
 /** What the update, event and purchase operations share: one endpoint, one way to pack and answer. */
+
+/** An item's `status` when it recorded an event or purchase (trackAnswer). */
+export const TRACKED = 'tracked';
+/** An item's `status` when it set attributes alone (trackAnswer). */
+export const UPDATED = 'updated';
 
 export type TrackSlot = 'attributes' | 'events' | 'purchases';
 
@@ -221,13 +227,16 @@ export function trackObjectOperation(
 	fields: BodyFields,
 	checked: CheckedSchema<object>,
 ): OperationSpec {
-	return usersTrackOperation((item) => {
-		// Every problem of the item is listed: the identifier's are kept while its object is read.
-		const user = item.kept(() => identifyBy.read(item));
-		const object = parseOrThrow(checked, fields.read(item), '', fields.labels, item.problems);
-		// Without a user the item had a problem, and the schema's reading above refused it.
-		return user ? [trackPiece(item.itemIndex, slot, user, object)] : [];
-	});
+	return usersTrackOperation(
+		(item) => {
+			// Every problem of the item is listed: the identifier's are kept while its object is read.
+			const user = item.kept(() => identifyBy.read(item));
+			const object = parseOrThrow(checked, fields.read(item), '', fields.labels, item.problems);
+			// Without a user the item had a problem, and the schema's reading above refused it.
+			return user ? [trackPiece(item.itemIndex, slot, user, object)] : [];
+		},
+		{ successStatus: { word: TRACKED } },
+	);
 }
 
 interface UsersTrackDeclaration {
@@ -235,12 +244,14 @@ interface UsersTrackDeclaration {
 	stateSlots?: OperationSpec['stateSlots'];
 	/** Whether the operation's items may hold events or purchases (Update Attributes' hold none). */
 	sendsEvents?: boolean;
+	/** What a succeeded item says, `TRACKED` or `UPDATED`, as trackAnswer tells them apart. */
+	successStatus: SuccessStatus;
 }
 
 /** /users/track as a declaration; each operation only says how one item becomes objects. */
 export function usersTrackOperation(
 	readItem: (item: ItemReader) => Piece[],
-	{ stateSlots, sendsEvents = true }: UsersTrackDeclaration = {},
+	{ stateSlots, sendsEvents = true, successStatus }: UsersTrackDeclaration,
 ): OperationSpec {
 	return declareOperation({
 		endpoint: {
@@ -260,6 +271,7 @@ export function usersTrackOperation(
 		// Setting the same attributes twice leaves the same profile; events and purchases would be stored twice.
 		isSafeToResend: (request) => request.slots.size === 1 && request.slots.has('attributes'),
 		readResponse: readTrackResponse,
+		successStatus,
 		itemResult: (_, pieces) => [trackAnswer(pieces)],
 	});
 }
@@ -290,7 +302,7 @@ function trackAnswer(pieces: Array<{ piece: Piece; outcome: PieceOutcome }>): ID
 		}
 	}
 	return {
-		status: events + purchases > 0 ? 'tracked' : 'updated',
+		status: events + purchases > 0 ? TRACKED : UPDATED,
 		...subject,
 		...(attributes > 0 && { attributes_set: attributes }),
 		...(sent && { sent }),

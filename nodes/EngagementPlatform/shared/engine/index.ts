@@ -16,6 +16,7 @@ export type {
 	PlannedRequest,
 	RunSettings,
 	StatePart,
+	SuccessStatus,
 } from './operation';
 export { canonicalValue, declareOperation, groupStateKey, groupStateLabel } from './operation';
 export type { RequestShape, Slot } from './plan/planner';

@@ -155,6 +155,25 @@ export interface OperationOptions {
 }
 
 /**
+ * The `status` an item carries in the node's words when its pieces all succeeded: what happened, in a
+ * marketer's words. Declared beside `itemResult`, which gives it, so that what an operation answers can
+ * be read without running it (CONTRIBUTING.md, Adding an operation; test/support/successWords.ts).
+ */
+export type SuccessStatus =
+	/** Always this word: `tracked`, `updated`, `sent`. */
+	| { word: string }
+	/** The item's own value of this parameter, one of its options: Set Group State's State. */
+	| { wordIn: string }
+	/**
+	 * `word` when any of these parameters gives the item something (a value that is not empty: not `''`,
+	 * `[]` or `null`), else `otherwise`: Track User Data's `tracked` with an event or a purchase,
+	 * `updated` with attributes alone.
+	 */
+	| { word: string; whenAnyGiven: readonly string[]; otherwise: string }
+	/** None: the answer is the platform's own records (`answersWithRecords`). */
+	| { none: true };
+
+/**
  * An operation as a declaration: how one item becomes pieces, where pieces go in a request
  * (its shape), and how a response maps back to pieces. The engine owns the loop, batching,
  * the request's path, body and query, pacing, retries and per-item results.
@@ -200,10 +219,12 @@ export interface OperationSpec<Group = unknown, Payload = IDataObject> extends I
 	 * where they would read as the record's.
 	 */
 	answersWithRecords?: boolean;
+	/** The `status` of an item whose pieces all succeeded, as `itemResult` gives it. */
+	successStatus: SuccessStatus;
 	/**
-	 * The node's words for an input item whose pieces all succeeded (`status` says what happened). The
-	 * engine puts them under the item's Output Field Name beside the row as it came, or, with
-	 * `answersWithRecords`, gives them as the item's output.
+	 * The node's words for an input item whose pieces all succeeded (`status` says what happened,
+	 * `successStatus`). The engine puts them under the item's Output Field Name beside the row as it came,
+	 * or, with `answersWithRecords`, gives them as the item's output.
 	 */
 	itemResult(itemIndex: number, pieces: Array<{ piece: Piece<Group, Payload>; outcome: PieceOutcome }>): IDataObject[];
 }
