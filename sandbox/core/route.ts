@@ -70,13 +70,18 @@ export class RouteTable {
 	private readonly exact = new Map<string, RouteDeclaration>();
 	private readonly templated: CompiledRoute[] = [];
 
+	/** Throws where two declarations share a method and path: the second would never be reached. */
 	constructor(routes: readonly RouteDeclaration[]) {
+		const declared = new Set<string>();
 		for (const route of routes) {
 			const path = normalizePath(route.path);
+			const key = `${route.method} ${path}`;
+			if (declared.has(key)) throw new Error(`sandbox: two routes declare ${key}`);
+			declared.add(key);
 			if (path.includes('{')) {
 				this.templated.push({ route, segments: path.split('/') });
 			} else {
-				this.exact.set(`${route.method} ${path}`, route);
+				this.exact.set(key, route);
 			}
 		}
 	}
