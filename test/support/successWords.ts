@@ -3,7 +3,7 @@
  * ./nodeWords.ts), by node and operation, as each operation declares it (`successStatus` beside its
  * `itemResult`, shared/engine/operation.ts): what happened in a marketer's words (Update Attributes
  * `updated`, Track Event and Purchase `tracked`, Identify `identified`, Subscribe and Unsubscribe the
- * state set). Nothing is listed here: a new operation brings its word with its declaration.
+ * state set). No operation is listed here: a new one brings its word with its declaration.
  * An operation that answers with the platform's own records (Export, the translation lookups, the
  * dashboard users) declares none, and asking for it throws, as does an operation no node has, so a
  * test never accepts just any word.
@@ -44,14 +44,17 @@ const NODE_OPERATIONS: Readonly<Record<string, readonly NodeOperation[]>> = {
 /** The nodes whose operations this file reads. */
 export const nodesWithOperations = (): string[] => Object.keys(NODE_OPERATIONS);
 
-/** What the operation declares its succeeded items say; throws for an operation the node does not have. */
-export function declaredSuccess(nodeType: string, operation: string): SuccessStatus {
+/** The operation as its node declares it; throws for an operation the node does not have. */
+export function declaredOperation(nodeType: string, operation: string): NodeOperation {
 	const declared = NODE_OPERATIONS[nodeType]?.find(({ option }) => option.value === operation);
 	if (declared === undefined) {
 		throw new Error(`test support: ${nodeType} has no operation "${operation}" (test/support/successWords.ts)`);
 	}
-	return declared.operation.successStatus;
+	return declared;
 }
+
+const declaredSuccess = (nodeType: string, operation: string): SuccessStatus =>
+	declaredOperation(nodeType, operation).operation.successStatus;
 
 /**
  * Whether the operation answers in its own words, beside the row (`{...row, engagementPlatform: {status, ...}}`),
