@@ -1,6 +1,6 @@
 import type { INodePropertyOptions } from 'n8n-workflow';
 
-import { groupStateFields, groupStateOperation } from './groupState';
+import { groupStateFields, groupStateOperation } from '../shared/groupStateOperation';
 
 export const option: INodePropertyOptions = {
 	name: 'Unsubscribe',

@@ -7,7 +7,7 @@ import { userStateKey } from '../../shared/schemas/identifiers';
 import type { UserIdentifier } from '../../shared/schemas/identifiers';
 import type { GroupState } from '../../shared/schemas/standardAttributes';
 import { GROUP_STATES } from '../../shared/schemas/standardAttributes';
-import { readGroupRefusal } from '../shared/groupRefusal';
+import { readGroupRefusal } from './groupRefusal';
 
 /** The spec: "set subscription-group state for up to 50 users per call". */
 const USERS_PER_CALL = 50;
