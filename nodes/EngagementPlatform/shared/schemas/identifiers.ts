@@ -1,5 +1,3 @@
-import { z } from 'zod/v4';
-
 export const E164 = /^\+[1-9]\d{6,14}$/;
 /** Deliberately loose: the platform is the judge of deliverability; this only catches obvious slips. */
 export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -29,12 +27,8 @@ export function isPlaceholderId(externalId: string): boolean {
 	return externalId.length <= LONGEST_PLACEHOLDER && PLACEHOLDER_IDS.has(externalId.toLowerCase());
 }
 
-const userAlias = z.object({
-	alias_name: z.string().min(1, 'alias name is required'),
-	alias_label: z.string().min(1, 'alias label is required'),
-});
-
-export type UserAlias = z.infer<typeof userAlias>;
+/** A user alias as /users/track objects carry it (a type, not an interface: it is also an IDataObject). */
+export type UserAlias = { alias_name: string; alias_label: string };
 
 /** One of the ways a user is addressed in /users/track objects. */
 export type UserIdentifier =
