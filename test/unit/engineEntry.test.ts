@@ -2,28 +2,14 @@
  * Node folders use the engine through its door, shared/engine/index.ts, and nothing else of it: what an
  * operation may use is what the door exports (CONTRIBUTING.md, Layout). The engine imports no node folder.
  */
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+
+import { relativeImportsOf as importsOf, sourcesUnder } from '../support/sourceFiles';
 
 const NODES = path.resolve(__dirname, '../../nodes/EngagementPlatform');
 const SHARED = path.join(NODES, 'shared');
 const ENGINE = path.join(SHARED, 'engine');
-const IMPORT = /^\s*(?:import|export)\b[^'"]*?from\s+'(\.[^']+)'/gm;
-
-function sourcesUnder(folder: string): string[] {
-	return readdirSync(folder).flatMap((entry) => {
-		const file = path.join(folder, entry);
-		if (statSync(file).isDirectory()) return sourcesUnder(file);
-		return file.endsWith('.ts') && !file.endsWith('.d.ts') ? [file] : [];
-	});
-}
-
-/** Each relative import of a file, as the file or folder it names (without `.ts`). */
-function importsOf(file: string): string[] {
-	return [...readFileSync(file, 'utf8').matchAll(IMPORT)].map(([, specifier]) =>
-		path.resolve(path.dirname(file), specifier),
-	);
-}
 
 const nodeFolders = readdirSync(NODES)
 	.map((entry) => path.join(NODES, entry))

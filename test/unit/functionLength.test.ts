@@ -2,20 +2,14 @@
  * No function of the nodes is longer than 80 lines, from the line it starts on to the line it ends on: a
  * longer one is split into named steps a reader can follow (CONTRIBUTING.md, Layout).
  */
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 
+import { sourcesUnder } from '../support/sourceFiles';
+
 const ROOT = path.resolve(__dirname, '../..');
 const MAX_LINES = 80;
-
-function sourcesUnder(folder: string): string[] {
-	return readdirSync(folder).flatMap((entry) => {
-		const file = path.join(folder, entry);
-		if (statSync(file).isDirectory()) return sourcesUnder(file);
-		return file.endsWith('.ts') && !file.endsWith('.d.ts') ? [file] : [];
-	});
-}
 
 /** A function with a body: declarations, methods, constructors, accessors, arrows and function expressions. */
 function isFunctionWithBody(node: ts.Node): node is ts.FunctionLikeDeclaration {

@@ -2,25 +2,17 @@
  * The package's modules import each other without a circle, type-only imports included: a
  * declaration does not depend on the stages that run it (CONTRIBUTING.md, Layout).
  */
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import path from 'node:path';
 
-const ROOT = path.resolve(__dirname, '../..');
-const IMPORT = /^\s*(?:import|export)\b[^'"]*?from\s+'(\.[^']+)'/gm;
+import { relativeImportsOf, sourcesUnder } from '../support/sourceFiles';
 
-function sourcesUnder(folder: string): string[] {
-	return readdirSync(folder).flatMap((entry) => {
-		const file = path.join(folder, entry);
-		if (statSync(file).isDirectory()) return sourcesUnder(file);
-		return file.endsWith('.ts') && !file.endsWith('.d.ts') ? [file] : [];
-	});
-}
+const ROOT = path.resolve(__dirname, '../..');
 
 function importsOf(file: string): string[] {
-	return [...readFileSync(file, 'utf8').matchAll(IMPORT)].map(([, specifier]) => {
-		const target = path.resolve(path.dirname(file), specifier);
-		return statSync(`${target}.ts`, { throwIfNoEntry: false }) ? `${target}.ts` : path.join(target, 'index.ts');
-	});
+	return relativeImportsOf(file).map((target) =>
+		statSync(`${target}.ts`, { throwIfNoEntry: false }) ? `${target}.ts` : path.join(target, 'index.ts'),
+	);
 }
 
 /** Every circle, each once, as the files it passes through (relative to the project). */
